@@ -1,0 +1,3 @@
+export default defineBackground(() => {
+  // Wiring lands with the enforcement runtime (src/background).
+});
