@@ -66,3 +66,16 @@ export const BackgroundMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
+
+/** Background → content script: the answer to a proposal. ASK_USER resolves later to ALLOW or BLOCK. */
+export const ProposalAnswerSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    decision: z.enum(['ALLOW', 'BLOCK']),
+    check: z.string(),
+    reason: z.string(),
+    /** True when a person decided (after ASK_USER), false when the policy decided. */
+    askedUser: z.boolean(),
+  })
+  .strict();
+export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
