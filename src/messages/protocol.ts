@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ToolCallSchema } from '../core/call';
+import { CHECKS } from '../core/decision';
+import { TaskPolicySchema } from '../core/policy';
+import { RiskClassSchema } from '../core/risk';
 
 /**
  * The one message protocol map. Every message that crosses a boundary (content script → background,
@@ -79,3 +82,132 @@ export const ProposalAnswerSchema = z
   })
   .strict();
 export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
+
+/*
+ * Background → popup / options: response shapes. The background is trusted, but the pages still parse
+ * what they get so a mismatch between the two shows as a clear error rather than a blank screen.
+ * Every handler answers `{ ok: true, ... }` or an ErrorResponse.
+ */
+
+/** Why a page request failed. `approvals-disabled`: the sender is not the toolbar popup or a window the extension opened. */
+export const ErrorCodeSchema = z.enum(['approvals-disabled', 'invalid-message', 'no-task', 'not-found', 'compile-failed', 'internal']);
+export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string() }).strict();
+export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
+
+export const TargetsSchema = z
+  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()) })
+  .strict();
+
+/** Zod mirror of core/decision.ts DecisionRecord, for records that cross a boundary (audit list, export). */
+export const DecisionRecordSchema = z
+  .object({
+    decision: z.enum(['ALLOW', 'BLOCK', 'ASK_USER']),
+    check: z.enum(CHECKS),
+    reason: z.string(),
+    tool: z.string(),
+    capability: z.string(),
+    riskClass: RiskClassSchema,
+    targets: TargetsSchema,
+    ruleRef: z.string().optional(),
+    evidence: z.string().optional(),
+  })
+  .strict();
+
+/** What hardening removed from the draft and why (from the compiler's report). */
+export const RemovedItemSchema = z.object({ what: z.string(), why: z.string() }).strict();
+export const CompileReportSchema = z
+  .object({
+    /** The backend that produced the policy, e.g. `rules`, `openrouter:openai/gpt-4o-mini`, `fallback:read-only`. */
+    backend: z.string(),
+    durationMs: z.number().nonnegative(),
+    removed: z.array(RemovedItemSchema),
+    /** Set when a remote backend failed and the compiler fell back (the exact failure, no secrets). */
+    fallbackReason: z.string().optional(),
+  })
+  .strict();
+export type CompileReport = z.infer<typeof CompileReportSchema>;
+
+export const ActiveTaskSchema = z
+  .object({
+    taskId: z.string(),
+    startedAt: z.number().int().nonnegative(),
+    policy: TaskPolicySchema,
+    /** Report of the latest compile (the start, or the latest follow-up that changed the policy). */
+    report: CompileReportSchema,
+    /** How many user turns were compiled into the policy (1 = the start only). */
+    turns: z.number().int().positive(),
+  })
+  .strict();
+export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
+
+/** An ASK_USER waiting for a person. `dataView` is redacted and bounded by the background. */
+export const PendingApprovalSchema = z
+  .object({
+    id: z.string().min(1).max(64),
+    tool: z.string(),
+    capability: z.string(),
+    riskClass: RiskClassSchema,
+    targets: TargetsSchema,
+    /** Where the action goes: the URL (or host) of the request, form action or navigation. */
+    destination: z.string(),
+    /** The check that asked and its reason in words. */
+    check: z.enum(CHECKS),
+    reason: z.string(),
+    dataView: z.string().max(4_000),
+    createdAt: z.number().int().nonnegative(),
+    /** When the ask times out to BLOCK (ms since epoch). */
+    expiresAt: z.number().int().nonnegative(),
+  })
+  .strict();
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
+
+/** Answer to task.start, task.followup, task.end and task.get: the whole state the popup shows. */
+export const TaskStateResponseSchema = z
+  .object({
+    ok: z.literal(true),
+    task: ActiveTaskSchema.nullable(),
+    pending: z.array(PendingApprovalSchema),
+    /** False when this sender may not answer approvals (e.g. a copy of the popup inside a guarded tab). */
+    approvalsAllowed: z.boolean(),
+  })
+  .strict();
+export type TaskStateResponse = z.infer<typeof TaskStateResponseSchema>;
+
+export const AuditEntrySchema = z
+  .object({
+    id: z.string(),
+    at: z.number().int().nonnegative(),
+    taskId: z.string().nullable(),
+    record: DecisionRecordSchema,
+    /** Set when a person (or the timeout) settled an ASK_USER. */
+    answer: z.enum(['once', 'task', 'deny', 'timeout']).optional(),
+    layer: z.enum(['isolated', 'main', 'network', 'guard', 'page']).optional(),
+    /** Redacted destination (URL without query values) when the action had one. */
+    destination: z.string().optional(),
+  })
+  .strict();
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+/** Answer to audit.list: newest first. */
+export const AuditListResponseSchema = z.object({ ok: z.literal(true), entries: z.array(AuditEntrySchema) }).strict();
+
+/** Answer to options.get and options.set (the stored options; the API key only ever goes to extension pages). */
+export const OptionsResponseSchema = z.object({ ok: z.literal(true), options: OptionsSchema }).strict();
+/** Answer to options.test: success with a short description (e.g. the model answered), or an ErrorResponse with the exact failure. */
+export const OptionsTestResponseSchema = z.object({ ok: z.literal(true), message: z.string() }).strict();
+/** Answer to approval.answer. */
+export const ApprovalAnswerResponseSchema = z.object({ ok: z.literal(true) }).strict();
+
+/** Which response each page message gets (besides ErrorResponse). */
+export const PAGE_RESPONSES = {
+  'task.start': TaskStateResponseSchema,
+  'task.followup': TaskStateResponseSchema,
+  'task.end': TaskStateResponseSchema,
+  'task.get': TaskStateResponseSchema,
+  'approval.answer': ApprovalAnswerResponseSchema,
+  'audit.list': AuditListResponseSchema,
+  'options.get': OptionsResponseSchema,
+  'options.set': OptionsResponseSchema,
+  'options.test': OptionsTestResponseSchema,
+} as const;
+export type PageMessageType = keyof typeof PAGE_RESPONSES;
+export type PageResponse<T extends PageMessageType> = z.infer<(typeof PAGE_RESPONSES)[T]> | ErrorResponse;
