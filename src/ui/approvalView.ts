@@ -1,0 +1,42 @@
+import type { PendingApproval } from '../messages/protocol';
+import { CLASS_WORDS, secondsLeft, targetWords } from './words';
+
+export interface ApprovalView {
+  id: string;
+  /** One sentence: "The agent wants to send messages to bob@x.com on mail.test." */
+  headline: string;
+  facts: { label: string; value: string }[];
+  dataView: string;
+  secondsLeft: number;
+}
+
+/** What the agent wants to do, in words, for the person who decides. */
+export function describeApproval(p: PendingApproval, now: number): ApprovalView {
+  const targets = targetWords(p.targets);
+  return {
+    id: p.id,
+    headline: `The agent wants to ${CLASS_WORDS[p.riskClass]}${targets === '' ? '' : ` ${targets}`}.`,
+    facts: [
+      { label: 'Class', value: p.riskClass },
+      { label: 'Capability', value: p.capability },
+      { label: 'Tool', value: p.tool },
+      { label: 'Recipients', value: p.targets.recipients.join(', ') || 'none' },
+      { label: 'Domains', value: p.targets.domains.join(', ') || 'none' },
+      { label: 'Files', value: p.targets.paths.join(', ') || 'none' },
+      { label: 'Destination', value: p.destination || 'none' },
+      { label: 'Why asked', value: `${p.check}: ${p.reason}` },
+    ],
+    dataView: p.dataView === '' ? '(no data)' : p.dataView,
+    secondsLeft: secondsLeft(p.expiresAt, now),
+  };
+}
+
+/** What each answer grants, shown next to the buttons so "for this task" never reads as a blanket permission. */
+export function answerScopeWords(p: PendingApproval): { once: string; task: string } {
+  const targets = targetWords(p.targets);
+  const exact = `${p.capability}${targets === '' ? ' with no recipients, sites or files' : ` ${targets}`}`;
+  return {
+    once: `Allows exactly this action one time: ${exact}.`,
+    task: `Allows ${exact} again until the task ends; anything else still asks.`,
+  };
+}

@@ -1,0 +1,112 @@
+import type { TaskPolicy, Listing } from '../core/policy';
+import type { CompileReport } from '../messages/protocol';
+import { CLASS_WORDS, byteWords, listWords } from './words';
+
+/** One line of the policy in plain words, with the user's words behind it when the policy has them. */
+export interface PolicyLine {
+  text: string;
+  /** Evidence quote from the user's request; absent when the policy entry has none. */
+  quote?: string;
+  /** The policy entry this line shows, e.g. `allow.classes:COMMUNICATION` (for the expandable detail). */
+  ref: string;
+}
+
+export interface PolicyView {
+  source: string;
+  permissions: PolicyLine[];
+  /** Things the agent may only do after you confirm each one. */
+  askFirst: PolicyLine[];
+  limits: PolicyLine[];
+  prohibitions: PolicyLine[];
+  grants: PolicyLine[];
+  removed: { what: string; why: string }[];
+  /** Evidence quotes no line above refers to (shown so no authority is hidden). */
+  otherEvidence: PolicyLine[];
+  fallbackReason?: string;
+}
+
+function listingEntries(listing: Listing, prefix: string): { ref: string; text: string }[] {
+  return [
+    ...listing.classes.map((c) => ({ ref: `${prefix}.classes:${c}`, text: CLASS_WORDS[c] })),
+    ...listing.capabilities.map((c) => ({ ref: `${prefix}.capabilities:${c}`, text: `use ${c}` })),
+    ...listing.tools.map((t) => ({ ref: `${prefix}.tools:${t}`, text: `use the tool ${t}` })),
+  ];
+}
+
+/** The compiled policy in plain words: what the agent may do, within which limits, and what it may never do. */
+export function describePolicy(policy: TaskPolicy, report: CompileReport): PolicyView {
+  const quotes = new Map(policy.evidence.map((e) => [e.ref, e.quote]));
+  const used = new Set<string>();
+  const line = (ref: string, text: string, quote?: string): PolicyLine => {
+    const q = quote ?? quotes.get(ref);
+    if (quotes.has(ref)) used.add(ref);
+    return q === undefined ? { ref, text } : { ref, text, quote: q };
+  };
+
+  const permissions = listingEntries(policy.allow, 'allow').map((e) => line(e.ref, `May ${e.text}.`));
+  for (const [cls, ceiling] of Object.entries(policy.ceilings)) {
+    if (ceiling === 'block') permissions.push(line(`ceilings:${cls}`, `May never ${CLASS_WORDS[cls as keyof typeof CLASS_WORDS]}.`));
+  }
+  const askFirst = [
+    ...listingEntries(policy.requireApproval, 'requireApproval').map((e) => line(e.ref, `Asks you before it may ${e.text}.`)),
+    ...Object.entries(policy.ceilings)
+      .filter(([, ceiling]) => ceiling === 'ask')
+      .map(([cls]) => line(`ceilings:${cls}`, `Asks you before it may ${CLASS_WORDS[cls as keyof typeof CLASS_WORDS]}.`)),
+  ];
+
+  const limits: PolicyLine[] = [];
+  limits.push(line('recipients', `Recipients: ${listWords(policy.recipients, 'nobody')}.`));
+  limits.push(
+    line('domains', policy.domains === null ? 'Sites: may read any site; writes only where allowed.' : `Sites: ${listWords(policy.domains, 'none')}.`),
+  );
+  limits.push(line('paths', `Files: ${listWords(policy.paths, 'none')}.`));
+  const budget = policy.outboundBudget;
+  limits.push(
+    line(
+      'outboundBudget',
+      `Outbound budget: ${budget.maxCalls === null ? 'no call limit' : `at most ${budget.maxCalls} outbound ${budget.maxCalls === 1 ? 'action' : 'actions'}`}, ${
+        budget.maxBytes === null ? 'no size limit' : `at most ${byteWords(budget.maxBytes)} sent`
+      }.`,
+    ),
+  );
+  for (const c of policy.constraints) {
+    const what = c.tool ?? c.capability ?? (c.riskClass === undefined ? c.id : CLASS_WORDS[c.riskClass]);
+    const parts = [
+      c.recipients === undefined ? null : `only to ${listWords(c.recipients, 'nobody')}`,
+      c.domains === undefined ? null : `only on ${listWords(c.domains, 'no site')}`,
+      c.paths === undefined ? null : `only with ${listWords(c.paths, 'no file')}`,
+      c.maxCalls === undefined ? null : `at most ${c.maxCalls} ${c.maxCalls === 1 ? 'time' : 'times'}`,
+    ].filter((p): p is string => p !== null);
+    limits.push(line(`constraints:${c.id}`, `${what}: ${parts.length === 0 ? 'no further limit' : parts.join(', ')}.`));
+  }
+  if (policy.expiresAt !== null) limits.push(line('expiresAt', `Expires at ${new Date(policy.expiresAt).toLocaleString()}.`));
+
+  const prohibitions = policy.prohibitions.map((p) => {
+    const what = [...p.classes.map((c) => CLASS_WORDS[c]), ...p.capabilities, ...p.tools];
+    const except = p.exceptRecipients.length > 0 ? ` (except to ${listWords(p.exceptRecipients)})` : '';
+    return line(`prohibition:${p.id}`, `Must not ${listWords(what, 'act')}${except}.`, p.quote);
+  });
+
+  const denied = listingEntries(policy.deny, 'deny').map((e) => line(e.ref, `Must not ${e.text}.`));
+
+  const grants = policy.grants.map((g) => {
+    const targets = [...g.recipients, ...g.domains, ...g.paths];
+    const times = g.maxCalls === null ? 'for this task' : `${g.maxCalls === 1 ? 'once' : `${g.maxCalls} times`}`;
+    return line(`grant:${g.id}`, `You allowed ${g.capability} (${g.tool}) ${targets.length > 0 ? `for ${listWords(targets)} ` : ''}${times}.`);
+  });
+
+  const otherEvidence = policy.evidence.filter((e) => !used.has(e.ref)).map((e) => ({ ref: e.ref, text: e.ref, quote: e.quote }));
+
+  const view: PolicyView = {
+    source: report.backend,
+    permissions,
+    askFirst,
+    limits,
+    prohibitions: [...prohibitions, ...denied],
+    grants,
+    removed: report.removed,
+    otherEvidence,
+  };
+  if (report.fallbackReason !== undefined) view.fallbackReason = report.fallbackReason;
+  return view;
+}

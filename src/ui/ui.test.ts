@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import { TaskPolicySchema } from '../core/policy';
+import type { AuditEntry, PendingApproval } from '../messages/protocol';
+import { describePolicy } from './policyView';
+import { answerScopeWords, describeApproval } from './approvalView';
+import { auditSummary, exportAudit, filterAudit } from './auditView';
+import { validateOptions, fieldsFromOptions, OPENROUTER_BASE_URL, type OptionsFields } from './optionsForm';
+import { request } from './client';
+import { listWords, targetWords } from './words';
+
+const policy = TaskPolicySchema.parse({
+  version: 1,
+  taskId: 't1',
+  issuedAt: 0,
+  expiresAt: null,
+  ceilings: { COMMUNICATION: 'allow', FINANCIAL: 'block', DELETE: 'ask' },
+  allow: { classes: ['READ', 'COMMUNICATION'], capabilities: [], tools: [] },
+  constraints: [{ id: 'c1', capability: 'email.send', recipients: ['bob@x.test'], maxCalls: 1 }],
+  recipients: ['bob@x.test'],
+  domains: ['mail.test'],
+  outboundBudget: { maxCalls: 3, maxBytes: 2048 },
+  prohibitions: [{ id: 'p1', classes: ['FINANCIAL'], quote: "don't buy anything" }],
+  evidence: [
+    { ref: 'allow.classes:COMMUNICATION', quote: 'email bob@x.test the summary' },
+    { ref: 'something:else', quote: 'a quote no line shows' },
+  ],
+  source: 'rules',
+});
+const report = { backend: 'rules', durationMs: 2, removed: [{ what: 'domain evil.test', why: 'not in the request' }] };
+
+describe('describePolicy', () => {
+  const view = describePolicy(policy, report);
+  it('shows each permission with its evidence quote', () => {
+    const send = view.permissions.find((p) => p.ref === 'allow.classes:COMMUNICATION');
+    expect(send).toEqual({ ref: 'allow.classes:COMMUNICATION', text: 'May send messages.', quote: 'email bob@x.test the summary' });
+    expect(view.permissions.find((p) => p.ref === 'allow.classes:READ')?.quote).toBeUndefined();
+    expect(view.permissions.map((p) => p.text)).toContain('May never pay or buy.');
+  });
+  it('lists ask-first classes, limits, budgets, prohibitions and what hardening removed', () => {
+    expect(view.askFirst.map((l) => l.text)).toEqual(['Asks you before it may delete things.']);
+    const limits = view.limits.map((l) => l.text);
+    expect(limits).toContain('Recipients: bob@x.test.');
+    expect(limits).toContain('Sites: mail.test.');
+    expect(limits).toContain('Files: none.');
+    expect(limits).toContain('Outbound budget: at most 3 outbound actions, at most 2 KB sent.');
+    expect(limits).toContain('email.send: only to bob@x.test, at most 1 time.');
+    expect(view.prohibitions).toEqual([{ ref: 'prohibition:p1', text: 'Must not pay or buy.', quote: "don't buy anything" }]);
+    expect(view.removed).toEqual(report.removed);
+    expect(view.source).toBe('rules');
+  });
+  it('never hides evidence that no line refers to', () => {
+    expect(view.otherEvidence).toEqual([{ ref: 'something:else', text: 'something:else', quote: 'a quote no line shows' }]);
+  });
+  it('says when reading is not limited to listed sites and when the compiler fell back', () => {
+    const open = describePolicy({ ...policy, domains: null }, { ...report, fallbackReason: 'HTTP 401 from the model' });
+    expect(open.limits.map((l) => l.text)).toContain('Sites: may read any site; writes only where allowed.');
+    expect(open.fallbackReason).toBe('HTTP 401 from the model');
+  });
+  it('describes grants with their exact targets and scope', () => {
+    const withGrants = describePolicy(
+      {
+        ...policy,
+        grants: [
+          { id: 'g1', tool: 'browser.form_submit', capability: 'email.send', riskClass: 'COMMUNICATION', recipients: ['a@x.test'], domains: [], paths: [], maxCalls: 1, issuedAt: 1 },
+          { id: 'g2', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE', recipients: [], domains: [], paths: [], maxCalls: null, issuedAt: 1 },
+        ],
+      },
+      report,
+    );
+    expect(withGrants.grants.map((g) => g.text)).toEqual([
+      'You allowed email.send (browser.form_submit) for a@x.test once.',
+      'You allowed web.write (browser.request) for this task.',
+    ]);
+  });
+});
+
+const pending: PendingApproval = {
+  id: 'a1',
+  tool: 'browser.form_submit',
+  capability: 'email.send',
+  riskClass: 'COMMUNICATION',
+  targets: { recipients: ['eve@evil.test'], domains: ['mail.test'], paths: [] },
+  destination: 'http://mail.test/send',
+  check: 'recipient_binding',
+  reason: 'eve@evil.test is not a recipient of this task',
+  dataView: 'subject: [redacted 12 chars]',
+  createdAt: 1_000,
+  expiresAt: 121_000,
+};
+
+describe('describeApproval', () => {
+  it('says what the agent wants in words, with every fact the person needs', () => {
+    const v = describeApproval(pending, 21_000);
+    expect(v.headline).toBe('The agent wants to send messages to eve@evil.test on mail.test.');
+    expect(v.facts).toContainEqual({ label: 'Destination', value: 'http://mail.test/send' });
+    expect(v.facts).toContainEqual({ label: 'Why asked', value: 'recipient_binding: eve@evil.test is not a recipient of this task' });
+    expect(v.facts).toContainEqual({ label: 'Files', value: 'none' });
+    expect(v.secondsLeft).toBe(100);
+    expect(describeApproval(pending, 500_000).secondsLeft).toBe(0);
+  });
+  it('states that an approval covers only the exact targets', () => {
+    const words = answerScopeWords(pending);
+    expect(words.task).toContain('email.send to eve@evil.test on mail.test');
+    expect(answerScopeWords({ ...pending, targets: { recipients: [], domains: [], paths: [] } }).once).toContain('with no recipients, sites or files');
+  });
+});
+
+const entry = (id: string, at: number, decision: 'ALLOW' | 'BLOCK' | 'ASK_USER', check: AuditEntry['record']['check']): AuditEntry => ({
+  id,
+  at,
+  taskId: 't1',
+  record: { decision, check, reason: 'r', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE', targets: { recipients: [], domains: ['a.test'], paths: [] } },
+});
+
+describe('audit view', () => {
+  const entries = [entry('1', 10, 'ALLOW', 'allowed'), entry('3', 30, 'BLOCK', 'domain_allowlist'), entry('2', 20, 'BLOCK', 'prohibitions')];
+  it('shows newest first and filters by decision and check', () => {
+    expect(filterAudit(entries, { decision: 'any', check: 'any' }).map((e) => e.id)).toEqual(['3', '2', '1']);
+    expect(filterAudit(entries, { decision: 'BLOCK', check: 'any' }).map((e) => e.id)).toEqual(['3', '2']);
+    expect(filterAudit(entries, { decision: 'BLOCK', check: 'prohibitions' }).map((e) => e.id)).toEqual(['2']);
+    expect(filterAudit(entries, { decision: 'ALLOW', check: 'prohibitions' })).toEqual([]);
+    expect(entries.map((e) => e.id)).toEqual(['1', '3', '2']);
+  });
+  it('summarises a row with the person’s answer', () => {
+    expect(auditSummary({ ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once' })).toBe('ALLOW web.write on a.test (you allowed once)');
+  });
+  it('exports JSON and JSONL that parse back to the same entries', () => {
+    const json = exportAudit(entries, 'json');
+    expect(JSON.parse(json.text)).toEqual(entries);
+    expect(json.filename).toMatch(/\.json$/);
+    const jsonl = exportAudit(entries, 'jsonl');
+    expect(jsonl.text.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual(entries);
+    expect(exportAudit([], 'jsonl').text).toBe('');
+  });
+});
+
+describe('validateOptions', () => {
+  const good: OptionsFields = {
+    backend: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'llama3',
+    apiKey: '',
+    askTimeoutSeconds: '30',
+    guardScope: 'task-tabs',
+  };
+  it('accepts valid fields and parses the timeout', () => {
+    expect(validateOptions(good)).toEqual({ ok: true, options: { ...good, askTimeoutSeconds: 30 } });
+  });
+  it('gives every bad field its own clear message', () => {
+    const r = validateOptions({ ...good, baseUrl: 'not a url', model: ' ', askTimeoutSeconds: '2', guardScope: 'x' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(Object.keys(r.errors).sort()).toEqual(['askTimeoutSeconds', 'baseUrl', 'guardScope', 'model']);
+    expect(r.errors.askTimeoutSeconds).toBe('Enter a whole number of seconds from 5 to 3600.');
+  });
+  it('rejects non-integer and non-numeric timeouts', () => {
+    for (const t of ['', '1.5', '12abc', '-10', '3601', '1e3']) expect(validateOptions({ ...good, askTimeoutSeconds: t }).ok, t).toBe(false);
+  });
+  it('pins OpenRouter to its own address and requires a key for it', () => {
+    const r = validateOptions({ ...good, backend: 'openrouter', baseUrl: 'http://evil.test' });
+    expect(r).toEqual({ ok: false, errors: { apiKey: 'OpenRouter needs an API key.' } });
+    const ok = validateOptions({ ...good, backend: 'openrouter', baseUrl: 'http://evil.test', apiKey: 'sk-1' });
+    expect(ok.ok && ok.options.baseUrl).toBe(OPENROUTER_BASE_URL);
+  });
+  it('round-trips stored options through the form', () => {
+    const stored = { backend: 'rules', baseUrl: OPENROUTER_BASE_URL, model: 'm', apiKey: '', askTimeoutSeconds: 120, guardScope: 'all-tabs' } as const;
+    expect(validateOptions(fieldsFromOptions(stored))).toEqual({ ok: true, options: stored });
+  });
+});
+
+describe('request', () => {
+  it('parses a good answer', async () => {
+    const r = await request(async () => ({ ok: true, entries: [] }), { type: 'audit.list' });
+    expect(r).toEqual({ ok: true, entries: [] });
+  });
+  it('passes a refusal through with its code', async () => {
+    const refusal = { ok: false, code: 'approvals-disabled', error: 'not from a guarded tab' };
+    expect(await request(async () => refusal, { type: 'approval.answer', id: 'a', answer: 'once' })).toEqual(refusal);
+  });
+  it('turns a thrown transport and a malformed answer into errors instead of throwing', async () => {
+    const dead = await request(async () => Promise.reject(new Error('Receiving end does not exist')), { type: 'task.get' });
+    expect(dead).toEqual({ ok: false, code: 'internal', error: 'The background did not answer: Receiving end does not exist' });
+    const odd = await request(async () => ({ ok: true, task: 'x' }), { type: 'task.get' });
+    expect(odd.ok).toBe(false);
+  });
+});
+
+describe('words', () => {
+  it('joins lists and targets', () => {
+    expect(listWords([])).toBe('none');
+    expect(listWords(['a', 'b', 'c'])).toBe('a, b and c');
+    expect(targetWords({ recipients: [], domains: [], paths: ['/tmp/a'] })).toBe('with files /tmp/a');
+  });
+});

@@ -1,0 +1,43 @@
+import type { RiskClass } from '../core/risk';
+import type { Targets } from '../core/classification';
+
+/** Risk classes as a person would say them ("may …", "wants to …"). */
+export const CLASS_WORDS: Record<RiskClass, string> = {
+  READ: 'read pages',
+  LOCAL_WRITE: 'save files on this computer',
+  EXTERNAL_WRITE: 'change data on websites',
+  COMMUNICATION: 'send messages',
+  DELETE: 'delete things',
+  PERMISSION_CHANGE: 'change permissions or account settings',
+  FINANCIAL: 'pay or buy',
+  EXECUTION: 'run programs',
+  UNKNOWN: 'do something of an unknown kind',
+};
+
+/** "a, b and c"; empty list → the fallback. */
+export function listWords(items: readonly string[], fallback = 'none'): string {
+  if (items.length === 0) return fallback;
+  if (items.length === 1) return items[0] ?? fallback;
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** Targets in words, e.g. "to bob@x.com on mail.test"; empty when there are none. */
+export function targetWords(t: Targets): string {
+  const parts: string[] = [];
+  if (t.recipients.length > 0) parts.push(`to ${listWords(t.recipients)}`);
+  if (t.domains.length > 0) parts.push(`on ${listWords(t.domains)}`);
+  if (t.paths.length > 0) parts.push(`with files ${listWords(t.paths)}`);
+  return parts.join(' ');
+}
+
+/** Bytes for a person: 512 B, 4 KB, 1.5 MB. */
+export function byteWords(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
+  return `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+/** Seconds left until `deadline`, never negative. */
+export function secondsLeft(deadline: number, now: number): number {
+  return Math.max(0, Math.ceil((deadline - now) / 1000));
+}
