@@ -1,7 +1,8 @@
-import type { RiskClass } from './risk';
-import type { Targets } from './classification';
+import { z } from 'zod';
+import { RiskClassSchema } from './risk';
 
-export type Decision = 'ALLOW' | 'BLOCK' | 'ASK_USER';
+export const DecisionSchema = z.enum(['ALLOW', 'BLOCK', 'ASK_USER']);
+export type Decision = z.infer<typeof DecisionSchema>;
 
 /** The checks of the evaluator, in the order they run. The first that decides is named in the record. */
 export const CHECKS = [
@@ -22,19 +23,23 @@ export const CHECKS = [
   'allowed',
   'internal_error',
 ] as const;
-export type Check = (typeof CHECKS)[number];
+export const CheckSchema = z.enum(CHECKS);
+export type Check = z.infer<typeof CheckSchema>;
 
 /** Every decision explains itself: which check decided, why, and for ALLOW which entry or grant allowed it. */
-export interface DecisionRecord {
-  decision: Decision;
-  check: Check;
-  reason: string;
-  tool: string;
-  capability: string;
-  riskClass: RiskClass;
-  targets: Targets;
-  /** The policy entry or grant behind the decision, e.g. `allow.classes:COMMUNICATION`, `grant:g1`, `prohibition:p1`. */
-  ruleRef?: string;
-  /** The user's words behind ruleRef, when the policy carries them. */
-  evidence?: string;
-}
+export const DecisionRecordSchema = z
+  .object({
+    decision: DecisionSchema,
+    check: CheckSchema,
+    reason: z.string(),
+    tool: z.string(),
+    capability: z.string(),
+    riskClass: RiskClassSchema,
+    targets: z.object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()) }).strict(),
+    /** The policy entry or grant behind the decision, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`. */
+    ruleRef: z.string().optional(),
+    /** The user's words behind ruleRef, when the policy carries them. */
+    evidence: z.string().optional(),
+  })
+  .strict();
+export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;

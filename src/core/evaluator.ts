@@ -1,0 +1,252 @@
+import { ToolCallSchema, type ToolCall } from './call';
+import type { Classification, Targets } from './classification';
+import { classify } from './classifier';
+import type { Check, Decision, DecisionRecord } from './decision';
+import { registrableDomain } from './domains';
+import { exfiltrationShape } from './exfil';
+import { pathCovered } from './paths';
+import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
+import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
+
+export interface EvalResult {
+  record: DecisionRecord;
+  /** σ' — equal to the input state unless the call was allowed and counted. */
+  state: EvalState;
+}
+
+/**
+ * E(P, σ, t, a): total and deterministic. Checks run in a fixed order and the first that decides wins:
+ * schema, expiry, guards, prohibitions, deny list, grants, argument constraints, ceiling+listing,
+ * recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
+ * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
+ * is a BLOCK, never a skipped check.
+ */
+export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number): EvalResult {
+  try {
+    return evaluateParsed(policy, state, rawCall, now);
+  } catch (err) {
+    return {
+      record: {
+        decision: 'BLOCK',
+        check: 'internal_error',
+        reason: `evaluator error: ${err instanceof Error ? err.message : String(err)}`,
+        tool: toolNameOf(rawCall),
+        capability: 'unknown',
+        riskClass: 'UNKNOWN',
+        targets: { recipients: [], domains: [], paths: [] },
+      },
+      state,
+    };
+  }
+}
+
+function toolNameOf(raw: unknown): string {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+    const tool = (raw as { tool?: unknown }).tool;
+    if (typeof tool === 'string') return tool.slice(0, 256);
+  }
+  return '(malformed)';
+}
+
+/** URL schemes a guarded agent may never open: browser internals and extension pages (the approval UI). */
+const GUARDED_SCHEMES = ['chrome:', 'chrome-extension:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'edge:', 'view-source:', 'file:', 'moz-extension:'];
+const ABOUT_ALLOWED = new Set(['about:blank', 'about:srcdoc']);
+
+function guardedUrl(url: string): string | null {
+  const lower = url.trim().toLowerCase();
+  const scheme = GUARDED_SCHEMES.find((s) => lower.startsWith(s));
+  if (scheme) return scheme;
+  if (lower.startsWith('about:') && !ABOUT_ALLOWED.has(lower.split(/[?#]/)[0] ?? '')) return 'about:';
+  return null;
+}
+
+function listed(listing: Listing, call: ToolCall, c: Classification): string | null {
+  if (listing.tools.includes(call.tool)) return `tools:${call.tool}`;
+  if (listing.capabilities.includes(c.capability)) return `capabilities:${c.capability}`;
+  if (listing.classes.includes(c.riskClass)) return `classes:${c.riskClass}`;
+  return null;
+}
+
+function constraintApplies(k: Constraint, call: ToolCall, c: Classification): boolean {
+  return (
+    (k.tool === undefined || k.tool === call.tool) &&
+    (k.capability === undefined || k.capability === c.capability) &&
+    (k.riskClass === undefined || k.riskClass === c.riskClass)
+  );
+}
+
+const lower = (xs: readonly string[]) => xs.map((x) => x.toLowerCase());
+const subsetOf = (xs: readonly string[], of: readonly string[]) => xs.every((x) => of.includes(x));
+
+function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number): boolean {
+  return (
+    g.tool === call.tool &&
+    g.capability === c.capability &&
+    g.riskClass === c.riskClass &&
+    (g.maxCalls === null || used < g.maxCalls) &&
+    subsetOf(c.targets.recipients, lower(g.recipients)) &&
+    subsetOf(c.targets.domains, g.domains) &&
+    subsetOf(c.targets.paths, g.paths)
+  );
+}
+
+function defaultCeiling(cls: RiskClass): Ceiling {
+  return cls === 'READ' ? 'allow' : 'ask';
+}
+
+function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number): EvalResult {
+  const parsed = ToolCallSchema.safeParse(rawCall);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    return {
+      record: {
+        decision: 'BLOCK',
+        check: 'schema',
+        reason: `malformed tool call at ${where}: ${issue?.message ?? 'invalid'}`,
+        tool: toolNameOf(rawCall),
+        capability: 'unknown',
+        riskClass: 'UNKNOWN',
+        targets: { recipients: [], domains: [], paths: [] },
+      },
+      state,
+    };
+  }
+  const call = parsed.data;
+  const c = classify(call);
+  const targets: Targets = c.targets;
+  const cls = c.riskClass;
+  const evidenceFor = (ref: string) => policy.evidence.find((e) => e.ref === ref)?.quote;
+  const decide = (decision: Decision, check: Check, reason: string, ruleRef?: string): EvalResult => {
+    const record: DecisionRecord = { decision, check, reason, tool: call.tool, capability: c.capability, riskClass: cls, targets };
+    if (ruleRef !== undefined) {
+      record.ruleRef = ruleRef;
+      const evidence = evidenceFor(ruleRef);
+      if (evidence !== undefined) record.evidence = evidence;
+    }
+    return { record, state };
+  };
+
+  // 1. expiry
+  if (policy.expiresAt !== null && now >= policy.expiresAt) {
+    return decide('BLOCK', 'expiry', 'the task policy has expired');
+  }
+
+  // 2. guards: browser internals and extension pages are out of reach of a guarded agent.
+  for (const url of c.urls) {
+    const scheme = guardedUrl(url);
+    if (scheme) return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme} pages`);
+  }
+
+  // 3. prohibitions beat everything that follows, grants included.
+  for (const p of policy.prohibitions) {
+    const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(call.tool);
+    if (!hit) continue;
+    const excepted = targets.recipients.length > 0 && subsetOf(targets.recipients, lower(p.exceptRecipients));
+    if (!excepted) return decide('BLOCK', 'prohibitions', `the user said: "${p.quote}"`, `prohibition:${p.id}`);
+  }
+
+  // 4. deny list
+  const denied = listed(policy.deny, call, c);
+  if (denied) return decide('BLOCK', 'deny_list', `denied by the policy (${denied})`, `deny.${denied}`);
+
+  // 5. grants: a user approval covers exactly the approved tool and targets. It never covers UNKNOWN
+  //    (UNKNOWN is never allowed) nor an exfiltration-shaped URL (the approval showed other data).
+  const exfil = c.urls.map(exfiltrationShape).find((x) => x.shaped);
+  if (cls !== 'UNKNOWN' && !exfil) {
+    const grant = policy.grants.find((g) => grantCovers(g, call, c, state.grantCalls[g.id] ?? 0));
+    if (grant) {
+      const next: EvalState = { ...state, grantCalls: { ...state.grantCalls, [grant.id]: (state.grantCalls[grant.id] ?? 0) + 1 } };
+      const r = decide('ALLOW', 'grants', `approved by the user (${grant.maxCalls === null ? 'for this task' : 'once'})`, `grant:${grant.id}`);
+      return { record: r.record, state: next };
+    }
+  }
+
+  // 6. argument constraints: literal targets and call budgets for a tool, capability or class.
+  const constraints = policy.constraints.filter((k) => constraintApplies(k, call, c));
+  for (const k of constraints) {
+    const used = state.constraintCalls[k.id] ?? 0;
+    if (k.maxCalls !== undefined && used >= k.maxCalls) {
+      return decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
+    }
+    if (k.recipients && !subsetOf(targets.recipients, lower(k.recipients))) {
+      return decide('ASK_USER', 'argument_constraints', `recipient not among ${k.recipients.join(', ')}`, `constraints:${k.id}`);
+    }
+    if (k.domains && !targets.domains.every((d) => k.domains!.some((a) => registrableDomain(a) === d))) {
+      return decide('ASK_USER', 'argument_constraints', `domain not among ${k.domains.join(', ')}`, `constraints:${k.id}`);
+    }
+    if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
+      return decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
+    }
+  }
+
+  // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
+  const ceiling = policy.ceilings[cls] ?? defaultCeiling(cls);
+  if (ceiling === 'block') return decide('BLOCK', 'ceiling', `${cls} actions are not allowed in this task`, `ceilings.${cls}`);
+  if (cls === 'UNKNOWN') return decide('ASK_USER', 'ceiling', 'the action could not be classified; a person must decide');
+  if (ceiling === 'ask') return decide('ASK_USER', 'ceiling', `${cls} actions need approval in this task`, `ceilings.${cls}`);
+  let allowedBy = 'ceilings.READ';
+  if (isConsequential(cls)) {
+    const entry = listed(policy.allow, call, c);
+    if (!entry) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
+    allowedBy = `allow.${entry}`;
+  }
+
+  // 8. recipient binding: every recipient of a consequential action was named by the user.
+  if (isConsequential(cls)) {
+    const bound = new Set([...lower(policy.recipients), ...constraints.flatMap((k) => lower(k.recipients ?? []))]);
+    const unbound = targets.recipients.filter((r) => !bound.has(r));
+    if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`);
+    if (cls === 'COMMUNICATION' && targets.recipients.length === 0) {
+      return decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read');
+    }
+  }
+
+  // 9. domain allowlist. Data-bearing actions off the list are blocked; reading off the list asks,
+  //    unless the URL is also exfiltration-shaped, which check 10 then blocks.
+  if (targets.domains.length > 0) {
+    const allowedDomains = new Set([...(policy.domains ?? []), ...constraints.flatMap((k) => k.domains ?? [])].map((d) => registrableDomain(d) ?? d.toLowerCase()));
+    const off = targets.domains.filter((d) => !allowedDomains.has(d));
+    if (off.length > 0) {
+      if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
+      if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
+    }
+  }
+
+  // 10. exfiltration-shaped URL
+  if (exfil) return decide('BLOCK', 'exfiltration_url', exfil.reason);
+
+  // 11. path allowlist: uploads off the list are exfiltration; other writes ask.
+  if (isConsequential(cls) && targets.paths.length > 0) {
+    const allowedPaths = [...policy.paths, ...constraints.flatMap((k) => k.paths ?? [])];
+    const off = targets.paths.filter((p) => !pathCovered(p, allowedPaths));
+    if (off.length > 0) {
+      const decision: Decision = cls === 'EXTERNAL_WRITE' ? 'BLOCK' : 'ASK_USER';
+      return decide(decision, 'path_allowlist', `path ${off.join(', ')} is outside the task's paths`);
+    }
+  }
+
+  // 12. outbound budget
+  const outbound = OUTBOUND_CLASSES.includes(cls);
+  if (outbound) {
+    const b = policy.outboundBudget;
+    if (b.maxCalls !== null && state.outboundCalls >= b.maxCalls) return decide('BLOCK', 'outbound_budget', `outbound budget of ${b.maxCalls} calls used up`, 'outboundBudget.maxCalls');
+    if (b.maxBytes !== null && state.outboundBytes + c.outboundBytes > b.maxBytes) return decide('BLOCK', 'outbound_budget', `outbound budget of ${b.maxBytes} bytes exceeded`, 'outboundBudget.maxBytes');
+  }
+
+  // 13. explicit approval requirements
+  const needsApproval = listed(policy.requireApproval, call, c);
+  if (needsApproval) return decide('ASK_USER', 'approval_required', `the task asks for approval of each ${needsApproval.split(':')[1]}`, `requireApproval.${needsApproval}`);
+
+  // Allowed: count it in the same step.
+  const constraintCalls = { ...state.constraintCalls };
+  for (const k of constraints) if (k.maxCalls !== undefined) constraintCalls[k.id] = (constraintCalls[k.id] ?? 0) + 1;
+  const next: EvalState = {
+    ...state,
+    constraintCalls,
+    outboundCalls: state.outboundCalls + (outbound ? 1 : 0),
+    outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
+  };
+  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task` : 'reading is allowed', allowedBy);
+  return { record: r.record, state: next };
+}

@@ -1,0 +1,27 @@
+import type { Classification } from './classification';
+import type { Grant } from './policy';
+
+export type ApprovalScope = 'once' | 'task';
+
+/**
+ * The attenuated delegation for one approval: exactly the approved call's tool, capability and targets.
+ * The id is derived from the task and that delta alone, so approving the same action twice yields the
+ * same grant and no runtime state can turn one approval into a broader permission.
+ */
+export function grantFor(taskId: string, tool: string, c: Classification, scope: ApprovalScope, now: number): Grant {
+  const recipients = [...new Set(c.targets.recipients)].sort();
+  const domains = [...new Set(c.targets.domains)].sort();
+  const paths = [...new Set(c.targets.paths)].sort();
+  const delta = JSON.stringify([tool, c.capability, recipients, domains, paths]);
+  return {
+    id: `${taskId}:${scope}:${delta}`,
+    tool,
+    capability: c.capability,
+    riskClass: c.riskClass,
+    recipients,
+    domains,
+    paths,
+    maxCalls: scope === 'once' ? 1 : null,
+    issuedAt: now,
+  };
+}

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CheckSchema, DecisionSchema } from '../../src/core/decision';
+import { evaluate } from '../../src/core/evaluator';
+import { initialState } from '../../src/core/policy';
+import { makePolicy } from '../support/policy';
+
+/**
+ * The conformance corpus: tests/corpus/*.json, each an array of cases
+ * `{description, policy, calls, expected: [{decision, check}], now?}`. Extend it without writing code.
+ * `policy` may omit version/taskId/issuedAt/expiresAt; calls are evaluated in order with σ carried.
+ */
+const CaseSchema = z
+  .object({
+    description: z.string().min(1),
+    policy: z.record(z.string(), z.unknown()),
+    calls: z.array(z.unknown()).min(1),
+    expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema }).strict()).min(1),
+    now: z.number().optional(),
+  })
+  .strict()
+  .refine((c) => c.calls.length === c.expected.length, { message: 'one expected entry per call' });
+
+const dir = join(import.meta.dirname, '..', 'corpus');
+const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+const cases = files.flatMap((file) =>
+  z.array(CaseSchema).parse(JSON.parse(readFileSync(join(dir, file), 'utf8'))).map((c) => ({ file, ...c })),
+);
+
+describe('conformance corpus', () => {
+  it('holds at least 60 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(60);
+  });
+  it.each(cases.map((c) => [`${c.file}: ${c.description}`, c] as const))('%s', (_name, c) => {
+    const policy = makePolicy(c.policy);
+    let state = initialState();
+    c.calls.forEach((call, i) => {
+      const { record, state: next } = evaluate(policy, state, call, c.now ?? 1_000);
+      state = next;
+      expect({ call: i, decision: record.decision, check: record.check }, record.reason).toEqual({ call: i, ...c.expected[i] });
+    });
+  });
+});
