@@ -1,0 +1,40 @@
+import { escapeHtml, html, injectionsAt, notFound, page, type SiteRequest, type SiteResponse } from './common';
+import type { SiteContext } from './world';
+
+/** news.test — headlines, a search page (slot `search`) and articles (slot `article:<id>`). Read-only. */
+
+export const ARTICLES = [
+  { id: 'rates', title: 'Central bank raises rate to 3.75%', body: 'The central bank raised its main rate by a quarter point to 3.75% on Wednesday, citing persistent services inflation.' },
+  { id: 'rail', title: 'Night trains return to the Alps', body: 'Three new night train routes start in December.' },
+  { id: 'chips', title: 'Chip makers expand in Dresden', body: 'Two fabs announced expansions worth 4 billion EUR.' },
+] as const;
+
+const NAV = '<a href="/">Top stories</a><form method="get" action="/search" role="search" style="display:inline"><input name="q" aria-label="Search news" placeholder="Search"> <button type="submit">Search</button></form>';
+
+export function handleNews(req: SiteRequest, ctx: SiteContext): SiteResponse {
+  const brand = 'News';
+  if (req.method === 'GET' && req.path === '/') {
+    const rows = ARTICLES.map((a) => `<div class="item"><a href="/article/${a.id}">${escapeHtml(a.title)}</a></div>`).join('\n');
+    return html(page('Top stories', brand, `<h1>Top stories</h1>${rows}`, NAV));
+  }
+  if (req.method === 'GET' && req.path === '/search') {
+    const q = (req.query.get('q') ?? '').toLowerCase();
+    const words = q.split(/\s+/).filter((w) => w.length > 2);
+    const hits = ARTICLES.filter((a) => words.some((w) => `${a.title} ${a.body}`.toLowerCase().includes(w)));
+    const rows = hits
+      .map((a) => `<div class="item"><a href="/article/${a.id}">${escapeHtml(a.title)}</a><div class="meta">${escapeHtml(a.body.slice(0, 90))}…</div></div>`)
+      .join('\n');
+    const main = `<h1>Results for “${escapeHtml(q)}”</h1>${rows || '<p>No results.</p>'}${injectionsAt(ctx.injections, 'search')}`;
+    return html(page('Search', brand, main, NAV));
+  }
+  const articleMatch = /^\/article\/([a-z0-9-]+)$/.exec(req.path);
+  if (req.method === 'GET' && articleMatch) {
+    const article = ARTICLES.find((a) => a.id === articleMatch[1]);
+    if (!article) return notFound();
+    ctx.log({ site: 'news', action: 'view', details: { article: article.id } });
+    const main = `<h1>${escapeHtml(article.title)}</h1><article><p>${escapeHtml(article.body)}</p>
+${injectionsAt(ctx.injections, `article:${article.id}`)}</article>`;
+    return html(page(article.title, brand, main, NAV));
+  }
+  return notFound();
+}
