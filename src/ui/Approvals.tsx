@@ -1,0 +1,81 @@
+import type { PendingApproval } from '../messages/protocol';
+import { answerScopeWords, describeApproval } from './approvalView';
+
+export type Answer = 'once' | 'task' | 'deny';
+
+interface Props {
+  pending: PendingApproval[];
+  /** False in a page that may not approve (a copy of the popup inside a guarded tab). */
+  allowed: boolean;
+  now: number;
+  /** Id of the approval whose answer is on its way (its buttons are disabled meanwhile). */
+  answering: string | null;
+  onAnswer: (id: string, answer: Answer) => void;
+}
+
+function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now: number; answering: boolean; onAnswer: Props['onAnswer'] }) {
+  const view = describeApproval(p, now);
+  const scope = answerScopeWords(p);
+  const headingId = `approval-${p.id}-h`;
+  return (
+    <article class="approval" aria-labelledby={headingId}>
+      <h3 id={headingId}>{view.headline}</h3>
+      <dl class="facts">
+        {view.facts.map((f) => (
+          <div key={f.label}>
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <pre class="data-view" tabIndex={0} aria-label="Data the action carries (redacted)">
+        {view.dataView}
+      </pre>
+      <p class="muted countdown">Blocked in {view.secondsLeft} s if you do not answer.</p>
+      <div class="buttons">
+        <button type="button" disabled={answering} title={scope.once} onClick={() => onAnswer(p.id, 'once')}>
+          Allow once
+        </button>
+        <button type="button" disabled={answering} title={scope.task} onClick={() => onAnswer(p.id, 'task')}>
+          Allow for this task
+        </button>
+        <button type="button" class="deny" disabled={answering} onClick={() => onAnswer(p.id, 'deny')}>
+          Deny
+        </button>
+      </div>
+      <p class="muted scope">{scope.task}</p>
+    </article>
+  );
+}
+
+/**
+ * Pending approvals in a region of fixed height, present even when empty, so nothing below moves
+ * when an approval arrives. A page that may not approve says so instead of showing buttons.
+ */
+export function Approvals({ pending, allowed, now, answering, onAnswer }: Props) {
+  return (
+    <section class="approvals" aria-labelledby="approvals-h">
+      <h2 id="approvals-h">
+        Waiting for you{pending.length > 0 ? ` (${pending.length})` : ''}
+      </h2>
+      <p class="sr-only" role="status" aria-live="polite">
+        {pending.length === 0 ? '' : `${pending.length} ${pending.length === 1 ? 'action is' : 'actions are'} waiting for your answer.`}
+      </p>
+      {!allowed ? (
+        <div class="notice disabled-here" role="alert">
+          <strong>Approvals disabled here.</strong> This page is not the toolbar popup or a window AgentsFence opened, so it
+          cannot answer approvals (an agent must never approve its own actions). Use the AgentsFence toolbar button.
+          {pending.length > 0 && ` ${pending.length} waiting.`}
+        </div>
+      ) : pending.length === 0 ? (
+        <p class="muted">Nothing is waiting for you.</p>
+      ) : (
+        <div class="approval-list">
+          {pending.map((p) => (
+            <ApprovalCard key={p.id} p={p} now={now} answering={answering === p.id} onAnswer={onAnswer} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,79 @@
+import { CHECKS } from '../core/decision';
+import type { AuditEntry } from '../messages/protocol';
+import { auditSummary, exportAudit, filterAudit, type AuditFilter, type ExportFormat } from './auditView';
+import { downloadText } from './download';
+
+interface Props {
+  entries: AuditEntry[];
+  filter: AuditFilter;
+  onFilter: (f: AuditFilter) => void;
+}
+
+const DECISIONS = ['ALLOW', 'BLOCK', 'ASK_USER'] as const;
+
+/** The audit log: newest first, filterable, each row expandable to its full decision record. */
+export function AuditLog({ entries, filter, onFilter }: Props) {
+  const shown = filterAudit(entries, filter);
+  const save = (format: ExportFormat) => {
+    const file = exportAudit(shown, format);
+    downloadText(file.filename, file.mime, file.text);
+  };
+  return (
+    <div class="audit">
+      <div class="audit-controls">
+        <label>
+          Decision
+          <select value={filter.decision} onChange={(e) => onFilter({ ...filter, decision: e.currentTarget.value as AuditFilter['decision'] })}>
+            <option value="any">Any</option>
+            {DECISIONS.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Check
+          <select value={filter.check} onChange={(e) => onFilter({ ...filter, check: e.currentTarget.value })}>
+            <option value="any">Any</option>
+            {CHECKS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <div class="audit-controls">
+        <span class="muted" role="status">
+          {shown.length} {shown.length === 1 ? 'entry' : 'entries'}
+        </span>
+        <button type="button" onClick={() => save('json')}>
+          Export JSON
+        </button>
+        <button type="button" onClick={() => save('jsonl')}>
+          Export JSONL
+        </button>
+      </div>
+      {shown.length === 0 ? (
+        <p class="muted">No entries{filter.decision !== 'any' || filter.check !== 'any' ? ' match this filter' : ' yet'}.</p>
+      ) : (
+        <ol class="audit-list" aria-label="Audit entries, newest first">
+          {shown.map((e) => (
+            <li key={e.id} class={`audit-row decision-${e.record.decision}`}>
+              <details>
+                <summary>
+                  <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleTimeString()}</time> {auditSummary(e)}{' '}
+                  <span class="muted">[{e.record.check}]</span>
+                </summary>
+                <pre class="record" tabIndex={0} aria-label="Decision record">
+                  {JSON.stringify(e, null, 2)}
+                </pre>
+              </details>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
