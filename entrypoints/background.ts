@@ -1,3 +1,5 @@
+import { startBackground } from '../src/background';
+
 export default defineBackground(() => {
-  // Wiring lands with the enforcement runtime (src/background).
+  startBackground();
 });

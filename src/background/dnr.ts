@@ -1,0 +1,192 @@
+import type { Browser } from '@wxt-dev/browser';
+import { registrableDomain } from '../core/domains';
+import type { TaskPolicy } from '../core/policy';
+import { isConsequential } from '../core/risk';
+
+/**
+ * The network floor: declarativeNetRequest session rules derived from the policy. Whatever page code
+ * does (natives restored from a fresh iframe, a Worker, a redirect chain), the browser itself refuses:
+ *
+ *  - navigations (main_frame) and sub-frames to sites off the policy's domain list (when it is a list);
+ *    a blocked top-level navigation is redirected to the extension's `blocked.html`, which says why and
+ *    offers to ask the user;
+ *  - data-bearing methods (POST/PUT/PATCH/DELETE), beacons/pings, WebSockets and WebTransport to sites
+ *    not allowed for writes;
+ *  - requests from fetch/XHR/"other" (EventSource, …) to sites off the domain list, and image/media
+ *    GETs that carry a query string to those sites (a pixel with `?d=…` is the classic beacon);
+ *  - exfiltration-shaped URLs to every site not allowed for writes: userinfo, an e-mail address in the
+ *    query, a long base64 or hex run in the query or path.
+ *
+ * Sites allowed for writes: the domains of the policy's constraints, the domains where the evaluator
+ * already allowed a consequential request this task (`floorWriteDomains`), and the policy's domain list
+ * when the policy lists any consequential permission. Each user grant adds an allow rule (higher
+ * priority) for exactly the granted domains: READ grants lift navigation/read blocks, other grants
+ * lift every block for those domains.
+ *
+ * What RE2 in DNR cannot express, and is left to the evaluator (semantic layer): entropy tests (a long
+ * run of letters is treated like any other run), percent-decoding (a double-encoded e-mail address is
+ * not seen), secret-looking parameter NAMES with short values, the parameter count, word-like runs
+ * (slugs are not exempt: no lookaround), content-hash exemptions for static assets (so runs ≥ 64 in a
+ * path only), and anything in a request body. Scripts, styles and fonts from third-party sites are not
+ * blocked by domain (pages need their CDNs); only the exfiltration-shape rules apply to them.
+ */
+
+export type Rule = Browser.declarativeNetRequest.Rule;
+type RuleCondition = Browser.declarativeNetRequest.RuleCondition;
+type ResourceType = `${Browser.declarativeNetRequest.ResourceType}`;
+type RequestMethod = `${Browser.declarativeNetRequest.RequestMethod}`;
+
+/** Which tabs the rules apply to: listed tabs, or every tab except the excluded ones. */
+export type FloorScope = { tabIds: number[] } | { excludedTabIds: number[] };
+
+/** `chrome.tabs.TAB_ID_NONE`: requests that do not come from a tab (the worker, other extensions). */
+export const TAB_ID_NONE = -1;
+
+export const DATA_METHODS: RequestMethod[] = ['post', 'put', 'patch', 'delete'];
+export const READ_METHODS: RequestMethod[] = ['get', 'head', 'options'];
+const CHANNEL_TYPES: ResourceType[] = ['ping', 'websocket', 'webtransport', 'csp_report'];
+const SCRIPTED_READ_TYPES: ResourceType[] = ['xmlhttprequest', 'other', 'webbundle'];
+const PIXEL_TYPES: ResourceType[] = ['image', 'media', 'object'];
+const ALL_TYPES: ResourceType[] = [
+  'main_frame',
+  'sub_frame',
+  'stylesheet',
+  'script',
+  'image',
+  'font',
+  'object',
+  'xmlhttprequest',
+  'ping',
+  'csp_report',
+  'media',
+  'websocket',
+  'webtransport',
+  'webbundle',
+  'other',
+];
+const NON_NAVIGATION_TYPES = ALL_TYPES.filter((t) => t !== 'main_frame');
+
+/** Priorities: grants (allow) beat every block; redirects and blocks share one level. */
+export const PRIORITY_BLOCK = 1;
+export const PRIORITY_GRANT = 100;
+
+/**
+ * Exfiltration-shaped URLs in RE2 (DNR's regex engine: no lookaround, no backreferences, and each
+ * regex must compile within a small memory budget, so runs are bounded by `{n,}` of a small class).
+ */
+export const EXFIL_PATTERNS: { name: string; regex: string; reason: string }[] = [
+  // Each matches the WHOLE URL: a redirect's `\\0` is the match, and the blocked page shows the URL.
+  { name: 'userinfo', regex: '^[a-z][a-z0-9+.-]*://[^/?#]*@.*$', reason: 'credentials (userinfo) in the URL' },
+  { name: 'email-in-query', regex: '^[^?#]*\\?.*[A-Za-z0-9._%+-](@|%40)[A-Za-z0-9-]+\\.[A-Za-z]{2,}.*$', reason: 'e-mail address in the query' },
+  { name: 'base64-in-query', regex: '^[^?#]*\\?.*[A-Za-z0-9+/=_%-]{64,}.*$', reason: 'long encoded run in the query' },
+  { name: 'hex-in-query', regex: '^[^?#]*\\?.*[0-9a-fA-F]{32,}.*$', reason: 'long hex run in the query' },
+  { name: 'run-in-path', regex: '^[a-z]+://[^/?#]+/[^?#]*[A-Za-z0-9+=_-]{96,}.*$', reason: 'long encoded run in the path' },
+];
+
+export interface FloorInput {
+  policy: TaskPolicy;
+  /** Domains where the evaluator allowed a consequential request in this task. */
+  floorWriteDomains?: readonly string[];
+}
+
+function site(domain: string): string | null {
+  return registrableDomain(domain);
+}
+
+function sites(domains: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const d of domains) {
+    const s = site(d);
+    if (s !== null) out.add(s);
+  }
+  return [...out].sort();
+}
+
+/** Whether the policy names any consequential permission (then its domain list may receive writes). */
+function listsWrites(policy: TaskPolicy): boolean {
+  const listing = [policy.allow, policy.requireApproval];
+  return (
+    listing.some((l) => l.tools.length > 0 || l.capabilities.length > 0 || l.classes.some(isConsequential)) ||
+    Object.entries(policy.ceilings).some(([cls, ceiling]) => cls !== 'READ' && ceiling === 'allow')
+  );
+}
+
+/** The sites navigation may reach, or null when reading is not limited to a list. */
+export function navigationSites(input: FloorInput): string[] | null {
+  const { policy } = input;
+  if (policy.domains === null) return null;
+  return sites([...policy.domains, ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]);
+}
+
+/** The sites data-bearing requests may reach (grants excepted: they get their own allow rules). */
+export function writeSites(input: FloorInput): string[] {
+  const { policy } = input;
+  return sites([
+    ...policy.constraints.flatMap((k) => k.domains ?? []),
+    ...(input.floorWriteDomains ?? []),
+    ...(policy.domains !== null && listsWrites(policy) ? policy.domains : []),
+  ]);
+}
+
+function scoped(condition: RuleCondition, scope: FloorScope): RuleCondition {
+  return 'tabIds' in scope ? { ...condition, tabIds: scope.tabIds } : { ...condition, excludedTabIds: scope.excludedTabIds };
+}
+
+function excluding(condition: RuleCondition, domains: string[]): RuleCondition {
+  return domains.length > 0 ? { ...condition, excludedRequestDomains: domains } : condition;
+}
+
+/** The URL of the page a blocked navigation lands on. The blocked URL goes last so the page can read it raw. */
+export function blockedPageSubstitution(extensionId: string, check: string, reason: string): string {
+  return `chrome-extension://${extensionId}/blocked.html?check=${encodeURIComponent(check)}&reason=${encodeURIComponent(reason)}&url=\\0`;
+}
+
+/**
+ * The session rules for one policy. Pure: the same policy, scope and extension id give the same rules.
+ * Returns no rules when the scope names no tab (nothing is guarded).
+ */
+export function buildSessionRules(input: FloorInput, scope: FloorScope, extensionId: string): Rule[] {
+  if ('tabIds' in scope && scope.tabIds.length === 0) return [];
+  const rules: Rule[] = [];
+  const add = (priority: number, action: Rule['action'], condition: RuleCondition) =>
+    rules.push({ id: rules.length + 1, priority, action, condition: scoped(condition, scope) });
+  const redirectTo = (check: string, reason: string): Rule['action'] => ({
+    type: 'redirect',
+    redirect: { regexSubstitution: blockedPageSubstitution(extensionId, check, reason) },
+  });
+  const block: Rule['action'] = { type: 'block' };
+
+  const nav = navigationSites(input);
+  const writes = writeSites(input);
+  const readable = nav === null ? null : sites([...nav, ...writes]);
+
+  // Data-bearing requests and data channels to sites not allowed for writes.
+  add(PRIORITY_BLOCK, redirectTo('domain_allowlist', 'data sent to a site the task does not allow writes to'), excluding({ regexFilter: '^.+$', requestMethods: DATA_METHODS, resourceTypes: ['main_frame'] }, writes));
+  add(PRIORITY_BLOCK, block, excluding({ requestMethods: DATA_METHODS, resourceTypes: NON_NAVIGATION_TYPES }, writes));
+  add(PRIORITY_BLOCK, block, excluding({ resourceTypes: CHANNEL_TYPES }, writes));
+
+  if (readable !== null) {
+    // Navigation and frames off the domain list; scripted reads off the list; pixels with a query.
+    add(PRIORITY_BLOCK, redirectTo('domain_allowlist', 'the task does not name this site'), excluding({ regexFilter: '^.+$', resourceTypes: ['main_frame'] }, readable));
+    add(PRIORITY_BLOCK, block, excluding({ resourceTypes: ['sub_frame', ...SCRIPTED_READ_TYPES] }, readable));
+    add(PRIORITY_BLOCK, block, excluding({ urlFilter: '?', resourceTypes: PIXEL_TYPES }, readable));
+  }
+
+  // Exfiltration-shaped URLs to every site not allowed for writes.
+  for (const pattern of EXFIL_PATTERNS) {
+    add(PRIORITY_BLOCK, redirectTo('exfiltration_url', pattern.reason), excluding({ regexFilter: pattern.regex, resourceTypes: ['main_frame'] }, writes));
+    add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, writes));
+  }
+
+  // User grants: allow rules for exactly the granted domains.
+  for (const grant of input.policy.grants) {
+    const granted = sites(grant.domains);
+    if (granted.length === 0) continue;
+    if (grant.riskClass === 'READ') {
+      add(PRIORITY_GRANT, { type: 'allow' }, { requestDomains: granted, requestMethods: READ_METHODS, resourceTypes: ALL_TYPES });
+    } else {
+      add(PRIORITY_GRANT, { type: 'allow' }, { requestDomains: granted, resourceTypes: ALL_TYPES });
+    }
+  }
+  return rules;
+}

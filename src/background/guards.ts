@@ -1,0 +1,64 @@
+import { BROWSER_TOOLS, type ToolCall } from '../core/call';
+import type { DecisionRecord } from '../core/decision';
+import { BLOCKED_PAGE_PATH } from './monitor';
+
+/**
+ * Browser guards: a guarded tab may not open browser internals (chrome://, devtools://, …), other
+ * extensions' pages, or this extension's own pages (an agent must never reach the approval UI). The one
+ * exception is the page a blocked navigation lands on. Downloads are checked as `browser.download`.
+ */
+
+const INTERNAL_SCHEMES = ['chrome:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'view-source:', 'edge:', 'about:', 'file:', 'filesystem:'];
+const ALLOWED_ABOUT = new Set(['about:blank', 'about:srcdoc']);
+
+/** Why a guarded tab may not open this URL, or null when it may. */
+export function forbiddenNavigation(url: string, extensionOrigin: string): string | null {
+  const lower = url.trim().toLowerCase();
+  if (lower.startsWith('chrome-extension:') || lower.startsWith('moz-extension:')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return 'extension page';
+    }
+    if (parsed.origin !== extensionOrigin) return "another extension's page";
+    return parsed.pathname === BLOCKED_PAGE_PATH ? null : "this extension's own pages (the approval UI)";
+  }
+  if (ALLOWED_ABOUT.has(lower.split(/[?#]/)[0] ?? '')) return null;
+  const scheme = INTERNAL_SCHEMES.find((s) => lower.startsWith(s));
+  return scheme === undefined ? null : `browser internals (${scheme})`;
+}
+
+export function guardRecord(url: string, why: string): DecisionRecord {
+  return {
+    decision: 'BLOCK',
+    check: 'guards',
+    reason: `guarded tabs may not open ${why}`,
+    tool: BROWSER_TOOLS.navigate,
+    capability: 'browser.internal',
+    riskClass: 'UNKNOWN',
+    targets: { recipients: [], domains: [], paths: [] },
+  };
+}
+
+/** The blocked page's query: check, reason, and the blocked URL last and raw (it may contain `&`). */
+export function parseBlockedPageUrl(href: string): { check: string; reason: string; url: string } | null {
+  const marker = href.indexOf('&url=');
+  if (marker < 0) return null;
+  const url = href.slice(marker + '&url='.length);
+  const params = new URLSearchParams(href.slice(href.indexOf('?') + 1, marker));
+  return { check: params.get('check') ?? 'domain_allowlist', reason: params.get('reason') ?? '', url };
+}
+
+/** A download as a tool call: the URL it comes from and the file it writes. */
+export function downloadCall(item: { url: string; finalUrl?: string; filename: string }): ToolCall {
+  const url = item.finalUrl !== undefined && item.finalUrl !== '' ? item.finalUrl : item.url;
+  const fallbackName = (() => {
+    try {
+      return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || 'download';
+    } catch {
+      return 'download';
+    }
+  })();
+  return { tool: BROWSER_TOOLS.download, args: { url, path: item.filename !== '' ? item.filename : fallbackName } };
+}

@@ -1,0 +1,191 @@
+import type { Browser } from '@wxt-dev/browser';
+import { evaluate } from '../core/evaluator';
+import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
+import type { Options } from '../messages/protocol';
+import { stubCompiler, type TaskCompiler } from './compile';
+import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
+import { downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
+import { BLOCKED_PAGE_PATH, Monitor, type MessageSender, type MonitorEffects } from './monitor';
+import { redactUrl } from './redact';
+import { TaskStore, type ActiveTask } from './store';
+
+/**
+ * Wiring of the background service worker: browser events → monitor. Every listener is registered
+ * synchronously at start-up (MV3 only wakes a worker for listeners registered in its first turn), and
+ * each one waits for the monitor, which rebuilds its memory from IndexedDB.
+ */
+
+type Chrome = typeof Browser;
+const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+
+/** A 1×1 PNG: Chrome requires an icon on basic notifications. */
+const NOTIFICATION_ICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** Session rules are replaced as a whole, one update at a time, in the order requested. */
+function floorUpdater(extensionId: string) {
+  let chain: Promise<void> = Promise.resolve();
+  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
+    const run = async () => {
+      let rules: Rule[] = [];
+      if (task !== null) {
+        let scope: FloorScope;
+        if (options.guardScope === 'all-tabs') {
+          const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
+          scope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))] };
+        } else {
+          scope = { tabIds: task.taskTabIds };
+        }
+        rules = buildSessionRules({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }, scope, chrome.runtime.id ?? extensionId);
+      }
+      const existing = await chrome.declarativeNetRequest.getSessionRules();
+      await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: existing.map((r) => r.id), addRules: rules });
+    };
+    const next = chain.then(run, run);
+    chain = next.catch((err: unknown) => console.error('AgentsFence: network floor update failed', err));
+    return next;
+  };
+}
+
+function chromeEffects(extensionId: string): MonitorEffects {
+  return {
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+    applyFloor: floorUpdater(extensionId),
+    setBadge(count) {
+      void chrome.action.setBadgeText({ text: count > 0 ? String(count) : '' }).catch(() => undefined);
+      void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => undefined);
+    },
+    notify(approval) {
+      const what = `${approval.record.tool} → ${approval.destination}`.slice(0, 200);
+      void chrome.notifications
+        .create(approval.id, { type: 'basic', iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300), requireInteraction: true })
+        .catch(() => undefined);
+    },
+    async activeTabId(controlWindows) {
+      const tabs = await chrome.tabs.query({ active: true, windowType: 'normal' });
+      const candidates = tabs.filter((t) => t.id !== undefined && !controlWindows.includes(t.windowId));
+      const focused = candidates.find((t) => t.highlighted) ?? candidates[0];
+      return focused?.id ?? null;
+    },
+    setTimer(fn, ms) {
+      const handle = setTimeout(fn, ms);
+      return () => clearTimeout(handle);
+    },
+  };
+}
+
+export interface BackgroundHandle {
+  monitor: Promise<Monitor>;
+  /** Opens the extension's own control window (popup.html) and remembers it as a place approvals may come from. */
+  openControlWindow(path?: string): Promise<number>;
+}
+
+export function startBackground(compiler: TaskCompiler = stubCompiler): BackgroundHandle {
+  const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
+  const extensionId = chrome.runtime.id;
+  const effects = chromeEffects(extensionId);
+  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin }));
+  const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
+
+  // Messages: the classic sendResponse + `return true` form works with every caller.
+  chrome.runtime.onMessage.addListener((raw: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => {
+    monitor
+      .then((m) => m.handleMessage(raw, sender))
+      .then(sendResponse, (err: unknown) => sendResponse({ ok: false, code: 'internal', error: String(err) }));
+    return true;
+  });
+
+  // Guards: internals, other extensions and our own pages are off limits to guarded tabs.
+  const lastGuarded = new Map<number, string>();
+  const guardTab = (tabId: number, windowId: number | undefined, url: string) =>
+    withMonitor(async (m) => {
+      await m.ready;
+      if (!m.isGuarded(tabId, windowId)) return;
+      const why = forbiddenNavigation(url, extensionOrigin);
+      if (why === null || lastGuarded.get(tabId) === url) return;
+      lastGuarded.set(tabId, url);
+      setTimeout(() => lastGuarded.delete(tabId), 1000);
+      await chrome.tabs.update(tabId, { url: 'about:blank' }).catch(() => chrome.tabs.remove(tabId).catch(() => undefined));
+      await m.auditGuard(guardRecord(url, why), { tabId, destination: redactUrl(url) });
+    });
+  chrome.webNavigation.onBeforeNavigate.addListener((details) => {
+    if (details.frameId === 0) guardTab(details.tabId, undefined, details.url);
+  });
+  chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if (change.url !== undefined) guardTab(tabId, tab.windowId, change.url);
+  });
+
+  // The page a blocked navigation lands on: audit the floor's decision.
+  chrome.webNavigation.onCommitted.addListener((details) => {
+    if (details.frameId !== 0 || !details.url.startsWith(`${extensionOrigin}${BLOCKED_PAGE_PATH}`)) return;
+    const parsed = parseBlockedPageUrl(details.url);
+    if (parsed !== null) withMonitor((m) => m.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
+  });
+
+  // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
+  chrome.tabs.onCreated.addListener((tab) => {
+    if (tab.id !== undefined) withMonitor((m) => m.tabOpened(tab.id!, tab.openerTabId));
+  });
+  chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.tabOpened(details.tabId, details.sourceTabId)));
+  chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
+
+  // Downloads: held in onDeterminingFilename until decided as browser.download; cancelled unless allowed.
+  chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
+    monitor
+      .then(async (m) => {
+        await m.ready;
+        if (m.snapshot().task === null) return 'ALLOW';
+        const verdict = await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null, fromBlockedPage: false });
+        return verdict.decision;
+      })
+      .catch(() => 'BLOCK' as const)
+      .then(async (decision) => {
+        if (decision !== 'ALLOW') await chrome.downloads.cancel(item.id).catch(() => undefined);
+        suggest();
+      });
+    return true;
+  });
+
+  const openControlWindow = async (path = '/popup.html'): Promise<number> => {
+    const m = await monitor;
+    const created = chrome.windows.create({ url: chrome.runtime.getURL(path as '/popup.html'), type: 'popup', width: 460, height: 720 }).then((w) => w?.id ?? -1);
+    m.expectControlWindow(created);
+    const windowId = await created;
+    await m.registerControlWindow(windowId);
+    return windowId;
+  };
+
+  const handle: BackgroundHandle = { monitor, openControlWindow };
+  exposeTestHook(handle);
+  return handle;
+}
+
+/**
+ * `globalThis.__agentsfence` in the service worker, for the harness and the e2e suite. Reachable only by
+ * code running in the worker itself (or a debugger attached to it — out of scope per the threat model).
+ */
+function exposeTestHook(handle: BackgroundHandle): void {
+  (globalThis as Record<string, unknown>).__agentsfence = {
+    handle,
+    openControlWindow: handle.openControlWindow,
+    async handleMessage(raw: unknown, sender?: MessageSender) {
+      const m = await handle.monitor;
+      return m.handleMessage(raw, sender ?? { url: chrome.runtime.getURL('/background.js') });
+    },
+    /** Installs a precise policy as the active task (tests only; the user path is task.start). */
+    async setPolicy(input: TaskPolicyInput) {
+      const m = await handle.monitor;
+      await m.ready;
+      const policy = TaskPolicySchema.parse(input);
+      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, { backend: 'test-hook', durationMs: 0, removed: [] });
+      return m.snapshot();
+    },
+    async snapshot() {
+      const m = await handle.monitor;
+      await m.ready;
+      return m.snapshot();
+    },
+    sessionRules: () => chrome.declarativeNetRequest.getSessionRules(),
+  };
+}

@@ -1,0 +1,629 @@
+import type { ToolCall } from '../core/call';
+import { BROWSER_TOOLS } from '../core/call';
+import type { Classification } from '../core/classification';
+import { classify } from '../core/classifier';
+import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
+import { registrableDomain } from '../core/domains';
+import type { evaluate as coreEvaluate } from '../core/evaluator';
+import { grantFor, type ApprovalScope } from '../core/grants';
+import { initialState, type TaskPolicy } from '../core/policy';
+import { isConsequential } from '../core/risk';
+import {
+  BackgroundMessageSchema,
+  type ActiveTask as ActiveTaskView,
+  type AuditEntry,
+  type BackgroundMessage,
+  type ErrorResponse,
+  type Options,
+  type PendingApproval,
+  type ProposalAnswer,
+  type ProposalMessage,
+  type TaskStateResponse,
+} from '../messages/protocol';
+import type { TaskCompiler } from './compile';
+import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
+import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
+
+/**
+ * The reference monitor of the extension. Every message from a content script or an extension page
+ * enters through `handleMessage` and is parsed with the protocol's strict schemas; anything malformed is
+ * BLOCKed and audited, never a crash. Proposals are decided by the core evaluator, and evaluation plus
+ * counter update is one synchronous step (no await between reading σ and writing σ' to memory), so 50
+ * parallel calls against max_calls = 3 allow exactly 3. Memory is rebuilt from IndexedDB on every wake.
+ *
+ * No task running: the extension is not guarding and must not get in the way of normal browsing, so
+ * proposals are ALLOWed (check `allowed`, reason "no task is running") and still audited.
+ */
+
+/** What chrome.runtime.onMessage reports about a sender (only the parts the monitor trusts). */
+export interface MessageSender {
+  id?: string;
+  url?: string;
+  tab?: { id?: number; windowId?: number };
+  frameId?: number;
+}
+
+/** Browser side effects, injected so the monitor runs under unit tests without a browser. */
+export interface MonitorEffects {
+  now(): number;
+  newId(): string;
+  /** Bring the network floor in line with the task (null: remove every rule). Resolves once applied. */
+  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void>;
+  setBadge(pendingCount: number): void;
+  notify(approval: StoredApproval): void;
+  /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
+  activeTabId(controlWindows: readonly number[]): Promise<number | null>;
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+export interface MonitorDeps {
+  store: TaskStore;
+  effects: MonitorEffects;
+  evaluate: typeof coreEvaluate;
+  compiler: TaskCompiler;
+  /** `chrome-extension://<id>` */
+  extensionOrigin: string;
+}
+
+type Layer = NonNullable<StoredAuditEntry['layer']>;
+
+export interface DecisionContext {
+  layer: Layer;
+  tabId: number | null;
+  origin: string | null;
+  /** The blocked-navigation page asking the user to reconsider a floor block. */
+  fromBlockedPage: boolean;
+}
+
+export interface Verdict {
+  decision: 'ALLOW' | 'BLOCK';
+  check: string;
+  reason: string;
+  askedUser: boolean;
+}
+
+interface Waiter {
+  call: ToolCall;
+  ctx: DecisionContext;
+  resolve: (verdict: Verdict) => void;
+}
+
+/** Checks that say "no authority yet" rather than "forbidden": the blocked page may turn them into a question. */
+const ASKABLE_FROM_BLOCKED_PAGE: ReadonlySet<Check> = new Set(['domain_allowlist', 'exfiltration_url', 'ceiling']);
+
+/** Tools whose ALLOW opens the network floor for data-bearing requests to the call's domains. */
+const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
+
+export const BLOCKED_PAGE_PATH = '/blocked.html';
+
+function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string): DecisionRecord {
+  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] } };
+}
+
+function error(code: ErrorResponse['code'], message: string): ErrorResponse {
+  return { ok: false, code, error: message };
+}
+
+/** Identical asks (same tool, capability and targets) share one pending approval. */
+export function deltaKeyOf(record: DecisionRecord): string {
+  const sorted = (xs: string[]) => [...new Set(xs)].sort();
+  return JSON.stringify([record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths)]);
+}
+
+/** The classification a grant is cut from: exactly what the person saw in the approval. */
+function classificationOf(record: DecisionRecord): Classification {
+  return { capability: record.capability, riskClass: record.riskClass, targets: record.targets, layer: 'unknown', basis: '', urls: [], outboundBytes: 0 };
+}
+
+export class Monitor {
+  private task: ActiveTask | null = null;
+  private options!: Options;
+  private readonly controlWindows = new Set<number>();
+  private readonly approvals = new Map<string, StoredApproval>();
+  private readonly waiters = new Map<string, Waiter[]>();
+  private readonly timers = new Map<string, () => void>();
+  private writes: Promise<void> = Promise.resolve();
+  /** A control window being opened: its page may ask before windows.create has resolved. */
+  private controlWindowOpening: Promise<unknown> = Promise.resolve();
+  readonly ready: Promise<void>;
+
+  constructor(private readonly deps: MonitorDeps) {
+    this.ready = this.load();
+  }
+
+  /** Rebuild memory from IndexedDB (every wake of the worker). */
+  private async load(): Promise<void> {
+    const { store, effects } = this.deps;
+    const [task, options, windows, approvals] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.listApprovals()]);
+    this.task = task;
+    this.options = options;
+    for (const id of windows) this.controlWindows.add(id);
+    const now = effects.now();
+    for (const approval of approvals) {
+      if (task === null || approval.taskId !== task.taskId) {
+        await store.deleteApproval(approval.id);
+      } else if (approval.expiresAt <= now) {
+        this.approvals.set(approval.id, approval);
+        await this.settleTimeout(approval.id);
+      } else {
+        this.approvals.set(approval.id, approval);
+        this.armTimer(approval);
+      }
+    }
+    effects.setBadge(this.approvals.size);
+    await effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+  }
+
+  // ---- entry point ---------------------------------------------------------------------------
+
+  /** Total: every input gets an answer; nothing here throws. */
+  async handleMessage(raw: unknown, sender: MessageSender): Promise<unknown> {
+    try {
+      await this.ready;
+      const parsed = BackgroundMessageSchema.safeParse(raw);
+      if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
+      const message = parsed.data;
+      if (message.type === 'proposal') return await this.onProposal(message, sender);
+      await this.controlWindowOpening;
+      if (!this.isControlSender(sender)) {
+        await this.audit({
+          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened'),
+          layer: 'page',
+          ...this.where(sender),
+        });
+        return error('approvals-disabled', 'This page may not manage the task or answer approvals. Use the toolbar popup.');
+      }
+      return await this.onPageMessage(message, sender);
+    } catch (err) {
+      const reason = `internal error: ${maskSecrets(err instanceof Error ? err.message : String(err))}`;
+      await this.audit({ record: emptyRecord('(internal)', 'BLOCK', 'internal_error', reason), ...this.where(sender) }).catch(() => undefined);
+      const id = idOf(raw);
+      return id === null ? error('internal', reason) : answer(id, { decision: 'BLOCK', check: 'internal_error', reason, askedUser: false });
+    }
+  }
+
+  private async rejectMalformed(raw: unknown, sender: MessageSender, issue: { path: PropertyKey[]; message: string } | undefined): Promise<unknown> {
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+    const reason = `malformed message at ${where}: ${issue?.message ?? 'invalid'}`.slice(0, 300);
+    await this.audit({ record: emptyRecord('(malformed)', 'BLOCK', 'schema', reason), ...this.where(sender) });
+    const id = idOf(raw);
+    const isPageMessage = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' && (raw as { type: string }).type !== 'proposal';
+    if (isPageMessage && id === null) return error('invalid-message', reason);
+    return answer(id ?? 'invalid', { decision: 'BLOCK', check: 'schema', reason, askedUser: false });
+  }
+
+  // ---- senders and scope ---------------------------------------------------------------------
+
+  private isOwnPage(sender: MessageSender): boolean {
+    return sender.url !== undefined && sender.url.startsWith(`${this.deps.extensionOrigin}/`);
+  }
+
+  private isBlockedPage(sender: MessageSender): boolean {
+    return this.isOwnPage(sender) && new URL(sender.url!).pathname === BLOCKED_PAGE_PATH;
+  }
+
+  /** The toolbar popup (no tab) or a window the extension opened itself; never the page a blocked navigation lands on. */
+  isControlSender(sender: MessageSender): boolean {
+    if (!this.isOwnPage(sender) || this.isBlockedPage(sender)) return false;
+    if (sender.tab === undefined) return true;
+    return sender.tab.windowId !== undefined && this.controlWindows.has(sender.tab.windowId);
+  }
+
+  /** Whether actions in this tab are checked. A sender without a tab is checked whenever a task runs (fail closed). */
+  isGuarded(tabId: number | null | undefined, windowId?: number): boolean {
+    if (this.task === null) return false;
+    if (tabId === null || tabId === undefined) return true;
+    if (windowId !== undefined && this.controlWindows.has(windowId)) return false;
+    return this.options.guardScope === 'all-tabs' || this.task.taskTabIds.includes(tabId);
+  }
+
+  private where(sender: MessageSender): Pick<StoredAuditEntry, 'tabId' | 'origin'> {
+    const origin = originOf(sender.url);
+    return { ...(sender.tab?.id !== undefined ? { tabId: sender.tab.id } : {}), ...(origin !== null ? { origin } : {}) };
+  }
+
+  // ---- proposals -----------------------------------------------------------------------------
+
+  private async onProposal(message: ProposalMessage, sender: MessageSender): Promise<ProposalAnswer> {
+    const fromBlockedPage = this.isBlockedPage(sender);
+    const ctx: DecisionContext = {
+      layer: fromBlockedPage ? 'page' : message.layer,
+      tabId: sender.tab?.id ?? null,
+      origin: originOf(sender.url),
+      fromBlockedPage,
+    };
+    if (!this.isGuarded(sender.tab?.id, sender.tab?.windowId)) return answer(message.id, await this.notGuarding(message.call, ctx));
+    return answer(message.id, await this.decide(message.call, ctx));
+  }
+
+  private async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
+    const c = classify(call);
+    const reason = this.task === null ? 'no task is running: not guarding' : 'this tab is outside the guard scope';
+    const record: DecisionRecord = { decision: 'ALLOW', check: 'allowed', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets };
+    await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+    return { decision: 'ALLOW', check: 'allowed', reason, askedUser: false };
+  }
+
+  /**
+   * Decide one call for the active task. The evaluation and the counter update happen in one
+   * synchronous step; persistence follows, and an ALLOW is answered only once σ' is durable.
+   */
+  async decide(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
+    const task = this.task;
+    if (task === null) return this.notGuarding(call, ctx);
+    const evaluated = this.evaluateNow(task, call);
+    let record = evaluated.record;
+    if (ctx.fromBlockedPage && call.tool === BROWSER_TOOLS.navigate && record.decision === 'BLOCK' && ASKABLE_FROM_BLOCKED_PAGE.has(record.check)) {
+      record = { ...record, decision: 'ASK_USER', reason: `asked from the blocked-navigation page: ${record.reason}` };
+    }
+    if (record.decision === 'ASK_USER') {
+      await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+      return this.ask(task, record, call, ctx);
+    }
+    if (record.decision === 'ALLOW') await this.afterAllow(task, record, call, evaluated.counted);
+    await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+    return { decision: record.decision, check: record.check, reason: record.reason, askedUser: false };
+  }
+
+  /** The synchronous step: evaluate against σ and write σ' to memory before anything else runs. */
+  private evaluateNow(task: ActiveTask, call: ToolCall): { record: DecisionRecord; counted: boolean } {
+    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now());
+    const counted = state !== task.state;
+    task.state = state;
+    return { record, counted };
+  }
+
+  /** Persist σ' and, for a newly reached write domain, open the floor before the page is told ALLOW. */
+  private async afterAllow(task: ActiveTask, record: DecisionRecord, call: ToolCall, counted: boolean): Promise<void> {
+    const newDomains =
+      isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
+    if (newDomains.length > 0) task.floorWriteDomains = [...task.floorWriteDomains, ...newDomains];
+    if (counted || newDomains.length > 0) await this.saveTask(task);
+    if (newDomains.length > 0) await this.applyFloor();
+  }
+
+  // ---- ASK_USER ------------------------------------------------------------------------------
+
+  private ask(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
+    const key = deltaKeyOf(record);
+    let approval = [...this.approvals.values()].find((a) => a.deltaKey === key && a.taskId === task.taskId);
+    if (approval === undefined) {
+      const now = this.deps.effects.now();
+      const summary = summarizeCall(call);
+      approval = {
+        id: this.deps.effects.newId(),
+        taskId: task.taskId,
+        deltaKey: key,
+        record: redactRecord(record),
+        destination: summary.destination ?? record.targets.domains.join(', '),
+        dataView: dataViewOf(call),
+        createdAt: now,
+        expiresAt: now + this.options.askTimeoutSeconds * 1000,
+        tabId: ctx.tabId,
+      };
+      this.approvals.set(approval.id, approval);
+      this.write(() => this.deps.store.putApproval(approval!));
+      this.armTimer(approval);
+      this.deps.effects.setBadge(this.approvals.size);
+      this.deps.effects.notify(approval);
+    }
+    const id = approval.id;
+    return new Promise<Verdict>((resolve) => {
+      const list = this.waiters.get(id) ?? [];
+      list.push({ call, ctx, resolve });
+      this.waiters.set(id, list);
+    });
+  }
+
+  private armTimer(approval: StoredApproval): void {
+    const ms = Math.max(0, approval.expiresAt - this.deps.effects.now());
+    this.timers.set(
+      approval.id,
+      this.deps.effects.setTimer(() => void this.settleTimeout(approval.id), ms),
+    );
+  }
+
+  private takeApproval(id: string): { approval: StoredApproval; waiters: Waiter[] } | null {
+    const approval = this.approvals.get(id);
+    if (approval === undefined) return null;
+    this.approvals.delete(id);
+    this.timers.get(id)?.();
+    this.timers.delete(id);
+    const waiters = this.waiters.get(id) ?? [];
+    this.waiters.delete(id);
+    this.write(() => this.deps.store.deleteApproval(id));
+    this.deps.effects.setBadge(this.approvals.size);
+    return { approval, waiters };
+  }
+
+  private async settleTimeout(id: string): Promise<void> {
+    const taken = this.takeApproval(id);
+    if (taken === null) return;
+    const reason = `no answer within ${this.options.askTimeoutSeconds} s`;
+    await this.audit({ record: { ...taken.approval.record, decision: 'BLOCK', reason }, answer: 'timeout', layer: 'guard', destination: taken.approval.destination });
+    for (const w of taken.waiters) w.resolve({ decision: 'BLOCK', check: taken.approval.record.check, reason, askedUser: false });
+  }
+
+  /** The person's answer. Once/task become a grant for exactly this call's tool and targets. */
+  async answerApproval(id: string, scope: ApprovalScope | 'deny'): Promise<{ ok: true } | ErrorResponse> {
+    const task = this.task;
+    const taken = this.takeApproval(id);
+    if (taken === null || task === null || taken.approval.taskId !== task.taskId) return error('not-found', 'No such pending approval (answered, timed out or the task ended).');
+    const { approval, waiters } = taken;
+    if (scope === 'deny') {
+      const reason = 'denied by the user';
+      await this.audit({ record: { ...approval.record, decision: 'BLOCK', reason }, answer: 'deny', layer: 'guard', destination: approval.destination });
+      for (const w of waiters) w.resolve({ decision: 'BLOCK', check: approval.record.check, reason, askedUser: true });
+      return { ok: true };
+    }
+    const now = this.deps.effects.now();
+    const grant = grantFor(task.taskId, approval.record.tool, classificationOf(approval.record), scope, now);
+    // "Allow once" again for the same delta adds exactly one more use to the same derived grant.
+    if (grant.maxCalls !== null) grant.maxCalls = (task.state.grantCalls[grant.id] ?? 0) + 1;
+    task.policy = { ...task.policy, grants: [...task.policy.grants.filter((g) => g.id !== grant.id), grant] };
+    await this.saveTask(task);
+    await this.applyFloor();
+    await this.audit({
+      record: { ...approval.record, decision: 'ALLOW', check: 'grants', reason: `approved by the user (${scope === 'once' ? 'once' : 'for this task'})`, ruleRef: `grant:${grant.id}` },
+      answer: scope,
+      layer: 'guard',
+      destination: approval.destination,
+    });
+    for (const w of waiters) this.redecide(task, w);
+    return { ok: true };
+  }
+
+  /** A held call after an answer: decided again under the new grant (it may ask again if the grant is used up). */
+  private redecide(task: ActiveTask, waiter: Waiter): void {
+    if (this.task !== task) {
+      waiter.resolve({ decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: true });
+      return;
+    }
+    const { record, counted } = this.evaluateNow(task, waiter.call);
+    if (record.decision === 'ASK_USER') {
+      void this.ask(task, record, waiter.call, waiter.ctx).then(waiter.resolve);
+      return;
+    }
+    const settle = record.decision === 'ALLOW' ? this.afterAllow(task, record, waiter.call, counted) : this.audit({ record, layer: waiter.ctx.layer, ...summarizeCall(waiter.call), ...ctxWhere(waiter.ctx) });
+    void settle.then(() => waiter.resolve({ decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: true }));
+  }
+
+  // ---- page messages (popup, options, control window) ----------------------------------------
+
+  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage>, sender: MessageSender): Promise<unknown> {
+    switch (message.type) {
+      case 'task.start':
+        return this.startTask(message.request, sender);
+      case 'task.followup':
+        return this.followUp(message.text, sender);
+      case 'task.end':
+        await this.endTask();
+        return this.stateResponse(sender);
+      case 'task.get':
+        return this.stateResponse(sender);
+      case 'approval.answer':
+        return this.answerApproval(message.id, message.answer);
+      case 'audit.list': {
+        const entries = await this.deps.store.listAudit({ decision: message.decision, check: message.check, limit: message.limit });
+        return { ok: true, entries: entries.map(toAuditEntry) };
+      }
+      case 'options.get':
+        return { ok: true, options: this.options };
+      case 'options.set':
+        this.options = message.options;
+        await this.deps.store.putOptions(message.options);
+        await this.applyFloor();
+        return { ok: true, options: this.options };
+      case 'options.test':
+        return this.testOptions(message.options);
+    }
+  }
+
+  private compileOptions(options: Options, taskId: string) {
+    return { backend: options.backend, baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, now: this.deps.effects.now(), taskId };
+  }
+
+  async startTask(request: string, sender: MessageSender): Promise<TaskStateResponse | ErrorResponse> {
+    const taskId = this.deps.effects.newId();
+    let compiled;
+    try {
+      compiled = await this.deps.compiler.compileTask(request, this.compileOptions(this.options, taskId));
+    } catch (err) {
+      return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
+    }
+    await this.installTask(taskId, request, compiled.policy, compiled.report);
+    return this.stateResponse(sender);
+  }
+
+  /** Replace the active task (the previous one ends: its held actions are BLOCKed). */
+  async installTask(taskId: string, request: string, policy: TaskPolicy, report: ActiveTask['report']): Promise<void> {
+    await this.endTask();
+    const tabId = await this.deps.effects.activeTabId([...this.controlWindows]);
+    const task: ActiveTask = {
+      taskId,
+      request,
+      followUps: [],
+      policy,
+      state: initialState(),
+      report,
+      startedAt: this.deps.effects.now(),
+      taskTabIds: tabId === null ? [] : [tabId],
+      floorWriteDomains: [],
+    };
+    this.task = task;
+    await this.saveTask(task);
+    await this.applyFloor();
+  }
+
+  private async followUp(text: string, sender: MessageSender): Promise<TaskStateResponse | ErrorResponse> {
+    const task = this.task;
+    if (task === null) return error('no-task', 'No task is running.');
+    let compiled;
+    try {
+      compiled = await this.deps.compiler.compileFollowUp(task.policy, text, this.compileOptions(this.options, task.taskId));
+    } catch (err) {
+      return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
+    }
+    if (this.task !== task) return error('no-task', 'The task ended while the follow-up was compiled.');
+    // Approvals the person gave stay: a follow-up never silently revokes or widens a grant.
+    const kept = task.policy.grants.filter((g) => !compiled.policy.grants.some((n) => n.id === g.id));
+    task.policy = { ...compiled.policy, grants: [...compiled.policy.grants, ...kept] };
+    task.report = compiled.report;
+    task.followUps = [...task.followUps, text];
+    await this.saveTask(task);
+    await this.applyFloor();
+    return this.stateResponse(sender);
+  }
+
+  async endTask(): Promise<void> {
+    const ended = this.task;
+    if (ended === null) return;
+    this.task = null;
+    for (const id of [...this.approvals.keys()]) {
+      const taken = this.takeApproval(id);
+      for (const w of taken?.waiters ?? []) w.resolve({ decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: false });
+    }
+    await this.write(() => this.deps.store.clearTask());
+    await this.applyFloor();
+  }
+
+  private async testOptions(options: Options): Promise<unknown> {
+    try {
+      const { report } = await this.deps.compiler.compileTask('Open example.test and read the front page.', this.compileOptions(options, 'options-test'));
+      if (report.fallbackReason !== undefined) return error('compile-failed', maskSecrets(report.fallbackReason));
+      return { ok: true, message: `Compiled a test request with ${report.backend} in ${Math.round(report.durationMs)} ms.` };
+    } catch (err) {
+      return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
+    }
+  }
+
+  stateResponse(sender: MessageSender): TaskStateResponse {
+    const task = this.task;
+    const view: ActiveTaskView | null =
+      task === null ? null : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length };
+    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender) };
+  }
+
+  // ---- browser events (wired in index.ts) ----------------------------------------------------
+
+  /** A tab opened by a task tab (link target, window.open) joins the task's scope. */
+  async tabOpened(tabId: number, openerTabId: number | undefined): Promise<void> {
+    await this.ready;
+    const task = this.task;
+    if (task === null || openerTabId === undefined || !task.taskTabIds.includes(openerTabId) || task.taskTabIds.includes(tabId)) return;
+    task.taskTabIds = [...task.taskTabIds, tabId];
+    await this.saveTask(task);
+    if (this.options.guardScope === 'task-tabs') await this.applyFloor();
+  }
+
+  expectControlWindow(opening: Promise<number>): void {
+    this.controlWindowOpening = opening.then((id) => this.controlWindows.add(id)).catch(() => undefined);
+  }
+
+  async registerControlWindow(windowId: number): Promise<void> {
+    await this.ready;
+    this.controlWindows.add(windowId);
+    await this.write(() => this.deps.store.putControlWindows([...this.controlWindows]));
+    await this.applyFloor();
+  }
+
+  async windowClosed(windowId: number): Promise<void> {
+    await this.ready;
+    if (!this.controlWindows.delete(windowId)) return;
+    await this.write(() => this.deps.store.putControlWindows([...this.controlWindows]));
+  }
+
+  /** A guard or the floor stopped something: audit it under the active task. */
+  async auditGuard(record: DecisionRecord, extra: Partial<StoredAuditEntry> = {}): Promise<void> {
+    await this.ready;
+    await this.audit({ record, layer: 'guard', ...extra });
+  }
+
+  /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
+  async auditFloorBlock(blockedUrl: string, check: string, reason: string, tabId: number): Promise<void> {
+    await this.ready;
+    const domain = registrableDomain(blockedUrl);
+    const parsedCheck = CheckSchema.safeParse(check);
+    const record: DecisionRecord = {
+      decision: 'BLOCK',
+      check: parsedCheck.success ? parsedCheck.data : 'domain_allowlist',
+      reason: reason.slice(0, 300),
+      tool: BROWSER_TOOLS.navigate,
+      capability: 'web.navigate',
+      riskClass: 'READ',
+      targets: { recipients: [], domains: domain === null ? [] : [domain], paths: [] },
+    };
+    await this.audit({ record, layer: 'network', destination: redactUrl(blockedUrl), tabId });
+  }
+
+  /** For tests and the harness: the durable view of the monitor's memory. */
+  snapshot(): { task: ActiveTask | null; approvals: StoredApproval[]; controlWindows: number[]; options: Options } {
+    return { task: this.task, approvals: [...this.approvals.values()], controlWindows: [...this.controlWindows], options: this.options };
+  }
+
+  // ---- persistence ---------------------------------------------------------------------------
+
+  /** Writes run one after another, in the order they were issued. */
+  private write(op: () => Promise<void>): Promise<void> {
+    const next = this.writes.then(op, op);
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private saveTask(task: ActiveTask): Promise<void> {
+    return this.write(async () => {
+      if (this.task === task) await this.deps.store.putTask(task);
+    });
+  }
+
+  private applyFloor(): Promise<void> {
+    return this.deps.effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+  }
+
+  private audit(entry: Omit<StoredAuditEntry, 'at' | 'taskId'>): Promise<void> {
+    const full: StoredAuditEntry = { ...entry, record: redactRecord(entry.record), at: this.deps.effects.now(), taskId: this.task?.taskId ?? null };
+    return this.write(() => this.deps.store.appendAudit(full));
+  }
+}
+
+function ctxWhere(ctx: DecisionContext): Pick<StoredAuditEntry, 'tabId' | 'origin'> {
+  return { ...(ctx.tabId !== null ? { tabId: ctx.tabId } : {}), ...(ctx.origin !== null ? { origin: ctx.origin } : {}) };
+}
+
+function idOf(raw: unknown): string | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const id = (raw as { id?: unknown }).id;
+  return typeof id === 'string' && id.length >= 1 && id.length <= 64 ? id : null;
+}
+
+function answer(id: string, verdict: Verdict): ProposalAnswer {
+  return { id, decision: verdict.decision, check: verdict.check, reason: verdict.reason, askedUser: verdict.askedUser };
+}
+
+function toAuditEntry(entry: StoredAuditEntry): AuditEntry {
+  return {
+    id: String(entry.seq ?? 0),
+    at: entry.at,
+    taskId: entry.taskId,
+    record: entry.record,
+    ...(entry.answer !== undefined ? { answer: entry.answer } : {}),
+    ...(entry.layer !== undefined ? { layer: entry.layer } : {}),
+    ...(entry.destination !== undefined ? { destination: entry.destination } : {}),
+  };
+}
+
+function toPendingView(a: StoredApproval): PendingApproval {
+  return {
+    id: a.id,
+    tool: a.record.tool,
+    capability: a.record.capability,
+    riskClass: a.record.riskClass,
+    targets: a.record.targets,
+    destination: a.destination,
+    check: a.record.check,
+    reason: a.record.reason,
+    dataView: a.dataView,
+    createdAt: a.createdAt,
+    expiresAt: a.expiresAt,
+  };
+}
