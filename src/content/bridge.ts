@@ -1,0 +1,35 @@
+import type { ToolCall } from '../core/call';
+
+/**
+ * The private channel between the MAIN-world hooks and the ISOLATED-world guard.
+ *
+ * At document_start, before any page script exists, the MAIN script creates a MessageChannel and posts
+ * one port to its own window with HANDSHAKE_KEY. The ISOLATED script's capture listener on window was
+ * registered earlier in the same document_start phase (both run before the parser reaches any page
+ * script), so it is the first listener to see that message: it takes the port, stops the event from
+ * reaching any other listener and removes itself. From then on proposals and answers travel only over
+ * that port, which no page script ever holds; page-dispatched window messages and DOM events are
+ * never read as answers.
+ */
+export const HANDSHAKE_KEY = '__agentsfence_bridge_v1';
+
+/**
+ * `form.submit()` fires no submit event, so the MAIN hook hands the form element to the ISOLATED guard
+ * with this DOM event (element identity crosses worlds; the ISOLATED world reads the form with its own
+ * untouched prototypes). A page that dispatches it itself only asks for a checked submission of a form
+ * it could submit anyway.
+ */
+export const FORM_SUBMIT_EVENT = 'agentsfence:form-submit';
+
+/** MAIN → ISOLATED. */
+export interface BridgeProposal {
+  id: number;
+  call: ToolCall;
+}
+
+/** ISOLATED → MAIN. Anything but `allow: true` is a BLOCK. */
+export interface BridgeAnswer {
+  id: number;
+  allow: boolean;
+  reason: string;
+}

@@ -1,0 +1,149 @@
+import type { BROWSER_TOOLS, ToolCall } from '../core/call';
+import type { ProposalMessage } from '../messages/protocol';
+import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, type BridgeAnswer, type BridgeProposal } from './bridge';
+import { readForm, submissionMethod, submitterOf, type FormSubmitArgs, type Submitter } from './form';
+
+/** Sends one proposal to the background and resolves with its answer (the extension runtime's sendMessage). */
+export type SendProposal = (message: ProposalMessage) => Promise<unknown>;
+
+export interface Verdict {
+  allow: boolean;
+  reason: string;
+}
+
+/**
+ * Only an answer that names this proposal and says ALLOW releases anything; every other shape, a
+ * rejected message (worker gone, no listener) or an error is a BLOCK. The answer comes from the
+ * extension's own background, so a structural check is enough here (the background parses what
+ * reaches it with the strict schemas).
+ */
+export function verdictOf(answer: unknown, id: string): Verdict {
+  if (typeof answer !== 'object' || answer === null) return { allow: false, reason: 'no answer from the background' };
+  const { id: answeredId, decision, check, reason } = answer as Record<string, unknown>;
+  if (answeredId !== id) return { allow: false, reason: 'answer for another proposal' };
+  const because = `${typeof check === 'string' ? check : 'unknown check'}: ${typeof reason === 'string' ? reason : 'no reason'}`;
+  return { allow: decision === 'ALLOW', reason: because };
+}
+
+function newProposalId(): string {
+  return crypto.randomUUID();
+}
+
+export async function decide(send: SendProposal, call: ToolCall, layer: ProposalMessage['layer']): Promise<Verdict> {
+  const id = newProposalId();
+  try {
+    return verdictOf(await send({ type: 'proposal', id, call, layer }), id);
+  } catch (error) {
+    return { allow: false, reason: `no decision (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+const FORM_SUBMIT_TOOL: (typeof BROWSER_TOOLS)['formSubmit'] = 'browser.form_submit';
+
+const nativeRequestSubmit = HTMLFormElement.prototype.requestSubmit;
+const nativeSubmit = HTMLFormElement.prototype.submit;
+
+function sameSubmission(a: FormSubmitArgs, b: FormSubmitArgs): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Holds every form submission until the background decides.
+ *
+ * - A trusted `submit` event (click, Enter, `requestSubmit()`) is cancelled and stopped in the capture
+ *   phase on window, before any page listener sees it; on ALLOW the guard re-submits once with
+ *   `requestSubmit(submitter)` from this world (whose prototypes the page cannot touch), and lets that
+ *   one event through, so page handlers run exactly once, on the released submission.
+ * - `form.submit()` (no event) arrives from the MAIN hook as FORM_SUBMIT_EVENT; on ALLOW the guard calls
+ *   the native `submit()`.
+ * The form is read again before release: if the page changed what it would send while it was held,
+ * the held decision does not cover it and the submission is blocked.
+ */
+export function installFormGuard(win: Window, send: SendProposal): void {
+  const held = new WeakSet<HTMLFormElement>();
+  let releasing: HTMLFormElement | null = null;
+
+  const hold = (form: HTMLFormElement, submitter: Submitter | null, viaEvent: boolean): void => {
+    if (held.has(form)) return; // a second click while the first submission waits: one decision
+    held.add(form);
+    const args = readForm(form, submitter);
+    void decide(send, { tool: FORM_SUBMIT_TOOL, args }, 'isolated').then((verdict) => {
+      held.delete(form);
+      if (!verdict.allow) {
+        console.warn(`AgentsFence blocked a form submission to ${args.url}: ${verdict.reason}`);
+        return;
+      }
+      if (!sameSubmission(args, readForm(form, submitter))) {
+        console.warn('AgentsFence blocked a form submission: the form changed while it waited for a decision');
+        return;
+      }
+      if (!viaEvent) {
+        Reflect.apply(nativeSubmit, form, []);
+        return;
+      }
+      releasing = form;
+      try {
+        const stillOurs = submitter !== null && submitter.isConnected && submitter.form === form;
+        Reflect.apply(nativeRequestSubmit, form, stillOurs ? [submitter] : []);
+      } finally {
+        releasing = null;
+      }
+    });
+  };
+
+  win.addEventListener(
+    'submit',
+    (event) => {
+      const form = event.target;
+      // Script-dispatched submit events submit nothing; only the browser's own ones are held.
+      if (!event.isTrusted || !(form instanceof HTMLFormElement) || releasing === form) return;
+      const submitter = submitterOf(event);
+      if (submissionMethod(form, submitter) === 'DIALOG') return; // closes a dialog, sends nothing
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      hold(form, submitter, true);
+    },
+    true,
+  );
+
+  win.addEventListener(
+    FORM_SUBMIT_EVENT,
+    (event) => {
+      const form = event.composedPath()[0];
+      event.stopImmediatePropagation();
+      if (!(form instanceof HTMLFormElement) || !form.isConnected) return;
+      hold(form, null, false);
+    },
+    true,
+  );
+}
+
+function isBridgeProposal(data: unknown): data is BridgeProposal {
+  if (typeof data !== 'object' || data === null) return false;
+  const { id, call } = data as Record<string, unknown>;
+  return typeof id === 'number' && typeof call === 'object' && call !== null;
+}
+
+/**
+ * Accepts the MAIN world's port (first handshake only) and relays its proposals to the background.
+ * Malformed proposals are still relayed: the background parses them strictly, BLOCKs and audits.
+ */
+export function installBridge(win: Window, send: SendProposal): void {
+  const onHandshake = (event: MessageEvent): void => {
+    const port = event.ports[0];
+    if (event.source !== win || typeof event.data !== 'object' || event.data === null || !(HANDSHAKE_KEY in event.data) || port === undefined) {
+      return;
+    }
+    event.stopImmediatePropagation();
+    win.removeEventListener('message', onHandshake, true);
+    port.onmessage = (message: MessageEvent) => {
+      const data: unknown = message.data;
+      if (!isBridgeProposal(data)) return;
+      void decide(send, data.call, 'main').then((verdict) => {
+        const answer: BridgeAnswer = { id: data.id, allow: verdict.allow, reason: verdict.reason };
+        port.postMessage(answer);
+      });
+    };
+  };
+  win.addEventListener('message', onHandshake, true);
+}
