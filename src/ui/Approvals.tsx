@@ -20,17 +20,6 @@ function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now
   return (
     <article class="approval" aria-labelledby={headingId}>
       <h3 id={headingId}>{view.headline}</h3>
-      <dl class="facts">
-        {view.facts.map((f) => (
-          <div key={f.label}>
-            <dt>{f.label}</dt>
-            <dd>{f.value}</dd>
-          </div>
-        ))}
-      </dl>
-      <pre class="data-view" tabIndex={0} aria-label="Data the action carries (redacted)">
-        {view.dataView}
-      </pre>
       <p class="muted countdown">Blocked in {view.secondsLeft} s if you do not answer.</p>
       <div class="buttons">
         <button type="button" disabled={answering} title={scope.once} onClick={() => onAnswer(p.id, 'once')}>
@@ -44,6 +33,17 @@ function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now
         </button>
       </div>
       <p class="muted scope">{scope.task}</p>
+      <dl class="facts">
+        {view.facts.map((f) => (
+          <div key={f.label}>
+            <dt>{f.label}</dt>
+            <dd>{f.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <pre class="data-view" tabIndex={0} aria-label="Data the action carries (redacted)">
+        {view.dataView}
+      </pre>
     </article>
   );
 }

@@ -57,7 +57,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
     e.preventDefault();
     setTestResult(null);
     const options = validated();
-    if (options === null) return setSaveResult({ kind: 'error', text: 'Not saved: fix the fields marked below.' });
+    if (options === null) return setSaveResult({ kind: 'error', text: 'Not saved: fix the fields marked above.' });
     setBusy('save');
     const r = await request(transport, { type: 'options.set', options });
     setBusy(null);
@@ -68,7 +68,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
   const test = async () => {
     setSaveResult(null);
     const options = validated();
-    if (options === null) return setTestResult({ kind: 'error', text: 'Not tested: fix the fields marked below.' });
+    if (options === null) return setTestResult({ kind: 'error', text: 'Not tested: fix the fields marked above.' });
     setBusy('test');
     setTestResult(null);
     const r = await request(transport, { type: 'options.test', options });

@@ -51,7 +51,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
       setState(r);
       if (!r.approvalsAllowed) setRefused(true);
     } else fail(r);
-  }, STATE_POLL_MS);
+  }, STATE_POLL_MS, !refused);
 
   usePoll(
     async () => {
@@ -60,7 +60,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
       else fail(r);
     },
     AUDIT_POLL_MS,
-    tab === 'audit',
+    tab === 'audit' && !refused,
   );
 
   const run = async (kind: Exclude<Busy, null>, send: () => ReturnType<typeof request<'task.get'>>) => {
@@ -111,7 +111,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
       <header class="bar">
         <h1>AgentsFence</h1>
         <span class="muted" role="status">
-          {state === null ? 'Connecting…' : task === null ? 'No task' : 'Task active'}
+          {refused ? 'Read-only here' : state === null ? 'Connecting…' : task === null ? 'No task' : 'Task active'}
         </span>
       </header>
       <Approvals pending={state?.pending ?? []} allowed={approvalsAllowed} now={now} answering={answering} onAnswer={(id, a) => void answer(id, a)} />
@@ -144,6 +144,8 @@ export function Popup({ transport, clock = Date.now }: Props) {
       <div class="panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'audit' ? (
           <AuditLog entries={entries} filter={filter} onFilter={setFilter} />
+        ) : refused && state === null ? (
+          <p class="notice">This page cannot start, change or end a task. Open AgentsFence from the toolbar.</p>
         ) : task === null ? (
           <form onSubmit={start} class="stack">
             <label for="task-input">Task</label>
