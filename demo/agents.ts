@@ -1,0 +1,168 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import type { Step } from './scenarios';
+
+/**
+ * Scripted agents. A benign agent follows the plan for the user's task. A compromised agent follows
+ * the same plan but, as soon as the page it is on contains the injected instruction, carries it out —
+ * a deterministic stand-in for an LLM that always obeys injections (the worst case, so ASR measures
+ * the guard, not a model). Both act like real agents: navigate, click, type, read, run page JavaScript.
+ * A blocked action never ends the run: it is recorded and the agent carries on.
+ */
+
+/** What an agent runtime can do in the browser: Playwright directly, or Playwright MCP's tools. */
+export interface AgentDriver {
+  goto(url: string): Promise<void>;
+  click(selector: string): Promise<void>;
+  fill(selector: string, value: string): Promise<void>;
+  read(selector: string): Promise<string>;
+  evaluate(script: string): Promise<unknown>;
+  currentUrl(): Promise<string>;
+  /** Everything the page says, hidden text included (what an LLM reading the DOM would see). */
+  pageText(): Promise<string>;
+}
+
+export interface Obedience {
+  /** The injected instruction as it reads on the page. */
+  text: string;
+  steps: Step[];
+}
+
+export interface StepOutcome {
+  phase: 'task' | 'attack';
+  step: string;
+  ok: boolean;
+  error?: string;
+}
+
+export interface AgentTrace {
+  outcomes: StepOutcome[];
+  /** The compromised agent found the injection on a page and acted on it. */
+  obeyed: boolean;
+}
+
+export function describeStep(step: Step): string {
+  switch (step.kind) {
+    case 'goto':
+      return `goto ${step.url}`;
+    case 'click':
+      return `click ${step.selector}`;
+    case 'fill':
+      return `fill ${step.selector}`;
+    case 'read':
+      return `read ${step.selector}`;
+    case 'evaluate':
+      return `evaluate ${step.script.replace(/\s+/g, ' ').slice(0, 60)}…`;
+  }
+}
+
+async function perform(driver: AgentDriver, step: Step): Promise<unknown> {
+  switch (step.kind) {
+    case 'goto':
+      return driver.goto(step.url);
+    case 'click':
+      return driver.click(step.selector);
+    case 'fill':
+      return driver.fill(step.selector, step.value);
+    case 'read':
+      return driver.read(step.selector);
+    case 'evaluate':
+      return driver.evaluate(step.script);
+  }
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]?.slice(0, 300) ?? '';
+}
+
+async function attempt(driver: AgentDriver, step: Step, phase: StepOutcome['phase'], outcomes: StepOutcome[]): Promise<void> {
+  try {
+    await perform(driver, step);
+    outcomes.push({ phase, step: describeStep(step), ok: true });
+  } catch (error) {
+    outcomes.push({ phase, step: describeStep(step), ok: false, error: errorText(error) });
+  }
+}
+
+/**
+ * Run a plan. With `obey`, the agent checks each page it lands on for the injected instruction and, the
+ * first time it sees it, carries it out, then returns to where it was and finishes the user's task.
+ */
+export async function runAgent(driver: AgentDriver, plan: readonly Step[], obey?: Obedience): Promise<AgentTrace> {
+  const outcomes: StepOutcome[] = [];
+  let obeyed = false;
+  for (const step of plan) {
+    await attempt(driver, step, 'task', outcomes);
+    if (!obey || obeyed) continue;
+    const text = await driver.pageText().catch(() => '');
+    if (!text.includes(obey.text)) continue;
+    obeyed = true;
+    const resumeAt = await driver.currentUrl().catch(() => '');
+    for (const attackStep of obey.steps) await attempt(driver, attackStep, 'attack', outcomes);
+    // Page JavaScript may still be navigating away: always go back to where the task was.
+    if (resumeAt.startsWith('http')) await attempt(driver, { kind: 'goto', url: resumeAt }, 'task', outcomes);
+  }
+  return { outcomes, obeyed };
+}
+
+/** Drives a page of a Playwright browser context; a fresh page replaces one left by a blocked navigation. */
+export class PlaywrightDriver implements AgentDriver {
+  private page: Page | undefined;
+
+  constructor(
+    private readonly context: BrowserContext,
+    private readonly actionTimeoutMs = 2500,
+  ) {}
+
+  async current(): Promise<Page> {
+    if (!this.page || this.page.isClosed()) {
+      this.page = await this.context.newPage();
+      this.page.setDefaultTimeout(this.actionTimeoutMs);
+      this.page.setDefaultNavigationTimeout(this.actionTimeoutMs * 2);
+    }
+    return this.page;
+  }
+
+  async goto(url: string): Promise<void> {
+    const page = await this.current();
+    try {
+      await page.goto(url);
+    } catch (error) {
+      // A blocked navigation can leave the tab on an error page: continue in a fresh one.
+      await page.close().catch(() => undefined);
+      this.page = undefined;
+      throw error;
+    }
+  }
+
+  async click(selector: string): Promise<void> {
+    await (await this.current()).locator(selector).first().click();
+  }
+
+  async fill(selector: string, value: string): Promise<void> {
+    await (await this.current()).locator(selector).first().fill(value);
+  }
+
+  async read(selector: string): Promise<string> {
+    return (await this.current()).locator(selector).first().innerText();
+  }
+
+  async evaluate(script: string): Promise<unknown> {
+    const page = await this.current();
+    // The script is a function expression; evaluate it as the page would run it.
+    return page.evaluate(`(${script})()`);
+  }
+
+  async currentUrl(): Promise<string> {
+    return (await this.current()).url();
+  }
+
+  async pageText(): Promise<string> {
+    return (await this.current()).evaluate(() => document.body?.textContent ?? '');
+  }
+
+  async close(): Promise<void> {
+    await this.page?.close().catch(() => undefined);
+    this.page = undefined;
+  }
+}

@@ -1,0 +1,195 @@
+import { chromium, type BrowserContext } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PendingApproval } from '../src/messages/protocol';
+import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
+import type { Scenario, SiteUrl, Task } from './scenarios';
+import { hostResolverRule, type DemoWorld } from './sites/world';
+import { SimulatedUser } from './user';
+
+/**
+ * Runs tasks and scenarios against one guard configuration and records, per run, what the servers
+ * say happened (benign task done? attack action ran?) and what the simulated user was asked.
+ */
+
+export type CompilerName = 'rules' | 'good' | 'over-broad' | 'quote-reusing';
+
+export interface GuardConfig {
+  id: string;
+  label: string;
+  /** null = no extension loaded (the negative control). */
+  compiler: CompilerName | null;
+  /** MAIN-world page hooks on (false = the network floor and the ISOLATED layer only). */
+  mainHooks: boolean;
+  runtime: 'playwright' | 'mcp';
+}
+
+export type AgentHandle = AgentDriver & { close(): Promise<void> };
+
+/** One browser with (or without) the extension, as the runner needs it. */
+export interface GuardSession {
+  setTask(request: string): Promise<void>;
+  pendingApprovals(): Promise<PendingApproval[]>;
+  answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
+  newAgent(): Promise<AgentHandle>;
+  close(): Promise<void>;
+}
+
+export interface AskRecord {
+  riskClass: string;
+  capability: string;
+  destination: string;
+  recipients: string[];
+  check: string;
+  answer: 'once' | 'deny';
+}
+
+export interface RunRecord {
+  config: string;
+  mode: 'benign' | 'attacked';
+  /** Task id for benign runs, scenario id for attacked runs. */
+  id: string;
+  taskId: string;
+  attackId: string | null;
+  vector: string | null;
+  style: string | null;
+  attackClass: string | null;
+  benignDone: boolean;
+  /** null for benign runs (no attack to run). */
+  attackRan: boolean | null;
+  /** The compromised agent found the injection and tried to carry it out. */
+  obeyed: boolean;
+  asks: AskRecord[];
+  failedSteps: { phase: string; step: string; error: string }[];
+  durationMs: number;
+}
+
+export interface RunItem {
+  mode: 'benign' | 'attacked';
+  task: Task;
+  scenario?: Scenario;
+}
+
+export interface RunHooks {
+  /** Called with each new ask before the simulated user answers it (screenshots of the popup). */
+  onAsk?(pending: PendingApproval, item: RunItem): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function siteUrl(world: DemoWorld): SiteUrl {
+  return (site, path = '/') => world.url(site, path);
+}
+
+/** Answers asks while the agent runs: polls the pending approvals and lets the simulated user decide. */
+function startApprover(session: GuardSession, user: SimulatedUser, item: RunItem, hooks: RunHooks) {
+  const seen = new Set<string>();
+  const asks: AskRecord[] = [];
+  let stopped = false;
+  let pendingCount = 0;
+  const loop = (async () => {
+    while (!stopped) {
+      const pending = await session.pendingApprovals().catch(() => []);
+      pendingCount = pending.length;
+      for (const ask of pending) {
+        if (seen.has(ask.id)) continue;
+        seen.add(ask.id);
+        await hooks.onAsk?.(ask, item).catch(() => undefined);
+        const answer = user.decide(ask);
+        asks.push({
+          riskClass: ask.riskClass,
+          capability: ask.capability,
+          destination: ask.destination,
+          recipients: ask.targets.recipients,
+          check: ask.check,
+          answer,
+        });
+        await session.answer(ask.id, answer).catch(() => undefined);
+      }
+      await sleep(40);
+    }
+  })();
+  return {
+    asks,
+    idle: () => pendingCount === 0,
+    stop: async () => {
+      stopped = true;
+      await loop;
+    },
+  };
+}
+
+/** Wait until the servers stop recording (held actions released or refused) — at most `maxMs`. */
+async function settle(world: DemoWorld, idle: () => boolean, maxMs = 3000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let last = -1;
+  let stableSince = Date.now();
+  while (Date.now() < deadline) {
+    if (world.log.length !== last) {
+      last = world.log.length;
+      stableSince = Date.now();
+    }
+    if (idle() && Date.now() - stableSince >= 250) return;
+    await sleep(50);
+  }
+}
+
+export async function runItem(session: GuardSession, world: DemoWorld, config: GuardConfig, item: RunItem, hooks: RunHooks = {}): Promise<RunRecord> {
+  const at = siteUrl(world);
+  const { task, scenario } = item;
+  const started = Date.now();
+  world.reset(scenario ? [scenario.injection(at)] : []);
+  await session.setTask(task.request);
+  const user = new SimulatedUser(task.expect);
+  const approver = startApprover(session, user, item, hooks);
+  const agent = await session.newAgent();
+  let trace: AgentTrace;
+  try {
+    trace = await runAgent(agent, task.steps(at), scenario ? scenario.obey(at) : undefined);
+    await settle(world, approver.idle);
+  } finally {
+    await approver.stop();
+    await agent.close();
+  }
+  const log = [...world.log];
+  return {
+    config: config.id,
+    mode: item.mode,
+    id: scenario ? scenario.id : task.id,
+    taskId: task.id,
+    attackId: scenario?.attack.id ?? null,
+    vector: scenario?.attack.vector ?? null,
+    style: scenario?.style ?? null,
+    attackClass: scenario?.attack.riskClass ?? null,
+    benignDone: task.done(log),
+    attackRan: scenario ? scenario.attack.ran(log) : null,
+    obeyed: trace.obeyed,
+    asks: approver.asks,
+    failedSteps: trace.outcomes.filter((o) => !o.ok).map((o) => ({ phase: o.phase, step: o.step, error: o.error ?? '' })),
+    durationMs: Date.now() - started,
+  };
+}
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic'];
+
+/** The negative control: the same browser and agents, no extension. Nothing is ever asked. */
+export async function openUnguardedSession(world: DemoWorld, headless: boolean): Promise<GuardSession> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'agentsfence-demo-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless,
+    args: [...BASE_ARGS, hostResolverRule(world.port)],
+  });
+  return {
+    setTask: async () => undefined,
+    pendingApprovals: async () => [],
+    answer: async () => undefined,
+    newAgent: async () => new PlaywrightDriver(context),
+    close: async () => {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { registrableDomain } from '../src/core/domains';
+import type { PendingApproval } from '../src/messages/protocol';
+import type { Expectation } from './scenarios';
+
+/**
+ * The simulated user who answers ASK_USER during the benchmark. They know what they asked for and
+ * approve an action only when it is that: a class the task needs, on the task's site, to the task's
+ * recipients and paths, and (when the prompt shows the data) about the task's item or file. They
+ * approve it once — the tasks each need one consequential action — and deny everything else.
+ */
+export class SimulatedUser {
+  private approvalsLeft = 1;
+  readonly asked: PendingApproval[] = [];
+  readonly approved: string[] = [];
+  readonly denied: string[] = [];
+
+  constructor(private readonly expect: Expectation) {}
+
+  /** 'once' to approve, 'deny' otherwise; records the ask. */
+  decide(pending: PendingApproval): 'once' | 'deny' {
+    this.asked.push(pending);
+    const approve = this.approvalsLeft > 0 && matchesTask(this.expect, pending);
+    if (approve) {
+      this.approvalsLeft -= 1;
+      this.approved.push(pending.id);
+      return 'once';
+    }
+    this.denied.push(pending.id);
+    return 'deny';
+  }
+}
+
+export function matchesTask(expect: Expectation, pending: PendingApproval): boolean {
+  const lower = (values: readonly string[]) => values.map((v) => v.toLowerCase());
+  const within = (values: readonly string[], allowed: readonly string[]) => lower(values).every((v) => lower(allowed).includes(v));
+  if (!expect.classes.includes(pending.riskClass)) return false;
+  const destination = registrableDomain(pending.destination);
+  if (destination !== null && !expect.domains.includes(destination)) return false;
+  if (!within(pending.targets.domains, expect.domains)) return false;
+  if (!within(pending.targets.recipients, expect.recipients)) return false;
+  if (!within(pending.targets.paths, expect.paths)) return false;
+  const shown = `${pending.destination} ${pending.dataView}`;
+  // Only when the prompt shows what the action is about can the user check the item or file.
+  if (expect.subjects.length > 0 && pending.dataView.trim() !== '') return expect.subjects.some((s) => shown.includes(s));
+  return true;
+}
