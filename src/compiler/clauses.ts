@@ -1,0 +1,324 @@
+import { classOfAnyForm, isVerb, requestClassOfVerb, OPEN_WEB_VERBS, type GrantableClass } from './verbs';
+import { extractTargets, type TargetToken } from './targets';
+
+/**
+ * Reads an isolated instruction as a list of clauses. A clause is a request for class C when, with
+ * framing ("please", "can you", "then") removed, it opens with one of C's verbs and is not negated.
+ * Everything here is linear in the length of the text: fixed word lists, no backtracking patterns.
+ */
+
+interface Word {
+  /** Lower case, curly apostrophes straightened. */
+  w: string;
+  start: number;
+  end: number;
+}
+
+export interface Clause {
+  /** Verbatim span of the instruction (trimmed). */
+  start: number;
+  end: number;
+  text: string;
+  negated: boolean;
+  /** The class this clause asks for, with the opening verb; null for no request. */
+  request: GrantableClass | null;
+  verb: Word | null;
+  /** Classes a negated clause bans (empty otherwise). */
+  bans: GrantableClass[];
+  /** "only read", "read-only", "don't change anything": every consequential class is banned. */
+  readOnly: boolean;
+  /** "don't buy anything else", "nothing else": the ban spares what the user did request. */
+  beyondRequested: boolean;
+  /** Literal targets inside the clause. */
+  targets: TargetToken[];
+  /** Recipients (e-mail / IBAN tokens) that are the object of this clause's request. */
+  objects: TargetToken[];
+  /** Recipients named after "except" / "but" / "other than" (exceptions to a ban). */
+  excepted: TargetToken[];
+  /** Names after "except" that are not addresses ("anyone except John"). */
+  exceptedNames: string[];
+  /** Targets preceded by a negator ("not to eve@x.com", "except evil.test"): never granted. */
+  refused: TargetToken[];
+  /** How many calls the clause asks for ("once", "buy two tickets"); null when it does not say. */
+  count: number | null;
+  /** A READ request for research across the open web. */
+  openWeb: boolean;
+}
+
+export interface Analysis {
+  text: string;
+  clauses: Clause[];
+  targets: TargetToken[];
+}
+
+const WORD = /[a-z0-9][a-z0-9'’-]*/gi;
+
+/** Phrases that frame a request without changing it. Longest first where they share a start. */
+const FRAMING: readonly string[][] = [
+  ["don't", 'forget', 'to'], ['do', 'not', 'forget', 'to'], ['never', 'forget', 'to'], ["don't", 'hesitate', 'to'],
+  ['do', 'not', 'hesitate', 'to'], ['i', 'want', 'you', 'to'], ["i'd", 'like', 'you', 'to'], ['i', 'would', 'like', 'you', 'to'],
+  ['i', 'need', 'you', 'to'], ['i', 'want', 'to'], ["i'd", 'like', 'to'], ['i', 'would', 'like', 'to'], ['i', 'need', 'to'],
+  ['go', 'ahead', 'and'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['be', 'sure', 'to'], ['remember', 'to'],
+  ['feel', 'free', 'to'], ['try', 'to'], ['help', 'me'], ['after', 'that'], ['and', 'then'], ['can', 'you'], ['could', 'you'],
+  ['would', 'you'], ['will', 'you'], ['can', 'u'], ['you', 'should'], ['you', 'can'], ['you', 'may'], ['you', 'must'],
+  ['please'], ['pls'], ['kindly'], ['also'], ['then'], ['and'], ['now'], ['just'], ['first'], ['next'], ['finally'],
+  ['afterwards'], ["let's"], ['lets'], ['ok'], ['okay'], ['so'], ['but'], ['or'], ['actually'], ['instead'], ['rather'],
+  ['yes'], ['sure'], ['quickly'], ['lastly'], ['additionally'], ['plus'], ['hey'], ['hi'], ['oh'], ['only'],
+];
+
+/** Phrases that open a negated clause. */
+const NEGATION: readonly string[][] = [
+  ['i', "don't", 'want', 'you', 'to'], ['i', 'do', 'not', 'want', 'you', 'to'], ['make', 'sure', 'not', 'to'],
+  ['make', 'sure', 'you', "don't"], ['be', 'sure', 'not', 'to'], ['you', 'must', 'not'], ['you', "mustn't"],
+  ['you', 'should', 'not'], ['you', "shouldn't"], ['you', 'may', 'not'], ['you', 'cannot'], ['you', "can't"],
+  ['under', 'no', 'circumstances'], ['at', 'no', 'point'], ['refrain', 'from'], ['no', 'need', 'to'], ['do', 'not'],
+  ["don't"], ['dont'], ['never'], ['no'], ['not'], ['avoid'], ['without'], ['stop'], ['nothing'], ['none'], ['nobody'],
+  ['neither'], ['nor'], ["shouldn't"], ["mustn't"], ["won't"], ["can't"], ['cannot'],
+];
+
+/** Words after which a conjunction does not split (they are objects: "list save and delete commands"). */
+const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'this', 'that', 'your', 'his', 'her', 'our', 'their', 'these', 'those', 'its', 'any', 'each', 'every', 'some']);
+const CONJUNCTIONS = new Set(['and', 'then', 'but', 'or', 'so', 'also', 'plus']);
+/** A verb followed by one of these is a noun ("Email from Alice", "order status"). */
+const NOUN_NEXT = new Set(['from', 'of', 'about', 'is', 'was', 'were', 'are', 'says', 'said', 'has', 'had', 'status', 'history', 'address', 'confirmation', 'number', 'details', 'page', 'settings', 'thread', 'list', 'id', 'subject', 'body']);
+/** A target right after one of these is not the object of the request. */
+const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', 'of', 'by', 're', 'except', 'but', 'not', 'without', 'than', 'like', 'mentioning', 'excluding', 'besides']);
+const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
+const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
+const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
+const AMOUNT = /[$€£¥]\s?\d|\d(?:[\d.,]*)\s?(?:€|\$|£|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)/i;
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1, an: 1, one: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
+  once: 1, twice: 2, thrice: 3,
+};
+const READ_ONLY = /\bread[- ]only\b|\bnothing else\b|\bonly (?:read|look|browse|research|view|summari[sz]e|search|check|compare)\b|\b(?:don'?t|do not|never) (?:do|change|touch|modify|alter) (?:anything|a thing)\b|\blook but (?:don'?t|do not) touch\b/i;
+const PASSIVE_BAN = /\b(?:(?:should|must|may|can|will|shall|is|are) not|shouldn'?t|mustn'?t|can'?t|cannot|won'?t|never) (?:ever )?be ([a-z-]+)/gi;
+const WITHOUT_GERUND = /\bwithout ([a-z-]+ing)\b/gi;
+const BEYOND_REQUESTED = /\b(?:else|other|more|additional|further)\b/i;
+const OPEN_WEB_WORDS = /\b(?:online|the web|the internet|any site|websites|web search)\b/i;
+
+function wordsOf(text: string, offset: number): Word[] {
+  const out: Word[] = [];
+  for (const m of text.matchAll(WORD)) {
+    out.push({ w: m[0].toLowerCase().replace(/’/g, "'"), start: offset + m.index, end: offset + m.index + m[0].length });
+  }
+  return out;
+}
+
+function matchesAt(words: Word[], i: number, phrase: readonly string[]): boolean {
+  for (let k = 0; k < phrase.length; k++) if (words[i + k]?.w !== phrase[k]) return false;
+  return true;
+}
+
+function matchPrefix(words: Word[], i: number, list: readonly string[][]): number {
+  for (const phrase of list) if (matchesAt(words, i, phrase)) return phrase.length;
+  return 0;
+}
+
+/** Index of the first word after framing, and whether a negation opens the clause. */
+function stripFraming(words: Word[], from: number): { at: number; negated: boolean } {
+  let i = from;
+  let negated = false;
+  for (let guard = 0; guard < 16; guard++) {
+    const framing = matchPrefix(words, i, FRAMING);
+    if (framing > 0) {
+      i += framing;
+      continue;
+    }
+    const negation = matchPrefix(words, i, NEGATION);
+    if (negation > 0) {
+      negated = true;
+      i += negation;
+      continue;
+    }
+    break;
+  }
+  return { at: i, negated };
+}
+
+function opensClause(words: Word[], i: number): boolean {
+  const { at, negated } = stripFraming(words, i);
+  const first = words[at];
+  return negated || (first !== undefined && isVerb(first.w) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
+}
+
+/** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
+function clauseSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  const SENTENCE = /[.!?;:]+(?=\s|$)|\n+/g;
+  let last = 0;
+  for (const m of text.matchAll(SENTENCE)) {
+    spans.push([last, m.index]);
+    last = m.index + m[0].length;
+  }
+  spans.push([last, text.length]);
+  const out: Array<[number, number]> = [];
+  for (const [s, e] of spans) {
+    const words = wordsOf(text.slice(s, e), s);
+    let start = s;
+    for (let i = 1; i < words.length; i++) {
+      const word = words[i]!;
+      const prev = words[i - 1]!;
+      const commaBefore = text.slice(prev.end, word.start).includes(',');
+      const conjunction = CONJUNCTIONS.has(word.w);
+      if (!commaBefore && !conjunction) continue;
+      // "list save and delete commands": a bare verb before the conjunction makes the pair an object.
+      const prevIsBareVerb = isVerb(prev.w) && !DETERMINERS.has(words[i - 2]?.w ?? '');
+      if (conjunction && prevIsBareVerb) continue;
+      if (!opensClause(words, i)) continue;
+      const cut = commaBefore ? text.lastIndexOf(',', word.start) : word.start;
+      out.push([start, cut]);
+      start = commaBefore ? cut + 1 : word.start;
+    }
+    out.push([start, e]);
+  }
+  return out;
+}
+
+/** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
+const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard']);
+
+function countIn(words: Word[], verbIndex: number, text: string): number | null {
+  for (let k = verbIndex + 1; k < words.length; k++) {
+    const w = words[k]!.w;
+    if (w === 'once' || w === 'twice' || w === 'thrice') return NUMBER_WORDS[w]!;
+    if (w === 'times' && k > 0) {
+      const n = numberOf(words[k - 1]!.w);
+      if (n !== null) return n;
+    }
+  }
+  if (!COUNTED_OBJECT_VERBS.has(words[verbIndex]?.w ?? '')) return null;
+  // "buy two tickets", "order 3 books": a count right after the verb (within two words), not an amount.
+  for (let k = verbIndex + 1; k <= verbIndex + 2 && k < words.length; k++) {
+    const word = words[k]!;
+    if (/[$€£¥]/.test(text.charAt(word.start - 1))) continue;
+    const n = numberOf(word.w);
+    if (n !== null) return n;
+  }
+  return null;
+}
+
+function numberOf(w: string): number | null {
+  if (/^\d{1,2}$/.test(w)) {
+    const n = Number(w);
+    return n >= 1 && n <= 20 ? n : null;
+  }
+  return NUMBER_WORDS[w] ?? null;
+}
+
+function previousWord(words: Word[], position: number): string {
+  let prev = '';
+  for (const word of words) {
+    if (word.end > position) break;
+    prev = word.w;
+  }
+  return prev;
+}
+
+function analyzeClause(text: string, start: number, end: number, allTargets: TargetToken[]): Clause | null {
+  const raw = text.slice(start, end);
+  const lead = raw.length - raw.trimStart().length;
+  const s = start + lead;
+  const e = end - (raw.length - raw.trimEnd().length);
+  if (e <= s) return null;
+  const clauseText = text.slice(s, e);
+  const words = wordsOf(clauseText, s);
+  const targets = allTargets.filter((t) => t.start >= s && t.end <= e);
+  const { at, negated } = stripFraming(words, 0);
+  const first = words[at] ?? null;
+  const lower = clauseText.toLowerCase();
+
+  const bans = new Set<GrantableClass>();
+  if (negated) {
+    for (let k = at; k < words.length; k++) {
+      const cls = classOfAnyForm(words[k]!.w);
+      if (cls !== null && cls !== 'READ') bans.add(cls);
+    }
+  }
+  for (const m of lower.matchAll(PASSIVE_BAN)) {
+    const cls = classOfAnyForm(m[1]!);
+    if (cls !== null && cls !== 'READ') bans.add(cls);
+  }
+  for (const m of lower.matchAll(WITHOUT_GERUND)) {
+    const cls = classOfAnyForm(m[1]!);
+    if (cls !== null && cls !== 'READ') bans.add(cls);
+  }
+
+  let request: GrantableClass | null = null;
+  let verb: Word | null = null;
+  if (!negated && first !== null && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
+    request = requestClassOfVerb(first.w);
+    verb = request === null ? null : first;
+  }
+  const hasAmount = AMOUNT.test(clauseText);
+  const hasIban = targets.some((t) => t.kind === 'iban');
+  if (verb !== null && request === 'COMMUNICATION' && verb.w === 'send' && (hasAmount || hasIban)) request = 'FINANCIAL';
+  if (verb !== null && request === 'FINANCIAL' && MONEY_VERBS_NEED_AMOUNT.has(verb.w) && !hasAmount && !hasIban) {
+    request = null;
+    verb = null;
+  }
+
+  const refused: TargetToken[] = [];
+  const excepted: TargetToken[] = [];
+  for (const t of targets) {
+    const before = previousWord(words, t.start);
+    const beforeThat = words[words.findIndex((w) => w.end > t.start) - 2]?.w ?? '';
+    if (NEGATORS_BEFORE.has(before) || NEGATORS_BEFORE.has(beforeThat) || negated) refused.push(t);
+    if (before === 'except' || before === 'but' || (before === 'than' && beforeThat === 'other')) excepted.push(t);
+  }
+  const exceptedNames: string[] = [];
+  for (let k = 0; k < words.length - 1; k++) {
+    if (words[k]!.w === 'except' || (words[k]!.w === 'but' && negated)) {
+      const next = words[k + 1]!;
+      if (!targets.some((t) => t.start <= next.start && t.end >= next.end) && /^[a-z][a-z'-]*$/.test(next.w)) exceptedNames.push(next.w);
+    }
+  }
+
+  const objects: TargetToken[] = [];
+  if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL')) {
+    for (const t of targets) {
+      if (t.start < verb.end || (t.kind !== 'email' && t.kind !== 'iban')) continue;
+      const before = previousWord(words, t.start);
+      if (before === 'from' && REPLY_VERBS.has(verb.w)) {
+        objects.push(t);
+        continue;
+      }
+      if (NOT_OBJECT_BEFORE.has(before) || refused.includes(t)) continue;
+      objects.push(t);
+    }
+  }
+
+  const verbIndex = verb === null ? -1 : words.indexOf(verb);
+  const count = verb === null ? null : countIn(words, verbIndex, text);
+  const openWeb = request === 'READ' && verb !== null && (OPEN_WEB_VERBS.has(verb.w) || OPEN_WEB_WORDS.test(clauseText));
+
+  return {
+    start: s,
+    end: e,
+    text: clauseText,
+    negated,
+    request,
+    verb,
+    bans: [...bans],
+    readOnly: READ_ONLY.test(clauseText),
+    beyondRequested: BEYOND_REQUESTED.test(clauseText),
+    targets,
+    objects,
+    excepted,
+    exceptedNames,
+    refused,
+    count,
+    openWeb,
+  };
+}
+
+/** Clauses and targets of an (already isolated) instruction. */
+export function analyzeInstruction(text: string): Analysis {
+  const targets = extractTargets(text);
+  const clauses: Clause[] = [];
+  for (const [s, e] of clauseSpans(text)) {
+    const clause = analyzeClause(text, s, e, targets);
+    if (clause !== null) clauses.push(clause);
+  }
+  return { text, clauses, targets };
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { RISK_CLASSES } from '../core/risk';
+
+/**
+ * What a drafting backend (rules or LLM) proposes. Untrusted: hardening decides what survives.
+ * Every field is required and nullable rather than optional, so the JSON schema derived from it
+ * is accepted by strict structured-output endpoints.
+ */
+const DraftClassSchema = z.enum(RISK_CLASSES);
+
+export const PermissionDraftSchema = z
+  .object({
+    riskClass: DraftClassSchema,
+    /** Canonical capability (e.g. `email.send`) when the permission is narrower than the class. */
+    capability: z.string().max(128).nullable(),
+    /** A tool name when the permission is for one tool only. */
+    tool: z.string().max(256).nullable(),
+    recipients: z.array(z.string().max(320)).max(100),
+    domains: z.array(z.string().max(253)).max(100),
+    paths: z.array(z.string().max(4096)).max(100),
+    maxCalls: z.number().int().min(0).max(1000).nullable(),
+    /** The user's words that ask for this, copied exactly. */
+    quote: z.string().max(2000),
+  })
+  .strict();
+export type PermissionDraft = z.infer<typeof PermissionDraftSchema>;
+
+export const ProhibitionDraftSchema = z
+  .object({
+    classes: z.array(DraftClassSchema).max(9),
+    exceptRecipients: z.array(z.string().max(320)).max(100),
+    quote: z.string().max(2000),
+  })
+  .strict();
+export type ProhibitionDraft = z.infer<typeof ProhibitionDraftSchema>;
+
+export const PolicyDraftSchema = z
+  .object({
+    permissions: z.array(PermissionDraftSchema).max(50),
+    /** Sites the task reads (host names as the user wrote them). */
+    readDomains: z.array(z.string().max(253)).max(100),
+    /** True only when the user asks for research across the open web. */
+    openWeb: z.boolean(),
+    prohibitions: z.array(ProhibitionDraftSchema).max(50),
+  })
+  .strict();
+export type PolicyDraft = z.infer<typeof PolicyDraftSchema>;
+
+export function emptyDraft(): PolicyDraft {
+  return { permissions: [], readDomains: [], openWeb: false, prohibitions: [] };
+}
+
+/** The JSON schema handed to structured-output endpoints, derived from the zod draft. */
+export function policyDraftJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(PolicyDraftSchema, { target: 'draft-7' }) as Record<string, unknown>;
+}

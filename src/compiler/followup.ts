@@ -1,0 +1,198 @@
+import { classify } from '../core/classifier';
+import { capabilityClass } from '../core/classifier/capabilities';
+import { TaskPolicySchema, type Constraint, type TaskPolicy } from '../core/policy';
+import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
+import { analyzeInstruction } from './clauses';
+import type { Removal } from './harden';
+import { isolateInput } from './isolate';
+import { classOfAnyForm } from './verbs';
+
+/**
+ * Step 5, follow-up turns. A cheap pre-filter skips turns that cannot change authority; the rest
+ * are compiled alone and merged: a new prohibition removes older allowances of its classes, a new
+ * evidenced allowance lifts an older prohibition of the same class, and the newer statement wins.
+ */
+
+const AUTHORITY_WORDS = /\b(?:stop|cancel|revoke|only|instead|actually|allow|allowed|permission|approve|don'?t|do not|never|no longer|not|nothing|anyone|everyone|anything|also|too)\b/i;
+const CORRECTION = /\b(?:actually|instead|rather|correction|scratch that|change of plan|i meant)\b/i;
+
+/** False only for turns that name no action, no target and no ban ("thanks, what did the second one say?"). */
+export function followUpMayChangeAuthority(text: string): boolean {
+  const isolated = isolateInput(text).text;
+  if (AUTHORITY_WORDS.test(isolated)) return true;
+  const analysis = analyzeInstruction(isolated);
+  if (analysis.targets.length > 0) return true;
+  return isolated
+    .toLowerCase()
+    .split(/[^a-z'-]+/)
+    .some((w) => {
+      const cls = classOfAnyForm(w);
+      return cls !== null && cls !== 'READ';
+    });
+}
+
+/** "…actually, send it to john@example.com": the newer statement replaces what it corrects. */
+export function isCorrection(text: string): boolean {
+  return CORRECTION.test(text);
+}
+
+export interface MergeOptions {
+  /** The newer turn corrects the older one: its constraints replace the older ones of the same class. */
+  replace?: boolean;
+}
+
+function classOfConstraint(k: Constraint): RiskClass | undefined {
+  if (k.riskClass !== undefined) return k.riskClass;
+  if (k.capability !== undefined) return capabilityClass(k.capability);
+  if (k.tool !== undefined) return classify({ tool: k.tool, args: {} }).riskClass;
+  return undefined;
+}
+
+const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
+
+function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
+  const merged: Constraint = { ...older };
+  const recipients = older.recipients && newer.recipients ? union(older.recipients, newer.recipients) : undefined;
+  const domains = older.domains && newer.domains ? union(older.domains, newer.domains) : undefined;
+  const paths = older.paths && newer.paths ? union(older.paths, newer.paths) : undefined;
+  // A list on only one side would narrow the other turn's grant to it; an absent list is no limit.
+  if (recipients) merged.recipients = recipients;
+  else delete merged.recipients;
+  if (domains) merged.domains = domains;
+  else delete merged.domains;
+  if (paths) merged.paths = paths;
+  else delete merged.paths;
+  if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
+  else delete merged.maxCalls;
+  return merged;
+}
+
+export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: MergeOptions = {}): { policy: TaskPolicy; removed: Removal[] } {
+  const removed: Removal[] = [];
+  const banned = new Map<RiskClass, string>();
+  for (const p of newer.prohibitions) for (const c of p.classes) if (p.exceptRecipients.length === 0 && !banned.has(c)) banned.set(c, p.quote);
+  const newlyAllowed: ReadonlySet<RiskClass> = new Set(CONSEQUENTIAL_CLASSES.filter((c) => newer.ceilings[c] === 'allow'));
+  const isBanned = (c: RiskClass | undefined) => c !== undefined && banned.has(c);
+
+  // Older allowances of newly banned classes go.
+  const ceilings: TaskPolicy['ceilings'] = {};
+  for (const c of CONSEQUENTIAL_CLASSES) {
+    const ceiling = older.ceilings[c];
+    if (ceiling === undefined) continue;
+    if (ceiling === 'allow' && banned.has(c)) removed.push({ ref: `allow.classes:${c}`, why: `the user now says: "${banned.get(c)}"` });
+    else ceilings[c] = ceiling;
+  }
+  const allowClasses = older.allow.classes.filter((c) => !banned.has(c));
+  const allowCapabilities = older.allow.capabilities.filter((k) => !isBanned(capabilityClass(k)));
+  const allowTools = older.allow.tools.filter((t) => !isBanned(classify({ tool: t, args: {} }).riskClass));
+  const grants = older.grants.filter((g) => !banned.has(g.riskClass));
+  const removedRefs = new Set<string>();
+  for (const c of older.allow.classes) if (banned.has(c)) removedRefs.add(`allow.classes:${c}`);
+  for (const k of older.allow.capabilities) if (!allowCapabilities.includes(k)) removedRefs.add(`allow.capabilities:${k}`);
+  for (const t of older.allow.tools) if (!allowTools.includes(t)) removedRefs.add(`allow.tools:${t}`);
+
+  // Scoped bans ("anyone except john@x.com") narrow older recipients of their classes.
+  const scoped = newer.prohibitions.filter((p) => p.exceptRecipients.length > 0);
+  let constraints: Constraint[] = [];
+  for (const k of older.constraints) {
+    const cls = classOfConstraint(k);
+    if (isBanned(cls)) {
+      removedRefs.add(`constraints:${k.id}`);
+      continue;
+    }
+    const limits = scoped.filter((p) => cls !== undefined && p.classes.includes(cls));
+    if (limits.length > 0 && k.recipients) {
+      const kept = k.recipients.filter((r) => limits.every((p) => p.exceptRecipients.includes(r)));
+      for (const r of k.recipients) if (!kept.includes(r)) removed.push({ ref: `recipients:${r}`, why: 'the user now excludes this recipient' });
+      constraints.push({ ...k, recipients: kept });
+    } else constraints.push(k);
+  }
+
+  // Newer constraints: a correction replaces the older limits of each class it allows (with a fresh id,
+  // so the corrected grant starts its own call count); otherwise they merge into one per class.
+  if (options.replace) {
+    constraints = constraints.filter((k) => {
+      const cls = classOfConstraint(k);
+      if (cls === undefined || !newlyAllowed.has(cls)) return true;
+      removedRefs.add(`constraints:${k.id}`);
+      for (const r of k.recipients ?? []) removed.push({ ref: `recipients:${r}`, why: 'replaced by the newer instruction' });
+      return false;
+    });
+  }
+  const newerConstraintIds = new Map<string, string>();
+  for (const k of newer.constraints) {
+    const cls = classOfConstraint(k);
+    const at = options.replace ? -1 : constraints.findIndex((o) => cls !== undefined && classOfConstraint(o) === cls);
+    if (at === -1) {
+      const id = freshId(k.id, [...older.constraints, ...constraints]);
+      constraints.push({ ...k, id });
+      newerConstraintIds.set(k.id, id);
+    } else {
+      constraints[at] = mergeConstraint(constraints[at]!, k);
+      newerConstraintIds.set(k.id, constraints[at]!.id);
+    }
+  }
+
+  // A newer evidenced allowance lifts older prohibitions of the same class.
+  const prohibitions: TaskPolicy['prohibitions'] = [];
+  for (const p of older.prohibitions) {
+    const classes = p.classes.filter((c) => !newlyAllowed.has(c));
+    if (classes.length < p.classes.length) removed.push({ ref: `prohibition:${p.id}`, why: `lifted for ${p.classes.filter((c) => newlyAllowed.has(c)).join(', ')} by the newer request` });
+    if (classes.length === 0 && p.capabilities.length === 0 && p.tools.length === 0) {
+      removedRefs.add(`prohibition:${p.id}`);
+      continue;
+    }
+    prohibitions.push({ ...p, classes });
+  }
+  const prohibitionIds = new Map<string, string>();
+  for (const p of newer.prohibitions) {
+    const id = freshId(p.id, prohibitions);
+    prohibitionIds.set(p.id, id);
+    prohibitions.push({ ...p, id });
+  }
+
+  const idsNow = new Set(constraints.map((k) => k.id));
+  const evidence = new Map<string, string>();
+  for (const e of older.evidence) if (!removedRefs.has(e.ref) && !(e.ref.startsWith('constraints:') && !idsNow.has(e.ref.slice(12)))) evidence.set(e.ref, e.quote);
+  for (const e of newer.evidence) {
+    let ref = e.ref;
+    if (ref.startsWith('prohibition:')) ref = `prohibition:${prohibitionIds.get(ref.slice(12)) ?? ref.slice(12)}`;
+    if (ref.startsWith('constraints:')) ref = `constraints:${newerConstraintIds.get(ref.slice(12)) ?? ref.slice(12)}`;
+    evidence.set(ref, e.quote);
+  }
+
+  for (const c of newlyAllowed) ceilings[c] = 'allow';
+  const policy = TaskPolicySchema.parse({
+    ...older,
+    ceilings,
+    allow: {
+      classes: union(allowClasses, newer.allow.classes),
+      capabilities: union(allowCapabilities, newer.allow.capabilities),
+      tools: union(allowTools, newer.allow.tools),
+    },
+    deny: {
+      classes: union(older.deny.classes, newer.deny.classes),
+      capabilities: union(older.deny.capabilities, newer.deny.capabilities),
+      tools: union(older.deny.tools, newer.deny.tools),
+    },
+    requireApproval: {
+      classes: union(older.requireApproval.classes, newer.requireApproval.classes),
+      capabilities: union(older.requireApproval.capabilities, newer.requireApproval.capabilities),
+      tools: union(older.requireApproval.tools, newer.requireApproval.tools),
+    },
+    constraints,
+    recipients: union(older.recipients, newer.recipients),
+    domains: older.domains === null || newer.domains === null ? null : union(older.domains, newer.domains),
+    paths: union(older.paths, newer.paths),
+    prohibitions,
+    grants,
+    evidence: [...evidence].map(([ref, quote]) => ({ ref, quote })),
+    source: `${older.source}+${newer.source}`,
+  });
+  return { policy, removed };
+}
+
+function freshId(base: string, taken: ReadonlyArray<{ id: string }>): string {
+  if (!taken.some((t) => t.id === base)) return base;
+  for (let n = 2; ; n++) if (!taken.some((t) => t.id === `${base}-${n}`)) return `${base}-${n}`;
+}

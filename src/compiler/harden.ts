@@ -1,0 +1,356 @@
+import { classify } from '../core/classifier';
+import { canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
+import { registrableDomain } from '../core/domains';
+import { TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
+import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
+import { analyzeInstruction, type Analysis, type Clause } from './clauses';
+import type { PermissionDraft, PolicyDraft } from './draft';
+import { callsAskedFor } from './rules';
+import { canonicalRecipient, isRefusedPath } from './targets';
+
+/**
+ * Step 4, hardening: bounds ANY draft (rules or LLM) by the user's words. A consequential permission
+ * survives only with an evidence quote that appears in the isolated instruction and covers the verb
+ * of a non-negated request clause of that very class. Targets survive only as literal tokens:
+ * recipients that are the object of such a request, hosts written as their own token, paths written
+ * out (never a root or home directory). No wildcards; capabilities canonical and of the same class;
+ * tools only when the classifier puts them in that class.
+ */
+
+export interface Removal {
+  ref: string;
+  why: string;
+}
+
+export interface HardenOptions {
+  taskId: string;
+  now: number;
+  /** Recorded in the policy, e.g. `rules`, `openai:model`, `fallback:read-only`. */
+  source: string;
+  /** Deterministic prohibitions from the whole instruction. */
+  prohibitions: Prohibition[];
+  /** Refused as a root, like `/` and `~`. */
+  homeDir?: string;
+}
+
+export interface Hardened {
+  policy: TaskPolicy;
+  removed: Removal[];
+}
+
+const RECIPIENT_CLASSES: ReadonlySet<RiskClass> = new Set(['COMMUNICATION', 'PERMISSION_CHANGE', 'FINANCIAL']);
+/** Classes whose calls are bounded even when the words give no number ("pay Bob" = once). */
+const ALWAYS_BOUNDED: ReadonlySet<RiskClass> = new Set(['FINANCIAL', 'DELETE']);
+
+/** Everything the words alone allow: the upper bound of any hardened policy. */
+export interface WordsBound {
+  requests: Map<RiskClass, Clause[]>;
+  /** Recipient → the clause that asks to reach it, per class. */
+  recipients: Map<RiskClass, Map<string, Clause>>;
+  domains: Map<string, Clause>;
+  paths: Map<string, Clause>;
+  openWeb: Clause | null;
+  /** Upper bound of calls per class; absent = unbounded. */
+  calls: Map<RiskClass, number>;
+}
+
+export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
+  const requests = new Map<RiskClass, Clause[]>();
+  const recipients = new Map<RiskClass, Map<string, Clause>>();
+  const domains = new Map<string, Clause>();
+  const paths = new Map<string, Clause>();
+  let openWeb: Clause | null = null;
+  for (const clause of analysis.clauses) {
+    if (clause.negated) continue;
+    if (clause.openWeb && openWeb === null) openWeb = clause;
+    for (const t of clause.targets) {
+      if (clause.refused.includes(t)) continue;
+      if (t.kind === 'domain' && !domains.has(t.value)) domains.set(t.value, clause);
+      if (t.kind === 'path' && !isRefusedPath(t.value, homeDir) && !paths.has(t.value)) paths.set(t.value, clause);
+    }
+    const cls = clause.request;
+    if (cls === null || cls === 'READ') continue;
+    requests.set(cls, [...(requests.get(cls) ?? []), clause]);
+    if (RECIPIENT_CLASSES.has(cls)) {
+      const byValue = recipients.get(cls) ?? new Map<string, Clause>();
+      for (const t of clause.objects) if (!byValue.has(t.value)) byValue.set(t.value, clause);
+      recipients.set(cls, byValue);
+    }
+  }
+  const calls = new Map<RiskClass, number>();
+  for (const [cls, clauses] of requests) {
+    const counts = clauses.map(callsAskedFor);
+    if (ALWAYS_BOUNDED.has(cls) || counts.every((n) => n !== null)) calls.set(cls, counts.reduce<number>((sum, n) => sum + (n ?? 1), 0));
+  }
+  return { requests, recipients, domains, paths, openWeb, calls };
+}
+
+/** All occurrences of `quote` in `text`, case-insensitive. */
+function occurrences(text: string, quote: string): number[] {
+  const hay = text.toLowerCase();
+  const needle = quote.toLowerCase();
+  const out: number[] = [];
+  if (needle.length === 0) return out;
+  for (let at = hay.indexOf(needle); at !== -1 && out.length < 1000; at = hay.indexOf(needle, at + 1)) out.push(at);
+  return out;
+}
+
+/** The request clause of `cls` whose verb the quote covers, if any. */
+function supportingClause(text: string, quote: string, clauses: readonly Clause[]): Clause | null {
+  const trimmed = quote.trim();
+  for (const at of occurrences(text, trimmed)) {
+    const end = at + trimmed.length;
+    const hit = clauses.find((c) => c.verb !== null && c.verb.start >= at && c.verb.end <= end);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+interface Listing {
+  classes: boolean;
+  capabilities: Set<string>;
+  tools: Set<string>;
+}
+
+interface ClassGrant {
+  listing: Listing;
+  clause: Clause;
+  recipients: Map<string, Clause>;
+  domains: Map<string, Clause>;
+  paths: Map<string, Clause>;
+  /** Sum of bounded calls; null once any permission is unbounded. */
+  calls: number | null;
+}
+
+function listingRef(cls: RiskClass, p: PermissionDraft): string {
+  if (p.tool !== null) return `allow.tools:${p.tool}`;
+  if (p.capability !== null) return `allow.capabilities:${p.capability}`;
+  return `allow.classes:${cls}`;
+}
+
+/** What the permission is listed as, or why it cannot be listed. */
+function listingOf(p: PermissionDraft, cls: RiskClass): { kind: 'class' | 'capability' | 'tool'; name: string } | { why: string } {
+  if (p.tool !== null) {
+    if (p.tool.includes('*')) return { why: 'wildcards are never granted' };
+    const c = classify({ tool: p.tool, args: {} });
+    if (c.riskClass !== cls) return { why: `the classifier puts tool ${p.tool} in ${c.riskClass}, not ${cls}` };
+    return { kind: 'tool', name: p.tool };
+  }
+  if (p.capability !== null) {
+    if (p.capability.includes('*')) return { why: 'wildcards are never granted' };
+    const canonical = canonicalCapability(p.capability);
+    if (canonical === undefined) return { why: `${p.capability} is not a known capability` };
+    if (capabilityClass(canonical) !== cls) return { why: `${canonical} is not a ${cls} capability` };
+    return { kind: 'capability', name: canonical };
+  }
+  return { kind: 'class', name: cls };
+}
+
+function keepRecipients(p: PermissionDraft, cls: RiskClass, bound: WordsBound, removed: Removal[]): Map<string, Clause> {
+  const out = new Map<string, Clause>();
+  const allowed = bound.recipients.get(cls);
+  for (const raw of p.recipients) {
+    const r = canonicalRecipient(raw);
+    const clause = allowed?.get(r);
+    if (clause === undefined) {
+      const why = !RECIPIENT_CLASSES.has(cls)
+        ? `${cls} takes no recipients`
+        : r.includes('*')
+          ? 'wildcards are never granted'
+          : `not the object of a ${cls} request in the user's words`;
+      removed.push({ ref: `recipients:${r}`, why });
+    } else out.set(r, clause);
+  }
+  return out;
+}
+
+function keepDomains(list: readonly string[], bound: WordsBound, removed: Removal[]): Map<string, Clause> {
+  const out = new Map<string, Clause>();
+  for (const raw of list) {
+    const site = raw.includes('*') || raw.includes('@') ? null : registrableDomain(raw);
+    const clause = site === null ? undefined : bound.domains.get(site);
+    if (site === null || clause === undefined) {
+      removed.push({ ref: `domains:${raw}`, why: raw.includes('*') ? 'wildcards are never granted' : 'not written as a host in the user\'s words' });
+    } else out.set(site, clause);
+  }
+  return out;
+}
+
+function keepPaths(p: PermissionDraft, bound: WordsBound, removed: Removal[], homeDir?: string): Map<string, Clause> {
+  const out = new Map<string, Clause>();
+  for (const raw of p.paths) {
+    const clause = bound.paths.get(raw);
+    if (isRefusedPath(raw, homeDir)) removed.push({ ref: `paths:${raw}`, why: 'roots, home directories, wildcards and `..` are never granted' });
+    else if (clause === undefined) removed.push({ ref: `paths:${raw}`, why: "not written literally in the user's words" });
+    else out.set(raw, clause);
+  }
+  return out;
+}
+
+function minCalls(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+function fullyBans(prohibitions: readonly Prohibition[], cls: RiskClass): Prohibition | undefined {
+  return prohibitions.find((p) => p.classes.includes(cls) && p.exceptRecipients.length === 0);
+}
+
+function hardenProhibitions(draft: PolicyDraft, text: string, deterministic: Prohibition[], analysis: Analysis, removed: Removal[]): Prohibition[] {
+  const literalRecipients = new Set(analysis.targets.filter((t) => t.kind === 'email' || t.kind === 'iban').map((t) => t.value));
+  const out = deterministic.map((p) => ({ ...p }));
+  for (const d of draft.prohibitions) {
+    const classes = CONSEQUENTIAL_CLASSES.filter((c) => d.classes.includes(c));
+    if (classes.length === 0 || d.quote.trim() === '' || occurrences(text, d.quote.trim()).length === 0) {
+      removed.push({ ref: `prohibition:${d.quote.slice(0, 60)}`, why: 'a drafted ban must quote the user verbatim and name a consequential class' });
+      continue;
+    }
+    const exceptRecipients = d.exceptRecipients.map(canonicalRecipient).filter((r) => literalRecipients.has(r));
+    const key = `${classes.join(',')}|${[...exceptRecipients].sort().join(',')}`;
+    if (out.some((p) => `${p.classes.join(',')}|${[...p.exceptRecipients].sort().join(',')}` === key)) continue;
+    out.push({ id: 'p', classes, capabilities: [], tools: [], exceptRecipients, quote: d.quote.trim() });
+  }
+  return out.map((p, i) => ({ ...p, id: `p${i + 1}` }));
+}
+
+export function harden(draft: PolicyDraft, instruction: string, opts: HardenOptions, analysis: Analysis = analyzeInstruction(instruction)): Hardened {
+  const removed: Removal[] = [];
+  const bound = wordsBound(analysis, opts.homeDir);
+  const prohibitions = hardenProhibitions(draft, instruction, opts.prohibitions, analysis, removed);
+  const grants = new Map<RiskClass, ClassGrant>();
+  const readDomains = keepDomains(draft.readDomains, bound, removed);
+
+  for (const p of draft.permissions) {
+    const cls = p.riskClass;
+    const ref = listingRef(cls, p);
+    if (cls === 'READ') {
+      // Reading needs no grant; its sites are bounded like any other.
+      for (const [d, c] of keepDomains(p.domains, bound, removed)) readDomains.set(d, c);
+      continue;
+    }
+    if (cls === 'UNKNOWN') {
+      removed.push({ ref, why: 'UNKNOWN is never granted' });
+      continue;
+    }
+    const clause = supportingClause(instruction, p.quote, bound.requests.get(cls) ?? []);
+    if (clause === null) {
+      const why =
+        p.quote.trim() === '' || occurrences(instruction, p.quote.trim()).length === 0
+          ? "the evidence quote is not in the user's words"
+          : `the quote contains no request for a ${cls} action (a clause opening with a ${cls} verb, not negated)`;
+      removed.push({ ref, why });
+      continue;
+    }
+    const listing = listingOf(p, cls);
+    if ('why' in listing) {
+      removed.push({ ref, why: listing.why });
+      continue;
+    }
+    const ban = fullyBans(prohibitions, cls);
+    if (ban !== undefined) {
+      removed.push({ ref, why: `the user also said: "${ban.quote}"` });
+      continue;
+    }
+    const grant: ClassGrant = grants.get(cls) ?? {
+      listing: { classes: false, capabilities: new Set(), tools: new Set() },
+      clause,
+      recipients: new Map(),
+      domains: new Map(),
+      paths: new Map(),
+      calls: 0,
+    };
+    if (listing.kind === 'class') grant.listing.classes = true;
+    if (listing.kind === 'capability') grant.listing.capabilities.add(listing.name);
+    if (listing.kind === 'tool') grant.listing.tools.add(listing.name);
+    for (const [r, c] of keepRecipients(p, cls, bound, removed)) grant.recipients.set(r, c);
+    for (const [d, c] of keepDomains(p.domains, bound, removed)) grant.domains.set(d, c);
+    for (const [path, c] of keepPaths(p, bound, removed, opts.homeDir)) grant.paths.set(path, c);
+    const calls = minCalls(p.maxCalls, bound.calls.get(cls) ?? null);
+    grant.calls = grant.calls === null || calls === null ? null : grant.calls + calls;
+    grants.set(cls, grant);
+  }
+
+  const openWeb = draft.openWeb && bound.openWeb !== null;
+  const evidence: Evidence[] = [];
+  const addEvidence = (ref: string, clause: Clause) => {
+    if (!evidence.some((e) => e.ref === ref)) evidence.push({ ref, quote: clause.text });
+  };
+  const ceilings: TaskPolicy['ceilings'] = {};
+  const allow = { tools: [] as string[], capabilities: [] as string[], classes: [] as RiskClass[] };
+  const constraints: Constraint[] = [];
+  const allDomains = new Map(readDomains);
+  const allPaths = new Map<string, Clause>();
+  for (const g of grants.values()) {
+    for (const [d, c] of g.domains) allDomains.set(d, c);
+    for (const [p, c] of g.paths) allPaths.set(p, c);
+  }
+
+  for (const cls of CONSEQUENTIAL_CLASSES) {
+    const g = grants.get(cls);
+    if (g === undefined) continue;
+    ceilings[cls] = 'allow';
+    if (g.listing.classes) {
+      allow.classes.push(cls);
+      addEvidence(`allow.classes:${cls}`, g.clause);
+    }
+    for (const k of g.listing.capabilities) {
+      allow.capabilities.push(k);
+      addEvidence(`allow.capabilities:${k}`, g.clause);
+    }
+    for (const t of g.listing.tools) {
+      allow.tools.push(t);
+      addEvidence(`allow.tools:${t}`, g.clause);
+    }
+    // A scoped ban ("anyone except john@x.com") also narrows who this class may reach.
+    const scoped = prohibitions.filter((p) => p.classes.includes(cls) && p.exceptRecipients.length > 0);
+    for (const r of [...g.recipients.keys()]) {
+      if (scoped.some((p) => !p.exceptRecipients.includes(r))) {
+        g.recipients.delete(r);
+        removed.push({ ref: `recipients:${r}`, why: 'the user excluded this recipient' });
+      }
+    }
+    const constraint: Constraint = { id: `c-${cls.toLowerCase().replace(/_/g, '-')}`, riskClass: cls };
+    if (g.recipients.size > 0) constraint.recipients = [...g.recipients.keys()];
+    const domains = g.domains.size > 0 ? g.domains : openWeb ? allDomains : new Map<string, Clause>();
+    if (domains.size > 0) constraint.domains = [...domains.keys()];
+    if (g.paths.size > 0) constraint.paths = [...g.paths.keys()];
+    if (g.calls !== null) constraint.maxCalls = g.calls;
+    for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
+    if (Object.keys(constraint).length > 2) {
+      constraints.push(constraint);
+      addEvidence(`constraints:${constraint.id}`, g.clause);
+    }
+  }
+  for (const [d, c] of allDomains) addEvidence(`domains:${d}`, c);
+  for (const [p, c] of allPaths) addEvidence(`paths:${p}`, c);
+  if (openWeb && bound.openWeb !== null) addEvidence('domains:*', bound.openWeb);
+  for (const p of prohibitions) evidence.push({ ref: `prohibition:${p.id}`, quote: p.quote });
+
+  const policy = TaskPolicySchema.parse({
+    version: 1,
+    taskId: opts.taskId,
+    issuedAt: opts.now,
+    expiresAt: null,
+    ceilings,
+    allow,
+    constraints,
+    recipients: [],
+    domains: openWeb ? null : [...allDomains.keys()],
+    paths: [...allPaths.keys()],
+    prohibitions,
+    evidence,
+    source: opts.source,
+  });
+  return { policy, removed: dedupe(removed) };
+}
+
+function dedupe(removed: Removal[]): Removal[] {
+  const seen = new Set<string>();
+  return removed.filter((r) => {
+    const key = `${r.ref}\n${r.why}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * Step 1, input isolation: keep the instructions the user gives, drop the content the user shows.
+ * Removed: fenced blocks, `>`-quoted lines, forwarded/replied e-mail tails, pasted-content tags, and
+ * quoted strings of more than one word. Each removal leaves a short marker so sentences around it do
+ * not run together. Linear: line scan plus patterns without nested quantifiers.
+ */
+export interface Isolated {
+  /** The instruction the compiler may read. */
+  text: string;
+  /** What was removed, by kind (never the content itself). */
+  removed: Array<{ kind: 'fenced' | 'quoted-lines' | 'forwarded' | 'pasted' | 'quoted-string'; chars: number }>;
+}
+
+/** A fenced block, opened anywhere on a line; an unclosed fence runs to the end. */
+const FENCED = /```[\s\S]*?(?:```|$(?![\s\S]))|~~~[\s\S]*?(?:~~~|$(?![\s\S]))/g;
+const FORWARD_START = [
+  /^\s*-{2,}\s*(?:forwarded|original) message\s*-*\s*$/i,
+  /^\s*begin forwarded message:?\s*$/i,
+  /^\s*on .{1,200} wrote:\s*$/i,
+  /^\s*(?:from|sent|date):\s.*$/i,
+  /^\s*_{5,}\s*$/,
+];
+const PASTED_TAGS = ['pasted', 'paste', 'pasted_text', 'pasted-content', 'document', 'attachment', 'email', 'quote', 'content', 'context', 'clipboard', 'file', 'message'];
+const QUOTED_STRING = /"[^"\n]{0,2000}"|“[^”\n]{0,2000}”/g;
+const MARKER = '[…]';
+
+function stripPastedTags(text: string, removed: Isolated['removed']): string {
+  let out = text;
+  for (const tag of PASTED_TAGS) {
+    const open = new RegExp(`<${tag}(?:\\s[^>]{0,200})?>`, 'i');
+    const close = new RegExp(`</${tag}\\s*>`, 'i');
+    for (let guard = 0; guard < 100; guard++) {
+      const o = open.exec(out);
+      if (o === null) break;
+      const rest = out.slice(o.index + o[0].length);
+      const c = close.exec(rest);
+      const endAt = c === null ? out.length : o.index + o[0].length + c.index + c[0].length;
+      removed.push({ kind: 'pasted', chars: endAt - o.index });
+      out = `${out.slice(0, o.index)}${MARKER}${out.slice(endAt)}`;
+    }
+  }
+  // "[pasted text] … [/pasted text]" style markers from chat front ends.
+  return out.replace(/\[pasted[^\]\n]{0,40}\][\s\S]*?(?:\[\/pasted[^\]\n]{0,40}\]|$)/gi, (m) => {
+    removed.push({ kind: 'pasted', chars: m.length });
+    return MARKER;
+  });
+}
+
+export function isolateInput(request: string): Isolated {
+  const removed: Isolated['removed'] = [];
+  const withoutTags = stripPastedTags(request.replace(/\r\n?/g, '\n'), removed);
+  const withoutFences = withoutTags.replace(FENCED, (m) => {
+    removed.push({ kind: 'fenced', chars: m.length });
+    return `\n${MARKER}\n`;
+  });
+  const kept: string[] = [];
+  let quotedChars = 0;
+  const lines = withoutFences.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\s*>/.test(line)) {
+      quotedChars += line.length + 1;
+      if (kept[kept.length - 1] !== MARKER) kept.push(MARKER);
+      continue;
+    }
+    if (FORWARD_START.some((re) => re.test(line))) {
+      const tail = lines.slice(i).join('\n');
+      removed.push({ kind: 'forwarded', chars: tail.length });
+      kept.push(MARKER);
+      break;
+    }
+    kept.push(line);
+  }
+  if (quotedChars > 0) removed.push({ kind: 'quoted-lines', chars: quotedChars });
+  const text = kept
+    .join('\n')
+    .replace(QUOTED_STRING, (m) => {
+      // A single quoted token ("Q3", "bob@x.com") is part of the instruction; words in quotes are content.
+      if (!/\s/.test(m.slice(1, -1).trim())) return m;
+      removed.push({ kind: 'quoted-string', chars: m.length });
+      return MARKER;
+    })
+    .trim();
+  return { text, removed };
+}

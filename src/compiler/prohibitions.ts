@@ -1,0 +1,83 @@
+import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
+import type { Prohibition } from '../core/policy';
+import { analyzeInstruction, type Analysis, type Clause } from './clauses';
+
+/**
+ * Step 2, deterministic prohibitions: bans read from the whole isolated instruction, whatever the
+ * drafting backend says. "do not send", "only read", "never delete", "no purchases", "without paying".
+ * False positives handled by the clause reader: "don't forget to email" is a request, "no problem,
+ * send it" is two clauses, "don't send it to anyone except john@x.com" bans every other recipient.
+ */
+
+/** Sending data out through a form post or page request is sending too (curl -d, scp, git push alike). */
+const SEND_BAN_ALSO_COVERS: RiskClass = 'EXTERNAL_WRITE';
+
+function requestsOf(analysis: Analysis, cls: RiskClass): Clause[] {
+  return analysis.clauses.filter((c) => c.request === cls);
+}
+
+/** Addresses the user wrote as objects of requests of these classes whose local part holds the name. */
+function resolveName(analysis: Analysis, name: string, classes: RiskClass[]): string[] {
+  const out = new Set<string>();
+  for (const clause of analysis.clauses) {
+    if (clause.request === null || !classes.includes(clause.request)) continue;
+    for (const t of clause.objects) {
+      const local = t.value.split('@')[0] ?? '';
+      if (local.split(/[._+-]/).includes(name)) out.add(t.value);
+    }
+  }
+  return [...out];
+}
+
+function bannedClasses(clause: Clause): RiskClass[] {
+  const classes = new Set<RiskClass>(clause.readOnly ? CONSEQUENTIAL_CLASSES : clause.bans);
+  return CONSEQUENTIAL_CLASSES.filter((c) => classes.has(c));
+}
+
+/** A general ban on sending also bans other outbound channels, unless the user asked for those. */
+function withOutboundChannels(classes: RiskClass[], analysis: Analysis): RiskClass[] {
+  if (!classes.includes('COMMUNICATION') || classes.includes(SEND_BAN_ALSO_COVERS) || requestsOf(analysis, SEND_BAN_ALSO_COVERS).length > 0) return classes;
+  return CONSEQUENTIAL_CLASSES.filter((c) => c === SEND_BAN_ALSO_COVERS || classes.includes(c));
+}
+
+function objectsOf(analysis: Analysis, classes: readonly RiskClass[]): string[] {
+  return [...new Set(analysis.clauses.filter((c) => c.request !== null && classes.includes(c.request)).flatMap((c) => c.objects.map((t) => t.value)))];
+}
+
+export function extractProhibitions(instruction: string, analysis: Analysis = analyzeInstruction(instruction)): Prohibition[] {
+  const out: Prohibition[] = [];
+  const seen = new Set<string>();
+  const push = (classes: RiskClass[], exceptRecipients: string[], quote: string) => {
+    const key = `${classes.join(',')}|${[...exceptRecipients].sort().join(',')}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push({ id: `p${out.length + 1}`, classes, capabilities: [], tools: [], exceptRecipients, quote });
+  };
+  for (const clause of analysis.clauses) {
+    let classes = bannedClasses(clause);
+    if (classes.length === 0) continue;
+    if (clause.beyondRequested) {
+      // "buy one charger, don't buy anything else": what was requested stays, bounded by its own
+      // constraint; recipients other than the requested ones are banned; the rest of the class too.
+      const requested = classes.filter((c) => requestsOf(analysis, c).length > 0);
+      classes = classes.filter((c) => !requested.includes(c));
+      const withRecipients = requested.filter((c) => objectsOf(analysis, [c]).length > 0);
+      if (withRecipients.length > 0) push(withRecipients, objectsOf(analysis, withRecipients), clause.text);
+      if (classes.length === 0) continue;
+    }
+    let exceptRecipients = clause.excepted.filter((t) => t.kind === 'email' || t.kind === 'iban').map((t) => t.value);
+    if (exceptRecipients.length === 0 && clause.exceptedNames.length > 0) {
+      // "anyone except John": a name binds only an address the user wrote for such a request.
+      exceptRecipients = clause.exceptedNames.flatMap((n) => resolveName(analysis, n, classes));
+      // An exception we cannot bind to an address leaves no ban here: such sends still ask.
+      if (exceptRecipients.length === 0) continue;
+    }
+    const namedRecipients = clause.refused.filter((t) => (t.kind === 'email' || t.kind === 'iban') && !clause.excepted.includes(t));
+    if (exceptRecipients.length === 0 && namedRecipients.length > 0) {
+      // "don't email carol@x.com": everyone the user did ask for stays reachable, the rest is banned.
+      exceptRecipients = objectsOf(analysis, classes);
+    }
+    push(exceptRecipients.length === 0 ? withOutboundChannels(classes, analysis) : classes, exceptRecipients, clause.text);
+  }
+  return out;
+}

@@ -1,0 +1,42 @@
+import { analyzeInstruction, type Analysis, type Clause } from './clauses';
+import type { PermissionDraft, PolicyDraft } from './draft';
+
+/**
+ * The offline rules compiler: one permission per request clause, with the clause as its quote and
+ * the literal targets written in it. Deterministic, no network. Hardening still bounds its output.
+ */
+
+/** Calls a clause asks for: payments and deletions are bounded (default once); others only if said. */
+export function callsAskedFor(clause: Clause): number | null {
+  if (clause.request === 'FINANCIAL') return clause.count ?? 1;
+  if (clause.request === 'DELETE') return clause.count ?? Math.max(1, clause.targets.filter((t) => t.kind === 'path').length);
+  return clause.count;
+}
+
+function permissionOf(clause: Clause): PermissionDraft | null {
+  if (clause.request === null || clause.request === 'READ') return null;
+  const usable = clause.targets.filter((t) => !clause.refused.includes(t));
+  return {
+    riskClass: clause.request,
+    capability: null,
+    tool: null,
+    recipients: clause.objects.map((t) => t.value),
+    domains: usable.filter((t) => t.kind === 'domain').map((t) => t.value),
+    paths: usable.filter((t) => t.kind === 'path').map((t) => t.value),
+    maxCalls: callsAskedFor(clause),
+    quote: clause.text,
+  };
+}
+
+export function rulesDraft(instruction: string, analysis: Analysis = analyzeInstruction(instruction)): PolicyDraft {
+  const permissions = analysis.clauses.map(permissionOf).filter((p): p is PermissionDraft => p !== null);
+  const readDomains = analysis.clauses
+    .filter((c) => !c.negated)
+    .flatMap((c) => c.targets.filter((t) => t.kind === 'domain' && !c.refused.includes(t)).map((t) => t.value));
+  return {
+    permissions,
+    readDomains: [...new Set(readDomains)],
+    openWeb: analysis.clauses.some((c) => c.openWeb),
+    prohibitions: [],
+  };
+}

@@ -1,0 +1,112 @@
+import { parse } from 'tldts';
+import { hostOf, registrableDomain } from '../core/domains';
+
+/**
+ * Literal targets written in the user's words: e-mail addresses, account identifiers (IBANs),
+ * hosts and URLs, file paths. Each is a whole whitespace-delimited token (trailing punctuation
+ * trimmed), so `not-alice@x.com` is never read as `alice@x.com`, and the domain inside an e-mail
+ * address is never a host token. Linear: one pass over the chunks, no backtracking patterns.
+ */
+export type TargetKind = 'email' | 'iban' | 'domain' | 'path';
+
+export interface TargetToken {
+  kind: TargetKind;
+  /** Canonical value: lower-cased address or IBAN without spaces, registrable domain, literal path. */
+  value: string;
+  start: number;
+  end: number;
+}
+
+const EMAIL = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
+const HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d{1,5})?(?:[/?#].*)?$/i;
+const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:[/?#].*)?$/;
+const URL_SCHEME = /^https?:\/\//i;
+const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
+/** Suffixes outside the ICANN list that still name sites on this kind of test rig. */
+const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
+/** A bare `report.pdf` is a file name, not a site. */
+const FILE_EXTENSIONS = new Set([
+  'pdf', 'doc', 'docx', 'txt', 'csv', 'xls', 'xlsx', 'ppt', 'pptx', 'png', 'jpg', 'jpeg', 'gif', 'zip', 'json', 'md',
+  'html', 'htm', 'mp3', 'mp4', 'mov', 'odt', 'ods', 'rtf', 'svg', 'webp', 'tar', 'gz', 'js', 'ts', 'py', 'sh',
+]);
+const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
+const IBAN_COMPACT = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+const CHUNK = /[^\s<>"“”()[\]{},;]+/g;
+const TRAILING = /[.,:;!?'’)\]]+$/;
+const POSSESSIVE = /['’]s$/i;
+
+function hostIsSite(host: string): boolean {
+  const info = parse(host, { allowPrivateDomains: true });
+  if (info.isIp) return true;
+  if (info.publicSuffix === null || info.domain === null) return false;
+  return info.isIcann === true || info.isPrivate === true || RESERVED_SUFFIXES.has(info.publicSuffix);
+}
+
+/** The chunk without trailing sentence punctuation (and a possessive 's), as written. */
+function trimChunk(raw: string): string {
+  if (PATH.test(raw)) return raw.replace(/[.,:;!?)]+$/, '') || raw;
+  return raw.replace(POSSESSIVE, '').replace(TRAILING, '').replace(POSSESSIVE, '');
+}
+
+function classifyChunk(raw: string): { kind: TargetKind; value: string } | null {
+  let text = raw.replace(/^mailto:/i, '');
+  if (PATH.test(text)) return { kind: 'path', value: text };
+  if (text === '' || text.includes('*')) return null;
+  if (EMAIL.test(text)) return { kind: 'email', value: text.toLowerCase() };
+  if (IBAN_COMPACT.test(text)) return { kind: 'iban', value: text.toLowerCase() };
+  if (URL_SCHEME.test(text)) {
+    const site = registrableDomain(text);
+    return site === null ? null : { kind: 'domain', value: site };
+  }
+  if (text.includes('@')) return null;
+  if (HOST.test(text) || IPV4_HOST.test(text)) {
+    const host = hostOf(text);
+    if (host === null || !hostIsSite(host)) return null;
+    const bare = !/[:/?#]/.test(text);
+    const lastLabel = host.slice(host.lastIndexOf('.') + 1);
+    if (bare && FILE_EXTENSIONS.has(lastLabel)) return null;
+    const site = registrableDomain(host);
+    return site === null ? null : { kind: 'domain', value: site };
+  }
+  return null;
+}
+
+/** Every literal target in the text, in order of position. */
+export function extractTargets(text: string): TargetToken[] {
+  const out: TargetToken[] = [];
+  const taken: Array<[number, number]> = [];
+  for (const m of text.matchAll(IBAN_SPACED)) {
+    const value = m[0].replace(/ /g, '');
+    if (!IBAN_COMPACT.test(value)) continue;
+    out.push({ kind: 'iban', value: value.toLowerCase(), start: m.index, end: m.index + m[0].length });
+    taken.push([m.index, m.index + m[0].length]);
+  }
+  for (const m of text.matchAll(CHUNK)) {
+    const start = m.index;
+    const written = trimChunk(m[0]);
+    // The token ends where its text does, so "… on mail.test." stays inside its sentence.
+    const end = start + written.length;
+    if (written === '' || taken.some(([s, e]) => start < e && end > s)) continue;
+    const target = classifyChunk(written);
+    if (target !== null) out.push({ ...target, start, end });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Canonical form of a recipient as drafts may write it: lower-case, IBAN without spaces. */
+export function canonicalRecipient(value: string): string {
+  const trimmed = value.trim().replace(/^mailto:/i, '');
+  const compact = trimmed.replace(/ /g, '');
+  return (IBAN_COMPACT.test(compact.toUpperCase()) ? compact : trimmed).toLowerCase();
+}
+
+/** Roots and home directories are never granted: they stand for everything under them. */
+export function isRefusedPath(path: string, homeDir?: string): boolean {
+  const p = path.trim();
+  if (p === '' || p.includes('*') || p.includes('?') || /(?:^|[/\\])\.\.(?:[/\\]|$)/.test(p)) return true;
+  const stripped = p.length > 1 ? p.replace(/[/\\]+$/, '') : p;
+  if (stripped === '/' || stripped === '~' || stripped === '' || /^[a-z]:$/i.test(stripped)) return true;
+  if (/^\/(?:home|Users)\/[^/]+$/.test(stripped) || stripped === '/root' || stripped === '/home' || stripped === '/Users') return true;
+  if (homeDir !== undefined && stripped === homeDir.replace(/[/\\]+$/, '')) return true;
+  return false;
+}

@@ -1,0 +1,81 @@
+import type { RiskClass } from '../core/risk';
+
+/**
+ * The verbs that open a request for each class of action. A clause is a request for class C only
+ * when, with framing removed, its first word is one of C's verbs in the imperative (base) form.
+ * Ambiguous verbs are left out on purpose: the compiler may be narrower than the user meant, never
+ * wider ("write", "get" and "check out" grant nothing consequential).
+ */
+export type GrantableClass = Exclude<RiskClass, 'UNKNOWN'>;
+
+const VERBS: Record<GrantableClass, readonly string[]> = {
+  READ: [
+    'read', 'open', 'view', 'check', 'look', 'find', 'search', 'research', 'summarise', 'summarize', 'browse',
+    'visit', 'go', 'navigate', 'compare', 'list', 'show', 'tell', 'explain', 'get', 'review', 'see', 'watch',
+    'describe', 'extract', 'collect', 'gather', 'note', 'count', 'translate', 'analyse', 'analyze', 'scan',
+    'skim', 'google', 'fetch', 'locate', 'identify', 'what', 'which', 'how', 'why', 'who', 'when', 'where',
+  ],
+  LOCAL_WRITE: ['download', 'save', 'export', 'store'],
+  EXTERNAL_WRITE: [
+    'post', 'submit', 'fill', 'update', 'edit', 'create', 'publish', 'comment', 'upload', 'add', 'change', 'set',
+    'rename', 'move', 'archive', 'label', 'tag', 'mark', 'star', 'schedule', 'cancel', 'rate', 'like', 'follow',
+    'register', 'apply', 'rsvp', 'accept', 'decline', 'draft', 'complete', 'enter', 'type', 'modify', 'upvote',
+    'unsubscribe', 'sign', 'log', 'enable', 'disable',
+  ],
+  COMMUNICATION: ['send', 'email', 'e-mail', 'mail', 'reply', 'respond', 'forward', 'message', 'text', 'answer', 'cc', 'bcc', 'contact', 'notify', 'dm'],
+  DELETE: ['delete', 'remove', 'erase', 'trash', 'discard', 'clear', 'purge', 'empty', 'wipe'],
+  PERMISSION_CHANGE: ['share', 'grant', 'invite', 'revoke', 'authorize', 'authorise', 'unshare', 'permit'],
+  FINANCIAL: ['pay', 'transfer', 'buy', 'purchase', 'order', 'checkout', 'book', 'subscribe', 'donate', 'tip', 'wire', 'reorder', 'renew', 'refund'],
+  EXECUTION: ['run', 'execute', 'install'],
+};
+
+/** Base form → class. */
+const BASE: Map<string, GrantableClass> = new Map();
+/** Any inflected form (sends, sending, sent, paid …) → class; used to read bans, never to grant. */
+const ANY_FORM: Map<string, GrantableClass> = new Map();
+
+const IRREGULAR: Record<string, string[]> = {
+  send: ['sent'], pay: ['paid'], buy: ['bought'], run: ['ran', 'running'], set: ['setting'], get: ['got', 'getting'],
+  forward: ['fwd'], email: ['emailed', 'emailing', 'emails'], tip: ['tipped', 'tipping'], log: ['logged', 'logging'],
+  wire: ['wired', 'wiring'], go: ['went', 'gone'], see: ['saw', 'seen'], tell: ['told'], find: ['found'],
+};
+
+function forms(verb: string): string[] {
+  const out = [verb, `${verb}s`, `${verb}ed`, `${verb}ing`];
+  if (verb.endsWith('e')) out.push(`${verb}d`, `${verb.slice(0, -1)}ing`);
+  if (verb.endsWith('y')) out.push(`${verb.slice(0, -1)}ies`, `${verb.slice(0, -1)}ied`);
+  if (/(?:sh|ch|x|s)$/.test(verb)) out.push(`${verb}es`);
+  return out.concat(IRREGULAR[verb] ?? []);
+}
+
+for (const [cls, verbs] of Object.entries(VERBS) as [GrantableClass, readonly string[]][]) {
+  for (const verb of verbs) {
+    BASE.set(verb, cls);
+    for (const form of forms(verb)) if (!ANY_FORM.has(form)) ANY_FORM.set(form, cls);
+  }
+}
+// Nouns that name an action in a ban ("no purchases", "no emails", "nothing shared").
+const BAN_NOUNS: Record<string, GrantableClass> = {
+  purchase: 'FINANCIAL', purchases: 'FINANCIAL', payment: 'FINANCIAL', payments: 'FINANCIAL', transfers: 'FINANCIAL',
+  orders: 'FINANCIAL', money: 'FINANCIAL', spending: 'FINANCIAL', emails: 'COMMUNICATION', messages: 'COMMUNICATION',
+  replies: 'COMMUNICATION', deletions: 'DELETE', downloads: 'LOCAL_WRITE', uploads: 'EXTERNAL_WRITE', posts: 'EXTERNAL_WRITE',
+  changes: 'EXTERNAL_WRITE', sharing: 'PERMISSION_CHANGE',
+};
+for (const [noun, cls] of Object.entries(BAN_NOUNS)) if (!ANY_FORM.has(noun)) ANY_FORM.set(noun, cls);
+
+/** The class a clause-opening verb requests, or null. */
+export function requestClassOfVerb(word: string): GrantableClass | null {
+  return BASE.get(word.toLowerCase()) ?? null;
+}
+
+/** The class any form of a verb (or action noun) names, for reading bans; null when it names none. */
+export function classOfAnyForm(word: string): GrantableClass | null {
+  return ANY_FORM.get(word.toLowerCase()) ?? null;
+}
+
+export function isVerb(word: string): boolean {
+  return BASE.has(word.toLowerCase());
+}
+
+/** READ verbs that ask for research across the open web rather than named sites. */
+export const OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['research', 'search', 'browse', 'google', 'look', 'find', 'compare']);
