@@ -25,6 +25,19 @@ export interface PolicyView {
   fallbackReason?: string;
 }
 
+const TARGET_WORDS = { recipients: 'Recipient', domains: 'Site', paths: 'File' } as const;
+
+function unique(xs: readonly string[]): string[] {
+  return [...new Set(xs)];
+}
+
+/** A policy reference for a person: `recipients:bob@x.test` → "Recipient bob@x.test". */
+function refWords(ref: string): string {
+  const [kind = '', ...rest] = ref.split(':');
+  const value = rest.join(':');
+  return kind in TARGET_WORDS && value !== '' ? `${TARGET_WORDS[kind as keyof typeof TARGET_WORDS]} ${value}` : ref;
+}
+
 function listingEntries(listing: Listing, prefix: string): { ref: string; text: string }[] {
   return [
     ...listing.classes.map((c) => ({ ref: `${prefix}.classes:${c}`, text: CLASS_WORDS[c] })),
@@ -52,14 +65,21 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
     ...Object.entries(policy.ceilings)
       .filter(([, ceiling]) => ceiling === 'ask')
       .map(([cls]) => line(`ceilings:${cls}`, `Asks you before it may ${CLASS_WORDS[cls as keyof typeof CLASS_WORDS]}.`)),
+    // The evaluator's default for a consequential action the policy does not list.
+    { ref: 'default', text: 'Anything else that changes, sends, pays or deletes asks you first.' },
   ];
 
   const limits: PolicyLine[] = [];
-  limits.push(line('recipients', `Recipients: ${listWords(policy.recipients, 'nobody')}.`));
-  limits.push(
-    line('domains', policy.domains === null ? 'Sites: may read any site; writes only where allowed.' : `Sites: ${listWords(policy.domains, 'none')}.`),
-  );
-  limits.push(line('paths', `Files: ${listWords(policy.paths, 'none')}.`));
+  // One line per named target, each with the words that named it; an empty list says so.
+  const targetLines = (kind: 'recipients' | 'domains' | 'paths', items: readonly string[], none: string) => {
+    if (items.length === 0) limits.push(line(kind, `${TARGET_WORDS[kind]}: ${none}.`));
+    for (const item of items) limits.push(line(`${kind}:${item}`, `${TARGET_WORDS[kind]}: ${item}.`));
+  };
+  const fromConstraints = (pick: (c: TaskPolicy['constraints'][number]) => string[] | undefined) => policy.constraints.flatMap((c) => pick(c) ?? []);
+  targetLines('recipients', unique([...policy.recipients, ...fromConstraints((c) => c.recipients)]), 'nobody');
+  if (policy.domains === null) limits.push(line('domains', 'Sites: may read any site; writes only where allowed.'));
+  else targetLines('domains', unique([...policy.domains, ...fromConstraints((c) => c.domains)]), 'none');
+  targetLines('paths', unique([...policy.paths, ...fromConstraints((c) => c.paths)]), 'none');
   const budget = policy.outboundBudget;
   limits.push(
     line(
@@ -95,7 +115,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
     return line(`grant:${g.id}`, `You allowed ${g.capability} (${g.tool}) ${targets.length > 0 ? `for ${listWords(targets)} ` : ''}${times}.`);
   });
 
-  const otherEvidence = policy.evidence.filter((e) => !used.has(e.ref)).map((e) => ({ ref: e.ref, text: e.ref, quote: e.quote }));
+  const otherEvidence = policy.evidence.filter((e) => !used.has(e.ref)).map((e) => ({ ref: e.ref, text: refWords(e.ref), quote: e.quote }));
 
   const view: PolicyView = {
     source: report.backend,

@@ -37,16 +37,38 @@ describe('describePolicy', () => {
     expect(view.permissions.map((p) => p.text)).toContain('May never pay or buy.');
   });
   it('lists ask-first classes, limits, budgets, prohibitions and what hardening removed', () => {
-    expect(view.askFirst.map((l) => l.text)).toEqual(['Asks you before it may delete things.']);
+    expect(view.askFirst.map((l) => l.text)).toEqual([
+      'Asks you before it may delete things.',
+      'Anything else that changes, sends, pays or deletes asks you first.',
+    ]);
     const limits = view.limits.map((l) => l.text);
-    expect(limits).toContain('Recipients: bob@x.test.');
-    expect(limits).toContain('Sites: mail.test.');
-    expect(limits).toContain('Files: none.');
+    expect(limits).toContain('Recipient: bob@x.test.');
+    expect(limits).toContain('Site: mail.test.');
+    expect(limits).toContain('File: none.');
     expect(limits).toContain('Outbound budget: at most 3 outbound actions, at most 2 KB sent.');
     expect(limits).toContain('email.send: only to bob@x.test, at most 1 time.');
     expect(view.prohibitions).toEqual([{ ref: 'prohibition:p1', text: 'Must not pay or buy.', quote: "don't buy anything" }]);
     expect(view.removed).toEqual(report.removed);
     expect(view.source).toBe('rules');
+  });
+  it('shows each named target with the words that named it, including targets only a constraint names', () => {
+    const v = describePolicy(
+      {
+        ...policy,
+        recipients: [],
+        constraints: [{ id: 'c-communication', riskClass: 'COMMUNICATION', recipients: ['carol@x.test'] }],
+        evidence: [
+          { ref: 'recipients:carol@x.test', quote: 'email carol@x.test' },
+          { ref: 'domains:mail.test', quote: 'on mail.test' },
+          { ref: 'paths:/tmp/a', quote: 'save /tmp/a' },
+        ],
+      },
+      report,
+    );
+    expect(v.limits).toContainEqual({ ref: 'recipients:carol@x.test', text: 'Recipient: carol@x.test.', quote: 'email carol@x.test' });
+    expect(v.limits).toContainEqual({ ref: 'domains:mail.test', text: 'Site: mail.test.', quote: 'on mail.test' });
+    expect(v.limits).toContainEqual({ ref: 'constraints:c-communication', text: 'send messages: only to carol@x.test.' });
+    expect(v.otherEvidence).toEqual([{ ref: 'paths:/tmp/a', text: 'File /tmp/a', quote: 'save /tmp/a' }]);
   });
   it('never hides evidence that no line refers to', () => {
     expect(view.otherEvidence).toEqual([{ ref: 'something:else', text: 'something:else', quote: 'a quote no line shows' }]);
