@@ -1,0 +1,186 @@
+import type { Targets } from '../classification';
+import { registrableDomain } from '../domains';
+
+/**
+ * Targets from arguments and bodies. Only recipient-like keys yield recipients and only URL/host
+ * keys (or absolute URLs) yield domains: free text (message, body, subject) is never parsed, so
+ * page text the agent copies into a message cannot add or change a target.
+ */
+
+const MAX_DEPTH = 6;
+const MAX_NODES = 2000;
+const MAX_IDENTIFIER = 254;
+
+/** Keys (lower-case, letters and digits only) whose values are recipients. */
+const RECIPIENT_KEYS = new Set([
+  'to', 'cc', 'bcc', 'recipient', 'recipients', 'email', 'emails', 'emailaddress', 'address', 'addresses',
+  'payee', 'iban', 'account', 'accountnumber', 'forwardto', 'sharewith', 'user', 'users', 'invitee', 'invitees',
+  'attendee', 'attendees', 'member', 'members', 'grantee', 'assignee', 'destinationaccount', 'beneficiary',
+]);
+/** Suffixes that make a compound key recipient-like (`recipient_email`, `payee_iban`, `to_account`). */
+const RECIPIENT_SUFFIXES = ['recipient', 'recipients', 'email', 'emails', 'iban', 'payee', 'account', 'forwardto', 'sharewith'];
+
+const URL_KEYS = new Set(['url', 'urls', 'uri', 'href', 'link', 'links', 'endpoint', 'website', 'site', 'origin', 'baseurl', 'webhook', 'webhookurl', 'callbackurl', 'redirecturi', 'redirecturl']);
+const HOST_KEYS = new Set(['host', 'hostname', 'hosts', 'domain', 'domains', 'server', 'remote']);
+const PATH_KEYS = new Set(['path', 'paths', 'file', 'files', 'filepath', 'filename', 'filenames', 'filepaths', 'source', 'destination', 'src', 'dest', 'target', 'targetpath', 'directory', 'dir', 'folder', 'cwd', 'output', 'outputpath', 'outfile', 'newpath', 'oldpath', 'attachment', 'attachments']);
+
+const ABSOLUTE_URL = /^(?:https?|wss?|ftp):\/\/\S+$/i;
+const EMAIL_TOKEN = /^[a-z0-9._%+'-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
+const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+const TOKEN_SEPARATORS = /[\s,;<>()"[\]]+/;
+
+export function keyForm(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+export function isRecipientKey(key: string): boolean {
+  const k = keyForm(key);
+  return RECIPIENT_KEYS.has(k) || RECIPIENT_SUFFIXES.some((suffix) => k.endsWith(suffix));
+}
+
+/** Keys that are recipient-like only when they hold an address or number: flights have a `to`, parcels an `address`. */
+const AMBIGUOUS_RECIPIENT_KEYS = new Set(['to', 'address', 'addresses']);
+const NUMBER_IDENTIFIER = /^\+?[\d\s().-]{6,}$/;
+
+/**
+ * Recipients in one value of a recipient-like field: every whole e-mail token (`not-alice@x.com`
+ * stays itself), else an IBAN, else the trimmed value as an account identifier — an unreadable
+ * recipient is still a recipient, never nobody. Under an ambiguous key (`to: "NYC"`) only
+ * addresses, IBANs and numbers count.
+ */
+export function recipientsIn(value: string, key = ''): string[] {
+  const text = value.trim();
+  if (text === '') return [];
+  const emails = text
+    .split(TOKEN_SEPARATORS)
+    .map((token) => token.replace(/^mailto:/i, '').replace(/^[.:]+|[.:]+$/g, ''))
+    .filter((token) => EMAIL_TOKEN.test(token));
+  if (emails.length > 0) return emails.map((e) => e.toLowerCase());
+  const compact = text.replace(/\s+/g, '').toUpperCase();
+  if (IBAN.test(compact)) return [compact.toLowerCase()];
+  if (AMBIGUOUS_RECIPIENT_KEYS.has(keyForm(key)) && !NUMBER_IDENTIFIER.test(text)) return [];
+  return [text.slice(0, MAX_IDENTIFIER).toLowerCase()];
+}
+
+export interface Collected extends Targets {
+  urls: string[];
+}
+
+export function emptyCollected(): Collected {
+  return { recipients: [], domains: [], paths: [], urls: [] };
+}
+
+/** Union without duplicates, first-seen order (targets are sets; order keeps records readable). */
+export function addUnique(into: string[], values: Iterable<string>): void {
+  for (const v of values) if (!into.includes(v)) into.push(v);
+}
+
+export function addUrl(into: Collected, url: string): void {
+  addUnique(into.urls, [url]);
+  const domain = registrableDomain(url);
+  if (domain !== null) addUnique(into.domains, [domain]);
+}
+
+export function addHost(into: Collected, host: string): void {
+  const domain = registrableDomain(host);
+  if (domain !== null) addUnique(into.domains, [domain]);
+}
+
+type Role = 'recipient' | 'url' | 'host' | 'path' | 'other';
+
+function roleOf(key: string): Role {
+  const k = keyForm(key);
+  if (isRecipientKey(key)) return 'recipient';
+  if (URL_KEYS.has(k) || k.endsWith('url')) return 'url';
+  if (HOST_KEYS.has(k)) return 'host';
+  if (PATH_KEYS.has(k)) return 'path';
+  return 'other';
+}
+
+/**
+ * Walk arguments or a JSON body (bounded depth and size). A string's role comes from the nearest
+ * key above it; arrays inherit their key. Strings under other keys count only as absolute URLs
+ * when `urlsAnywhere` (tool arguments), never as recipients.
+ */
+export function collectTargets(value: unknown, into: Collected, options: { urlsAnywhere: boolean; paths: boolean }): void {
+  let nodes = 0;
+  const visit = (node: unknown, role: Role, key: string, depth: number): void => {
+    if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
+    if (typeof node === 'string') {
+      if (role === 'recipient') addUnique(into.recipients, recipientsIn(node, key));
+      else if (role === 'url' || (options.urlsAnywhere && role === 'other' && ABSOLUTE_URL.test(node.trim()))) {
+        if (node.trim() !== '') addUrl(into, node.trim());
+      } else if (role === 'host') addHost(into, node);
+      else if (role === 'path' && options.paths && node.trim() !== '') addUnique(into.paths, [node.trim()]);
+      return;
+    }
+    if (typeof node === 'number' && role === 'recipient' && Number.isFinite(node)) {
+      addUnique(into.recipients, [String(node)]);
+      return;
+    }
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, role, key, depth + 1);
+      return;
+    }
+    if (node !== null && typeof node === 'object') {
+      // `{ to: [{ email, name }] }`: inside a recipient, only recipient keys count.
+      for (const [childKey, child] of Object.entries(node)) visit(child, roleOf(childKey), childKey, depth + 1);
+    }
+  };
+  visit(value, 'other', '', 0);
+}
+
+/** Keys of an object body, lower-cased letters and digits, recursively (bounded). */
+export function keysOf(value: unknown): Set<string> {
+  const keys = new Set<string>();
+  let nodes = 0;
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH || ++nodes > MAX_NODES || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1);
+      return;
+    }
+    for (const [key, child] of Object.entries(node)) {
+      keys.add(keyForm(key));
+      visit(child, depth + 1);
+    }
+  };
+  visit(value, 0);
+  return keys;
+}
+
+/** A string body as structure: JSON when it parses, `a=1&b=2` form encoding when it looks like it. */
+export function parseBody(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  const text = body.trim();
+  if (text.startsWith('{') || text.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return body;
+    }
+  }
+  if (/^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/.test(text)) {
+    const fields: Record<string, string[]> = {};
+    for (const [k, v] of new URLSearchParams(text)) (fields[k] ??= []).push(v);
+    return fields;
+  }
+  return body;
+}
+
+const encoder = new TextEncoder();
+
+export function byteLength(text: string): number {
+  return encoder.encode(text).length;
+}
+
+/** Bytes of a value as it would travel: strings as UTF-8, structures as JSON. */
+export function payloadBytes(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value === 'string') return byteLength(value);
+  try {
+    return byteLength(JSON.stringify(value) ?? '');
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,214 @@
+import { DownloadArgsSchema, FormSubmitArgsSchema, NavigateArgsSchema, RequestArgsSchema, UploadArgsSchema, BROWSER_TOOLS } from '../call';
+import type { Classification } from '../classification';
+import { maxClass, type RiskClass } from '../risk';
+import { CLASS_CAPABILITY } from './capabilities';
+import { addUnique, addUrl, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
+import { splitWords } from './vocabulary';
+
+/**
+ * Web actions: navigation, page requests, form submissions, uploads and downloads. Reading is
+ * GET; anything that carries data is judged by where it goes (URL path words), what it carries
+ * (body keys, form field names and types) and what the user would have clicked (submit text).
+ * When several heuristics match, the highest class wins.
+ */
+
+type Unclassified = Omit<Classification, 'layer'>;
+
+interface Signal {
+  riskClass: RiskClass;
+  capability: string;
+  why: string;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const PATH_WORDS: readonly [RiskClass, string, ReadonlySet<string>][] = [
+  ['DELETE', 'data.delete', new Set(['delete', 'remove', 'trash', 'destroy', 'erase', 'purge'])],
+  ['FINANCIAL', 'payment.send', new Set(['transfer', 'transfers', 'payment', 'payments', 'pay', 'checkout', 'order', 'orders', 'purchase', 'buy', 'charge', 'withdraw', 'payout', 'payouts'])],
+  ['COMMUNICATION', 'message.send', new Set(['send', 'messages', 'message', 'mail', 'reply', 'compose', 'forward', 'sendmail', 'post', 'comment', 'comments', 'tweet', 'publish'])],
+  ['PERMISSION_CHANGE', 'permission.change', new Set(['share', 'sharing', 'permission', 'permissions', 'filter', 'filters', 'rule', 'rules', 'password', 'acl', 'acls', 'role', 'roles', 'collaborators', 'delegate', 'delegates', 'forwarding', 'invite', 'grant', 'oauth2', 'apikeys', 'tokens'])],
+];
+
+/** Keys (letters and digits) that mark a body or form as money moving. */
+const CARD_KEYS = new Set(['card', 'cardnumber', 'ccnumber', 'ccnum', 'creditcard', 'cvv', 'cvc', 'cvv2', 'cardcvc', 'securitycode', 'ccexp', 'cardexpiry', 'expirydate']);
+const PAYEE_KEYS = new Set(['payee', 'iban', 'beneficiary', 'account', 'accountnumber', 'toaccount', 'destinationaccount', 'routingnumber', 'swift', 'bic', 'sortcode', 'recipientaccount', 'payeeiban']);
+const AMOUNT_KEYS = new Set(['amount', 'sum', 'total', 'price']);
+const ALWAYS_RECIPIENT_KEYS = new Set(['cc', 'bcc', 'recipient', 'recipients']);
+const MESSAGE_KEYS = new Set(['subject', 'body', 'message', 'text', 'content', 'html', 'msg']);
+const PERMISSION_KEYS = new Set(['share', 'sharewith', 'role', 'roles', 'forwardto', 'forwardingaddress', 'forwarding', 'permission', 'permissions', 'acl', 'grantee', 'accesslevel', 'collaborator', 'collaborators', 'delegate', 'newpassword', 'confirmpassword', 'passwordconfirmation']);
+const DELETE_WORDS = /\b(?:delete|remove|trash|erase|destroy|close account|deactivate)\b/i;
+const PAY_WORDS = /\b(?:pay|buy|purchase|place order|checkout|check out|transfer|donate|subscribe|confirm payment|send money|order now)\b/i;
+const SEND_WORDS = /\b(?:send|reply|post|publish|comment|tweet|forward)\b/i;
+const PERMISSION_WORDS = /\b(?:share|grant|invite|change password|update password|set password|add collaborator|enable forwarding|add forwarding|create filter|save filter)\b/i;
+const SEARCH_FIELDS = new Set(['q', 'query', 'search', 's', 'term', 'keywords', 'k']);
+
+function pathWords(url: string): Set<string> {
+  try {
+    return new Set(splitWords(new URL(url).pathname));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Signals from where a data-bearing request goes. */
+function pathSignals(url: string): Signal[] {
+  const words = pathWords(url);
+  return PATH_WORDS.filter(([, , set]) => [...set].some((w) => words.has(w))).map(([riskClass, capability, set]) => ({
+    riskClass,
+    capability,
+    why: `URL path names ${[...set].find((w) => words.has(w))}`,
+  }));
+}
+
+/** A `to` key is a recipient when it holds an address or sits beside a message: flight searches have `to` too. */
+function hasRecipient(keys: ReadonlySet<string>, toValues: readonly string[]): boolean {
+  if ([...keys].some((k) => ALWAYS_RECIPIENT_KEYS.has(k))) return true;
+  if (!keys.has('to')) return false;
+  return toValues.some((v) => v.includes('@')) || [...keys].some((k) => MESSAGE_KEYS.has(k));
+}
+
+/** Signals from what a body or form carries. */
+function keySignals(keys: ReadonlySet<string>, toValues: readonly string[]): Signal[] {
+  const signals: Signal[] = [];
+  const has = (set: ReadonlySet<string>) => [...keys].find((k) => set.has(k));
+  const card = has(CARD_KEYS);
+  const payee = has(PAYEE_KEYS);
+  const amount = has(AMOUNT_KEYS);
+  if (card !== undefined) signals.push({ riskClass: 'FINANCIAL', capability: 'payment.send', why: `carries a ${card} field` });
+  else if (payee !== undefined && amount !== undefined) signals.push({ riskClass: 'FINANCIAL', capability: 'payment.send', why: `carries ${amount} and ${payee}` });
+  if (hasRecipient(keys, toValues)) signals.push({ riskClass: 'COMMUNICATION', capability: 'message.send', why: 'names a recipient' });
+  const permission = has(PERMISSION_KEYS);
+  if (permission !== undefined) signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: `carries a ${permission} field` });
+  return signals;
+}
+
+function strongest(signals: readonly Signal[], fallback: Signal): Signal {
+  return signals.reduce((best, s) => (maxClass(best.riskClass, s.riskClass) === best.riskClass ? best : s), fallback);
+}
+
+function result(signal: Signal, targets: Collected, outboundBytes: number): Unclassified {
+  return {
+    capability: signal.capability,
+    riskClass: signal.riskClass,
+    targets: { recipients: targets.recipients, domains: targets.domains, paths: targets.paths },
+    basis: signal.why,
+    urls: targets.urls,
+    outboundBytes,
+  };
+}
+
+function unknown(tool: string): Unclassified {
+  return { capability: CLASS_CAPABILITY.UNKNOWN, riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] }, basis: `arguments do not match ${tool}`, urls: [], outboundBytes: 0 };
+}
+
+function navigate(args: Record<string, unknown>): Unclassified {
+  const parsed = NavigateArgsSchema.safeParse(args);
+  if (!parsed.success) return unknown(BROWSER_TOOLS.navigate);
+  const t = emptyCollected();
+  addUrl(t, parsed.data.url);
+  if (/^\s*javascript:/i.test(parsed.data.url)) return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
+  return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
+}
+
+/** Recipient values anywhere in a structure (for telling a message's `to` from a route's). */
+function toValues(value: unknown): string[] {
+  const found: string[] = [];
+  collectTargets(value, { recipients: found, domains: [], paths: [], urls: [] }, { urlsAnywhere: false, paths: false });
+  return found;
+}
+
+function request(args: Record<string, unknown>): Unclassified {
+  const parsed = RequestArgsSchema.safeParse(args);
+  if (!parsed.success) return unknown(BROWSER_TOOLS.request);
+  const { url, kind, body, bodyBytes } = parsed.data;
+  const method = parsed.data.method.toUpperCase();
+  const structured = parseBody(body);
+  const t = emptyCollected();
+  addUrl(t, url);
+  collectTargets(structured, t, { urlsAnywhere: false, paths: false });
+  const bytes = bodyBytes ?? payloadBytes(body);
+  if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
+  if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
+  if (READ_METHODS.has(method) && body === undefined) return result({ riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
+  const signals = [...pathSignals(url), ...keySignals(keysOf(structured), toValues(structured))];
+  if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
+  return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
+}
+
+function formSubmit(args: Record<string, unknown>): Unclassified {
+  const parsed = FormSubmitArgsSchema.safeParse(args);
+  if (!parsed.success) return unknown(BROWSER_TOOLS.formSubmit);
+  const { url, fields, fieldTypes = {}, submitText = '' } = parsed.data;
+  const method = parsed.data.method.toUpperCase();
+  const encoded = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) encoded.append(name, v);
+  const bytes = byteLength(encoded.toString());
+  const t = emptyCollected();
+  collectTargets(fields, t, { urlsAnywhere: false, paths: false });
+
+  if (method === 'GET') {
+    // The submission is the URL with the fields as its query: that is what the exfiltration check must see.
+    let target = url;
+    try {
+      const u = new URL(url);
+      for (const [name, value] of encoded) u.searchParams.append(name, value);
+      target = u.toString();
+    } catch {
+      // An unparseable action URL stays as it is; the evaluator's checks refuse it.
+    }
+    addUrl(t, target);
+    const search = Object.keys(fields).some((name) => SEARCH_FIELDS.has(keyForm(name)));
+    return result({ riskClass: 'READ', capability: 'web.read', why: search ? 'search form (GET)' : 'GET form reads' }, t, bytes);
+  }
+  addUrl(t, url);
+
+  const keys = new Set(Object.keys(fields).flatMap((name) => [keyForm(name), ...splitWords(name)]));
+  for (const type of Object.values(fieldTypes)) keys.add(keyForm(type));
+  const recipientValues = Object.entries(fields)
+    .filter(([name]) => isRecipientKey(name))
+    .flatMap(([name, v]) => (Array.isArray(v) ? v : [v]).flatMap((one) => recipientsIn(one, name)));
+  const signals = [...pathSignals(url), ...keySignals(keys, recipientValues)];
+
+  // Password fields: a login form has one; changing a password needs a new one too.
+  const passwordFields = Object.keys(fields).filter((name) => /pass(?:word|wd)?/i.test(name) || (fieldTypes[name] ?? '').toLowerCase() === 'password');
+  if (passwordFields.length >= 2 || passwordFields.some((name) => /new|confirm|change/i.test(name)) || (passwordFields.length > 0 && PERMISSION_WORDS.test(submitText))) {
+    signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: 'form changes a password' });
+  }
+  const actionValues = Object.entries(fields)
+    .filter(([name]) => ['action', 'op', 'method', 'operation', 'intent', 'command', 'do'].includes(keyForm(name)))
+    .flatMap(([, v]) => (Array.isArray(v) ? v : [v]));
+  const deleteField = Object.keys(fields).find((name) => DELETE_WORDS.test(splitWords(name).join(' '))) ?? actionValues.find((v) => DELETE_WORDS.test(v));
+  if (DELETE_WORDS.test(submitText) || deleteField !== undefined) {
+    signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: deleteField !== undefined ? `form field ${deleteField} deletes` : `button "${submitText}"` });
+  }
+  if (PAY_WORDS.test(submitText)) signals.push({ riskClass: 'FINANCIAL', capability: 'payment.send', why: `button "${submitText}"` });
+  if (SEND_WORDS.test(submitText)) signals.push({ riskClass: 'COMMUNICATION', capability: 'message.send', why: `button "${submitText}"` });
+  if (PERMISSION_WORDS.test(submitText)) signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: `button "${submitText}"` });
+  return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} form sends data` }), t, bytes);
+}
+
+function upload(args: Record<string, unknown>): Unclassified {
+  const parsed = UploadArgsSchema.safeParse(args);
+  if (!parsed.success) return unknown(BROWSER_TOOLS.upload);
+  const t = emptyCollected();
+  addUrl(t, parsed.data.url);
+  addUnique(t.paths, parsed.data.files);
+  return result({ riskClass: 'EXTERNAL_WRITE', capability: 'file.upload', why: `uploads ${parsed.data.files.length} file(s)` }, t, 0);
+}
+
+function download(args: Record<string, unknown>): Unclassified {
+  const parsed = DownloadArgsSchema.safeParse(args);
+  if (!parsed.success) return unknown(BROWSER_TOOLS.download);
+  const t = emptyCollected();
+  addUrl(t, parsed.data.url);
+  addUnique(t.paths, [parsed.data.path]);
+  return result({ riskClass: 'LOCAL_WRITE', capability: 'file.download', why: 'saves a download' }, t, 0);
+}
+
+export const WEB_HANDLERS: Readonly<Record<string, (args: Record<string, unknown>) => Unclassified>> = {
+  [BROWSER_TOOLS.navigate]: navigate,
+  [BROWSER_TOOLS.request]: request,
+  [BROWSER_TOOLS.formSubmit]: formSubmit,
+  [BROWSER_TOOLS.upload]: upload,
+  [BROWSER_TOOLS.download]: download,
+};
