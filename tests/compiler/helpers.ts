@@ -1,0 +1,40 @@
+import { analyzeInstruction } from '../../src/compiler/clauses';
+import { emptyDraft, type PermissionDraft, type PolicyDraft } from '../../src/compiler/draft';
+import { harden, type Hardened } from '../../src/compiler/harden';
+import { isolateInput } from '../../src/compiler/isolate';
+import { extractProhibitions } from '../../src/compiler/prohibitions';
+import { rulesDraft } from '../../src/compiler/rules';
+import type { TaskPolicy } from '../../src/core/policy';
+
+export const NOW = 1_700_000_000_000;
+
+/** The whole offline pipeline, synchronously: isolate → prohibitions → draft → harden. */
+export function compileWith(request: string, draftOf: (instruction: string) => PolicyDraft = rulesDraft): Hardened {
+  const { text } = isolateInput(request);
+  const analysis = analyzeInstruction(text);
+  return harden(draftOf(text), text, { taskId: 't1', now: NOW, source: 'test', prohibitions: extractProhibitions(text, analysis) }, analysis);
+}
+
+export function rules(request: string): TaskPolicy {
+  return compileWith(request).policy;
+}
+
+export function permission(p: Partial<PermissionDraft> & Pick<PermissionDraft, 'riskClass' | 'quote'>): PermissionDraft {
+  return { capability: null, tool: null, recipients: [], domains: [], paths: [], maxCalls: null, ...p };
+}
+
+export function draftOf(...permissions: PermissionDraft[]): PolicyDraft {
+  return { ...emptyDraft(), permissions };
+}
+
+/** Consequential classes the policy lets through (ceiling allow). */
+export function allowedClasses(policy: TaskPolicy): string[] {
+  return Object.entries(policy.ceilings)
+    .filter(([, c]) => c === 'allow')
+    .map(([k]) => k)
+    .sort();
+}
+
+export function recipientsOf(policy: TaskPolicy, riskClass?: string): string[] {
+  return [...new Set(policy.constraints.filter((k) => riskClass === undefined || k.riskClass === riskClass).flatMap((k) => k.recipients ?? []).concat(policy.recipients))].sort();
+}

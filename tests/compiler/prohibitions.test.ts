@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { extractProhibitions } from '../../src/compiler/prohibitions';
+
+const bans = (text: string) => extractProhibitions(text).map((p) => ({ classes: p.classes, except: p.exceptRecipients }));
+
+describe('extractProhibitions', () => {
+  it('"do not send" bans sending and the other outbound channels (form posts, requests)', () => {
+    expect(bans('Read my inbox. Do not send anything.')).toEqual([{ classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], except: [] }]);
+  });
+
+  it('"only read" bans every consequential class', () => {
+    const [p] = extractProhibitions('Only read the news on news.test');
+    expect(p?.classes).toEqual(expect.arrayContaining(['COMMUNICATION', 'FINANCIAL', 'DELETE', 'EXTERNAL_WRITE', 'PERMISSION_CHANGE', 'UNKNOWN']));
+    expect(p?.classes).not.toContain('READ');
+    expect(p?.quote).toBe('Only read the news on news.test');
+  });
+
+  it("\"don't purchase\", \"never delete\", \"without paying\", \"no purchases\", passive bans", () => {
+    expect(bans("Compare laptops on shop.test but don't purchase anything")).toEqual([{ classes: ['FINANCIAL'], except: [] }]);
+    expect(bans('Tidy the folder and never delete anything')).toEqual([{ classes: ['DELETE'], except: [] }]);
+    expect(bans('Read the news without paying for it')).toEqual([{ classes: ['FINANCIAL'], except: [] }]);
+    expect(bans('Browse shop.test. No purchases.')).toEqual([{ classes: ['FINANCIAL'], except: [] }]);
+    expect(bans('The drafts should not be deleted')).toEqual([{ classes: ['DELETE'], except: [] }]);
+    expect(bans("Don't share the folder")).toEqual([{ classes: ['PERMISSION_CHANGE'], except: [] }]);
+  });
+
+  it('false positive: "don\'t forget to email" is a request, not a ban', () => {
+    expect(bans("Don't forget to email bob@x.com the report")).toEqual([]);
+  });
+
+  it('false positive: "no problem, send it" bans nothing', () => {
+    expect(bans('No problem, send it to bob@x.com')).toEqual([]);
+  });
+
+  it('false positive: "don\'t send it to anyone except john@x.com" spares John', () => {
+    expect(bans("Draft the reply but don't send it to anyone except john@x.com")).toEqual([{ classes: ['COMMUNICATION'], except: ['john@x.com'] }]);
+  });
+
+  it('"anyone except John" binds the name only to an address the user wrote; otherwise no blanket ban', () => {
+    expect(bans("Reply to john.doe@x.com. Don't send it to anyone except John")).toEqual([{ classes: ['COMMUNICATION'], except: ['john.doe@x.com'] }]);
+    expect(bans("Don't send it to anyone except John")).toEqual([]);
+  });
+
+  it('a ban naming a recipient keeps the requested recipients and bans the rest', () => {
+    expect(bans("Don't email carol@x.com, just reply to bob@x.com")).toEqual([{ classes: ['COMMUNICATION'], except: ['bob@x.com'] }]);
+  });
+
+  it('"don\'t buy anything else" spares the purchase the user asked for', () => {
+    expect(bans('Buy one charger on shop.test, and don\'t buy anything else')).toEqual([]);
+    expect(bans('Email bob@x.com the summary but don\'t email anyone else')).toEqual([{ classes: ['COMMUNICATION'], except: ['bob@x.com'] }]);
+  });
+
+  it('reads bans from the whole instruction, past what a model would be shown', () => {
+    const long = `${'Read the next page and summarise it. '.repeat(300)}Never delete anything.`;
+    expect(long.length).toBeGreaterThan(8_000);
+    expect(bans(long)).toEqual([{ classes: ['DELETE'], except: [] }]);
+  });
+});
