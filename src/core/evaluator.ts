@@ -53,17 +53,55 @@ const GUARDED_SCHEMES = ['chrome:', 'chrome-extension:', 'chrome-untrusted:', 'd
 const ABOUT_ALLOWED = new Set(['about:blank', 'about:srcdoc']);
 
 function guardedUrl(url: string): string | null {
-  const lower = url.trim().toLowerCase();
-  const scheme = GUARDED_SCHEMES.find((s) => lower.startsWith(s));
+  const u = url.trim().toLowerCase();
+  const scheme = GUARDED_SCHEMES.find((s) => u.startsWith(s));
   if (scheme) return scheme;
-  if (lower.startsWith('about:') && !ABOUT_ALLOWED.has(lower.split(/[?#]/)[0] ?? '')) return 'about:';
+  if (u.startsWith('about:') && !ABOUT_ALLOWED.has(u.split(/[?#]/)[0] ?? '')) return 'about:';
   return null;
 }
 
-function listed(listing: Listing, call: ToolCall, c: Classification): string | null {
-  if (listing.tools.includes(call.tool)) return `tools:${call.tool}`;
-  if (listing.capabilities.includes(c.capability)) return `capabilities:${c.capability}`;
-  if (listing.classes.includes(c.riskClass)) return `classes:${c.riskClass}`;
+interface ListingSets {
+  tools: ReadonlySet<string>;
+  capabilities: ReadonlySet<string>;
+  classes: ReadonlySet<string>;
+}
+
+/**
+ * Set views of a policy's lists, built once per policy object so a decision costs the same with
+ * 10 or 10,000 entries. Policies are immutable values; a changed policy is a new object.
+ */
+interface PolicyIndex {
+  allow: ListingSets;
+  deny: ListingSets;
+  requireApproval: ListingSets;
+  recipients: ReadonlySet<string>;
+  domains: ReadonlySet<string>;
+}
+
+const indexes = new WeakMap<TaskPolicy, PolicyIndex>();
+
+function indexOf(policy: TaskPolicy): PolicyIndex {
+  let index = indexes.get(policy);
+  if (!index) {
+    const sets = (l: Listing): ListingSets => ({ tools: new Set(l.tools), capabilities: new Set(l.capabilities), classes: new Set(l.classes) });
+    index = {
+      allow: sets(policy.allow),
+      deny: sets(policy.deny),
+      requireApproval: sets(policy.requireApproval),
+      recipients: new Set(lower(policy.recipients)),
+      domains: new Set((policy.domains ?? []).map(canonicalDomain)),
+    };
+    indexes.set(policy, index);
+  }
+  return index;
+}
+
+const canonicalDomain = (d: string) => registrableDomain(d) ?? d.toLowerCase();
+
+function listed(listing: ListingSets, call: ToolCall, c: Classification): string | null {
+  if (listing.tools.has(call.tool)) return `tools:${call.tool}`;
+  if (listing.capabilities.has(c.capability)) return `capabilities:${c.capability}`;
+  if (listing.classes.has(c.riskClass)) return `classes:${c.riskClass}`;
   return null;
 }
 
@@ -75,7 +113,9 @@ function constraintApplies(k: Constraint, call: ToolCall, c: Classification): bo
   );
 }
 
-const lower = (xs: readonly string[]) => xs.map((x) => x.toLowerCase());
+function lower(xs: readonly string[]): string[] {
+  return xs.map((x) => x.toLowerCase());
+}
 const subsetOf = (xs: readonly string[], of: readonly string[]) => xs.every((x) => of.includes(x));
 
 function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number): boolean {
@@ -114,6 +154,7 @@ function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, 
   }
   const call = parsed.data;
   const c = classify(call);
+  const index = indexOf(policy);
   const targets: Targets = c.targets;
   const cls = c.riskClass;
   const evidenceFor = (ref: string) => policy.evidence.find((e) => e.ref === ref)?.quote;
@@ -147,7 +188,7 @@ function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, 
   }
 
   // 4. deny list
-  const denied = listed(policy.deny, call, c);
+  const denied = listed(index.deny, call, c);
   if (denied) return decide('BLOCK', 'deny_list', `denied by the policy (${denied})`, `deny.${denied}`);
 
   // 5. grants: a user approval covers exactly the approved tool and targets. It never covers UNKNOWN
@@ -172,7 +213,7 @@ function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, 
     if (k.recipients && !subsetOf(targets.recipients, lower(k.recipients))) {
       return decide('ASK_USER', 'argument_constraints', `recipient not among ${k.recipients.join(', ')}`, `constraints:${k.id}`);
     }
-    if (k.domains && !targets.domains.every((d) => k.domains!.some((a) => registrableDomain(a) === d))) {
+    if (k.domains && !targets.domains.every((d) => k.domains!.some((a) => canonicalDomain(a) === d))) {
       return decide('ASK_USER', 'argument_constraints', `domain not among ${k.domains.join(', ')}`, `constraints:${k.id}`);
     }
     if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
@@ -187,15 +228,15 @@ function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, 
   if (ceiling === 'ask') return decide('ASK_USER', 'ceiling', `${cls} actions need approval in this task`, `ceilings.${cls}`);
   let allowedBy = 'ceilings.READ';
   if (isConsequential(cls)) {
-    const entry = listed(policy.allow, call, c);
+    const entry = listed(index.allow, call, c);
     if (!entry) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
     allowedBy = `allow.${entry}`;
   }
 
   // 8. recipient binding: every recipient of a consequential action was named by the user.
   if (isConsequential(cls)) {
-    const bound = new Set([...lower(policy.recipients), ...constraints.flatMap((k) => lower(k.recipients ?? []))]);
-    const unbound = targets.recipients.filter((r) => !bound.has(r));
+    const fromConstraints = constraints.flatMap((k) => lower(k.recipients ?? []));
+    const unbound = targets.recipients.filter((r) => !index.recipients.has(r) && !fromConstraints.includes(r));
     if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`);
     if (cls === 'COMMUNICATION' && targets.recipients.length === 0) {
       return decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read');
@@ -205,8 +246,8 @@ function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, 
   // 9. domain allowlist. Data-bearing actions off the list are blocked; reading off the list asks,
   //    unless the URL is also exfiltration-shaped, which check 10 then blocks.
   if (targets.domains.length > 0) {
-    const allowedDomains = new Set([...(policy.domains ?? []), ...constraints.flatMap((k) => k.domains ?? [])].map((d) => registrableDomain(d) ?? d.toLowerCase()));
-    const off = targets.domains.filter((d) => !allowedDomains.has(d));
+    const fromConstraints = constraints.flatMap((k) => k.domains ?? []).map(canonicalDomain);
+    const off = targets.domains.filter((d) => !index.domains.has(d) && !fromConstraints.includes(d));
     if (off.length > 0) {
       if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
       if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
@@ -235,7 +276,7 @@ function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, 
   }
 
   // 13. explicit approval requirements
-  const needsApproval = listed(policy.requireApproval, call, c);
+  const needsApproval = listed(index.requireApproval, call, c);
   if (needsApproval) return decide('ASK_USER', 'approval_required', `the task asks for approval of each ${needsApproval.split(':')[1]}`, `requireApproval.${needsApproval}`);
 
   // Allowed: count it in the same step.

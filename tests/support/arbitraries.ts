@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { RISK_CLASSES } from '../../src/core/risk';
+import { RISK_CLASSES, type RiskClass } from '../../src/core/risk';
 import type { TaskPolicy } from '../../src/core/policy';
 import { makePolicy } from './policy';
 
@@ -62,7 +62,7 @@ export const policyArb: fc.Arbitrary<TaskPolicy> = fc
   .record({
     ceilings: ceilingsArb,
     allow: listingArb,
-    deny: fc.record({ tools: sub(TOOLS).map((t) => t.slice(0, 1)), capabilities: fc.constant([]), classes: fc.constant([]) }),
+    deny: fc.record({ tools: sub(TOOLS).map((t) => t.slice(0, 1)), capabilities: fc.constant<string[]>([]), classes: fc.constant<RiskClass[]>([]) }),
     recipients: sub(RECIPIENTS),
     domains: fc.option(sub(DOMAINS), { nil: null }),
     paths: sub(PATHS),

@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { evaluatorFigures, growthFigure } from './evaluator';
+import type { Figure } from './stats';
+
+/**
+ * `npm run bench`: every speed and memory figure in one run, written to bench/results/latest.{json,md}.
+ * Targets are reported, never asserted: these machines are noisy, so comparisons are ratios from one run.
+ * `npm run bench -- --only evaluator,growth` runs a subset.
+ */
+type Section = { name: string; run: () => Promise<Figure[]> | Figure[] };
+
+const SECTIONS: Section[] = [
+  { name: 'evaluator', run: evaluatorFigures },
+  { name: 'growth', run: () => [growthFigure()] },
+];
+
+function machine(): Record<string, string> {
+  let chromium = 'not installed';
+  try {
+    chromium = execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    // Browser figures say so themselves when Chromium is missing.
+  }
+  return { cores: String(cpus().length), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, chromium };
+}
+
+function markdown(figures: Figure[], meta: Record<string, string>): string {
+  const rows = figures.map((f) => `| ${f.figure} | ${f.target} | ${f.measured} | ${f.ratio ?? ''} | ${f.verdict} |`);
+  return [
+    `# AgentsFence benchmark`,
+    '',
+    `Machine: ${meta.cores} cores, ${meta.cpu}; Node ${meta.node}; ${meta.chromium}. Run at ${meta.date}.`,
+    '',
+    '| Figure | Target | Measured | Ratio | Verdict |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+    '',
+    '## Method',
+    '',
+    ...figures.map((f) => `- **${f.figure}**: ${f.method}`),
+    '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const onlyArg = process.argv.find((a) => a.startsWith('--only'));
+  const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : process.argv[process.argv.indexOf(onlyArg) + 1])?.split(',') : undefined;
+  const figures: Figure[] = [];
+  for (const section of SECTIONS) {
+    if (only && !only.includes(section.name)) continue;
+    process.stderr.write(`bench: ${section.name}…\n`);
+    figures.push(...(await section.run()));
+  }
+  const meta = { ...machine(), date: new Date().toISOString() };
+  const dir = join(import.meta.dirname, 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ machine: meta, figures }, null, 2)}\n`);
+  const md = markdown(figures, meta);
+  writeFileSync(join(dir, 'latest.md'), md);
+  process.stdout.write(md);
+}
+
+await main();

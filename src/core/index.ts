@@ -1,0 +1,12 @@
+export * from './risk';
+export * from './call';
+export * from './classification';
+export * from './policy';
+export * from './decision';
+export * from './evaluator';
+export * from './explain';
+export * from './grants';
+export * from './paths';
+export { classify } from './classifier';
+export { registrableDomain } from './domains';
+export { exfiltrationShape } from './exfil';
