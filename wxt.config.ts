@@ -2,8 +2,20 @@ import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 
 // MV3 extension. Entry points are thin wiring; logic lives in src/.
+// AF_NO_MAIN_HOOKS=1 builds the control variant without the MAIN-world page hooks into
+// .output/nohooks/chrome-mv3: the e2e suite proves which protections hold by the network floor alone.
+const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
+  ...(noMainHooks ? { outDir: '.output/nohooks' } : {}),
+  hooks: {
+    'entrypoints:resolved': (_wxt, entrypoints) => {
+      if (!noMainHooks) return;
+      const index = entrypoints.findIndex((e) => e.name === 'page-hooks');
+      if (index >= 0) entrypoints.splice(index, 1);
+    },
+  },
   // Popup and options pages are preact.
   vite: () => ({ plugins: [preact()] }),
   manifest: {
@@ -20,5 +32,7 @@ export default defineConfig({
       'alarms',
     ],
     host_permissions: ['<all_urls>'],
+    // The page a blocked navigation lands on (DNR redirect); renderer-initiated navigations need it listed.
+    web_accessible_resources: [{ resources: ['blocked.html'], matches: ['<all_urls>'] }],
   },
 });

@@ -1,11 +1,11 @@
+import { compileFollowUp, compileTask, type CompileOptions, type CompileResult as CoreCompileResult } from '../compiler';
 import type { TaskPolicy } from '../core/policy';
-import { CONSEQUENTIAL_CLASSES } from '../core/risk';
 import type { CompileReport, Options } from '../messages/protocol';
 
 /**
- * The background's view of the compiler (src/compiler). Injected into the monitor so tests can play
- * any compiler. TEMPORARY: until src/compiler/index.ts lands, `stubCompiler` yields the read-only
- * fallback policy; it is replaced by the real `compileTask` in the wiring.
+ * The background's view of the compiler (src/compiler), injected into the monitor so tests can play any
+ * compiler. `compilerFromOptions` adapts the extension's options (backend names, API key) and the
+ * compiler's report to the popup's protocol shapes. The API key goes to the compiler only.
  */
 export interface CompileRequestOptions extends Pick<Options, 'backend' | 'baseUrl' | 'model' | 'apiKey'> {
   now: number;
@@ -23,36 +23,34 @@ export interface TaskCompiler {
   compileFollowUp(previous: TaskPolicy, text: string, opts: CompileRequestOptions): Promise<CompileResult>;
 }
 
-function readOnlyPolicy(taskId: string, now: number): TaskPolicy {
+function coreOptions(opts: CompileRequestOptions): CompileOptions {
+  if (opts.backend === 'rules') return { backend: 'rules', now: opts.now, taskId: opts.taskId };
+  return { backend: 'openai', baseUrl: opts.baseUrl, model: opts.model, apiKey: opts.apiKey, now: opts.now, taskId: opts.taskId };
+}
+
+function protocolReport(result: CoreCompileResult, durationMs: number): CompileResult {
+  const { report } = result;
+  const fallback = report.removed.find((r) => r.ref === 'draft' && r.why.startsWith('fallback'));
   return {
-    version: 1,
-    taskId,
-    issuedAt: now,
-    expiresAt: null,
-    ceilings: Object.fromEntries(CONSEQUENTIAL_CLASSES.map((c) => [c, 'block'])),
-    allow: { tools: [], capabilities: [], classes: ['READ'] },
-    deny: { tools: [], capabilities: [], classes: [] },
-    constraints: [],
-    recipients: [],
-    domains: null,
-    paths: [],
-    outboundBudget: { maxCalls: null, maxBytes: null },
-    prohibitions: [],
-    grants: [],
-    requireApproval: { tools: [], capabilities: [], classes: [] },
-    evidence: [],
-    source: 'fallback:read-only',
+    policy: result.policy,
+    report: {
+      backend: report.fallback ? `${result.policy.source} (asked ${report.backend})` : report.backend,
+      durationMs: Math.max(0, durationMs),
+      removed: report.removed.map((r) => ({ what: r.ref, why: r.why })),
+      ...(report.fallback && fallback !== undefined ? { fallbackReason: fallback.why } : {}),
+    },
   };
 }
 
-export const stubCompiler: TaskCompiler = {
-  async compileTask(_request, opts) {
-    return {
-      policy: readOnlyPolicy(opts.taskId, opts.now),
-      report: { backend: 'fallback:read-only', durationMs: 0, removed: [], fallbackReason: 'the compiler is not wired in yet' },
-    };
+export const extensionCompiler: TaskCompiler = {
+  async compileTask(request, opts) {
+    const started = performance.now();
+    const result = await compileTask(request, coreOptions(opts));
+    return protocolReport(result, performance.now() - started);
   },
-  async compileFollowUp(previous) {
-    return { policy: previous, report: { backend: 'fallback:unchanged', durationMs: 0, removed: [], fallbackReason: 'the compiler is not wired in yet' } };
+  async compileFollowUp(previous, text, opts) {
+    const started = performance.now();
+    const result = await compileFollowUp(previous, text, coreOptions(opts));
+    return protocolReport(result, performance.now() - started);
   },
 };

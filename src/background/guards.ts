@@ -1,12 +1,14 @@
 import { BROWSER_TOOLS, type ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
-import { BLOCKED_PAGE_PATH } from './monitor';
 
 /**
  * Browser guards: a guarded tab may not open browser internals (chrome://, devtools://, …), other
  * extensions' pages, or this extension's own pages (an agent must never reach the approval UI). The one
  * exception is the page a blocked navigation lands on. Downloads are checked as `browser.download`.
  */
+
+/** The page a blocked navigation lands on; the only extension page a guarded tab may show. */
+export const BLOCKED_PAGE_PATH = '/blocked.html';
 
 const INTERNAL_SCHEMES = ['chrome:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'view-source:', 'edge:', 'about:', 'file:', 'filesystem:'];
 const ALLOWED_ABOUT = new Set(['about:blank', 'about:srcdoc']);

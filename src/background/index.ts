@@ -2,10 +2,10 @@ import type { Browser } from '@wxt-dev/browser';
 import { evaluate } from '../core/evaluator';
 import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
-import { stubCompiler, type TaskCompiler } from './compile';
+import { extensionCompiler, type TaskCompiler } from './compile';
 import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
-import { downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
-import { BLOCKED_PAGE_PATH, Monitor, type MessageSender, type MonitorEffects } from './monitor';
+import { BLOCKED_PAGE_PATH, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
+import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
 
@@ -81,7 +81,7 @@ export interface BackgroundHandle {
   openControlWindow(path?: string): Promise<number>;
 }
 
-export function startBackground(compiler: TaskCompiler = stubCompiler): BackgroundHandle {
+export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   const extensionId = chrome.runtime.id;
   const effects = chromeEffects(extensionId);

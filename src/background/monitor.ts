@@ -21,6 +21,7 @@ import {
   type TaskStateResponse,
 } from '../messages/protocol';
 import type { TaskCompiler } from './compile';
+import { BLOCKED_PAGE_PATH } from './guards';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
 
@@ -93,8 +94,6 @@ const ASKABLE_FROM_BLOCKED_PAGE: ReadonlySet<Check> = new Set(['domain_allowlist
 
 /** Tools whose ALLOW opens the network floor for data-bearing requests to the call's domains. */
 const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
-
-export const BLOCKED_PAGE_PATH = '/blocked.html';
 
 function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string): DecisionRecord {
   return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] } };

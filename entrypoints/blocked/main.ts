@@ -1,0 +1,3 @@
+import { showBlockedPage } from '../../src/background/blockedPage';
+
+showBlockedPage(document, location.href);
