@@ -94,9 +94,10 @@ function optionValues(args: readonly string[], short: string, longs: readonly st
       else values.push(arg.slice(long.length + 1));
       continue;
     }
-    if (short !== '' && SHORT_CLUSTER.test(arg)) {
+    if (short !== '' && /^-[a-zA-Z0-9]/.test(arg)) {
       for (let j = 1; j < arg.length; j++) {
         const letter = arg[j] as string;
+        if (!/[a-zA-Z0-9]/.test(letter)) break;
         if (letter === short) {
           const rest = arg.slice(j + 1);
           values.push(rest !== '' ? rest : (args[++i] ?? ''));
