@@ -268,7 +268,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   }
   const exceptedNames: string[] = [];
   for (let k = 0; k < words.length - 1; k++) {
-    if (words[k]!.w === 'except' || (words[k]!.w === 'but' && negated)) {
+    if (words[k]!.w === 'except' || (words[k]!.w === 'but' && negated && k > 0)) {
       const next = words[k + 1]!;
       if (!targets.some((t) => t.start <= next.start && t.end >= next.end) && /^[a-z][a-z'-]*$/.test(next.w)) exceptedNames.push(next.w);
     }

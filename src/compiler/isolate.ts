@@ -81,5 +81,6 @@ export function isolateInput(request: string): Isolated {
       return MARKER;
     })
     .trim();
-  return { text, removed };
+  // Nothing but removal markers left: the user gave no instruction.
+  return { text: text.split(MARKER).join('').trim() === '' ? '' : text, removed };
 }
