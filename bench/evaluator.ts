@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { preparsePolicySet, statefulIsAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
 import { classify } from '../src/core/classifier';
-import { evaluate } from '../src/core/evaluator';
+import { decideClassified, evaluate } from '../src/core/evaluator';
 import { initialState, TaskPolicySchema, type TaskPolicy } from '../src/core/policy';
 import type { ToolCall } from '../src/core/call';
 import { median, summarise, type Figure } from './stats';
@@ -41,7 +41,12 @@ export function callStream(n: number): ToolCall[] {
     { tool: 'browser.form_submit', args: { url: 'https://mail.test/compose', method: 'POST', fields: { to: 'bob@corp.test', message: 'hi' }, submitText: 'Send' } },
     { tool: 'send_email', args: { to: 'bob@corp.test', body: 'x' } },
   ];
-  return Array.from({ length: n }, (_, i) => templates[(i * 7 + 3) % templates.length]!);
+  // Vary ids and query values so no layer can win by seeing the same string twice.
+  return Array.from({ length: n }, (_, i) => {
+    const t = structuredClone(templates[(i * 7 + 3) % templates.length]!);
+    if (typeof t.args.url === 'string') t.args.url = `${t.args.url}${t.args.url.includes('?') ? '&' : '?'}n=${i}`;
+    return t;
+  });
 }
 
 const CEDAR_POLICIES = `
@@ -71,7 +76,10 @@ function timeLoop(n: number, fn: (i: number) => void): number[] {
 }
 
 export interface EvaluatorBench {
+  /** Decision given the classification — the same input Cedar gets. */
   oursUs: ReturnType<typeof summarise>;
+  /** Whole path from an untrusted raw call: schema parse + classify + decide. */
+  fullUs: ReturnType<typeof summarise>;
   cedarUs: ReturnType<typeof summarise>;
   oursPerSec: number;
   cedarPerSec: number;
@@ -81,10 +89,8 @@ export interface EvaluatorBench {
 export function runEvaluatorComparison(policy: TaskPolicy, calls: ToolCall[], psetId = 'bench'): EvaluatorBench {
   const parsed = preparsePolicySet(psetId, { staticPolicies: cedarText(policy) });
   if (parsed.type !== 'success') throw new Error(`cedar parse: ${JSON.stringify(parsed.errors)}`);
-  const contexts = calls.map((call) => {
-    const c = classify(call);
-    return { riskClass: c.riskClass, capability: c.capability, domains: c.targets.domains, recipients: c.targets.recipients };
-  });
+  const classified = calls.map((call) => classify(call));
+  const contexts = classified.map((c) => ({ riskClass: c.riskClass, capability: c.capability, domains: c.targets.domains, recipients: c.targets.recipients }));
   const cedar = (i: number) =>
     statefulIsAuthorized({
       principal: { type: 'Agent', id: 'a' },
@@ -94,25 +100,29 @@ export function runEvaluatorComparison(policy: TaskPolicy, calls: ToolCall[], ps
       preparsedPolicySetId: psetId,
       entities: [],
     });
-  const ours = (i: number) => evaluate(policy, initialState(), calls[i]!, 0);
+  const ours = (i: number) => decideClassified(policy, initialState(), calls[i]!, classified[i]!, 0);
+  const full = (i: number) => evaluate(policy, initialState(), calls[i]!, 0);
 
   // Agreement on allow vs not-allow shows the two policies are equivalent on this stream.
   let agree = 0;
   for (let i = 0; i < calls.length; i++) {
     const a = cedar(i);
     const cedarAllows = a.type === 'success' && a.response.decision === 'allow';
-    if (cedarAllows === (ours(i).record.decision === 'ALLOW')) agree++;
+    if (cedarAllows === (full(i).record.decision === 'ALLOW')) agree++;
   }
   // Warm up, then interleave rounds so both see the same machine noise.
   timeLoop(calls.length, ours);
   timeLoop(calls.length, cedar);
+  timeLoop(calls.length, full);
   const oursSamples: number[] = [];
+  const fullSamples: number[] = [];
   const cedarSamples: number[] = [];
   const oursRate: number[] = [];
   const cedarRate: number[] = [];
   for (let round = 0; round < 5; round++) {
     const o = timeLoop(calls.length, ours);
     const c = timeLoop(calls.length, cedar);
+    fullSamples.push(...timeLoop(calls.length, full));
     oursSamples.push(...o);
     cedarSamples.push(...c);
     oursRate.push(calls.length / (o.reduce((a, b) => a + b, 0) / 1e6));
@@ -120,6 +130,7 @@ export function runEvaluatorComparison(policy: TaskPolicy, calls: ToolCall[], ps
   }
   return {
     oursUs: summarise(oursSamples),
+    fullUs: summarise(fullSamples),
     cedarUs: summarise(cedarSamples),
     oursPerSec: median(oursRate),
     cedarPerSec: median(cedarRate),
@@ -133,12 +144,21 @@ export function evaluatorFigures(): Figure[] {
   return [
     {
       id: 'evaluator-latency',
-      figure: 'Evaluator decision in process (parse + classify + evaluate)',
+      figure: 'Evaluator decision in process (classified call → decision record)',
       target: 'p50 ≤ 2 µs',
       measured: `p50 ${r.oursUs.p50.toFixed(2)} µs, p99 ${r.oursUs.p99.toFixed(2)} µs (Cedar p50 ${r.cedarUs.p50.toFixed(2)} µs, p99 ${r.cedarUs.p99.toFixed(2)} µs)`,
       verdict: r.oursUs.p50 <= 2 ? 'met' : 'missed',
-      method: '4,000-call web-agent stream, 5 interleaved rounds after warm-up; performance.now per call',
+      method: '4,000-call web-agent stream (ids vary per call), 5 interleaved rounds after warm-up; performance.now per call; includes the exfiltration-URL check, which Cedar does not do',
       data: { ours: r.oursUs, cedar: r.cedarUs },
+    },
+    {
+      id: 'evaluator-full-path',
+      figure: 'Whole path from an untrusted raw call (zod parse + classify + decide)',
+      target: 'info (no target; what the extension pays per proposal)',
+      measured: `p50 ${r.fullUs.p50.toFixed(2)} µs, p99 ${r.fullUs.p99.toFixed(2)} µs`,
+      verdict: 'info',
+      method: 'same stream and rounds as above',
+      data: { full: r.fullUs },
     },
     {
       id: 'evaluator-throughput',
@@ -147,7 +167,7 @@ export function evaluatorFigures(): Figure[] {
       measured: `${Math.round(r.oursPerSec).toLocaleString('en')}/s vs ${Math.round(r.cedarPerSec).toLocaleString('en')}/s; allow/deny agreement ${(r.agreement * 100).toFixed(1)} %`,
       ratio: `${ratio.toFixed(1)}×`,
       verdict: ratio >= 10 ? 'met' : 'missed',
-      method: 'same stream and rounds; Cedar gets classification precomputed (untimed); median of round rates',
+      method: 'same stream and rounds; both get the same precomputed classification (untimed); median of round rates',
       data: { oursPerSec: r.oursPerSec, cedarPerSec: r.cedarPerSec, agreement: r.agreement },
     },
   ];

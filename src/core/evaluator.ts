@@ -23,21 +23,32 @@ export interface EvalResult {
  */
 export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number): EvalResult {
   try {
-    return evaluateParsed(policy, state, rawCall, now);
+    const parsed = ToolCallSchema.safeParse(rawCall);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)';
+      return { record: failClosed(rawCall, 'schema', `malformed tool call at ${where}: ${issue?.message ?? 'invalid'}`), state };
+    }
+    return decideUnsafe(policy, state, parsed.data, classify(parsed.data), now);
   } catch (err) {
-    return {
-      record: {
-        decision: 'BLOCK',
-        check: 'internal_error',
-        reason: `evaluator error: ${err instanceof Error ? err.message : String(err)}`,
-        tool: toolNameOf(rawCall),
-        capability: 'unknown',
-        riskClass: 'UNKNOWN',
-        targets: { recipients: [], domains: [], paths: [] },
-      },
-      state,
-    };
+    return { record: failClosed(rawCall, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`), state };
   }
+}
+
+/**
+ * The decision for a call the caller has already parsed and classified (the extension classifies once
+ * for the decision and the audit entry). Same checks, same order, same totality as `evaluate`.
+ */
+export function decideClassified(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number): EvalResult {
+  try {
+    return decideUnsafe(policy, state, call, c, now);
+  } catch (err) {
+    return { record: failClosed(call, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`), state };
+  }
+}
+
+function failClosed(rawCall: unknown, check: 'schema' | 'internal_error', reason: string): DecisionRecord {
+  return { decision: 'BLOCK', check, reason, tool: toolNameOf(rawCall), capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] } };
 }
 
 function toolNameOf(raw: unknown): string {
@@ -134,26 +145,7 @@ function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
 
-function evaluateParsed(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number): EvalResult {
-  const parsed = ToolCallSchema.safeParse(rawCall);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)';
-    return {
-      record: {
-        decision: 'BLOCK',
-        check: 'schema',
-        reason: `malformed tool call at ${where}: ${issue?.message ?? 'invalid'}`,
-        tool: toolNameOf(rawCall),
-        capability: 'unknown',
-        riskClass: 'UNKNOWN',
-        targets: { recipients: [], domains: [], paths: [] },
-      },
-      state,
-    };
-  }
-  const call = parsed.data;
-  const c = classify(call);
+function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number): EvalResult {
   const index = indexOf(policy);
   const targets: Targets = c.targets;
   const cls = c.riskClass;
