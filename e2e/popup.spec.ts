@@ -1,0 +1,298 @@
+import { chromium, expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AuditEntrySchema, type AuditEntry } from '../src/messages/protocol';
+import { startTestServer, type TestServer } from './fixtures/server';
+
+/**
+ * The popup as the user drives it: a real Chromium with the built extension, the popup opened as the
+ * extension's own window (so the background accepts its answers), an agent tab on mail.test that
+ * sends e-mail through the site's JSON API. The test server's request log is the truth about what
+ * was sent; the popup is driven only by role and accessible name, as a keyboard or screen-reader
+ * user would find its controls.
+ */
+
+const EXTENSION = resolve('.output/chrome-mv3');
+const SCREENSHOTS = resolve('docs/screenshots');
+/** Distinctive message content: the exported audit log must not contain it (redaction). */
+const SUBJECT = 'Subj-91ab';
+const BODY = 'Body-7f3c';
+const TASK = 'Read my inbox on mail.test and email bob@corp.test a summary of the offsite message.';
+
+interface Session {
+  context: BrowserContext;
+  worker: Worker;
+  extensionId: string;
+  server: TestServer;
+  profile: string;
+}
+
+async function launch(): Promise<Session> {
+  const server = await startTestServer();
+  server.setPage('/', '<!doctype html><title>Mail</title><h1>Inbox</h1>');
+  const profile = mkdtempSync(join(tmpdir(), 'af-popup-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      `--disable-extensions-except=${EXTENSION}`,
+      `--load-extension=${EXTENSION}`,
+      '--host-resolver-rules=MAP *.test 127.0.0.1',
+    ],
+  });
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+  return { context, worker, extensionId: new URL(worker.url()).host, server, profile };
+}
+
+async function close(s: Session): Promise<void> {
+  await s.context.close();
+  await s.server.close();
+  rmSync(s.profile, { recursive: true, force: true });
+}
+
+/** Open an extension page the way the extension itself does: a window it opened, which may answer approvals. */
+async function openControlWindow(s: Session, path = '/popup.html'): Promise<Page> {
+  const opened = s.context.waitForEvent('page', (p) => p.url().endsWith(path));
+  await s.worker.evaluate((p) => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow(p), path);
+  const page = await opened;
+  await page.waitForLoadState('domcontentloaded');
+  return page;
+}
+
+async function startTask(popup: Page, task = TASK): Promise<void> {
+  await popup.getByRole('textbox', { name: 'Task' }).fill(task);
+  await popup.getByRole('button', { name: 'Start task' }).click();
+  await expect(popup.getByText(/^Compiled by/)).toBeVisible();
+}
+
+async function agentTab(s: Session): Promise<Page> {
+  const agent = await s.context.newPage();
+  await agent.goto(`${s.server.origin('mail.test')}/`);
+  return agent;
+}
+
+/** The agent sends an e-mail through the site's API; resolves to `sent:<status>` or `failed:<message>`, never throws. */
+function send(agent: Page, s: Session, to: string): Promise<string> {
+  return agent.evaluate(
+    async ([url, recipient, subject, body]) => {
+      try {
+        const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: recipient, subject, body }) });
+        return `sent:${r.status}`;
+      } catch (err) {
+        return `failed:${err instanceof Error ? err.message : String(err)}`;
+      }
+    },
+    [`${s.server.origin('mail.test')}/api/send`, to, SUBJECT, BODY] as const,
+  );
+}
+
+/** Resolves to the value, or to `pending` if it has not settled within `ms` (the action is still held). */
+function within<T>(p: Promise<T>, ms: number): Promise<T | 'pending'> {
+  return Promise.race([p, new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms))]);
+}
+
+/** The part of `chrome` an extension page has that these tests call. */
+interface ExtensionPage {
+  chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } };
+}
+
+const sentTo = (s: Session, to: string) => s.server.hits('/api/send').filter((r) => JSON.parse(r.body).to === to).length;
+const approvalFor = (popup: Page, to: string) => popup.getByRole('article', { name: `The agent wants to send messages to ${to} on mail.test.` });
+
+test.describe.configure({ mode: 'serial' });
+
+let s: Session;
+test.beforeEach(async () => {
+  s = await launch();
+});
+test.afterEach(async () => {
+  await close(s);
+});
+
+test('start task → the policy in words → Allow once lets one send through; the identical second send asks again', async () => {
+  const popup = await openControlWindow(s);
+  await expect(popup.getByText('Nothing is waiting for you.')).toBeVisible();
+  await startTask(popup);
+  // The policy in plain words, with the user's own words behind the permission.
+  await expect(popup.getByRole('region', { name: 'May do' }).getByText('May send messages.')).toBeVisible();
+  await expect(popup.getByRole('region', { name: 'May do' }).getByText('and email bob@corp.test a summary of the offsite message')).toBeVisible();
+  await expect(popup.getByRole('region', { name: 'Limits' }).getByText('Recipient: bob@corp.test.')).toBeVisible();
+  await popup.locator('.popup').screenshot({ path: join(SCREENSHOTS, 'popup-task-policy.png') });
+
+  const agent = await agentTab(s);
+  expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
+
+  const approvalsBox = await popup.locator('.approvals').boundingBox();
+  const first = send(agent, s, 'carol@corp.test');
+  const card = approvalFor(popup, 'carol@corp.test');
+  await expect(card).toBeVisible();
+  expect(await within(first, 300)).toBe('pending');
+  expect(sentTo(s, 'carol@corp.test')).toBe(0);
+  // No layout shift: the approvals region keeps its place and size when an approval arrives.
+  expect(await popup.locator('.approvals').boundingBox()).toEqual(approvalsBox);
+  await expect(card.getByText('Destination')).toBeVisible();
+  await popup.locator('.popup').screenshot({ path: join(SCREENSHOTS, 'popup-pending-approval.png') });
+
+  await card.getByRole('button', { name: 'Allow once' }).click();
+  expect(await within(first, 5_000)).toBe('sent:200');
+  expect(sentTo(s, 'carol@corp.test')).toBe(1);
+  await expect(card).toBeHidden();
+
+  const second = send(agent, s, 'carol@corp.test');
+  await expect(approvalFor(popup, 'carol@corp.test')).toBeVisible();
+  expect(await within(second, 300)).toBe('pending');
+  await approvalFor(popup, 'carol@corp.test').getByRole('button', { name: 'Deny' }).click();
+  expect(await within(second, 5_000)).toMatch(/^failed:/);
+  expect(sentTo(s, 'carol@corp.test')).toBe(1);
+});
+
+test('Allow for this task: repeats to the same recipient go through; the same action to another recipient asks', async () => {
+  const popup = await openControlWindow(s);
+  await startTask(popup);
+  const agent = await agentTab(s);
+
+  const first = send(agent, s, 'carol@corp.test');
+  await approvalFor(popup, 'carol@corp.test').getByRole('button', { name: 'Allow for this task' }).click();
+  expect(await within(first, 5_000)).toBe('sent:200');
+  expect(await within(send(agent, s, 'carol@corp.test'), 5_000)).toBe('sent:200');
+  expect(await within(send(agent, s, 'carol@corp.test'), 5_000)).toBe('sent:200');
+  expect(sentTo(s, 'carol@corp.test')).toBe(3);
+  await expect(popup.getByRole('region', { name: 'Your approvals' })).toContainText('carol@corp.test');
+
+  const other = send(agent, s, 'dave@corp.test');
+  await expect(approvalFor(popup, 'dave@corp.test')).toBeVisible();
+  expect(await within(other, 300)).toBe('pending');
+  await approvalFor(popup, 'dave@corp.test').getByRole('button', { name: 'Deny' }).click();
+  expect(await within(other, 5_000)).toMatch(/^failed:/);
+  expect(sentTo(s, 'dave@corp.test')).toBe(0);
+});
+
+test('Deny: the action is blocked, never reaches the server, and the agent’s request fails cleanly', async () => {
+  const popup = await openControlWindow(s);
+  await startTask(popup);
+  const agent = await agentTab(s);
+  const attempt = send(agent, s, 'eve@evil.test');
+  const card = approvalFor(popup, 'eve@evil.test');
+  await expect(card).toBeVisible();
+  await card.getByRole('button', { name: 'Deny' }).click();
+  expect(await within(attempt, 5_000)).toMatch(/^failed:/);
+  expect(sentTo(s, 'eve@evil.test')).toBe(0);
+  // The page is still usable afterwards: an allowed send goes through.
+  expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
+});
+
+test('no answer: BLOCK after the ask timeout set on the options page', async () => {
+  const options = await openControlWindow(s, '/options.html');
+  await options.getByLabel('Ask timeout (seconds)').fill('2');
+  await options.getByRole('button', { name: 'Save' }).click();
+  await expect(options.getByText('Enter a whole number of seconds from 5 to 3600.')).toBeVisible();
+  await options.getByLabel('Ask timeout (seconds)').fill('5');
+  await options.getByRole('button', { name: 'Save' }).click();
+  await expect(options.getByText('Saved.')).toBeVisible();
+  await options.close();
+
+  const popup = await openControlWindow(s);
+  await startTask(popup);
+  const agent = await agentTab(s);
+  const started = Date.now();
+  const attempt = send(agent, s, 'carol@corp.test');
+  await expect(approvalFor(popup, 'carol@corp.test')).toBeVisible();
+  expect(await within(attempt, 15_000)).toMatch(/^failed:/);
+  const waited = Date.now() - started;
+  expect(waited).toBeGreaterThanOrEqual(4_500);
+  expect(sentTo(s, 'carol@corp.test')).toBe(0);
+  await expect(approvalFor(popup, 'carol@corp.test')).toBeHidden();
+
+  await popup.getByRole('tab', { name: 'Audit log' }).click();
+  await popup.getByLabel('Decision').selectOption('BLOCK');
+  await expect(popup.getByRole('list', { name: 'Audit entries, newest first' }).getByText(/no answer in time/)).toBeVisible();
+});
+
+test('an agent tab cannot reach the extension’s pages, and a copy of the popup in a tab cannot approve', async () => {
+  // A copy of popup.html in an ordinary tab: the background refuses it, and the page says so.
+  const copy = await s.context.newPage();
+  await copy.goto(`chrome-extension://${s.extensionId}/popup.html`);
+  await expect(copy.getByText('Approvals disabled here.')).toBeVisible();
+  await expect(copy.getByRole('button', { name: 'Start task' })).toHaveCount(0);
+
+  const popup = await openControlWindow(s);
+  await startTask(popup);
+  const agent = await agentTab(s);
+  const attempt = send(agent, s, 'carol@corp.test');
+  await expect(approvalFor(popup, 'carol@corp.test')).toBeVisible();
+
+  // The copy tries to approve through the protocol directly: refused, and the action stays held.
+  const pendingId = await popup.evaluate(async () => {
+    const state = (await (globalThis as unknown as ExtensionPage).chrome.runtime.sendMessage({ type: 'task.get' })) as { pending: { id: string }[] };
+    return state.pending[0]?.id ?? '';
+  });
+  expect(pendingId).not.toBe('');
+  const refusal = await copy.evaluate(
+    (id) => (globalThis as unknown as ExtensionPage).chrome.runtime.sendMessage({ type: 'approval.answer', id, answer: 'task' }),
+    pendingId,
+  );
+  expect(refusal).toMatchObject({ ok: false, code: 'approvals-disabled' });
+  expect(await within(attempt, 300)).toBe('pending');
+
+  // The agent tab navigating to the approval UI (browser-initiated and by script) never lands there.
+  const popupUrl = `chrome-extension://${s.extensionId}/popup.html`;
+  await agent.goto(popupUrl).catch(() => undefined);
+  await expect.poll(() => agent.url()).not.toContain('popup.html');
+  const scripted = await s.context.newPage();
+  await scripted.goto(`${s.server.origin('mail.test')}/`);
+  await scripted.evaluate((url) => void (location.href = url), popupUrl).catch(() => undefined);
+  await scripted.waitForTimeout(500);
+  expect(scripted.url()).not.toContain('popup.html');
+  expect(await within(attempt, 100)).toBe('pending');
+
+  await approvalFor(popup, 'carol@corp.test').getByRole('button', { name: 'Deny' }).click();
+  expect(await within(attempt, 5_000)).toMatch(/^failed:/);
+  expect(sentTo(s, 'carol@corp.test')).toBe(0);
+});
+
+test('the exported audit log lists exactly the actions taken', async () => {
+  const popup = await openControlWindow(s);
+  await startTask(popup);
+  const agent = await agentTab(s);
+  expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
+  const asked = send(agent, s, 'carol@corp.test');
+  await approvalFor(popup, 'carol@corp.test').getByRole('button', { name: 'Allow once' }).click();
+  expect(await within(asked, 5_000)).toBe('sent:200');
+  const denied = send(agent, s, 'dave@corp.test');
+  await approvalFor(popup, 'dave@corp.test').getByRole('button', { name: 'Deny' }).click();
+  expect(await within(denied, 5_000)).toMatch(/^failed:/);
+
+  await popup.getByRole('tab', { name: 'Audit log' }).click();
+  const rows = popup.getByRole('list', { name: 'Audit entries, newest first' }).getByRole('listitem');
+  await expect(rows.first()).toBeVisible();
+  await rows.first().locator('summary').click();
+  await expect(rows.first().getByLabel('Decision record')).toBeVisible();
+  await popup.locator('.popup').screenshot({ path: join(SCREENSHOTS, 'popup-audit-log.png') });
+
+  const download = popup.waitForEvent('download');
+  await popup.getByRole('button', { name: 'Export JSONL' }).click();
+  const file = await (await download).path();
+  const entries: AuditEntry[] = readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => AuditEntrySchema.parse(JSON.parse(line)));
+  const sends = entries
+    .filter((e) => e.record.capability === 'message.send')
+    .reverse()
+    .map((e) => `${e.record.decision} ${e.record.targets.recipients.join(',')}${e.answer === undefined ? '' : ` (${e.answer})`}`);
+  expect(sends).toEqual(['ALLOW bob@corp.test', 'ASK_USER carol@corp.test', 'ALLOW carol@corp.test (once)', 'ASK_USER dave@corp.test', 'BLOCK dave@corp.test (deny)']);
+  // What reached the server is exactly what the log says was allowed.
+  expect(s.server.hits('/api/send').map((r) => JSON.parse(r.body).to)).toEqual(['bob@corp.test', 'carol@corp.test']);
+  // Redacted: no message bodies or subjects in the export.
+  expect(readFileSync(file, 'utf8')).not.toContain(SUBJECT);
+  expect(readFileSync(file, 'utf8')).not.toContain(BODY);
+
+  const json = popup.waitForEvent('download');
+  await popup.getByRole('button', { name: 'Export JSON' }).click();
+  const parsed = JSON.parse(readFileSync(await (await json).path(), 'utf8')) as unknown[];
+  expect(parsed.map((e) => AuditEntrySchema.parse(e).id)).toEqual(entries.map((e) => e.id));
+});
