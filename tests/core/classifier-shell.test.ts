@@ -101,6 +101,7 @@ describe('shell sub-classifier', () => {
     // unknown
     ['frobnicate --x', 'UNKNOWN'],
     ['$CMD args', 'UNKNOWN'],
+    ['constructor rm x', 'UNKNOWN'],
     ['git frob', 'UNKNOWN'],
     ['', 'UNKNOWN'],
     ['echo "unterminated', 'UNKNOWN'],

@@ -123,7 +123,7 @@ describe('layer (c): verb inference', () => {
   });
 
   it('leaves unrecognised names UNKNOWN with capability `unknown`', () => {
-    for (const tool of ['zorp', 'browser_click', 'x', '___', '']) {
+    for (const tool of ['zorp', 'browser_click', 'x', '___', '', 'constructor', '__proto__', 'toString']) {
       expect(c(tool)).toMatchObject({ riskClass: 'UNKNOWN', capability: 'unknown', layer: 'unknown' });
     }
   });

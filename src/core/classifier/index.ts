@@ -30,7 +30,7 @@ type Layer = Classification['layer'];
 const ACTION_ARGS = ['action', 'operation', 'op', 'mode', 'command', 'verb', 'method'];
 const SHELL_ARGS = ['command', 'cmd', 'script', 'commands', 'code', 'input'];
 const PATCH_ARGS = ['patch', 'input', 'diff', 'content', 'patch_text'];
-const HTTP_METHOD_CLASS: Readonly<Record<string, RiskClass>> = { GET: 'READ', HEAD: 'READ', OPTIONS: 'READ', POST: 'EXTERNAL_WRITE', PUT: 'EXTERNAL_WRITE', PATCH: 'EXTERNAL_WRITE', DELETE: 'DELETE' };
+const HTTP_METHOD_CLASS: ReadonlyMap<string, RiskClass> = new Map<string, RiskClass>([['GET', 'READ'], ['HEAD', 'READ'], ['OPTIONS', 'READ'], ['POST', 'EXTERNAL_WRITE'], ['PUT', 'EXTERNAL_WRITE'], ['PATCH', 'EXTERNAL_WRITE'], ['DELETE', 'DELETE']]);
 
 function unknownClassification(basis: string): Classification {
   return { capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] }, layer: 'unknown', basis, urls: [], outboundBytes: 0 };
@@ -50,7 +50,7 @@ function actionClass(args: Record<string, unknown>, exclude: readonly string[] =
   for (const [name, value] of Object.entries(args)) {
     const key = keyForm(name);
     if (typeof value !== 'string' || exclude.includes(key) || !ACTION_ARGS.includes(key)) continue;
-    const httpClass = key === 'method' ? HTTP_METHOD_CLASS[value.trim().toUpperCase()] : undefined;
+    const httpClass = key === 'method' ? HTTP_METHOD_CLASS.get(value.trim().toUpperCase()) : undefined;
     const reading = httpClass === undefined ? readVerbs(splitWords(value)) : undefined;
     const riskClass = httpClass ?? reading?.riskClass;
     if (riskClass !== undefined) return { riskClass, arg: name, value: value.slice(0, 40) };
@@ -77,7 +77,7 @@ function generic(args: Record<string, unknown>, capability: string, riskClass: R
 function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, label: string, nameWords: readonly string[]): Classification {
   switch (rule.kind) {
     case 'web': {
-      const handler = WEB_HANDLERS[rule.tool];
+      const handler = WEB_HANDLERS.get(rule.tool);
       return handler === undefined ? unknownClassification(`no handler for ${rule.tool}`) : { ...handler(args), layer: 'web' };
     }
     case 'http': {
@@ -86,7 +86,7 @@ function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, labe
       const body = args.body ?? args.data ?? args.json;
       const request: Record<string, unknown> = { method: typeof args.method === 'string' ? args.method : body === undefined ? 'GET' : 'POST', url };
       if (body !== undefined) request.body = typeof body === 'string' || (typeof body === 'object' && body !== null) ? body : String(body);
-      const handler = WEB_HANDLERS['browser.request'];
+      const handler = WEB_HANDLERS.get('browser.request');
       return handler === undefined ? unknownClassification(`${label}: no request handler`) : { ...handler(request), layer };
     }
     case 'shell': {
@@ -156,7 +156,7 @@ function raise(c: Classification, nameWords: readonly string[], args: Record<str
 
 function classifyUnsafe(call: ToolCall): Classification {
   const args = call.args;
-  const web = WEB_HANDLERS[call.tool];
+  const web = WEB_HANDLERS.get(call.tool);
   if (web !== undefined) return { ...web(args), layer: 'web' };
 
   const name = normaliseName(call.tool);

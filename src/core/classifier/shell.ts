@@ -44,8 +44,8 @@ const INTERPRETERS = new Set([
 ]);
 const NETWORK_SENDERS = new Set(['nc', 'ncat', 'netcat', 'socat', 'telnet', 'sftp', 'ftp']);
 const MAILERS = new Set(['mail', 'mailx', 'sendmail', 'mutt']);
-/** Prefixes that run the rest of the words as a command. */
-const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
+/** Prefixes that run the rest of the words as a command, with their options that take a value. */
+const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries({
   env: new Set(['-u', '--unset', '-C', '--chdir', '-S']),
   nohup: new Set(),
   nice: new Set(['-n', '--adjustment']),
@@ -59,7 +59,7 @@ const WRAPPERS: Readonly<Record<string, ReadonlySet<string>>> = {
   watch: new Set(['-n', '--interval']),
   sudo: new Set(['-u', '-g', '-C', '-h', '-p', '-U', '-r', '-t', '--user', '--group']),
   doas: new Set(['-u', '-C']),
-};
+}));
 const SHELL_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '!', '{', '}', 'function']);
 const HARMLESS_TARGETS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/[0-2])$/;
 const NET_DEVICE = /^\/dev\/(?:tcp|udp)\/([^/]+)\//;
@@ -369,7 +369,7 @@ function classifyWords(input: readonly string[], redirects: SimpleCommand['redir
   const args = words.slice(1);
   if (program === '') return part;
 
-  const wrapperOptions = WRAPPERS[program];
+  const wrapperOptions = WRAPPERS.get(program);
   if (wrapperOptions !== undefined) {
     let k = 0;
     while (k < args.length && ((args[k] as string).startsWith('-') || (program === 'env' && (args[k] as string).includes('=')))) {

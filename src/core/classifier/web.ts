@@ -205,10 +205,11 @@ function download(args: Record<string, unknown>): Unclassified {
   return result({ riskClass: 'LOCAL_WRITE', capability: 'file.download', why: 'saves a download' }, t, 0);
 }
 
-export const WEB_HANDLERS: Readonly<Record<string, (args: Record<string, unknown>) => Unclassified>> = {
-  [BROWSER_TOOLS.navigate]: navigate,
-  [BROWSER_TOOLS.request]: request,
-  [BROWSER_TOOLS.formSubmit]: formSubmit,
-  [BROWSER_TOOLS.upload]: upload,
-  [BROWSER_TOOLS.download]: download,
-};
+/** A Map, not an object: a tool named `constructor` must not find a handler. */
+export const WEB_HANDLERS: ReadonlyMap<string, (args: Record<string, unknown>) => Unclassified> = new Map([
+  [BROWSER_TOOLS.navigate, navigate],
+  [BROWSER_TOOLS.request, request],
+  [BROWSER_TOOLS.formSubmit, formSubmit],
+  [BROWSER_TOOLS.upload, upload],
+  [BROWSER_TOOLS.download, download],
+]);
