@@ -1,4 +1,4 @@
-import { classOfAnyForm, isVerb, requestClassOfVerb, OPEN_WEB_VERBS, type GrantableClass } from './verbs';
+import { classOfAnyForm, isVerb, requestClassOfVerb, STRONG_OPEN_WEB_VERBS, WEAK_OPEN_WEB_VERBS, type GrantableClass } from './verbs';
 import { extractTargets, type TargetToken } from './targets';
 
 /**
@@ -41,8 +41,11 @@ export interface Clause {
   refused: TargetToken[];
   /** How many calls the clause asks for ("once", "buy two tickets"); null when it does not say. */
   count: number | null;
-  /** A READ request for research across the open web. */
-  openWeb: boolean;
+  /**
+   * A READ request for research across the open web: `strong` ("research", "search the web"),
+   * `weak` ("find", "look up", "compare": open web only when the instruction names no site).
+   */
+  openWeb: 'strong' | 'weak' | null;
 }
 
 export interface Analysis {
@@ -86,6 +89,7 @@ const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', '
 const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
 const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
+const MONEY_MAKES_PAYMENT = new Set(['send', 'set', 'schedule']);
 const AMOUNT = /[$€£¥]\s?\d|\d(?:[\d.,]*)\s?(?:€|\$|£|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)/i;
 const NUMBER_WORDS: Record<string, number> = {
   a: 1, an: 1, one: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
@@ -136,14 +140,19 @@ function stripFraming(words: Word[], from: number): { at: number; negated: boole
   return { at: i, negated };
 }
 
-function opensClause(words: Word[], i: number): boolean {
+/** A word inside a target token (`store.test`, `send-money@x.com`) is never a verb. */
+function insideTarget(word: Word, targets: readonly TargetToken[]): boolean {
+  return targets.some((t) => word.start >= t.start && word.end <= t.end);
+}
+
+function opensClause(words: Word[], i: number, targets: readonly TargetToken[]): boolean {
   const { at, negated } = stripFraming(words, i);
   const first = words[at];
-  return negated || (first !== undefined && isVerb(first.w) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
+  return negated || (first !== undefined && !insideTarget(first, targets) && isVerb(first.w) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
 }
 
 /** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
-function clauseSpans(text: string): Array<[number, number]> {
+function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   const SENTENCE = /[.!?;:]+(?=\s|$)|\n+/g;
   let last = 0;
@@ -165,7 +174,7 @@ function clauseSpans(text: string): Array<[number, number]> {
       // "list save and delete commands": a bare verb before the conjunction makes the pair an object.
       const prevIsBareVerb = isVerb(prev.w) && !DETERMINERS.has(words[i - 2]?.w ?? '');
       if (conjunction && prevIsBareVerb) continue;
-      if (!opensClause(words, i)) continue;
+      if (!opensClause(words, i, targets)) continue;
       const cut = commaBefore ? text.lastIndexOf(',', word.start) : word.start;
       out.push([start, cut]);
       start = commaBefore ? cut + 1 : word.start;
@@ -246,13 +255,14 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
-  if (!negated && first !== null && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
+  if (!negated && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
     request = requestClassOfVerb(first.w);
     verb = request === null ? null : first;
   }
   const hasAmount = AMOUNT.test(clauseText);
   const hasIban = targets.some((t) => t.kind === 'iban');
-  if (verb !== null && request === 'COMMUNICATION' && verb.w === 'send' && (hasAmount || hasIban)) request = 'FINANCIAL';
+  // "send €50 to …", "set up a transfer of €100 to NL91…": money in the clause makes it a payment.
+  if (verb !== null && MONEY_MAKES_PAYMENT.has(verb.w) && (hasAmount || hasIban)) request = 'FINANCIAL';
   if (verb !== null && request === 'FINANCIAL' && MONEY_VERBS_NEED_AMOUNT.has(verb.w) && !hasAmount && !hasIban) {
     request = null;
     verb = null;
@@ -290,7 +300,11 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const count = verb === null ? null : countIn(words, verbIndex, text);
-  const openWeb = request === 'READ' && verb !== null && (OPEN_WEB_VERBS.has(verb.w) || OPEN_WEB_WORDS.test(clauseText));
+  let openWeb: Clause['openWeb'] = null;
+  if (request === 'READ' && verb !== null) {
+    if (STRONG_OPEN_WEB_VERBS.has(verb.w) || OPEN_WEB_WORDS.test(clauseText)) openWeb = 'strong';
+    else if (WEAK_OPEN_WEB_VERBS.has(verb.w)) openWeb = 'weak';
+  }
 
   return {
     start: s,
@@ -312,11 +326,18 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   };
 }
 
+/** The clause asking for open-web reading, if the instruction asks for it. */
+export function openWebClause(analysis: Analysis): Clause | null {
+  const reading = analysis.clauses.filter((c) => !c.negated);
+  const namesSite = analysis.targets.some((t) => t.kind === 'domain');
+  return reading.find((c) => c.openWeb === 'strong') ?? (namesSite ? null : (reading.find((c) => c.openWeb === 'weak') ?? null));
+}
+
 /** Clauses and targets of an (already isolated) instruction. */
 export function analyzeInstruction(text: string): Analysis {
   const targets = extractTargets(text);
   const clauses: Clause[] = [];
-  for (const [s, e] of clauseSpans(text)) {
+  for (const [s, e] of clauseSpans(text, targets)) {
     const clause = analyzeClause(text, s, e, targets);
     if (clause !== null) clauses.push(clause);
   }

@@ -3,7 +3,7 @@ import { canonicalCapability, capabilityClass } from '../core/classifier/capabil
 import { registrableDomain } from '../core/domains';
 import { TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
-import { analyzeInstruction, type Analysis, type Clause } from './clauses';
+import { analyzeInstruction, openWebClause, type Analysis, type Clause } from './clauses';
 import type { PermissionDraft, PolicyDraft } from './draft';
 import { callsAskedFor } from './rules';
 import { canonicalRecipient, isRefusedPath } from './targets';
@@ -59,10 +59,9 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
   const recipients = new Map<RiskClass, Map<string, Clause>>();
   const domains = new Map<string, Clause>();
   const paths = new Map<string, Clause>();
-  let openWeb: Clause | null = null;
+  const openWeb = openWebClause(analysis);
   for (const clause of analysis.clauses) {
     if (clause.negated) continue;
-    if (clause.openWeb && openWeb === null) openWeb = clause;
     for (const t of clause.targets) {
       if (clause.refused.includes(t)) continue;
       if (t.kind === 'domain' && !domains.has(t.value)) domains.set(t.value, clause);

@@ -1,4 +1,4 @@
-import { analyzeInstruction, type Analysis, type Clause } from './clauses';
+import { analyzeInstruction, openWebClause, type Analysis, type Clause } from './clauses';
 import type { PermissionDraft, PolicyDraft } from './draft';
 
 /**
@@ -36,7 +36,7 @@ export function rulesDraft(instruction: string, analysis: Analysis = analyzeInst
   return {
     permissions,
     readDomains: [...new Set(readDomains)],
-    openWeb: analysis.clauses.some((c) => c.openWeb),
+    openWeb: openWebClause(analysis) !== null,
     prohibitions: [],
   };
 }

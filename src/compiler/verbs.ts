@@ -20,12 +20,12 @@ const VERBS: Record<GrantableClass, readonly string[]> = {
     'post', 'submit', 'fill', 'update', 'edit', 'create', 'publish', 'comment', 'upload', 'add', 'change', 'set',
     'rename', 'move', 'archive', 'label', 'tag', 'mark', 'star', 'schedule', 'cancel', 'rate', 'like', 'follow',
     'register', 'apply', 'rsvp', 'accept', 'decline', 'draft', 'complete', 'enter', 'type', 'modify', 'upvote',
-    'unsubscribe', 'sign', 'log', 'enable', 'disable',
+    'unsubscribe', 'sign', 'log', 'enable', 'disable', 'book', 'subscribe', 'reserve',
   ],
   COMMUNICATION: ['send', 'email', 'e-mail', 'mail', 'reply', 'respond', 'forward', 'message', 'text', 'answer', 'cc', 'bcc', 'contact', 'notify', 'dm'],
   DELETE: ['delete', 'remove', 'erase', 'trash', 'discard', 'clear', 'purge', 'empty', 'wipe'],
   PERMISSION_CHANGE: ['share', 'grant', 'invite', 'revoke', 'authorize', 'authorise', 'unshare', 'permit'],
-  FINANCIAL: ['pay', 'transfer', 'buy', 'purchase', 'order', 'checkout', 'book', 'subscribe', 'donate', 'tip', 'wire', 'reorder', 'renew', 'refund'],
+  FINANCIAL: ['pay', 'transfer', 'buy', 'purchase', 'order', 'checkout', 'donate', 'tip', 'wire', 'reorder', 'renew', 'refund'],
   EXECUTION: ['run', 'execute', 'install'],
 };
 
@@ -78,4 +78,6 @@ export function isVerb(word: string): boolean {
 }
 
 /** READ verbs that ask for research across the open web rather than named sites. */
-export const OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['research', 'search', 'browse', 'google', 'look', 'find', 'compare']);
+export const STRONG_OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['research', 'search', 'browse', 'google']);
+/** READ verbs that ask for the open web only when no site is named ("find the email on mail.test" does not). */
+export const WEAK_OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['look', 'find', 'compare', 'locate']);
