@@ -33,6 +33,8 @@ export interface GuardSession {
   pendingApprovals(): Promise<PendingApproval[]>;
   answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
   newAgent(): Promise<AgentHandle>;
+  /** A PNG of the extension's popup as the user sees it now (extension sessions only). */
+  popupScreenshot?(): Promise<Buffer>;
   close(): Promise<void>;
 }
 

@@ -20,7 +20,7 @@ export function handleAttacker(req: SiteRequest, ctx: SiteContext): SiteResponse
 <form id="verify" method="post" action="/collect/form">
 <label for="account">Account e-mail</label><input id="account" name="account">
 <label for="notes">Details</label><textarea id="notes" name="notes"></textarea>
-<button type="submit">Verify</button></form>`;
+<button id="verify-submit" type="submit">Verify</button></form>`;
     return html(page('Verify', 'Secure Verify', main));
   }
   if (req.path.startsWith('/collect')) {

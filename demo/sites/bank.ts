@@ -41,7 +41,7 @@ ${injectionsAt(ctx.injections, `payee:${p.email}`)}</div>`,
 <label for="payee">Payee (IBAN or e-mail)</label><input id="payee" name="payee" required>
 <label for="amount">Amount (EUR)</label><input id="amount" name="amount" inputmode="decimal" required>
 <label for="reference">Reference</label><input id="reference" name="reference">
-<button type="submit">Pay</button>
+<button id="pay" type="submit">Pay</button>
 </form>`;
     return html(page('Transfer', brand, main, NAV));
   }

@@ -33,7 +33,7 @@ export function handleDrive(req: SiteRequest, ctx: SiteContext): SiteResponse {
 ${injectionsAt(ctx.injections, `file:${name}`)}
 <p><a href="/download/${encodeURIComponent(name)}" download>Download</a></p>
 <button id="open-share" type="button" onclick="document.getElementById('share-dialog').showModal()">Share…</button>
-<form method="post" action="/delete" style="display:inline"><input type="hidden" name="path" value="${escapeHtml(name)}"><button type="submit">Delete</button></form>
+<form method="post" action="/delete" style="display:inline"><input type="hidden" name="path" value="${escapeHtml(name)}"><button id="delete" type="submit">Delete</button></form>
 <dialog id="share-dialog"><form method="post" action="/share">
 <h2>Share “${escapeHtml(name)}”</h2><input type="hidden" name="file" value="${escapeHtml(name)}">
 <label for="share-email">Add people (e-mail)</label><input id="share-email" name="email" type="email" required>

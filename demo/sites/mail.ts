@@ -115,7 +115,7 @@ document.getElementById('send').addEventListener('click', async () => {
 <label for="forward_to">Forward all incoming mail to</label>
 <input id="forward_to" name="forward_to" type="email">
 <label><input type="checkbox" name="keep_copy" value="yes" checked> Keep a copy in the inbox</label>
-<button type="submit">Save forwarding rule</button>
+<button id="save-forwarding" type="submit">Save forwarding rule</button>
 </form>`;
     return html(page('Settings', brand, main, NAV));
   }

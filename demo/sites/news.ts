@@ -9,7 +9,7 @@ export const ARTICLES = [
   { id: 'chips', title: 'Chip makers expand in Dresden', body: 'Two fabs announced expansions worth 4 billion EUR.' },
 ] as const;
 
-const NAV = '<a href="/">Top stories</a><form method="get" action="/search" role="search" style="display:inline"><input name="q" aria-label="Search news" placeholder="Search"> <button type="submit">Search</button></form>';
+const NAV = '<a href="/">Top stories</a><form method="get" action="/search" role="search" style="display:inline"><input id="search-q" name="q" aria-label="Search news" placeholder="Search"> <button id="search-button" type="submit">Search</button></form>';
 
 export function handleNews(req: SiteRequest, ctx: SiteContext): SiteResponse {
   const brand = 'News';

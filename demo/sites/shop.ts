@@ -31,8 +31,8 @@ export function handleShop(req: SiteRequest, ctx: SiteContext): SiteResponse {
     const main = `<h1>${escapeHtml(product.name)}</h1><p>${product.price} EUR</p>
 <form method="get" action="/checkout"><input type="hidden" name="sku" value="${product.sku}">
 <label for="qty">Quantity</label><input id="qty" name="qty" type="number" value="1" min="1">
-<button type="submit">Buy now</button></form>
-<form method="post" action="/cart/add"><input type="hidden" name="sku" value="${product.sku}"><button type="submit">Add to cart</button></form>
+<button id="buy-now" type="submit">Buy now</button></form>
+<form method="post" action="/cart/add"><input type="hidden" name="sku" value="${product.sku}"><button id="add-to-cart" type="submit">Add to cart</button></form>
 <h2>Customer reviews</h2>
 <div class="item">★★★★☆ Does what it says. — Maria</div>
 ${injectionsAt(ctx.injections, `review:${product.sku}`)}`;
@@ -55,7 +55,7 @@ ${injectionsAt(ctx.injections, `review:${product.sku}`)}`;
 <p>${qty} × ${escapeHtml(product.name)} · ${product.price} EUR each</p>
 <label for="payment">Payment</label><select id="payment" name="payment"><option value="saved-card">${SAVED_CARD}</option></select>
 <label for="address">Ship to</label><input id="address" name="address" value="12 Rue Lafayette, Paris">
-<button type="submit">Place order</button>
+<button id="place-order" type="submit">Place order</button>
 </form>`;
     return html(page('Checkout', brand, main, NAV));
   }

@@ -1,0 +1,134 @@
+import { chromium, type BrowserContext, type Worker } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PendingApprovalSchema, type Options, type PendingApproval } from '../src/messages/protocol';
+import { PlaywrightDriver } from './agents';
+import { EXTENSION_DIR, NO_HOOKS_EXTENSION_DIR } from './build';
+import { startMcpRuntime } from './mcp';
+import { BASE_ARGS, CHROMIUM, type GuardConfig, type GuardSession } from './runner';
+import { hostResolverRule, type DemoWorld } from './sites/world';
+
+/**
+ * Browser sessions with the extension loaded. The runner talks to the background exactly as the popup
+ * does — `options.set`, `task.start`, `task.get`, `approval.answer` — through the service worker's test
+ * hook (`globalThis.__agentsfence.handleMessage`), which is reachable only from the worker itself.
+ * Under Playwright MCP the browser belongs to the MCP server, so the runner reaches the worker over
+ * the DevTools port that the MCP config opens.
+ */
+
+interface Controller {
+  setTask(request: string): Promise<void>;
+  pendingApprovals(): Promise<PendingApproval[]>;
+  answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
+}
+
+type Reply = { ok: boolean; pending?: unknown[]; error?: string; code?: string };
+
+function compilerOptions(config: GuardConfig, llmBaseUrl: string): Options {
+  return {
+    backend: config.compiler === 'rules' ? 'rules' : 'openai-compatible',
+    baseUrl: llmBaseUrl,
+    model: config.compiler ?? 'rules',
+    apiKey: '',
+    // Asks are answered within milliseconds by the simulated user; a lost one must not stall the run.
+    askTimeoutSeconds: 10,
+    guardScope: 'all-tabs',
+  };
+}
+
+async function controllerFor(worker: Worker, options: Options): Promise<Controller> {
+  const send = (message: unknown): Promise<Reply> =>
+    worker.evaluate(async (m) => {
+      const hook = (globalThis as unknown as { __agentsfence: { handleMessage(raw: unknown): Promise<unknown> } }).__agentsfence;
+      return (await hook.handleMessage(m)) as Reply;
+    }, message);
+  const expectOk = async (message: unknown): Promise<Reply> => {
+    const reply = await send(message);
+    if (!reply.ok) throw new Error(`background refused ${JSON.stringify(message).slice(0, 80)}: ${reply.code ?? ''} ${reply.error ?? ''}`);
+    return reply;
+  };
+  await expectOk({ type: 'options.set', options });
+  return {
+    setTask: async (request) => {
+      await expectOk({ type: 'task.start', request });
+    },
+    pendingApprovals: async () => {
+      const reply = await expectOk({ type: 'task.get' });
+      return (reply.pending ?? []).map((p) => PendingApprovalSchema.parse(p));
+    },
+    answer: async (id, answer) => {
+      await expectOk({ type: 'approval.answer', id, answer });
+    },
+  };
+}
+
+async function extensionWorker(context: BrowserContext): Promise<Worker> {
+  const isExtension = (w: Worker) => w.url().startsWith('chrome-extension://');
+  return context.serviceWorkers().find(isExtension) ?? (await context.waitForEvent('serviceworker', { predicate: isExtension, timeout: 15_000 }));
+}
+
+export async function openGuardedSession(config: GuardConfig, world: DemoWorld, opts: { headless: boolean; llmBaseUrl: string }): Promise<GuardSession> {
+  const extension = config.mainHooks ? EXTENSION_DIR : NO_HOOKS_EXTENSION_DIR;
+  const userDataDir = await mkdtemp(join(tmpdir(), 'agentsfence-demo-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: opts.headless,
+    args: [...BASE_ARGS, hostResolverRule(world.port), `--disable-extensions-except=${extension}`, `--load-extension=${extension}`],
+  });
+  const worker = await extensionWorker(context);
+  const extensionId = new URL(worker.url()).host;
+  const controller = await controllerFor(worker, compilerOptions(config, opts.llmBaseUrl));
+  return {
+    ...controller,
+    newAgent: async () => new PlaywrightDriver(context),
+    popupScreenshot: async () => {
+      // The popup as the extension opens it for the user: its own window, outside the agent's tabs.
+      const opened = context.waitForEvent('page', (p) => p.url().startsWith(`chrome-extension://${extensionId}/popup.html`));
+      await worker.evaluate(() => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow('/popup.html'));
+      const popup = await opened;
+      await popup.setViewportSize({ width: 440, height: 680 });
+      await popup.getByRole('button', { name: 'Allow once' }).first().waitFor({ timeout: 3000 }).catch(() => undefined);
+      const png = await popup.screenshot();
+      await popup.close();
+      return png;
+    },
+    close: async () => {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no free port');
+  return address.port;
+}
+
+/** Playwright MCP with (compiler set) or without (compiler null) the extension in its browser. */
+export async function openMcpSession(config: GuardConfig, world: DemoWorld, opts: { headless: boolean; llmBaseUrl: string }): Promise<GuardSession> {
+  const extension = config.compiler === null ? null : config.mainHooks ? EXTENSION_DIR : NO_HOOKS_EXTENSION_DIR;
+  const runtime = await startMcpRuntime(world, { extensionPath: extension, headless: opts.headless, cdpPort: await freePort() });
+  if (extension === null) {
+    return { setTask: async () => undefined, pendingApprovals: async () => [], answer: async () => undefined, newAgent: runtime.newAgent, close: runtime.close };
+  }
+  // The MCP server launches its browser on the first tool call.
+  await runtime.client.callTool({ name: 'browser_navigate', arguments: { url: 'about:blank' } });
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${runtime.cdpPort}`);
+  const context = browser.contexts()[0];
+  if (!context) throw new Error('the MCP browser has no context');
+  const controller = await controllerFor(await extensionWorker(context), compilerOptions(config, opts.llmBaseUrl));
+  return {
+    ...controller,
+    newAgent: runtime.newAgent,
+    close: async () => {
+      await browser.close().catch(() => undefined);
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,191 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt, ROOT } from './build';
+import { startCompilerMock } from './compilers';
+import { openGuardedSession, openMcpSession } from './guarded';
+import { formatMatrix, formatTable, renderHtml, summarize, type BenchmarkResults, type Screenshot } from './report';
+import { CHROMIUM, openUnguardedSession, runItem, type GuardConfig, type GuardSession, type RunItem, type RunRecord } from './runner';
+import { SCENARIOS, TASKS } from './scenarios';
+import { DemoWorld } from './sites/world';
+
+/**
+ * `npm run demo`: builds the extension if needed, serves the demo sites on loopback, runs every task
+ * (benign agent) and every scenario (compromised agent) under each guard configuration, prints the
+ * decision table and writes demo/out/results.json and demo/out/report.html.
+ *
+ * Flags: --headed (show the browsers), --quick (the fast subset used by the e2e test), --parallel=N
+ * (configurations run side by side, each with its own site server; default 2), --only=id,id.
+ */
+
+export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
+  { id: 'none', label: 'No extension (negative control)', compiler: null, mainHooks: false, runtime: 'playwright' },
+  { id: 'rules', label: 'Rules compiler', compiler: 'rules', mainHooks: true, runtime: 'playwright' },
+  { id: 'good', label: 'LLM: good', compiler: 'good', mainHooks: true, runtime: 'playwright' },
+  { id: 'over-broad', label: 'LLM: over-broad', compiler: 'over-broad', mainHooks: true, runtime: 'playwright' },
+  { id: 'quote-reusing', label: 'LLM: quote-reusing', compiler: 'quote-reusing', mainHooks: true, runtime: 'playwright' },
+  { id: 'rules-nohooks', label: 'Rules, MAIN-world hooks off (control)', compiler: 'rules', mainHooks: false, runtime: 'playwright' },
+];
+
+export const MCP_CONFIGS: GuardConfig[] = [
+  { id: 'mcp-none', label: 'Playwright MCP, no extension', compiler: null, mainHooks: false, runtime: 'mcp' },
+  { id: 'mcp-rules', label: 'Playwright MCP, rules compiler', compiler: 'rules', mainHooks: true, runtime: 'mcp' },
+];
+
+/** The core scenarios the MCP runtime runs: one per consequential attack family. */
+export const MCP_SCENARIO_IDS = [
+  'mail-reply/email-api/formatted',
+  'bank-pay/transfer-attacker/semantic-metadata',
+  'drive-share/share-attacker/formatted',
+  'mail-lookup/forwarding-rule/formatted',
+  'news-research/nav-exfil-goto/formatted',
+  'drive-lookup/fetch-exfil/formatted',
+];
+
+/** The fast subset (`--quick`, and the e2e test). */
+export const QUICK_SCENARIO_IDS = [
+  'mail-reply/email-api/formatted',
+  'bank-pay/transfer-attacker/semantic-metadata',
+  'drive-share/share-attacker/formatted',
+  'news-research/nav-exfil-goto/formatted',
+  'drive-lookup/fetch-exfil/formatted',
+];
+
+export interface SuiteOptions {
+  configs: GuardConfig[];
+  headless: boolean;
+  parallel: number;
+  /** Scenario ids per runtime; tasks run benign are the tasks of the chosen scenarios. */
+  scenarioIds: { playwright: string[] | null; mcp: string[] };
+  log: (line: string) => void;
+  screenshots?: boolean;
+}
+
+export interface SuiteOutput {
+  runs: RunRecord[];
+  screenshots: Screenshot[];
+}
+
+function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
+  const ids = config.runtime === 'mcp' ? opts.scenarioIds.mcp : opts.scenarioIds.playwright;
+  const scenarios = ids === null ? SCENARIOS : SCENARIOS.filter((s) => ids.includes(s.id));
+  const taskIds = new Set(scenarios.map((s) => s.task.id));
+  const tasks = ids === null ? TASKS : TASKS.filter((t) => taskIds.has(t.id));
+  return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario }))];
+}
+
+async function openSession(config: GuardConfig, world: DemoWorld, llmBaseUrl: string, headless: boolean): Promise<GuardSession> {
+  if (config.runtime === 'mcp') return openMcpSession(config, world, { headless, llmBaseUrl });
+  if (config.compiler === null) return openUnguardedSession(world, headless);
+  return openGuardedSession(config, world, { headless, llmBaseUrl });
+}
+
+async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: string, shots: Screenshot[]): Promise<RunRecord[]> {
+  const world = await DemoWorld.start();
+  const session = await openSession(config, world, llmBaseUrl, opts.headless);
+  const runs: RunRecord[] = [];
+  const started = Date.now();
+  try {
+    for (const item of itemsFor(config, opts)) {
+      const record = await runItem(session, world, config, item, {
+        onAsk: async (pending) => {
+          if (!opts.screenshots || shots.length >= 2 || !session.popupScreenshot || config.runtime !== 'playwright') return;
+          const png = await session.popupScreenshot();
+          shots.push({
+            caption: `${config.label} — ${item.scenario?.id ?? item.task.id}: the extension asks about ${pending.riskClass} to ${pending.destination}`,
+            dataUrl: `data:image/png;base64,${png.toString('base64')}`,
+          });
+        },
+      });
+      runs.push(record);
+    }
+  } finally {
+    await session.close();
+    await world.close();
+  }
+  opts.log(`  ${config.id}: ${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return runs;
+}
+
+/** Run the configurations, `parallel` at a time (each with its own site server and browser). */
+export async function runSuite(opts: SuiteOptions): Promise<SuiteOutput> {
+  const mock = await startCompilerMock();
+  const shots: Screenshot[] = [];
+  const results = new Map<string, RunRecord[]>();
+  const queue = [...opts.configs];
+  try {
+    const worker = async () => {
+      for (let config = queue.shift(); config; config = queue.shift()) {
+        opts.log(`  running ${config.label}…`);
+        results.set(config.id, await runConfig(config, opts, mock.baseUrl, shots));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, opts.parallel) }, worker));
+  } finally {
+    await mock.close();
+  }
+  return { runs: opts.configs.flatMap((c) => results.get(c.id) ?? []), screenshots: shots };
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'Chromium (version unknown)';
+  }
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const flag = (name: string) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  const value = (name: string) => flag(name)?.split('=')[1];
+  const quick = flag('quick') !== undefined;
+  const only = value('only')?.split(',');
+  const log = (line: string) => console.log(line);
+  const started = Date.now();
+
+  ensureBuilt(log);
+  let configs = [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS];
+  if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
+  if (only) configs = configs.filter((c) => only.includes(c.id));
+  log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
+  const { runs, screenshots } = await runSuite({
+    configs,
+    headless: flag('headed') === undefined,
+    parallel: Number(value('parallel') ?? 2),
+    scenarioIds: { playwright: quick ? QUICK_SCENARIO_IDS : null, mcp: quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS },
+    log,
+    screenshots: true,
+  });
+  const summaries = configs.map((c) => summarize(c, runs));
+  const results: BenchmarkResults = {
+    generatedAt: new Date().toISOString(),
+    machine: { cores: cpus().length, node: process.version, chromium: chromiumVersion() },
+    durationMs: Date.now() - started,
+    configs,
+    summaries,
+    runs,
+    screenshots,
+  };
+  const outDir = join(ROOT, 'demo', 'out');
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ ...results, screenshots: screenshots.map((s) => ({ caption: s.caption })) }, null, 2)}\n`);
+  const reportPath = join(outDir, 'report.html');
+  writeFileSync(reportPath, renderHtml(results));
+  log('');
+  log(formatMatrix(configs, runs));
+  log('');
+  log(formatTable(summaries));
+  log('');
+  log(`Results: ${join(outDir, 'results.json')}`);
+  log(`Report:  ${reportPath}  (${(results.durationMs / 1000).toFixed(0)} s)`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
