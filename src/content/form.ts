@@ -7,15 +7,15 @@ export type Submitter = HTMLButtonElement | HTMLInputElement;
 
 // Read through the prototypes: a control named "action", "method" or "elements" shadows the form's own
 // property of that name (DOM clobbering), and the page must not steer what the guard sees.
-function formGetter<T>(name: string): (form: HTMLFormElement) => T {
-  const get = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, name)?.get;
-  if (get === undefined) throw new Error(`HTMLFormElement.${name} has no getter`);
+function formGetter<T>(name: string, proto: object = HTMLFormElement.prototype): (form: HTMLFormElement) => T {
+  const get = Object.getOwnPropertyDescriptor(proto, name)?.get;
+  if (get === undefined) throw new Error(`${name} has no getter`);
   return (form) => Reflect.apply(get, form, []) as T;
 }
 const formAction = formGetter<string>('action');
 const formMethod = formGetter<string>('method');
 const formElements = formGetter<HTMLFormControlsCollection>('elements');
-const formId = formGetter<string>('id');
+const formId = formGetter<string>('id', Element.prototype);
 
 /** A submit button or image input that belongs to the form, or null. */
 export function submitterOf(event: SubmitEvent | Event): Submitter | null {

@@ -25,13 +25,14 @@ export function verdictOf(answer: unknown, id: string): Verdict {
   return { allow: decision === 'ALLOW', reason: because };
 }
 
+/** 128 random bits in hex (crypto.randomUUID exists only in secure contexts; plain-http pages need ids too). */
 function newProposalId(): string {
-  return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export async function decide(send: SendProposal, call: ToolCall, layer: ProposalMessage['layer']): Promise<Verdict> {
-  const id = newProposalId();
   try {
+    const id = newProposalId();
     return verdictOf(await send({ type: 'proposal', id, call, layer }), id);
   } catch (error) {
     return { allow: false, reason: `no decision (${error instanceof Error ? error.message : String(error)})` };

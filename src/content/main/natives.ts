@@ -58,7 +58,6 @@ export function captureNatives(win: Window & typeof globalThis) {
     Blob: win.Blob,
     baseURI: getterOf(win.Node.prototype, 'baseURI'),
     document: win.document,
-    locationHref: getterOf(win.Location.prototype, 'href') as AnyFunction | undefined,
     location: win.location,
     origin: win.origin,
     String: win.String,
