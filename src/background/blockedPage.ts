@@ -5,9 +5,9 @@ import { parseBlockedPageUrl } from './guards';
 
 /**
  * The page a blocked top-level navigation lands on (DNR redirect). It states the check and reason and
- * offers "Ask the user": a proposal for browser.navigate that the monitor turns into an ASK_USER (the
- * floor blocked it for lack of authority, not for an explicit ban). The page can only ask; the answer
- * comes from the popup, which this page cannot reach.
+ * offers "Ask the user": a proposal for browser.navigate, which the evaluator answers with ASK_USER for
+ * a site the task does not name (an exfiltration-shaped URL stays blocked: no approval covers it). The
+ * page can only ask; the answer comes from the popup, which this page cannot reach.
  */
 export function showBlockedPage(doc: Document, href: string): void {
   const parsed = parseBlockedPageUrl(href);

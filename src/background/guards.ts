@@ -10,6 +10,11 @@ import type { DecisionRecord } from '../core/decision';
 /** The page a blocked navigation lands on; the only extension page a guarded tab may show. */
 export const BLOCKED_PAGE_PATH = '/blocked.html';
 
+/** Whether `url` is this extension's blocked-navigation page (query and fragment ignored). */
+export function isBlockedPage(url: string, extensionOrigin: string): boolean {
+  return url.startsWith(`${extensionOrigin}${BLOCKED_PAGE_PATH}`) && /^[?#]?$/.test(url.charAt(extensionOrigin.length + BLOCKED_PAGE_PATH.length));
+}
+
 const INTERNAL_SCHEMES = ['chrome:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'view-source:', 'edge:', 'about:', 'file:', 'filesystem:'];
 const ALLOWED_ABOUT = new Set(['about:blank', 'about:srcdoc']);
 
@@ -17,14 +22,8 @@ const ALLOWED_ABOUT = new Set(['about:blank', 'about:srcdoc']);
 export function forbiddenNavigation(url: string, extensionOrigin: string): string | null {
   const lower = url.trim().toLowerCase();
   if (lower.startsWith('chrome-extension:') || lower.startsWith('moz-extension:')) {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return 'extension page';
-    }
-    if (parsed.origin !== extensionOrigin) return "another extension's page";
-    return parsed.pathname === BLOCKED_PAGE_PATH ? null : "this extension's own pages (the approval UI)";
+    if (!url.startsWith(`${extensionOrigin}/`)) return "another extension's page";
+    return isBlockedPage(url, extensionOrigin) ? null : "this extension's own pages (the approval UI)";
   }
   if (ALLOWED_ABOUT.has(lower.split(/[?#]/)[0] ?? '')) return null;
   const scheme = INTERNAL_SCHEMES.find((s) => lower.startsWith(s));

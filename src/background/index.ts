@@ -136,7 +136,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       .then(async (m) => {
         await m.ready;
         if (m.snapshot().task === null) return 'ALLOW';
-        const verdict = await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null, fromBlockedPage: false });
+        const verdict = await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null });
         return verdict.decision;
       })
       .catch(() => 'BLOCK' as const)

@@ -21,7 +21,7 @@ import {
   type TaskStateResponse,
 } from '../messages/protocol';
 import type { TaskCompiler } from './compile';
-import { BLOCKED_PAGE_PATH } from './guards';
+import { isBlockedPage } from './guards';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
 
@@ -72,8 +72,6 @@ export interface DecisionContext {
   layer: Layer;
   tabId: number | null;
   origin: string | null;
-  /** The blocked-navigation page asking the user to reconsider a floor block. */
-  fromBlockedPage: boolean;
 }
 
 export interface Verdict {
@@ -88,9 +86,6 @@ interface Waiter {
   ctx: DecisionContext;
   resolve: (verdict: Verdict) => void;
 }
-
-/** Checks that say "no authority yet" rather than "forbidden": the blocked page may turn them into a question. */
-const ASKABLE_FROM_BLOCKED_PAGE: ReadonlySet<Check> = new Set(['domain_allowlist', 'exfiltration_url', 'ceiling']);
 
 /** Tools whose ALLOW opens the network floor for data-bearing requests to the call's domains. */
 const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
@@ -198,7 +193,7 @@ export class Monitor {
   }
 
   private isBlockedPage(sender: MessageSender): boolean {
-    return this.isOwnPage(sender) && new URL(sender.url!).pathname === BLOCKED_PAGE_PATH;
+    return sender.url !== undefined && isBlockedPage(sender.url, this.deps.extensionOrigin);
   }
 
   /** The toolbar popup (no tab) or a window the extension opened itself; never the page a blocked navigation lands on. */
@@ -224,13 +219,8 @@ export class Monitor {
   // ---- proposals -----------------------------------------------------------------------------
 
   private async onProposal(message: ProposalMessage, sender: MessageSender): Promise<ProposalAnswer> {
-    const fromBlockedPage = this.isBlockedPage(sender);
-    const ctx: DecisionContext = {
-      layer: fromBlockedPage ? 'page' : message.layer,
-      tabId: sender.tab?.id ?? null,
-      origin: originOf(sender.url),
-      fromBlockedPage,
-    };
+    // The blocked-navigation page's "Ask the user" is an ordinary proposal: off-list reading asks anyway.
+    const ctx: DecisionContext = { layer: this.isBlockedPage(sender) ? 'page' : message.layer, tabId: sender.tab?.id ?? null, origin: originOf(sender.url) };
     if (!this.isGuarded(sender.tab?.id, sender.tab?.windowId)) return answer(message.id, await this.notGuarding(message.call, ctx));
     return answer(message.id, await this.decide(message.call, ctx));
   }
@@ -251,13 +241,11 @@ export class Monitor {
     const task = this.task;
     if (task === null) return this.notGuarding(call, ctx);
     const evaluated = this.evaluateNow(task, call);
-    let record = evaluated.record;
-    if (ctx.fromBlockedPage && call.tool === BROWSER_TOOLS.navigate && record.decision === 'BLOCK' && ASKABLE_FROM_BLOCKED_PAGE.has(record.check)) {
-      record = { ...record, decision: 'ASK_USER', reason: `asked from the blocked-navigation page: ${record.reason}` };
-    }
+    const record = evaluated.record;
     if (record.decision === 'ASK_USER') {
+      const held = this.ask(task, record, call, ctx);
       await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
-      return this.ask(task, record, call, ctx);
+      return held;
     }
     if (record.decision === 'ALLOW') await this.afterAllow(task, record, call, evaluated.counted);
     await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionRules, EXFIL_PATTERNS, navigationSites, PRIORITY_GRANT, writeSites, type Rule } from '../../src/background/dnr';
+import { makePolicy } from '../support/policy';
+
+const EXT = 'abcdefghijklmnopabcdefghijklmnop';
+const TABS = { tabIds: [7, 9] };
+
+const readOnly = makePolicy({ domains: ['news.test', 'www.Wiki.Test'] });
+const writer = makePolicy({
+  domains: ['mail.test'],
+  ceilings: { COMMUNICATION: 'allow' },
+  allow: { tools: [], capabilities: [], classes: ['COMMUNICATION'] },
+  constraints: [{ id: 'k1', tool: 'browser.request', domains: ['api.test'], maxCalls: 3 }],
+});
+
+const byAction = (rules: Rule[], type: string) => rules.filter((r) => r.action.type === type);
+const mainFrameRedirects = (rules: Rule[]) => byAction(rules, 'redirect').filter((r) => r.condition.resourceTypes?.includes('main_frame'));
+
+describe('buildSessionRules', () => {
+  it('scopes every rule to the guarded tabs, with unique ids', () => {
+    const rules = buildSessionRules({ policy: writer }, TABS, EXT);
+    expect(rules.length).toBeGreaterThan(5);
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    for (const r of rules) expect(r.condition.tabIds).toEqual([7, 9]);
+    const all = buildSessionRules({ policy: writer }, { excludedTabIds: [-1, 3] }, EXT);
+    for (const r of all) expect(r.condition.excludedTabIds).toEqual([-1, 3]);
+  });
+
+  it('guards nothing when no tab is in scope', () => {
+    expect(buildSessionRules({ policy: writer }, { tabIds: [] }, EXT)).toEqual([]);
+  });
+
+  it('redirects navigations off the domain list to the blocked page, sites normalised', () => {
+    const rules = buildSessionRules({ policy: readOnly }, TABS, EXT);
+    const nav = mainFrameRedirects(rules).find((r) => r.condition.requestMethods === undefined && r.condition.regexFilter === '^.+$');
+    expect(nav?.condition.excludedRequestDomains).toEqual(['news.test', 'wiki.test']);
+    expect(nav?.action.redirect?.regexSubstitution).toBe(`chrome-extension://${EXT}/blocked.html?check=domain_allowlist&reason=the%20task%20does%20not%20name%20this%20site&url=\\0`);
+    const frames = byAction(rules, 'block').find((r) => r.condition.resourceTypes?.includes('sub_frame') && r.condition.requestMethods === undefined && r.condition.regexFilter === undefined);
+    expect(frames?.condition.excludedRequestDomains).toEqual(['news.test', 'wiki.test']);
+  });
+
+  it('does not limit navigation when the policy reads the open web', () => {
+    const rules = buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT);
+    expect(navigationSites({ policy: makePolicy({ domains: null }) })).toBeNull();
+    expect(rules.some((r) => r.condition.regexFilter === '^.+$' && r.condition.requestMethods === undefined)).toBe(false);
+    // …but data-bearing requests still go nowhere.
+    const writes = byAction(rules, 'block').find((r) => r.condition.requestMethods?.includes('post'));
+    expect(writes?.condition.excludedRequestDomains).toBeUndefined();
+  });
+
+  it('lets writes reach only write sites: constraint domains, the list of a writing policy, evaluator-allowed sites', () => {
+    expect(writeSites({ policy: readOnly })).toEqual([]);
+    expect(writeSites({ policy: writer })).toEqual(['api.test', 'mail.test']);
+    expect(writeSites({ policy: readOnly, floorWriteDomains: ['cdn.news.test'] })).toEqual(['news.test']);
+    const rules = buildSessionRules({ policy: writer }, TABS, EXT);
+    const post = byAction(rules, 'block').find((r) => r.condition.requestMethods?.includes('post'));
+    expect(post?.condition.requestMethods).toEqual(['post', 'put', 'patch', 'delete']);
+    expect(post?.condition.excludedRequestDomains).toEqual(['api.test', 'mail.test']);
+    const channels = byAction(rules, 'block').find((r) => r.condition.resourceTypes?.includes('ping'));
+    expect(channels?.condition.resourceTypes).toEqual(expect.arrayContaining(['ping', 'websocket']));
+    expect(channels?.condition.excludedRequestDomains).toEqual(['api.test', 'mail.test']);
+  });
+
+  it('adds allow rules for exactly the granted domains, above every block', () => {
+    const grant = (id: string, riskClass: 'READ' | 'EXTERNAL_WRITE', domains: string[]) => ({
+      id,
+      tool: 'browser.request',
+      capability: 'web.write',
+      riskClass,
+      recipients: [],
+      domains,
+      paths: [],
+      maxCalls: 1,
+      issuedAt: 0,
+    });
+    const policy = makePolicy({ domains: ['news.test'], grants: [grant('g1', 'EXTERNAL_WRITE', ['forms.test']), grant('g2', 'READ', ['www.blog.test']), grant('g3', 'READ', [])] });
+    const allows = byAction(buildSessionRules({ policy }, TABS, EXT), 'allow');
+    expect(allows).toHaveLength(2);
+    expect(allows.map((r) => r.condition.requestDomains)).toEqual([['forms.test'], ['blog.test']]);
+    expect(allows[0]!.condition.requestMethods).toBeUndefined();
+    expect(allows[1]!.condition.requestMethods).toEqual(['get', 'head', 'options']);
+    for (const r of allows) expect(r.priority).toBe(PRIORITY_GRANT);
+  });
+});
+
+describe('EXFIL_PATTERNS (RE2 subset, checked here with JS RegExp)', () => {
+  const shaped = (url: string) => EXFIL_PATTERNS.filter((p) => new RegExp(p.regex, 'i').test(url)).map((p) => p.name);
+  const secret = 'QUtJQUlPU0ZPRE5ON0VYQU1QTEV3SmFsclhVdG5GRU1JL0s3TURFTkcvYlB4UmZpQ1lFWEFNUExFS0VZ';
+
+  it('flags data-carrier URLs', () => {
+    expect(shaped('http://evil.test/p?d=' + secret)).toContain('base64-in-query');
+    expect(shaped('http://evil.test/p?h=' + 'a3f9'.repeat(10))).toContain('hex-in-query');
+    expect(shaped('http://evil.test/p?to=alice%40corp.test')).toContain('email-in-query');
+    expect(shaped('http://evil.test/p?to=alice@corp.test&x=1')).toContain('email-in-query');
+    expect(shaped('http://user:pass@evil.test/')).toContain('userinfo');
+    expect(shaped('http://evil.test/' + secret + secret)).toContain('run-in-path');
+  });
+
+  it('lets ordinary addresses through', () => {
+    for (const url of ['http://news.test/', 'http://news.test/2024/05/some-article-title?page=2', 'http://shop.test/search?q=blue+shoes', 'http://a.test/x@y', 'http://cdn.test/app.3f2a9c1d.js']) {
+      expect(shaped(url)).toEqual([]);
+    }
+  });
+
+  it('matches the whole URL, so a redirect carries it entire', () => {
+    for (const p of EXFIL_PATTERNS) {
+      expect(p.regex.startsWith('^')).toBe(true);
+      expect(p.regex.endsWith('.*$')).toBe(true);
+    }
+    const url = 'http://evil.test/p?to=alice@corp.test&x=1';
+    const email = EXFIL_PATTERNS.find((p) => p.name === 'email-in-query')!;
+    expect(url.replace(new RegExp(email.regex), 'X')).toBe('X');
+  });
+});

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle, until } from './fakes';
+import { makePolicy } from '../support/policy';
+import type { ProposalAnswer } from '../../src/messages/protocol';
+
+const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
+  tool: 'browser.request',
+  args: { method: 'POST', url, body, kind: 'fetch' },
+});
+
+/** api.test may receive 3 writes; everything else asks. */
+const budgetPolicy = (taskId = 'task-1') =>
+  makePolicy({
+    taskId,
+    domains: ['api.test'],
+    ceilings: { EXTERNAL_WRITE: 'allow' },
+    allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] },
+    constraints: [{ id: 'k1', tool: 'browser.request', maxCalls: 3 }],
+  });
+
+/** Writes need approval. */
+const askPolicy = (taskId = 'task-1') => makePolicy({ taskId, domains: ['api.test'] });
+
+async function setup(policy = budgetPolicy()) {
+  const { store } = await freshStore();
+  const effects = new FakeEffects();
+  const monitor = await monitorOn(store, effects);
+  await monitor.installTask(policy.taskId, 'the request', policy, { backend: 'test', durationMs: 0, removed: [] });
+  return { store, effects, monitor };
+}
+
+describe('Monitor: malformed input', () => {
+  it('BLOCKs and audits every malformed message, never throws', async () => {
+    const { store, monitor } = await setup();
+    const before = await store.countAudit();
+    const inputs: unknown[] = [null, undefined, 'x', 42, [], {}, { type: 'proposal' }, { type: 'nope' }, proposal('p', { tool: '', args: {} }), { ...proposal('p', POST()), extra: 1 }];
+    for (const raw of inputs) {
+      const answer = (await monitor.handleMessage(raw, PAGE())) as Partial<ProposalAnswer> & { ok?: boolean; code?: string };
+      // Proposal-shaped input gets a BLOCK answer; a page message of an unknown type gets an error.
+      if (answer.ok === false) expect(answer.code).toBe('invalid-message');
+      else expect(answer).toMatchObject({ decision: 'BLOCK', check: 'schema' });
+    }
+    expect(await store.countAudit()).toBe(before + inputs.length);
+  });
+
+  it('survives arbitrary JSON values (property)', async () => {
+    const { monitor } = await setup();
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue(), async (raw) => {
+        const answer = (await monitor.handleMessage(raw, PAGE())) as { decision?: string; ok?: boolean };
+        expect(answer.decision === 'BLOCK' || answer.ok === false).toBe(true);
+      }),
+      { numRuns: Math.min(200, Number(process.env.FC_NUM_RUNS ?? 1000)) },
+    );
+  });
+});
+
+describe('Monitor: proposals', () => {
+  it('does not get in the way when no task runs (ALLOW, audited)', async () => {
+    const { store } = await freshStore();
+    const monitor = await monitorOn(store, new FakeEffects());
+    const answer = (await monitor.handleMessage(proposal('p1', POST('http://anywhere.test/x')), PAGE())) as ProposalAnswer;
+    expect(answer).toMatchObject({ id: 'p1', decision: 'ALLOW', askedUser: false });
+    expect(answer.reason).toMatch(/no task/);
+    expect(await store.countAudit()).toBe(1);
+  });
+
+  it('50 parallel proposals against max_calls = 3: exactly 3 ALLOW, and σ is durable', async () => {
+    const { store, effects, monitor } = await setup();
+    const answers = (await Promise.all(Array.from({ length: 50 }, (_, i) => monitor.handleMessage(proposal(`p${i}`, POST()), PAGE())))) as ProposalAnswer[];
+    expect(answers.filter((a) => a.decision === 'ALLOW')).toHaveLength(3);
+    expect(answers.filter((a) => a.decision === 'BLOCK' && a.check === 'argument_constraints')).toHaveLength(47);
+    const woken = await monitorOn(store, effects);
+    expect(woken.snapshot().task?.state.constraintCalls.k1).toBe(3);
+    const again = (await woken.handleMessage(proposal('late', POST()), PAGE())) as ProposalAnswer;
+    expect(again.decision).toBe('BLOCK');
+  });
+
+  it('opens the network floor for a newly allowed write domain before answering ALLOW', async () => {
+    const { effects, monitor } = await setup();
+    const before = effects.floors.length;
+    await monitor.handleMessage(proposal('p', POST()), PAGE());
+    expect(effects.floors.slice(before).at(-1)?.writes).toEqual(['api.test']);
+  });
+
+  it('audits names, never values; masks secrets', async () => {
+    const { store, monitor } = await setup(askPolicy());
+    const call = {
+      tool: 'browser.form_submit',
+      args: { url: 'http://api.test/login?token=abc123secretvalue', method: 'POST', fields: { username: 'alice-the-user', password: 'hunter2-very-secret' } },
+    };
+    void monitor.handleMessage(proposal('f1', call, 'isolated'), PAGE());
+    await until(async () => (await store.countAudit()) > 0);
+    const entries = await store.listAudit();
+    const json = JSON.stringify(entries);
+    expect(json).toContain('password');
+    expect(json).toContain('username');
+    expect(json).not.toContain('hunter2');
+    expect(json).not.toContain('alice-the-user');
+    expect(json).not.toContain('abc123secretvalue');
+  });
+
+  it('does not check tabs outside the guard scope (task-tabs)', async () => {
+    const { store } = await freshStore();
+    const effects = new FakeEffects();
+    const monitor = await monitorOn(store, effects);
+    await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), guardScope: 'task-tabs' } }, POPUP);
+    await monitor.installTask('task-1', 'r', askPolicy(), { backend: 'test', durationMs: 0, removed: [] });
+    const other = (await monitor.handleMessage(proposal('o', POST()), PAGE(99))) as ProposalAnswer;
+    expect(other.decision).toBe('ALLOW');
+    expect(other.reason).toMatch(/outside the guard scope/);
+    await monitor.tabOpened(12, 7);
+    const pending = monitor.handleMessage(proposal('c', POST()), PAGE(12));
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+    await monitor.endTask();
+    expect(((await pending) as ProposalAnswer).decision).toBe('BLOCK');
+  });
+});
+
+describe('Monitor: ASK_USER', () => {
+  it('holds the call until "Allow once", then asks again for the next identical call', async () => {
+    const { effects, monitor } = await setup(askPolicy());
+    const first = monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await settle();
+    const [approval] = monitor.snapshot().approvals;
+    expect(approval).toBeDefined();
+    expect(effects.badge).toBe(1);
+    expect(effects.notified).toEqual([approval!.id]);
+    expect(await monitor.handleMessage({ type: 'approval.answer', id: approval!.id, answer: 'once' }, POPUP)).toEqual({ ok: true });
+    expect(await first).toMatchObject({ id: 'p1', decision: 'ALLOW', askedUser: true });
+    expect(effects.badge).toBe(0);
+    const grant = monitor.snapshot().task!.policy.grants[0]!;
+    expect(grant).toMatchObject({ tool: 'browser.request', domains: ['api.test'], maxCalls: 1 });
+
+    const second = monitor.handleMessage(proposal('p2', POST()), PAGE());
+    await settle();
+    const [again] = monitor.snapshot().approvals;
+    expect(again?.id).not.toBe(approval!.id);
+    await monitor.answerApproval(again!.id, 'once');
+    expect(await second).toMatchObject({ decision: 'ALLOW' });
+    // The same derived grant, one more use: no second grant was minted.
+    expect(monitor.snapshot().task!.policy.grants).toHaveLength(1);
+    expect(monitor.snapshot().task!.policy.grants[0]!.maxCalls).toBe(2);
+  });
+
+  it('"Allow for this task" covers later identical calls without asking; other targets still ask', async () => {
+    const { monitor } = await setup(makePolicy({ domains: ['api.test', 'other.test'] }));
+    const first = monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await settle();
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'task');
+    expect(await first).toMatchObject({ decision: 'ALLOW' });
+    for (let i = 0; i < 3; i++) expect(await monitor.handleMessage(proposal(`n${i}`, POST()), PAGE())).toMatchObject({ decision: 'ALLOW', check: 'grants' });
+    void monitor.handleMessage(proposal('o', POST('http://other.test/x')), PAGE());
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+  });
+
+  it('identical concurrent asks share one approval', async () => {
+    const { monitor } = await setup(askPolicy());
+    const held = [1, 2, 3].map((i) => monitor.handleMessage(proposal(`p${i}`, POST()), PAGE()));
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'deny');
+    for (const answer of await Promise.all(held)) expect(answer).toMatchObject({ decision: 'BLOCK', askedUser: true, reason: 'denied by the user' });
+  });
+
+  it('times out to BLOCK and audits the timeout', async () => {
+    const { store, effects, monitor } = await setup(askPolicy());
+    const held = monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await settle();
+    effects.advance(119_000);
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+    effects.advance(2_000);
+    expect(await held).toMatchObject({ decision: 'BLOCK', askedUser: false });
+    expect(monitor.snapshot().approvals).toHaveLength(0);
+    await until(async () => (await store.listAudit()).some((e) => e.answer === 'timeout'));
+  });
+
+  it('pending approvals survive a restart; the answer after the restart mints the grant', async () => {
+    const { store, effects, monitor } = await setup(askPolicy());
+    void monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await until(async () => (await store.listApprovals()).length === 1 && (await store.countAudit()) === 1);
+    const auditBefore = await store.countAudit();
+    const woken = await monitorOn(store, effects);
+    const [approval] = woken.snapshot().approvals;
+    expect(approval).toBeDefined();
+    expect(await store.countAudit()).toBe(auditBefore);
+    expect(await woken.handleMessage({ type: 'approval.answer', id: approval!.id, answer: 'once' }, POPUP)).toEqual({ ok: true });
+    expect(await woken.handleMessage(proposal('retry', POST()), PAGE())).toMatchObject({ decision: 'ALLOW', check: 'grants' });
+  });
+
+  it('drops approvals that expired while the worker was asleep', async () => {
+    const { store, effects, monitor } = await setup(askPolicy());
+    void monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await settle();
+    await until(async () => (await store.listApprovals()).length === 1);
+    effects.clock += 200_000;
+    const woken = await monitorOn(store, effects);
+    expect(woken.snapshot().approvals).toHaveLength(0);
+    await until(async () => (await store.listApprovals()).length === 0);
+  });
+});
+
+describe('Monitor: who may manage the task', () => {
+  it('accepts task and approval messages only from the popup or a control window', async () => {
+    const { store, monitor } = await setup(askPolicy());
+    void monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await settle();
+    const id = monitor.snapshot().approvals[0]!.id;
+    const refusedSenders = [
+      PAGE(), // a content script
+      { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 7, windowId: 1 } }, // our popup opened in a guarded tab
+      { url: `${EXTENSION_ORIGIN}/blocked.html?check=x&url=http://a.test/`, tab: { id: 7, windowId: 1 } },
+      { url: `${EXTENSION_ORIGIN}/blocked.html` }, // the blocked page, wherever it is
+      { url: 'chrome-extension://otherextensionid/popup.html' },
+    ];
+    for (const sender of refusedSenders) {
+      expect(await monitor.handleMessage({ type: 'approval.answer', id, answer: 'task' }, sender)).toMatchObject({ ok: false, code: 'approvals-disabled' });
+      expect(await monitor.handleMessage({ type: 'task.end' }, sender)).toMatchObject({ ok: false });
+    }
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+    expect((await store.listAudit({ check: 'guards' })).length).toBe(refusedSenders.length * 2);
+
+    await monitor.registerControlWindow(42);
+    const control = { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 50, windowId: 42 } };
+    expect(await monitor.handleMessage({ type: 'task.get' }, control)).toMatchObject({ ok: true, approvalsAllowed: true });
+    expect(await monitor.handleMessage({ type: 'approval.answer', id, answer: 'deny' }, control)).toEqual({ ok: true });
+  });
+
+  it('starts, follows up and ends a task through the compiler; the API key stays out of the audit', async () => {
+    const { store } = await freshStore();
+    const compiler = fixedCompiler((taskId, now) => makePolicy({ taskId, issuedAt: now, domains: ['news.test'] }));
+    const monitor = await monitorOn(store, new FakeEffects(), compiler);
+    await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), apiKey: 'sk-or-v1-0123456789abcdefSECRET' } }, POPUP);
+    const started = (await monitor.handleMessage({ type: 'task.start', request: 'Read the news on news.test' }, POPUP)) as { ok: boolean; task: { taskId: string; policy: { domains: string[] } } };
+    expect(started.ok).toBe(true);
+    expect(started.task.policy.domains).toEqual(['news.test']);
+    const followed = (await monitor.handleMessage({ type: 'task.followup', text: 'also summarise it' }, POPUP)) as { task: { turns: number } };
+    expect(followed.task.turns).toBe(2);
+    await monitor.handleMessage(proposal('x', { tool: 'browser.navigate', args: { url: 'http://news.test/' } }), PAGE());
+    expect(await monitor.handleMessage({ type: 'task.end' }, POPUP)).toMatchObject({ ok: true, task: null });
+    expect(JSON.stringify(await store.listAudit())).not.toContain('SECRET');
+    expect(await store.getTask()).toBeNull();
+  });
+
+  it('reports a compiler failure without starting a task', async () => {
+    const { store } = await freshStore();
+    const monitor = await monitorOn(store, new FakeEffects());
+    expect(await monitor.handleMessage({ type: 'task.start', request: 'x' }, POPUP)).toMatchObject({ ok: false, code: 'compile-failed' });
+    expect(monitor.snapshot().task).toBeNull();
+  });
+});
