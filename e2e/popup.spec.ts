@@ -100,6 +100,24 @@ interface ExtensionPage {
   chrome: { runtime: { sendMessage(message: unknown): Promise<unknown> } };
 }
 
+/** Press Tab until the focused element is the control with this role and name; fails if it is not reachable. */
+async function tabTo(page: Page, role: 'button' | 'textbox' | 'tab', name: string): Promise<void> {
+  const target = page.getByRole(role, { name, exact: true }).first();
+  for (let i = 0; i < 60; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${role} "${name}" is not reachable with Tab`);
+}
+
+/** Every form control on the page has an accessible name. */
+async function expectNamedControls(page: Page): Promise<void> {
+  const controls = page.locator('button, select, textarea, input, [tabindex="0"]');
+  const count = await controls.count();
+  expect(count).toBeGreaterThan(0);
+  for (let i = 0; i < count; i++) await expect(controls.nth(i)).not.toHaveAccessibleName('');
+}
+
 const sentTo = (s: Session, to: string) => s.server.hits('/api/send').filter((r) => JSON.parse(r.body).to === to).length;
 const approvalFor = (popup: Page, to: string) => popup.getByRole('article', { name: `The agent wants to send messages to ${to} on mail.test.` });
 
@@ -292,7 +310,71 @@ test('the exported audit log lists exactly the actions taken', async () => {
   expect(readFileSync(file, 'utf8')).not.toContain(BODY);
 
   const json = popup.waitForEvent('download');
-  await popup.getByRole('button', { name: 'Export JSON' }).click();
+  await popup.getByRole('button', { name: 'Export JSON', exact: true }).click();
   const parsed = JSON.parse(readFileSync(await (await json).path(), 'utf8')) as unknown[];
   expect(parsed.map((e) => AuditEntrySchema.parse(e).id)).toEqual(entries.map((e) => e.id));
+});
+
+test('keyboard only: start a task and deny an approval without the mouse; every control has a name', async () => {
+  const popup = await openControlWindow(s);
+  await expect(popup.getByText('Nothing is waiting for you.')).toBeVisible();
+  await expectNamedControls(popup);
+  await tabTo(popup, 'textbox', 'Task');
+  await popup.keyboard.type(TASK);
+  await tabTo(popup, 'button', 'Start task');
+  await popup.keyboard.press('Enter');
+  await expect(popup.getByText(/^Compiled by/)).toBeVisible();
+
+  const agent = await agentTab(s);
+  const attempt = send(agent, s, 'carol@corp.test');
+  await expect(approvalFor(popup, 'carol@corp.test')).toBeVisible();
+  await expectNamedControls(popup);
+  await popup.bringToFront();
+  await tabTo(popup, 'button', 'Deny');
+  await popup.keyboard.press('Enter');
+  expect(await within(attempt, 5_000)).toMatch(/^failed:/);
+
+  // The tab list follows the arrow keys.
+  await tabTo(popup, 'tab', 'Task');
+  await popup.keyboard.press('ArrowRight');
+  await expect(popup.getByRole('tab', { name: 'Audit log' })).toBeFocused();
+  await expect(popup.getByRole('tab', { name: 'Audit log' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test('options: each field validated with a clear message; the key is masked; Test connection reports the exact failure and success', async () => {
+  const options = await openControlWindow(s, '/options.html');
+  await expectNamedControls(options);
+  await options.getByLabel('Compiler backend').selectOption('openai-compatible');
+  await options.getByLabel('Base URL').fill('not a url');
+  await options.getByLabel('Model').fill('');
+  await options.getByLabel('Ask timeout (seconds)').fill('1.5');
+  await options.getByRole('button', { name: 'Save' }).click();
+  await expect(options.getByText('Not saved: fix the fields marked above.')).toBeVisible();
+  await expect(options.getByLabel('Base URL')).toHaveAccessibleDescription(/Enter a full URL/);
+  await expect(options.getByLabel('Model')).toHaveAccessibleDescription(/Enter a model name/);
+  await expect(options.getByLabel('Ask timeout (seconds)')).toHaveAttribute('aria-invalid', 'true');
+
+  const secret = 'sk-test-0123456789SECRET';
+  await expect(options.getByLabel('API key')).toHaveAttribute('type', 'password');
+  await options.getByLabel('API key').fill(secret);
+  await options.getByLabel('Base URL').fill(`${s.server.origin('127.0.0.1')}/v1`);
+  await options.getByLabel('Model').fill('test-model');
+  await options.getByLabel('Ask timeout (seconds)').fill('30');
+  await options.getByRole('button', { name: 'Test connection' }).click();
+  const result = options.getByRole('status', { name: 'Connection test result' });
+  await expect(result).toHaveText(/^Connection failed: .+/, { timeout: 20_000 });
+  await expect(result).not.toContainText(secret);
+
+  await options.getByLabel('Compiler backend').selectOption('rules');
+  await options.getByRole('button', { name: 'Test connection' }).click();
+  await expect(result).toHaveText(/^Connection works: /);
+  await options.getByRole('button', { name: 'Save' }).click();
+  await expect(options.getByText('Saved.')).toBeVisible();
+
+  // The key stays in extension storage: not in the audit log export.
+  const popup = await openControlWindow(s);
+  await popup.getByRole('tab', { name: 'Audit log' }).click();
+  const download = popup.waitForEvent('download');
+  await popup.getByRole('button', { name: 'Export JSON', exact: true }).click();
+  expect(readFileSync(await (await download).path(), 'utf8')).not.toContain(secret);
 });
