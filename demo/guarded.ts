@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PendingApprovalSchema, type Options, type PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver } from './agents';
-import { EXTENSION_DIR, NO_HOOKS_EXTENSION_DIR } from './build';
 import { startMcpRuntime } from './mcp';
 import { BASE_ARGS, CHROMIUM, type GuardConfig, type GuardSession } from './runner';
 import { hostResolverRule, type DemoWorld } from './sites/world';
@@ -17,6 +16,18 @@ import { hostResolverRule, type DemoWorld } from './sites/world';
  * Under Playwright MCP the browser belongs to the MCP server, so the runner reaches the worker over
  * the DevTools port that the MCP config opens.
  */
+
+/** Unpacked extension builds: the product and the control without MAIN-world hooks. */
+export interface ExtensionBuilds {
+  full: string;
+  nohooks: string;
+}
+
+export interface SessionOptions {
+  headless: boolean;
+  llmBaseUrl: string;
+  extensions: ExtensionBuilds;
+}
 
 interface Controller {
   setTask(request: string): Promise<void>;
@@ -69,8 +80,8 @@ async function extensionWorker(context: BrowserContext): Promise<Worker> {
   return context.serviceWorkers().find(isExtension) ?? (await context.waitForEvent('serviceworker', { predicate: isExtension, timeout: 15_000 }));
 }
 
-export async function openGuardedSession(config: GuardConfig, world: DemoWorld, opts: { headless: boolean; llmBaseUrl: string }): Promise<GuardSession> {
-  const extension = config.mainHooks ? EXTENSION_DIR : NO_HOOKS_EXTENSION_DIR;
+export async function openGuardedSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
+  const extension = config.mainHooks ? opts.extensions.full : opts.extensions.nohooks;
   const userDataDir = await mkdtemp(join(tmpdir(), 'agentsfence-demo-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -111,8 +122,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Playwright MCP with (compiler set) or without (compiler null) the extension in its browser. */
-export async function openMcpSession(config: GuardConfig, world: DemoWorld, opts: { headless: boolean; llmBaseUrl: string }): Promise<GuardSession> {
-  const extension = config.compiler === null ? null : config.mainHooks ? EXTENSION_DIR : NO_HOOKS_EXTENSION_DIR;
+export async function openMcpSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
+  const extension = config.compiler === null ? null : config.mainHooks ? opts.extensions.full : opts.extensions.nohooks;
   const runtime = await startMcpRuntime(world, { extensionPath: extension, headless: opts.headless, cdpPort: await freePort() });
   if (extension === null) {
     return { setTask: async () => undefined, pendingApprovals: async () => [], answer: async () => undefined, newAgent: runtime.newAgent, close: runtime.close };

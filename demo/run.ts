@@ -3,9 +3,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ensureBuilt, ROOT } from './build';
+import { ensureBuilt, EXTENSION_DIR, NO_HOOKS_EXTENSION_DIR, ROOT } from './build';
 import { startCompilerMock } from './compilers';
-import { openGuardedSession, openMcpSession } from './guarded';
+import { openGuardedSession, openMcpSession, type ExtensionBuilds, type SessionOptions } from './guarded';
 import { formatMatrix, formatTable, renderHtml, summarize, type BenchmarkResults, type Screenshot } from './report';
 import { CHROMIUM, openUnguardedSession, runItem, type GuardConfig, type GuardSession, type RunItem, type RunRecord } from './runner';
 import { SCENARIOS, TASKS } from './scenarios';
@@ -61,6 +61,7 @@ export interface SuiteOptions {
   scenarioIds: { playwright: string[] | null; mcp: string[] };
   log: (line: string) => void;
   screenshots?: boolean;
+  extensions: ExtensionBuilds;
 }
 
 export interface SuiteOutput {
@@ -76,15 +77,15 @@ function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
   return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario }))];
 }
 
-async function openSession(config: GuardConfig, world: DemoWorld, llmBaseUrl: string, headless: boolean): Promise<GuardSession> {
-  if (config.runtime === 'mcp') return openMcpSession(config, world, { headless, llmBaseUrl });
-  if (config.compiler === null) return openUnguardedSession(world, headless);
-  return openGuardedSession(config, world, { headless, llmBaseUrl });
+async function openSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
+  if (config.runtime === 'mcp') return openMcpSession(config, world, opts);
+  if (config.compiler === null) return openUnguardedSession(world, opts.headless);
+  return openGuardedSession(config, world, opts);
 }
 
 async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: string, shots: Screenshot[]): Promise<RunRecord[]> {
   const world = await DemoWorld.start();
-  const session = await openSession(config, world, llmBaseUrl, opts.headless);
+  const session = await openSession(config, world, { headless: opts.headless, llmBaseUrl, extensions: opts.extensions });
   const runs: RunRecord[] = [];
   const started = Date.now();
   try {
@@ -158,6 +159,7 @@ async function main(): Promise<void> {
     scenarioIds: { playwright: quick ? QUICK_SCENARIO_IDS : null, mcp: quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS },
     log,
     screenshots: true,
+    extensions: { full: EXTENSION_DIR, nohooks: NO_HOOKS_EXTENSION_DIR },
   });
   const summaries = configs.map((c) => summarize(c, runs));
   const results: BenchmarkResults = {
