@@ -24,19 +24,21 @@ const PASTED_TAGS = ['pasted', 'paste', 'pasted_text', 'pasted-content', 'docume
 const QUOTED_STRING = /"[^"\n]{0,2000}"|“[^”\n]{0,2000}”/g;
 const MARKER = '[…]';
 
+const PASTED = PASTED_TAGS.map((tag) => ({ open: new RegExp(`<${tag}(?:\\s[^>]{0,200})?>`, 'i'), close: new RegExp(`</${tag}\\s*>`, 'i') }));
+
 function stripPastedTags(text: string, removed: Isolated['removed']): string {
   let out = text;
-  for (const tag of PASTED_TAGS) {
-    const open = new RegExp(`<${tag}(?:\\s[^>]{0,200})?>`, 'i');
-    const close = new RegExp(`</${tag}\\s*>`, 'i');
-    for (let guard = 0; guard < 100; guard++) {
-      const o = open.exec(out);
-      if (o === null) break;
-      const rest = out.slice(o.index + o[0].length);
-      const c = close.exec(rest);
-      const endAt = c === null ? out.length : o.index + o[0].length + c.index + c[0].length;
-      removed.push({ kind: 'pasted', chars: endAt - o.index });
-      out = `${out.slice(0, o.index)}${MARKER}${out.slice(endAt)}`;
+  if (out.includes('<')) {
+    for (const { open, close } of PASTED) {
+      for (let guard = 0; guard < 100; guard++) {
+        const o = open.exec(out);
+        if (o === null) break;
+        const rest = out.slice(o.index + o[0].length);
+        const c = close.exec(rest);
+        const endAt = c === null ? out.length : o.index + o[0].length + c.index + c[0].length;
+        removed.push({ kind: 'pasted', chars: endAt - o.index });
+        out = `${out.slice(0, o.index)}${MARKER}${out.slice(endAt)}`;
+      }
     }
   }
   // "[pasted text] … [/pasted text]" style markers from chat front ends.

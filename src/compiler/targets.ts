@@ -49,7 +49,7 @@ function trimChunk(raw: string): string {
 }
 
 function classifyChunk(raw: string): { kind: TargetKind; value: string } | null {
-  let text = raw.replace(/^mailto:/i, '');
+  const text = raw.replace(/^mailto:/i, '');
   if (PATH.test(text)) return { kind: 'path', value: text };
   if (text === '' || text.includes('*')) return null;
   if (EMAIL.test(text)) return { kind: 'email', value: text.toLowerCase() };
