@@ -1,8 +1,9 @@
-import { chromium, expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { expect, test, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../src/messages/protocol';
+import { launchVectorBrowser, type VectorBrowser } from './fixtures/browser';
+import { buildExtension } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
 
 /**
@@ -13,45 +14,37 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * user would find its controls.
  */
 
-const EXTENSION = resolve('.output/chrome-mv3');
-const SCREENSHOTS = resolve('docs/screenshots');
+const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 /** Distinctive message content: the exported audit log must not contain it (redaction). */
 const SUBJECT = 'Subj-91ab';
 const BODY = 'Body-7f3c';
 const TASK = 'Read my inbox on mail.test and email bob@corp.test a summary of the offsite message.';
 
 interface Session {
+  browser: VectorBrowser;
   context: BrowserContext;
   worker: Worker;
   extensionId: string;
   server: TestServer;
-  profile: string;
 }
+
+let extension: string;
+test.beforeAll(() => {
+  test.setTimeout(240_000);
+  extension = buildExtension('full');
+});
 
 async function launch(): Promise<Session> {
   const server = await startTestServer();
   server.setPage('/', '<!doctype html><title>Mail</title><h1>Inbox</h1>');
-  const profile = mkdtempSync(join(tmpdir(), 'af-popup-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      `--disable-extensions-except=${EXTENSION}`,
-      `--load-extension=${EXTENSION}`,
-      '--host-resolver-rules=MAP *.test 127.0.0.1',
-    ],
-  });
-  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
-  return { context, worker, extensionId: new URL(worker.url()).host, server, profile };
+  const browser = await launchVectorBrowser(extension);
+  if (browser.worker === null) throw new Error('the extension did not load');
+  return { browser, context: browser.context, worker: browser.worker, extensionId: new URL(browser.worker.url()).host, server };
 }
 
 async function close(s: Session): Promise<void> {
-  await s.context.close();
+  await s.browser.close();
   await s.server.close();
-  rmSync(s.profile, { recursive: true, force: true });
 }
 
 /** Open an extension page the way the extension itself does: a window it opened, which may answer approvals. */
