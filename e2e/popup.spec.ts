@@ -114,8 +114,6 @@ async function expectNamedControls(page: Page): Promise<void> {
 const sentTo = (s: Session, to: string) => s.server.hits('/api/send').filter((r) => JSON.parse(r.body).to === to).length;
 const approvalFor = (popup: Page, to: string) => popup.getByRole('article', { name: `The agent wants to send messages to ${to} on mail.test.` });
 
-test.describe.configure({ mode: 'serial' });
-
 let s: Session;
 test.beforeEach(async () => {
   s = await launch();
