@@ -302,7 +302,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const count = verb === null ? null : countIn(words, verbIndex, text);
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
-    if (STRONG_OPEN_WEB_VERBS.has(verb.w) || OPEN_WEB_WORDS.test(clauseText)) openWeb = 'strong';
+    const namesSite = targets.some((t) => t.kind === 'domain');
+    if ((STRONG_OPEN_WEB_VERBS.has(verb.w) || OPEN_WEB_WORDS.test(clauseText)) && !namesSite) openWeb = 'strong';
     else if (WEAK_OPEN_WEB_VERBS.has(verb.w)) openWeb = 'weak';
   }
 

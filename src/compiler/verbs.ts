@@ -78,6 +78,6 @@ export function isVerb(word: string): boolean {
 }
 
 /** READ verbs that ask for research across the open web rather than named sites. */
-export const STRONG_OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['research', 'search', 'browse', 'google']);
-/** READ verbs that ask for the open web only when no site is named ("find the email on mail.test" does not). */
-export const WEAK_OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['look', 'find', 'compare', 'locate']);
+export const STRONG_OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['research', 'google']);
+/** READ verbs that ask for the open web only when no site is named ("on news.test, search for …" does not). */
+export const WEAK_OPEN_WEB_VERBS: ReadonlySet<string> = new Set(['search', 'browse', 'look', 'find', 'compare', 'locate']);
