@@ -105,8 +105,8 @@ export function deltaKeyOf(record: DecisionRecord): string {
 }
 
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
-function classificationOf(record: DecisionRecord): Classification {
-  return { capability: record.capability, riskClass: record.riskClass, targets: record.targets, layer: 'unknown', basis: '', urls: [], outboundBytes: 0 };
+function classificationOf(record: DecisionRecord): Pick<Classification, 'capability' | 'riskClass' | 'targets'> {
+  return { capability: record.capability, riskClass: record.riskClass, targets: record.targets };
 }
 
 export class Monitor {

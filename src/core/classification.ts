@@ -10,7 +10,8 @@ export interface Targets {
   paths: string[];
 }
 
-export interface Classification {
+/** The facts the classifier layers establish about an action. */
+export interface ActionFacts {
   /** Canonical capability, e.g. `email.send`, `web.read`, `payment.send`. */
   capability: string;
   riskClass: RiskClass;
@@ -23,6 +24,12 @@ export interface Classification {
   urls: string[];
   /** Bytes the action sends out, when known (request body, form fields). */
   outboundBytes: number;
+}
+
+/** A classified action: the facts, plus the URL-shape verdict computed once so every check shares it. */
+export interface Classification extends ActionFacts {
+  /** The first URL that is exfiltration-shaped, and why; null when none is. */
+  exfiltration: { url: string; reason: string } | null;
 }
 
 export function emptyTargets(): Targets {

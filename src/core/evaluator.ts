@@ -3,7 +3,6 @@ import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
 import { registrableDomain } from './domains';
-import { exfiltrationShape } from './exfil';
 import { pathCovered } from './paths';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
@@ -185,7 +184,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
 
   // 5. grants: a user approval covers exactly the approved tool and targets. It never covers UNKNOWN
   //    (UNKNOWN is never allowed) nor an exfiltration-shaped URL (the approval showed other data).
-  const exfil = c.urls.map(exfiltrationShape).find((x) => x.shaped);
+  const exfil = c.exfiltration;
   if (cls !== 'UNKNOWN' && !exfil) {
     const grant = policy.grants.find((g) => grantCovers(g, call, c, state.grantCalls[g.id] ?? 0));
     if (grant) {

@@ -8,7 +8,7 @@ export type ApprovalScope = 'once' | 'task';
  * The id is derived from the task and that delta alone, so approving the same action twice yields the
  * same grant and no runtime state can turn one approval into a broader permission.
  */
-export function grantFor(taskId: string, tool: string, c: Classification, scope: ApprovalScope, now: number): Grant {
+export function grantFor(taskId: string, tool: string, c: Pick<Classification, 'capability' | 'riskClass' | 'targets'>, scope: ApprovalScope, now: number): Grant {
   const recipients = [...new Set(c.targets.recipients)].sort();
   const domains = [...new Set(c.targets.domains)].sort();
   const paths = [...new Set(c.targets.paths)].sort();

@@ -1,5 +1,6 @@
 import type { ToolCall } from '../call';
-import type { Classification } from '../classification';
+import type { ActionFacts, Classification } from '../classification';
+import { exfiltrationShape } from '../exfil';
 import { maxClass, OUTBOUND_CLASSES, type RiskClass } from '../risk';
 import { CAPABILITY_CLASSES, capabilityFor, shellCapability } from './capabilities';
 import { matchExplicit, matchGlob, type Rule } from './names';
@@ -25,14 +26,14 @@ export { CANONICAL_CAPABILITIES, CAPABILITY_CLASSES, canonicalCapability, capabi
 export { classifyShell } from './shell';
 export { classifyPatch } from './patch';
 
-type Layer = Classification['layer'];
+type Layer = ActionFacts['layer'];
 
 const ACTION_ARGS = ['action', 'operation', 'op', 'mode', 'command', 'verb', 'method'];
 const SHELL_ARGS = ['command', 'cmd', 'script', 'commands', 'code', 'input'];
 const PATCH_ARGS = ['patch', 'input', 'diff', 'content', 'patch_text'];
 const HTTP_METHOD_CLASS: ReadonlyMap<string, RiskClass> = new Map<string, RiskClass>([['GET', 'READ'], ['HEAD', 'READ'], ['OPTIONS', 'READ'], ['POST', 'EXTERNAL_WRITE'], ['PUT', 'EXTERNAL_WRITE'], ['PATCH', 'EXTERNAL_WRITE'], ['DELETE', 'DELETE']]);
 
-function unknownClassification(basis: string): Classification {
+function unknownClassification(basis: string): ActionFacts {
   return { capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] }, layer: 'unknown', basis, urls: [], outboundBytes: 0 };
 }
 
@@ -59,7 +60,7 @@ function actionClass(args: Record<string, unknown>, exclude: readonly string[] =
 }
 
 /** Targets and byte count of a generic tool call's arguments. */
-function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): Classification {
+function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): ActionFacts {
   const t = emptyCollected();
   collectTargets(args, t, { urlsAnywhere: true, paths: true });
   return {
@@ -74,7 +75,7 @@ function generic(args: Record<string, unknown>, capability: string, riskClass: R
 }
 
 /** Apply a name rule (explicit or glob) to the arguments. */
-function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, label: string, nameWords: readonly string[]): Classification {
+function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, label: string, nameWords: readonly string[]): ActionFacts {
   switch (rule.kind) {
     case 'web': {
       const handler = WEB_HANDLERS.get(rule.tool);
@@ -132,7 +133,7 @@ function adjustLocality(riskClass: RiskClass, capability: string): RiskClass {
 }
 
 /** Strong verbs in the whole name and action-like arguments raise a classification, never lower it. */
-function raise(c: Classification, nameWords: readonly string[], args: Record<string, unknown>, fromName: boolean): Classification {
+function raise(c: ActionFacts, nameWords: readonly string[], args: Record<string, unknown>, fromName: boolean): ActionFacts {
   if (c.riskClass === 'UNKNOWN' || c.layer === 'shell' || c.layer === 'web') return c;
   let result = c;
   if (fromName) {
@@ -154,7 +155,7 @@ function raise(c: Classification, nameWords: readonly string[], args: Record<str
   return result;
 }
 
-function classifyUnsafe(call: ToolCall): Classification {
+function classifyUnsafe(call: ToolCall): ActionFacts {
   const args = call.args;
   const web = WEB_HANDLERS.get(call.tool);
   if (web !== undefined) return { ...web(args), layer: 'web' };
@@ -182,9 +183,19 @@ function classifyUnsafe(call: ToolCall): Classification {
 
 /** Total: a classifier error is UNKNOWN, never an exception and never a guess. */
 export function classify(call: ToolCall): Classification {
+  let facts: ActionFacts;
   try {
-    return classifyUnsafe(call);
+    facts = classifyUnsafe(call);
   } catch (err) {
-    return unknownClassification(`classifier error: ${err instanceof Error ? err.message : 'unknown'}`);
+    facts = unknownClassification(`classifier error: ${err instanceof Error ? err.message : 'unknown'}`);
   }
+  return { ...facts, exfiltration: firstExfiltrationShaped(facts.urls) };
+}
+
+function firstExfiltrationShaped(urls: readonly string[]): Classification['exfiltration'] {
+  for (const url of urls) {
+    const shape = exfiltrationShape(url);
+    if (shape.shaped) return { url, reason: shape.reason };
+  }
+  return null;
 }

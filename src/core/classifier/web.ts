@@ -1,5 +1,5 @@
 import { DownloadArgsSchema, FormSubmitArgsSchema, NavigateArgsSchema, RequestArgsSchema, UploadArgsSchema, BROWSER_TOOLS } from '../call';
-import type { Classification } from '../classification';
+import type { ActionFacts } from '../classification';
 import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
 import { addUnique, addUrl, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
@@ -12,7 +12,7 @@ import { splitWords } from './vocabulary';
  * When several heuristics match, the highest class wins.
  */
 
-type Unclassified = Omit<Classification, 'layer'>;
+type Unclassified = Omit<ActionFacts, 'layer'>;
 
 interface Signal {
   riskClass: RiskClass;
