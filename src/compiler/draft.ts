@@ -50,7 +50,16 @@ export function emptyDraft(): PolicyDraft {
   return { permissions: [], readDomains: [], openWeb: false, prohibitions: [] };
 }
 
+/** Size limits many strict structured-output endpoints reject; zod still enforces them on the answer. */
+const UNSUPPORTED_KEYWORDS = new Set(['$schema', 'maxItems', 'minItems', 'maxLength', 'minLength', 'minimum', 'maximum']);
+
+function withoutLimits(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutLimits);
+  if (node === null || typeof node !== 'object') return node;
+  return Object.fromEntries(Object.entries(node).filter(([k]) => !UNSUPPORTED_KEYWORDS.has(k)).map(([k, v]) => [k, withoutLimits(v)]));
+}
+
 /** The JSON schema handed to structured-output endpoints, derived from the zod draft. */
 export function policyDraftJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(PolicyDraftSchema, { target: 'draft-7' }) as Record<string, unknown>;
+  return withoutLimits(z.toJSONSchema(PolicyDraftSchema, { target: 'draft-7' })) as Record<string, unknown>;
 }

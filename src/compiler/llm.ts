@@ -73,7 +73,6 @@ export async function llmDraft(instruction: string, opts: LlmOptions): Promise<L
   });
   const model = opts.model ?? DEFAULT_MODEL;
   const schema = policyDraftJsonSchema();
-  delete schema.$schema;
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: 'system', content: SYSTEM_PROMPT },
     { role: 'user', content: instruction.slice(0, MAX_MODEL_INPUT_CHARS) },
