@@ -2,7 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { agentFigures } from './agent';
+import { compileFigures } from './compile';
 import { evaluatorFigures, growthFigure } from './evaluator';
+import { memoryFigures } from './memory';
+import { pageFigures } from './page';
 import type { Figure } from './stats';
 
 /**
@@ -15,6 +19,10 @@ type Section = { name: string; run: () => Promise<Figure[]> | Figure[] };
 const SECTIONS: Section[] = [
   { name: 'evaluator', run: evaluatorFigures },
   { name: 'growth', run: () => [growthFigure()] },
+  { name: 'page', run: pageFigures },
+  { name: 'agent', run: agentFigures },
+  { name: 'compile', run: compileFigures },
+  { name: 'memory', run: memoryFigures },
 ];
 
 function machine(): Record<string, string> {

@@ -1,0 +1,219 @@
+import type { Page } from '@playwright/test';
+import { startTestServer, type TestServer } from '../e2e/fixtures/server';
+import type { TaskPolicyInput } from '../src/core/policy';
+import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
+import { attachToWorker, benchExtension, profileWorker, type ProfileLine } from './chromium';
+import { median, summarise, type Figure } from './stats';
+
+/**
+ * Figures 2 and 3, measured inside the page with and without the extension (two browsers side by
+ * side, batches interleaved A/B so both see the same machine noise):
+ *  2. an intercepted page action's round trip (page → MAIN hook → ISOLATED → background decision →
+ *     page): `await fetch()` timed with performance.now in the page, guarded minus unguarded;
+ *  3. DOMContentLoaded of an ordinary page with and without the content scripts.
+ */
+
+const APP = 'app.test';
+const API = 'api.test';
+
+/** Reading and writing on app.test and api.test, as a task that names both sites would get. */
+const POLICY: TaskPolicyInput = {
+  version: 1,
+  taskId: 'bench-page',
+  issuedAt: 0,
+  expiresAt: null,
+  ceilings: { EXTERNAL_WRITE: 'allow' },
+  allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE'] },
+  domains: [APP, API],
+};
+
+/** An ordinary page: some markup, a stylesheet and a script, like a light web app's shell. */
+function appShell(): string {
+  const rows = Array.from({ length: 60 }, (_, i) => `<tr><td>Item ${i}</td><td><a href="/item/${i}">open</a></td><td>${(i * 37) % 101} EUR</td></tr>`).join('');
+  return `<!doctype html><html><head><meta charset="utf-8"><title>app</title>
+<style>body{font:14px sans-serif}td{padding:2px 6px}</style></head>
+<body><h1>Inbox</h1><form action="/search"><input name="q"><button>Search</button></form>
+<table>${rows}</table><script>document.title = 'app ' + document.querySelectorAll('tr').length;</script></body></html>`;
+}
+
+interface Arm {
+  name: 'guarded' | 'unguarded';
+  browser: AgentBrowser;
+  page: Page;
+}
+
+type Kind = 'consequential' | 'readCrossOrigin' | 'readSameOrigin';
+
+/** One batch of `n` sequential fetches timed in the page; the response body is read outside the timing. */
+function timeFetches(page: Page, url: string, method: 'GET' | 'POST', n: number, offset: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ url, method, n, offset }) => {
+      const samples: number[] = [];
+      for (let i = 0; i < n; i++) {
+        const target = `${url}?i=${offset + i}`;
+        const init: RequestInit = method === 'POST' ? { method, body: `note=bench+${offset + i}&to=team` } : { method };
+        const t0 = performance.now();
+        const response = await fetch(target, init);
+        samples.push(performance.now() - t0);
+        await response.text();
+      }
+      return samples;
+    },
+    { url, method, n, offset },
+  );
+}
+
+function fetchTarget(server: TestServer, kind: Kind): { url: string; method: 'GET' | 'POST' } {
+  switch (kind) {
+    case 'consequential':
+      return { url: `${server.origin(APP)}/w`, method: 'POST' };
+    case 'readCrossOrigin':
+      return { url: `${server.origin(API)}/r`, method: 'GET' };
+    case 'readSameOrigin':
+      return { url: `${server.origin(APP)}/r`, method: 'GET' };
+  }
+}
+
+async function domContentLoaded(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: 'load' });
+  return page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+    return nav === undefined ? NaN : nav.domContentLoadedEventEnd - nav.startTime;
+  });
+}
+
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+export async function pageFigures(): Promise<Figure[]> {
+  const extension = benchExtension();
+  const server = await startTestServer();
+  server.setPage('/app', appShell());
+  const arms: Arm[] = [];
+  try {
+    const guarded = await launchAgentBrowser({ extensionPath: extension.path });
+    const unguarded = await launchAgentBrowser({ extension: false });
+    await guarded.setPolicy(POLICY);
+    for (const [name, browser] of [
+      ['guarded', guarded],
+      ['unguarded', unguarded],
+    ] as const) {
+      const page = await browser.context.newPage();
+      await page.goto(`${server.origin(APP)}/app`);
+      arms.push({ name, browser, page });
+    }
+    const [g, u] = arms as [Arm, Arm];
+
+    // Figure 2: warm up (first write to a domain also opens the network floor), then interleaved rounds.
+    const kinds: Kind[] = ['consequential', 'readCrossOrigin', 'readSameOrigin'];
+    const samples: Record<Kind, Record<Arm['name'], number[]>> = {
+      consequential: { guarded: [], unguarded: [] },
+      readCrossOrigin: { guarded: [], unguarded: [] },
+      readSameOrigin: { guarded: [], unguarded: [] },
+    };
+    const ROUNDS = 8;
+    const BATCH = 50;
+    let offset = 0;
+    for (const kind of kinds) {
+      const { url, method } = fetchTarget(server, kind);
+      for (const arm of arms) await timeFetches(arm.page, url, method, 20, (offset += 20));
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? [g, u] : [u, g];
+      for (const kind of kinds) {
+        const { url, method } = fetchTarget(server, kind);
+        for (const arm of order) samples[kind][arm.name].push(...(await timeFetches(arm.page, url, method, BATCH, (offset += BATCH))));
+      }
+    }
+    // Where the guarded consequential round trip goes: the worker's CPU profile over one more batch.
+    const cdp = await attachToWorker(g.browser);
+    let workerProfile: ProfileLine[] = [];
+    try {
+      const { url, method } = fetchTarget(server, 'consequential');
+      workerProfile = await profileWorker(cdp, async () => {
+        await timeFetches(g.page, url, method, 100, (offset += 100));
+      });
+    } finally {
+      await cdp.detach();
+    }
+    const allowed = (await g.browser.audit({ decision: 'ALLOW', limit: 1 }))[0];
+
+    // Figure 3: DOMContentLoaded of the same page, alternating which browser goes first.
+    const dcl: Record<Arm['name'], number[]> = { guarded: [], unguarded: [] };
+    const PAIRS = 60;
+    for (const arm of arms) for (let i = 0; i < 5; i++) await domContentLoaded(arm.page, `${server.origin(APP)}/app?warm=${i}`);
+    for (let i = 0; i < PAIRS; i++) {
+      const order = i % 2 === 0 ? [g, u] : [u, g];
+      for (const arm of order) dcl[arm.name].push(await domContentLoaded(arm.page, `${server.origin(APP)}/app?n=${i}`));
+    }
+
+    return [
+      ...roundTripFigures(samples, workerProfile, allowed?.record.check ?? 'none'),
+      pageLoadFigure(dcl),
+    ];
+  } finally {
+    for (const arm of arms) await arm.browser.close().catch(() => undefined);
+    await server.close();
+    extension.dispose();
+  }
+}
+
+function roundTripFigures(samples: Record<Kind, Record<'guarded' | 'unguarded', number[]>>, workerProfile: ProfileLine[], allowCheck: string): Figure[] {
+  const stats = (kind: Kind) => {
+    const guarded = summarise(samples[kind].guarded);
+    const unguarded = summarise(samples[kind].unguarded);
+    return { guarded, unguarded, addedP50: guarded.p50 - unguarded.p50, addedP99: guarded.p99 - unguarded.p99, ratio: guarded.p50 / unguarded.p50 };
+  };
+  const c = stats('consequential');
+  const rc = stats('readCrossOrigin');
+  const rs = stats('readSameOrigin');
+  const met = c.addedP50 <= 1.5 && c.addedP99 <= 5;
+  const dominant = workerProfile.slice(0, 4).map((l) => `${l.fn} ${(l.share * 100).toFixed(0)} %`).join(', ');
+  const method =
+    'In the page: performance.now around `await fetch()` (response read outside the timing); a guarded browser (extension, active task allowing EXTERNAL_WRITE on app.test/api.test) and an unguarded one side by side, ' +
+    `8 interleaved rounds × 50 sequential fetches per kind after 20 warm-up fetches; added = guarded − unguarded percentile. Each guarded consequential fetch is decided by the background (last ALLOW check: ${allowCheck}) and audited before the page is answered.` +
+    (met ? '' : ` Worker CPU profile over 100 more guarded POSTs, top self time: ${dominant}.`);
+  return [
+    {
+      id: 'roundtrip-consequential',
+      figure: 'Intercepted page action round trip, consequential (same-origin POST fetch, page → decision → page)',
+      target: 'added p50 ≤ 1.5 ms, p99 ≤ 5 ms',
+      measured: `added p50 ${ms(c.addedP50)}, p99 ${ms(c.addedP99)} (guarded p50 ${ms(c.guarded.p50)} / p99 ${ms(c.guarded.p99)}; unguarded ${ms(c.unguarded.p50)} / ${ms(c.unguarded.p99)})`,
+      ratio: `${c.ratio.toFixed(2)}× p50`,
+      verdict: met ? 'met' : 'missed',
+      method,
+      data: { guarded: c.guarded, unguarded: c.unguarded, addedP50Ms: c.addedP50, addedP99Ms: c.addedP99, workerProfile, samplesMs: samples.consequential },
+    },
+    {
+      id: 'roundtrip-read',
+      figure: 'Intercepted page action round trip, READ class (GET fetch)',
+      target: 'as close to zero as is safe',
+      measured:
+        `cross-origin GET to an allowed site: added p50 ${ms(rc.addedP50)}, p99 ${ms(rc.addedP99)}; ` +
+        `same-origin GET (exempt from the round trip, the network floor still applies): added p50 ${ms(rs.addedP50)}, p99 ${ms(rs.addedP99)}`,
+      ratio: `${rc.ratio.toFixed(2)}× / ${rs.ratio.toFixed(2)}× p50`,
+      verdict: 'info',
+      method: 'Same browsers and rounds as the consequential figure. A cross-origin GET is proposed to the background like any request; a same-origin GET/HEAD with no body and a short query goes straight to the network (src/content/main/hooks.ts).',
+      data: {
+        crossOrigin: { guarded: rc.guarded, unguarded: rc.unguarded, addedP50Ms: rc.addedP50, addedP99Ms: rc.addedP99, samplesMs: samples.readCrossOrigin },
+        sameOrigin: { guarded: rs.guarded, unguarded: rs.unguarded, addedP50Ms: rs.addedP50, addedP99Ms: rs.addedP99, samplesMs: samples.readSameOrigin },
+      },
+    },
+  ];
+}
+
+function pageLoadFigure(dcl: Record<'guarded' | 'unguarded', number[]>): Figure {
+  const added = median(dcl.guarded) - median(dcl.unguarded);
+  // Paired differences (each pair loaded back to back) are less exposed to drift than two medians.
+  const pairedAdded = median(dcl.guarded.map((x, i) => x - (dcl.unguarded[i] ?? NaN)));
+  return {
+    id: 'page-load',
+    figure: 'Page-load cost of the content scripts (DOMContentLoaded, with vs without the extension)',
+    target: '≤ 1 ms added (median)',
+    measured: `added ${ms(added)} (median ${ms(median(dcl.guarded))} vs ${ms(median(dcl.unguarded))}); median paired difference ${ms(pairedAdded)}`,
+    ratio: `${(median(dcl.guarded) / median(dcl.unguarded)).toFixed(2)}×`,
+    verdict: added <= 1 ? 'met' : 'missed',
+    method:
+      'A 60-row app page (markup, stylesheet, inline script) on a *.test host; PerformanceNavigationTiming.domContentLoadedEventEnd − startTime; 60 loads per browser after 5 warm-up loads, pairs interleaved with alternating order; the guarded browser has an active task.',
+    data: { guarded: summarise(dcl.guarded), unguarded: summarise(dcl.unguarded), addedMs: added, pairedAddedMs: pairedAdded, samplesMs: dcl },
+  };
+}
