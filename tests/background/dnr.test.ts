@@ -88,16 +88,15 @@ describe('EXFIL_PATTERNS (RE2 subset, checked here with JS RegExp)', () => {
   const secret = 'QUtJQUlPU0ZPRE5ON0VYQU1QTEV3SmFsclhVdG5GRU1JL0s3TURFTkcvYlB4UmZpQ1lFWEFNUExFS0VZ';
 
   it('flags data-carrier URLs', () => {
-    expect(shaped('http://evil.test/p?d=' + secret)).toContain('base64-in-query');
-    expect(shaped('http://evil.test/p?h=' + 'a3f9'.repeat(10))).toContain('hex-in-query');
+    expect(shaped('http://evil.test/p?d=' + secret)).toContain('token-in-query');
+    expect(shaped('http://evil.test/p?h=' + 'a3f9'.repeat(10))).toContain('token-in-query');
     expect(shaped('http://evil.test/p?to=alice%40corp.test')).toContain('email-in-query');
     expect(shaped('http://evil.test/p?to=alice@corp.test&x=1')).toContain('email-in-query');
     expect(shaped('http://user:pass@evil.test/')).toContain('userinfo');
-    expect(shaped('http://evil.test/' + secret + secret)).toContain('run-in-path');
   });
 
   it('lets ordinary addresses through', () => {
-    for (const url of ['http://news.test/', 'http://news.test/2024/05/some-article-title?page=2', 'http://shop.test/search?q=blue+shoes', 'http://a.test/x@y', 'http://cdn.test/app.3f2a9c1d.js']) {
+    for (const url of ['http://news.test/', 'http://news.test/2024/05/some-article-title?page=2', 'http://shop.test/search?q=blue+shoes', 'http://a.test/x@y', 'http://cdn.test/app.3f2a9c1d.js', 'http://cdn.test/img/' + 'a3f9'.repeat(8) + '.png', 'http://a.test/?id=123e4567-e89b-12d3-a456-426614174000']) {
       expect(shaped(url)).toEqual([]);
     }
   });

@@ -1,0 +1,228 @@
+import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EvalState, TaskPolicy, TaskPolicyInput } from '../core/policy';
+import type { AuditEntry, PendingApproval, TaskStateResponse } from '../messages/protocol';
+
+/**
+ * The harness for agent developers (and the e2e suite and the demo): launches Chromium with AgentsFence
+ * loaded, sets the task as the user would (through the extension's own control window, the same path
+ * and the same sender checks as the toolbar popup), answers approvals, reads the audit log and restarts
+ * the service worker. See src/harness/README.md.
+ */
+
+export interface LaunchOptions {
+  /** Load the extension (default true). `false` is the negative control: the same browser, unguarded. */
+  extension?: boolean;
+  /** Include the MAIN-world page hooks (default true). `false` loads the AF_NO_MAIN_HOOKS build. */
+  mainHooks?: boolean;
+  headless?: boolean;
+  /** Map every `*.test` hostname to 127.0.0.1 (default true). */
+  hostMap?: boolean;
+  /** An unpacked build to load instead of `.output/chrome-mv3` / `.output/nohooks/chrome-mv3`. */
+  extensionPath?: string;
+  /** Chromium binary (default `AF_CHROMIUM` or /usr/bin/chromium). */
+  executablePath?: string;
+}
+
+export type ApprovalAnswer = 'once' | 'task' | 'deny';
+
+export interface AgentBrowser {
+  context: BrowserContext;
+  /** null when the extension is not loaded. */
+  extensionId: string | null;
+  /** The current service worker (replaced by restartWorker). */
+  serviceWorker: Worker | null;
+  /** Start a task from the user's words, as the user does in the popup. Returns the popup's view of it. */
+  setTask(request: string): Promise<TaskStateResponse>;
+  /** Tests only: install a precise policy through the worker's test hook. */
+  setPolicy(policy: TaskPolicyInput): Promise<void>;
+  endTask(): Promise<void>;
+  pendingApprovals(): Promise<PendingApproval[]>;
+  /** Wait until at least `count` approvals are pending (default 1), then return them. */
+  waitForApprovals(count?: number, timeoutMs?: number): Promise<PendingApproval[]>;
+  answer(id: string, answer: ApprovalAnswer): Promise<void>;
+  /** The audit log, newest first. */
+  audit(filter?: { decision?: 'ALLOW' | 'BLOCK' | 'ASK_USER'; check?: string; limit?: number }): Promise<AuditEntry[]>;
+  /** Stop the service worker (CDP ServiceWorker.stopAllWorkers), wake it, and wait until it runs again. */
+  restartWorker(): Promise<Worker>;
+  /** The worker's durable state: task (policy, counters, grants), pending approvals, control windows. */
+  snapshot(): Promise<FenceSnapshot>;
+  /** The network floor as installed: the declarativeNetRequest session rules. */
+  sessionRules(): Promise<unknown[]>;
+  close(): Promise<void>;
+}
+
+export interface FenceSnapshot {
+  task: { taskId: string; state: EvalState; policy: TaskPolicy; taskTabIds: number[]; floorWriteDomains: string[] } | null;
+  approvals: { id: string; deltaKey: string; expiresAt: number }[];
+  controlWindows: number[];
+}
+
+/** What the worker exposes as `globalThis.__agentsfence` (see src/background/index.ts). */
+interface FenceHook {
+  setPolicy(policy: unknown): Promise<unknown>;
+  snapshot(): Promise<FenceSnapshot>;
+  openControlWindow(path?: string): Promise<number>;
+  sessionRules(): Promise<unknown[]>;
+}
+
+/** `chrome.runtime.sendMessage` as seen from an extension page (the harness has no chrome types). */
+const sendFromPage = (message: unknown) =>
+  (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(message);
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+export const EXTENSION_BUILD = resolve(ROOT, '.output/chrome-mv3');
+export const NO_HOOKS_BUILD = resolve(ROOT, '.output/nohooks/chrome-mv3');
+
+/** Chromium flags per design.md §8: loopback names, nothing phoning home, a fresh profile each time. */
+export function chromiumArgs(extensionPath: string | null, hostMap: boolean): string[] {
+  const args = [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ];
+  if (hostMap) args.push('--host-resolver-rules=MAP *.test 127.0.0.1');
+  if (extensionPath !== null) args.push(`--disable-extensions-except=${extensionPath}`, `--load-extension=${extensionPath}`);
+  return args;
+}
+
+async function waitForWorker(context: BrowserContext, timeoutMs = 30_000): Promise<Worker> {
+  const existing = context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
+  if (existing !== undefined) return existing;
+  return context.waitForEvent('serviceworker', { timeout: timeoutMs, predicate: (w) => w.url().startsWith('chrome-extension://') });
+}
+
+export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<AgentBrowser> {
+  const withExtension = options.extension ?? true;
+  const extensionPath = withExtension ? (options.extensionPath ?? ((options.mainHooks ?? true) ? EXTENSION_BUILD : NO_HOOKS_BUILD)) : null;
+  if (extensionPath !== null && !existsSync(join(extensionPath, 'manifest.json'))) {
+    throw new Error(`No extension build at ${extensionPath}: run \`npm run build\` (and \`AF_NO_MAIN_HOOKS=1 npx wxt build\` for mainHooks: false).`);
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'agentsfence-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: options.executablePath ?? process.env.AF_CHROMIUM ?? '/usr/bin/chromium',
+    headless: options.headless ?? true,
+    args: chromiumArgs(extensionPath, options.hostMap ?? true),
+    acceptDownloads: true,
+  });
+
+  let serviceWorker: Worker | null = extensionPath === null ? null : await waitForWorker(context);
+  const extensionId = serviceWorker === null ? null : new URL(serviceWorker.url()).host;
+  let controlPage: Page | null = null;
+
+  const requireExtension = (): string => {
+    if (extensionId === null) throw new Error('The extension is not loaded in this browser (extension: false).');
+    return extensionId;
+  };
+
+  /** Runs `fn` in the service worker; `fn` is serialised, so it may use only its argument and globals. */
+  const inWorker = async <R, A>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R> => {
+    requireExtension();
+    const worker = serviceWorker ?? (serviceWorker = await waitForWorker(context));
+    return worker.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown);
+  };
+
+  /** The extension's own window (popup.html in a window the extension opened and remembers). */
+  const control = async (): Promise<Page> => {
+    const id = requireExtension();
+    if (controlPage !== null && !controlPage.isClosed()) return controlPage;
+    const opened = context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`chrome-extension://${id}/popup.html`), timeout: 10_000 });
+    await inWorker(() => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.openControlWindow(), null);
+    controlPage = await opened;
+    await controlPage.waitForLoadState('domcontentloaded');
+    return controlPage;
+  };
+
+  /** A message from the control window: exactly what the popup sends. */
+  const send = async <R>(message: unknown): Promise<R> => {
+    const page = await control();
+    return page.evaluate(sendFromPage, message) as Promise<R>;
+  };
+
+  const expectOk = <R extends { ok: boolean }>(response: R | { ok: false; error: string }): R => {
+    if (!response.ok) throw new Error(`AgentsFence refused: ${(response as { error?: string }).error ?? 'unknown error'}`);
+    return response as R;
+  };
+
+  const browser: AgentBrowser = {
+    context,
+    extensionId,
+    get serviceWorker() {
+      return serviceWorker;
+    },
+    async setTask(request) {
+      return expectOk(await send<TaskStateResponse>({ type: 'task.start', request }));
+    },
+    async setPolicy(policy) {
+      await inWorker((p: TaskPolicyInput) => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.setPolicy(p), policy);
+    },
+    async endTask() {
+      expectOk(await send<TaskStateResponse>({ type: 'task.end' }));
+    },
+    async pendingApprovals() {
+      return expectOk(await send<TaskStateResponse>({ type: 'task.get' })).pending;
+    },
+    async waitForApprovals(count = 1, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const pending = await browser.pendingApprovals();
+        if (pending.length >= count) return pending;
+        if (Date.now() > deadline) throw new Error(`expected ${count} pending approval(s), have ${pending.length}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async answer(id, answer) {
+      expectOk(await send<{ ok: boolean }>({ type: 'approval.answer', id, answer }));
+    },
+    async audit(filter = {}) {
+      return expectOk(await send<{ ok: true; entries: AuditEntry[] }>({ type: 'audit.list', ...filter })).entries;
+    },
+    async restartWorker() {
+      requireExtension();
+      // ServiceWorker.* from a session on an extension page reaches the extension's worker. Playwright
+      // keeps one Worker handle for it: evaluating while it is stopped hangs, after the wake it runs in
+      // the fresh worker (whose memory is rebuilt from IndexedDB).
+      const page = await control();
+      const cdp = await context.newCDPSession(page);
+      let status = '';
+      const reached = (wanted: string) =>
+        new Promise<void>((resolveStatus, reject) => {
+          const timer = setTimeout(() => reject(new Error(`service worker not ${wanted} within 15 s (last: ${status})`)), 15_000);
+          const check = () => {
+            if (status.split(',').includes(wanted)) {
+              clearTimeout(timer);
+              resolveStatus();
+            } else setTimeout(check, 25);
+          };
+          check();
+        });
+      cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
+        status = event.versions.filter((v) => v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)).map((v) => v.runningStatus).join(',');
+      });
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.stopAllWorkers');
+      await reached('stopped');
+      // Any extension event wakes the worker; a message from the control window is the popup's own path.
+      await page.evaluate(sendFromPage, { type: 'task.get' });
+      await reached('running');
+      await cdp.detach();
+      const worker = serviceWorker ?? (await waitForWorker(context));
+      serviceWorker = worker;
+      return worker;
+    },
+    snapshot: () => inWorker(() => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.snapshot(), null),
+    sessionRules: () => inWorker(() => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.sessionRules(), null),
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+  return browser;
+}
