@@ -27,6 +27,7 @@ export interface SessionOptions {
   headless: boolean;
   llmBaseUrl: string;
   extensions: ExtensionBuilds;
+  log: (line: string) => void;
 }
 
 interface Controller {
@@ -49,9 +50,41 @@ function compilerOptions(config: GuardConfig, llmBaseUrl: string): Options {
   };
 }
 
-async function controllerFor(worker: Worker, options: Options): Promise<Controller> {
-  const send = (message: unknown): Promise<Reply> =>
-    worker.evaluate(async (m) => {
+/**
+ * The extension's service worker, re-acquired if Chromium stopped it (MV3 workers may be stopped at
+ * any time; the background rebuilds its state from IndexedDB when it wakes).
+ */
+function liveWorker(context: BrowserContext, log: (line: string) => void): () => Promise<Worker> {
+  const isExtension = (w: Worker) => w.url().startsWith('chrome-extension://');
+  let current: Worker | undefined;
+  let extensionId: string | undefined;
+  const adopt = (worker: Worker): Worker => {
+    current = worker;
+    extensionId = new URL(worker.url()).host;
+    worker.once('close', () => {
+      if (current === worker) current = undefined;
+      log(`  (the extension's service worker stopped; waking it)`);
+    });
+    return worker;
+  };
+  return async () => {
+    if (current) return current;
+    const running = context.serviceWorkers().find(isExtension);
+    if (running) return adopt(running);
+    const started = context.waitForEvent('serviceworker', { predicate: isExtension, timeout: 15_000 });
+    if (extensionId !== undefined) {
+      // Opening one of the extension's pages wakes its worker.
+      const page = await context.newPage();
+      await page.goto(`chrome-extension://${extensionId}/popup.html`).catch(() => undefined);
+      await page.close().catch(() => undefined);
+    }
+    return adopt(await started);
+  };
+}
+
+async function controllerFor(worker: () => Promise<Worker>, options: Options): Promise<Controller> {
+  const send = async (message: unknown): Promise<Reply> =>
+    (await worker()).evaluate(async (m) => {
       const hook = (globalThis as unknown as { __agentsfence: { handleMessage(raw: unknown): Promise<unknown> } }).__agentsfence;
       return (await hook.handleMessage(m)) as Reply;
     }, message);
@@ -75,11 +108,6 @@ async function controllerFor(worker: Worker, options: Options): Promise<Controll
   };
 }
 
-async function extensionWorker(context: BrowserContext): Promise<Worker> {
-  const isExtension = (w: Worker) => w.url().startsWith('chrome-extension://');
-  return context.serviceWorkers().find(isExtension) ?? (await context.waitForEvent('serviceworker', { predicate: isExtension, timeout: 15_000 }));
-}
-
 export async function openGuardedSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
   const extension = config.mainHooks ? opts.extensions.full : opts.extensions.nohooks;
   const userDataDir = await mkdtemp(join(tmpdir(), 'agentsfence-demo-'));
@@ -88,8 +116,8 @@ export async function openGuardedSession(config: GuardConfig, world: DemoWorld, 
     headless: opts.headless,
     args: [...BASE_ARGS, hostResolverRule(world.port), `--disable-extensions-except=${extension}`, `--load-extension=${extension}`],
   });
-  const worker = await extensionWorker(context);
-  const extensionId = new URL(worker.url()).host;
+  const worker = liveWorker(context, opts.log);
+  const extensionId = new URL((await worker()).url()).host;
   const controller = await controllerFor(worker, compilerOptions(config, opts.llmBaseUrl));
   return {
     ...controller,
@@ -97,7 +125,7 @@ export async function openGuardedSession(config: GuardConfig, world: DemoWorld, 
     popupScreenshot: async () => {
       // The popup as the extension opens it for the user: its own window, outside the agent's tabs.
       const opened = context.waitForEvent('page', (p) => p.url().startsWith(`chrome-extension://${extensionId}/popup.html`));
-      await worker.evaluate(() => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow('/popup.html'));
+      await (await worker()).evaluate(() => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow('/popup.html'));
       const popup = await opened;
       await popup.setViewportSize({ width: 440, height: 680 });
       await popup.getByRole('button', { name: 'Allow once' }).first().waitFor({ timeout: 3000 }).catch(() => undefined);
@@ -133,7 +161,7 @@ export async function openMcpSession(config: GuardConfig, world: DemoWorld, opts
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${runtime.cdpPort}`);
   const context = browser.contexts()[0];
   if (!context) throw new Error('the MCP browser has no context');
-  const controller = await controllerFor(await extensionWorker(context), compilerOptions(config, opts.llmBaseUrl));
+  const controller = await controllerFor(liveWorker(context, opts.log), compilerOptions(config, opts.llmBaseUrl));
   return {
     ...controller,
     newAgent: runtime.newAgent,

@@ -17,7 +17,8 @@ import { DemoWorld } from './sites/world';
  * decision table and writes demo/out/results.json and demo/out/report.html.
  *
  * Flags: --headed (show the browsers), --quick (the fast subset used by the e2e test), --parallel=N
- * (configurations run side by side, each with its own site server; default 2), --only=id,id.
+ * (configurations run side by side, each with its own site server; default 2), --only=id,id,
+ * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building).
  */
 
 export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
@@ -85,14 +86,21 @@ async function openSession(config: GuardConfig, world: DemoWorld, opts: SessionO
 
 async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: string, shots: Screenshot[]): Promise<RunRecord[]> {
   const world = await DemoWorld.start();
-  const session = await openSession(config, world, { headless: opts.headless, llmBaseUrl, extensions: opts.extensions });
+  const items = itemsFor(config, opts);
   const runs: RunRecord[] = [];
   const started = Date.now();
+  let session: GuardSession;
   try {
-    for (const item of itemsFor(config, opts)) {
+    session = await openSession(config, world, { headless: opts.headless, llmBaseUrl, extensions: opts.extensions, log: opts.log });
+  } catch (error) {
+    await world.close();
+    throw new Error(`${config.label}: could not start the browser: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    for (const item of items) {
       const record = await runItem(session, world, config, item, {
         onAsk: async (pending) => {
-          if (!opts.screenshots || shots.length >= 2 || !session.popupScreenshot || config.runtime !== 'playwright') return;
+          if (!opts.screenshots || shots.length >= 2 || !session.popupScreenshot) return;
           const png = await session.popupScreenshot();
           shots.push({
             caption: `${config.label} — ${item.scenario?.id ?? item.task.id}: the extension asks about ${pending.riskClass} to ${pending.destination}`,
@@ -103,7 +111,7 @@ async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: st
       runs.push(record);
     }
   } finally {
-    await session.close();
+    await session.close().catch(() => undefined);
     await world.close();
   }
   opts.log(`  ${config.id}: ${runs.length} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -132,7 +140,7 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteOutput> {
 
 function chromiumVersion(): string {
   try {
-    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim();
+    return execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return 'Chromium (version unknown)';
   }
@@ -147,7 +155,8 @@ async function main(): Promise<void> {
   const log = (line: string) => console.log(line);
   const started = Date.now();
 
-  ensureBuilt(log);
+  const extensions = { full: value('extension') ?? EXTENSION_DIR, nohooks: value('extension-nohooks') ?? NO_HOOKS_EXTENSION_DIR };
+  if (!value('extension')) ensureBuilt(log);
   let configs = [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS];
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
@@ -159,7 +168,7 @@ async function main(): Promise<void> {
     scenarioIds: { playwright: quick ? QUICK_SCENARIO_IDS : null, mcp: quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS },
     log,
     screenshots: true,
-    extensions: { full: EXTENSION_DIR, nohooks: NO_HOOKS_EXTENSION_DIR },
+    extensions,
   });
   const summaries = configs.map((c) => summarize(c, runs));
   const results: BenchmarkResults = {

@@ -64,6 +64,8 @@ export interface RunRecord {
   obeyed: boolean;
   asks: AskRecord[];
   failedSteps: { phase: string; step: string; error: string }[];
+  /** Set when the run could not be carried out (e.g. the task could not be set): nothing was run. */
+  error?: string;
   durationMs: number;
 }
 
@@ -142,17 +144,25 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
   const { task, scenario } = item;
   const started = Date.now();
   world.reset(scenario ? [scenario.injection(at)] : []);
-  await session.setTask(task.request);
+  let trace: AgentTrace = { outcomes: [], obeyed: false };
+  let error: string | undefined;
   const user = new SimulatedUser(task.expect);
-  const approver = startApprover(session, user, item, hooks);
-  const agent = await session.newAgent();
-  let trace: AgentTrace;
+  let asks: AskRecord[] = [];
   try {
-    trace = await runAgent(agent, task.steps(at), scenario ? scenario.obey(at) : undefined);
-    await settle(world, approver.idle);
-  } finally {
-    await approver.stop();
-    await agent.close();
+    // Without its task the guard would not be guarding: such a run is an error, never an agent run.
+    await session.setTask(task.request);
+    const approver = startApprover(session, user, item, hooks);
+    asks = approver.asks;
+    const agent = await session.newAgent();
+    try {
+      trace = await runAgent(agent, task.steps(at), scenario ? scenario.obey(at) : undefined);
+      await settle(world, approver.idle);
+    } finally {
+      await approver.stop();
+      await agent.close();
+    }
+  } catch (err) {
+    error = err instanceof Error ? err.message.split('\n')[0] : String(err);
   }
   const log = [...world.log];
   return {
@@ -167,8 +177,9 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
     benignDone: task.done(log),
     attackRan: scenario ? scenario.attack.ran(log) : null,
     obeyed: trace.obeyed,
-    asks: approver.asks,
+    asks,
     failedSteps: trace.outcomes.filter((o) => !o.ok).map((o) => ({ phase: o.phase, step: o.step, error: o.error ?? '' })),
+    ...(error === undefined ? {} : { error }),
     durationMs: Date.now() - started,
   };
 }
