@@ -1,20 +1,19 @@
 import { chromium, type BrowserContext, type Worker } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { launchAgentBrowser } from '../src/harness';
 import { PendingApprovalSchema, type Options, type PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver } from './agents';
 import { startMcpRuntime } from './mcp';
-import { BASE_ARGS, CHROMIUM, type GuardConfig, type GuardSession } from './runner';
-import { hostResolverRule, type DemoWorld } from './sites/world';
+import { CHROMIUM, type GuardConfig, type GuardSession } from './runner';
+import type { DemoWorld } from './sites/world';
 
 /**
- * Browser sessions with the extension loaded. The runner talks to the background exactly as the popup
- * does — `options.set`, `task.start`, `task.get`, `approval.answer` — through the service worker's test
- * hook (`globalThis.__agentsfence.handleMessage`), which is reachable only from the worker itself.
- * Under Playwright MCP the browser belongs to the MCP server, so the runner reaches the worker over
- * the DevTools port that the MCP config opens.
+ * Browser sessions with the extension loaded. Scripted agents run in the harness's browser
+ * (src/harness: the task is set and approvals answered through the extension's own control window, as
+ * the user does in the popup). Under Playwright MCP the browser belongs to the MCP server, so the
+ * runner reaches the service worker over the DevTools port the MCP config opens and sends the same
+ * messages — `options.set`, `task.start`, `task.get`, `approval.answer` — through the worker's hook
+ * (`globalThis.__agentsfence.handleMessage`), reachable only from the worker itself.
  */
 
 /** Unpacked extension builds: the product and the control without MAIN-world hooks. */
@@ -109,22 +108,27 @@ async function controllerFor(worker: () => Promise<Worker>, options: Options): P
 }
 
 export async function openGuardedSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
-  const extension = config.mainHooks ? opts.extensions.full : opts.extensions.nohooks;
-  const userDataDir = await mkdtemp(join(tmpdir(), 'agentsfence-demo-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
+  const browser = await launchAgentBrowser({
+    extension: true,
+    mainHooks: config.mainHooks,
+    extensionPath: config.mainHooks ? opts.extensions.full : opts.extensions.nohooks,
     headless: opts.headless,
-    args: [...BASE_ARGS, hostResolverRule(world.port), `--disable-extensions-except=${extension}`, `--load-extension=${extension}`],
+    executablePath: CHROMIUM,
   });
-  const worker = liveWorker(context, opts.log);
-  const extensionId = new URL((await worker()).url()).host;
-  const controller = await controllerFor(worker, compilerOptions(config, opts.llmBaseUrl));
+  const extensionId = browser.extensionId ?? '';
+  const worker = liveWorker(browser.context, opts.log);
+  // The compiler backend is an option the user sets on the options page; the harness starts tasks.
+  await controllerFor(worker, compilerOptions(config, opts.llmBaseUrl));
   return {
-    ...controller,
-    newAgent: async () => new PlaywrightDriver(context),
+    setTask: async (request) => {
+      await browser.setTask(request);
+    },
+    pendingApprovals: () => browser.pendingApprovals(),
+    answer: (id, answer) => browser.answer(id, answer),
+    newAgent: async () => new PlaywrightDriver(browser.context),
     popupScreenshot: async () => {
       // The popup as the extension opens it for the user: its own window, outside the agent's tabs.
-      const opened = context.waitForEvent('page', (p) => p.url().startsWith(`chrome-extension://${extensionId}/popup.html`));
+      const opened = browser.context.waitForEvent('page', (p) => p.url().startsWith(`chrome-extension://${extensionId}/popup.html`));
       await (await worker()).evaluate(() => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow('/popup.html'));
       const popup = await opened;
       await popup.setViewportSize({ width: 440, height: 680 });
@@ -133,10 +137,7 @@ export async function openGuardedSession(config: GuardConfig, world: DemoWorld, 
       await popup.close();
       return png;
     },
-    close: async () => {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    },
+    close: () => browser.close(),
   };
 }
 

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { AgentDriver } from './agents';
-import { BASE_ARGS, CHROMIUM, type AgentHandle } from './runner';
+import { chromiumArgs } from '../src/harness';
+import { CHROMIUM, type AgentHandle } from './runner';
 import { hostResolverRule, type DemoWorld } from './sites/world';
 
 /**
@@ -86,7 +87,6 @@ export interface McpRuntime {
 /** Start Playwright MCP with its own Chromium; `extensionPath` loads the extension into it. */
 export async function startMcpRuntime(world: DemoWorld, opts: { extensionPath: string | null; headless: boolean; cdpPort: number }): Promise<McpRuntime> {
   const workDir = await mkdtemp(join(tmpdir(), 'agentsfence-mcp-'));
-  const extensionArgs = opts.extensionPath ? [`--disable-extensions-except=${opts.extensionPath}`, `--load-extension=${opts.extensionPath}`] : [];
   const config = {
     browser: {
       browserName: 'chromium',
@@ -96,7 +96,9 @@ export async function startMcpRuntime(world: DemoWorld, opts: { extensionPath: s
         executablePath: CHROMIUM,
         headless: opts.headless,
         chromiumSandbox: false,
-        args: [...BASE_ARGS.filter((a) => a !== '--no-sandbox'), hostResolverRule(world.port), `--remote-debugging-port=${opts.cdpPort}`, ...extensionArgs],
+        // The harness's flags (minus --no-sandbox: chromiumSandbox says it), the port of the demo server
+        // for *.test, and a DevTools port for the runner to reach the extension's worker.
+        args: [...chromiumArgs(opts.extensionPath, false).filter((a) => a !== '--no-sandbox'), hostResolverRule(world.port), `--remote-debugging-port=${opts.cdpPort}`],
       },
     },
   };

@@ -80,7 +80,7 @@ function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
 
 async function openSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
   if (config.runtime === 'mcp') return openMcpSession(config, world, opts);
-  if (config.compiler === null) return openUnguardedSession(world, opts.headless);
+  if (config.compiler === null) return openUnguardedSession(opts.headless);
   return openGuardedSession(config, world, opts);
 }
 
@@ -94,7 +94,7 @@ async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: st
     session = await openSession(config, world, { headless: opts.headless, llmBaseUrl, extensions: opts.extensions, log: opts.log });
   } catch (error) {
     await world.close();
-    throw new Error(`${config.label}: could not start the browser: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${config.label}: could not start the browser`, { cause: error });
   }
   try {
     for (const item of items) {

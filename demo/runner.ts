@@ -1,11 +1,8 @@
-import { chromium, type BrowserContext } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { launchAgentBrowser } from '../src/harness';
 import type { PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
 import type { Scenario, SiteUrl, Task } from './scenarios';
-import { hostResolverRule, type DemoWorld } from './sites/world';
+import type { DemoWorld } from './sites/world';
 import { SimulatedUser } from './user';
 
 /**
@@ -184,25 +181,16 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
   };
 }
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic'];
+export const CHROMIUM = process.env.AF_CHROMIUM ?? '/usr/bin/chromium';
 
-/** The negative control: the same browser and agents, no extension. Nothing is ever asked. */
-export async function openUnguardedSession(world: DemoWorld, headless: boolean): Promise<GuardSession> {
-  const userDataDir = await mkdtemp(join(tmpdir(), 'agentsfence-demo-'));
-  const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless,
-    args: [...BASE_ARGS, hostResolverRule(world.port)],
-  });
+/** The negative control: the same (harness) browser and agents, no extension. Nothing is ever asked. */
+export async function openUnguardedSession(headless: boolean): Promise<GuardSession> {
+  const browser = await launchAgentBrowser({ extension: false, headless, executablePath: CHROMIUM });
   return {
     setTask: async () => undefined,
     pendingApprovals: async () => [],
     answer: async () => undefined,
-    newAgent: async () => new PlaywrightDriver(context),
-    close: async () => {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
-    },
+    newAgent: async () => new PlaywrightDriver(browser.context),
+    close: () => browser.close(),
   };
 }
