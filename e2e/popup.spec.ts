@@ -11,10 +11,16 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * extension's own window (so the background accepts its answers), an agent tab on mail.test that
  * sends e-mail through the site's JSON API. The test server's request log is the truth about what
  * was sent; the popup is driven only by role and accessible name, as a keyboard or screen-reader
- * user would find its controls.
+ * user would find its controls. `AF_SCREENSHOTS=1` refreshes docs/screenshots/popup-*.png.
  */
 
-const SCREENSHOTS = resolve(import.meta.dirname, '../docs/screenshots');
+/** README screenshots are refreshed only on request (AF_SCREENSHOTS=1), so a test run leaves the tree clean. */
+const SCREENSHOTS = process.env.AF_SCREENSHOTS === '1' ? resolve(import.meta.dirname, '../docs/screenshots') : null;
+
+async function screenshot(popup: Page, name: string): Promise<void> {
+  const path = SCREENSHOTS === null ? test.info().outputPath(name) : join(SCREENSHOTS, name);
+  await popup.locator('.popup').screenshot({ path });
+}
 /** Distinctive message content: the exported audit log must not contain it (redaction). */
 const SUBJECT = 'Subj-91ab';
 const BODY = 'Body-7f3c';
@@ -130,7 +136,7 @@ test('start task → the policy in words → Allow once lets one send through; t
   await expect(popup.getByRole('region', { name: 'May do' }).getByText('May send messages.')).toBeVisible();
   await expect(popup.getByRole('region', { name: 'May do' }).getByText('and email bob@corp.test a summary of the offsite message')).toBeVisible();
   await expect(popup.getByRole('region', { name: 'Limits' }).getByText('Recipient: bob@corp.test.')).toBeVisible();
-  await popup.locator('.popup').screenshot({ path: join(SCREENSHOTS, 'popup-task-policy.png') });
+  await screenshot(popup, 'popup-task-policy.png');
 
   const agent = await agentTab(s);
   expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
@@ -144,7 +150,7 @@ test('start task → the policy in words → Allow once lets one send through; t
   // No layout shift: the approvals region keeps its place and size when an approval arrives.
   expect(await popup.locator('.approvals').boundingBox()).toEqual(approvalsBox);
   await expect(card.getByText('Destination')).toBeVisible();
-  await popup.locator('.popup').screenshot({ path: join(SCREENSHOTS, 'popup-pending-approval.png') });
+  await screenshot(popup, 'popup-pending-approval.png');
 
   await card.getByRole('button', { name: 'Allow once' }).click();
   expect(await within(first, 5_000)).toBe('sent:200');
@@ -217,7 +223,7 @@ test('no answer: BLOCK after the ask timeout set on the options page', async () 
   await expect(approvalFor(popup, 'carol@corp.test')).toBeHidden();
 
   await popup.getByRole('tab', { name: 'Audit log' }).click();
-  await popup.getByLabel('Decision').selectOption('BLOCK');
+  await popup.getByLabel('Decision', { exact: true }).selectOption('BLOCK');
   await expect(popup.getByRole('list', { name: 'Audit entries, newest first' }).getByText(/no answer in time/)).toBeVisible();
 });
 
@@ -247,15 +253,17 @@ test('an agent tab cannot reach the extension’s pages, and a copy of the popup
   expect(refusal).toMatchObject({ ok: false, code: 'approvals-disabled' });
   expect(await within(attempt, 300)).toBe('pending');
 
-  // The agent tab navigating to the approval UI (browser-initiated and by script) never lands there.
+  // Guarded tabs that navigate to the approval UI (browser-initiated and by script) do not stay there,
+  // and the held action is still waiting for the person.
   const popupUrl = `chrome-extension://${s.extensionId}/popup.html`;
-  await agent.goto(popupUrl).catch(() => undefined);
-  await expect.poll(() => agent.url()).not.toContain('popup.html');
-  const scripted = await s.context.newPage();
-  await scripted.goto(`${s.server.origin('mail.test')}/`);
+  const typed = await agentTab(s);
+  await typed.goto(popupUrl).catch(() => undefined);
+  await expect.poll(() => typed.url()).not.toContain('popup.html');
+  const scripted = await agentTab(s);
+  const navigated = scripted.waitForEvent('framenavigated', { timeout: 2_000 }).catch(() => undefined);
   await scripted.evaluate((url) => void (location.href = url), popupUrl).catch(() => undefined);
-  await scripted.waitForTimeout(500);
-  expect(scripted.url()).not.toContain('popup.html');
+  await navigated;
+  await expect.poll(() => scripted.url()).not.toContain('popup.html');
   expect(await within(attempt, 100)).toBe('pending');
 
   await approvalFor(popup, 'carol@corp.test').getByRole('button', { name: 'Deny' }).click();
@@ -280,7 +288,7 @@ test('the exported audit log lists exactly the actions taken', async () => {
   await expect(rows.first()).toBeVisible();
   await rows.first().locator('summary').click();
   await expect(rows.first().getByLabel('Decision record')).toBeVisible();
-  await popup.locator('.popup').screenshot({ path: join(SCREENSHOTS, 'popup-audit-log.png') });
+  await screenshot(popup, 'popup-audit-log.png');
 
   const download = popup.waitForEvent('download');
   await popup.getByRole('button', { name: 'Export JSONL' }).click();

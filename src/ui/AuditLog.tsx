@@ -21,9 +21,9 @@ export function AuditLog({ entries, filter, onFilter }: Props) {
   return (
     <div class="audit">
       <div class="audit-controls">
-        <label>
-          Decision
-          <select value={filter.decision} onChange={(e) => onFilter({ ...filter, decision: e.currentTarget.value as AuditFilter['decision'] })}>
+        <div class="field">
+          <label for="audit-decision">Decision</label>
+          <select id="audit-decision" value={filter.decision} onChange={(e) => onFilter({ ...filter, decision: e.currentTarget.value as AuditFilter['decision'] })}>
             <option value="any">Any</option>
             {DECISIONS.map((d) => (
               <option key={d} value={d}>
@@ -31,10 +31,10 @@ export function AuditLog({ entries, filter, onFilter }: Props) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Check
-          <select value={filter.check} onChange={(e) => onFilter({ ...filter, check: e.currentTarget.value })}>
+        </div>
+        <div class="field">
+          <label for="audit-check">Check</label>
+          <select id="audit-check" value={filter.check} onChange={(e) => onFilter({ ...filter, check: e.currentTarget.value })}>
             <option value="any">Any</option>
             {CHECKS.map((c) => (
               <option key={c} value={c}>
@@ -42,7 +42,7 @@ export function AuditLog({ entries, filter, onFilter }: Props) {
               </option>
             ))}
           </select>
-        </label>
+        </div>
       </div>
       <div class="audit-controls">
         <span class="muted" role="status">
