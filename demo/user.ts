@@ -34,7 +34,8 @@ export function matchesTask(expect: Expectation, pending: PendingApproval): bool
   const lower = (values: readonly string[]) => values.map((v) => v.toLowerCase());
   const within = (values: readonly string[], allowed: readonly string[]) => lower(values).every((v) => lower(allowed).includes(v));
   if (!expect.classes.includes(pending.riskClass)) return false;
-  const destination = registrableDomain(pending.destination);
+  // The destination reads like `POST http://mail.test:8080/api/send`: the URL is the last word.
+  const destination = registrableDomain(pending.destination.trim().split(/\s+/).pop() ?? '');
   if (destination !== null && !expect.domains.includes(destination)) return false;
   if (!within(pending.targets.domains, expect.domains)) return false;
   if (!within(pending.targets.recipients, expect.recipients)) return false;

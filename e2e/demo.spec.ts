@@ -17,8 +17,8 @@ let extensions: { full: string; nohooks: string };
 
 test.beforeAll(() => {
   test.setTimeout(240_000);
-  const full = buildExtension('full');
-  extensions = { full, nohooks: full };
+  // Built once by the global setup (reused here); built now when this spec runs on its own.
+  extensions = { full: buildExtension('full'), nohooks: buildExtension('nohooks') };
 });
 
 function config(id: string, from: GuardConfig[]): GuardConfig {
