@@ -2,7 +2,7 @@ import { expect, test, type BrowserContext, type Page, type Worker } from '@play
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { AuditEntrySchema, type AuditEntry } from '../src/messages/protocol';
-import { launchVectorBrowser, type VectorBrowser } from './fixtures/browser';
+import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import { buildExtension } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
 
@@ -27,7 +27,7 @@ const BODY = 'Body-7f3c';
 const TASK = 'Read my inbox on mail.test and email bob@corp.test a summary of the offsite message.';
 
 interface Session {
-  browser: VectorBrowser;
+  browser: AgentBrowser;
   context: BrowserContext;
   worker: Worker;
   extensionId: string;
@@ -43,9 +43,9 @@ test.beforeAll(() => {
 async function launch(): Promise<Session> {
   const server = await startTestServer();
   server.setPage('/', '<!doctype html><title>Mail</title><h1>Inbox</h1>');
-  const browser = await launchVectorBrowser(extension);
-  if (browser.worker === null) throw new Error('the extension did not load');
-  return { browser, context: browser.context, worker: browser.worker, extensionId: new URL(browser.worker.url()).host, server };
+  const browser = await launchAgentBrowser({ extensionPath: extension });
+  if (browser.serviceWorker === null || browser.extensionId === null) throw new Error('the extension did not load');
+  return { browser, context: browser.context, worker: browser.serviceWorker, extensionId: browser.extensionId, server };
 }
 
 async function close(s: Session): Promise<void> {
@@ -55,11 +55,12 @@ async function close(s: Session): Promise<void> {
 
 /** Open an extension page the way the extension itself does: a window it opened, which may answer approvals. */
 async function openControlWindow(s: Session, path = '/popup.html'): Promise<Page> {
-  const opened = s.context.waitForEvent('page', (p) => p.url().endsWith(path));
   await s.worker.evaluate((p) => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow(p), path);
-  const page = await opened;
-  await page.waitForLoadState('domcontentloaded');
-  return page;
+  // The window exists once the worker answers; its page may still be committing the URL, so poll.
+  let page: Page | undefined;
+  await expect.poll(() => (page = s.context.pages().find((p) => p.url().endsWith(path))) !== undefined, { timeout: 20_000 }).toBe(true);
+  await page!.waitForLoadState('domcontentloaded');
+  return page!;
 }
 
 async function startTask(popup: Page, task = TASK): Promise<void> {
@@ -128,7 +129,7 @@ test.afterEach(async () => {
   await close(s);
 });
 
-test('start task → the policy in words → Allow once lets one send through; the identical second send asks again', async () => {
+test('start task → the policy in words → Allow once lets one send through; the identical second send asks again; Deny blocks it cleanly', async () => {
   const popup = await openControlWindow(s);
   await expect(popup.getByText('Nothing is waiting for you.')).toBeVisible();
   await startTask(popup);
@@ -160,9 +161,12 @@ test('start task → the policy in words → Allow once lets one send through; t
   const second = send(agent, s, 'carol@corp.test');
   await expect(approvalFor(popup, 'carol@corp.test')).toBeVisible();
   expect(await within(second, 300)).toBe('pending');
+  // Deny: blocked, never reaches the server, the agent's request fails cleanly, and the page stays usable.
   await approvalFor(popup, 'carol@corp.test').getByRole('button', { name: 'Deny' }).click();
   expect(await within(second, 5_000)).toMatch(/^failed:/);
   expect(sentTo(s, 'carol@corp.test')).toBe(1);
+  expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
+  expect(sentTo(s, 'bob@corp.test')).toBe(2);
 });
 
 test('Allow for this task: repeats to the same recipient go through; the same action to another recipient asks', async () => {
@@ -184,20 +188,6 @@ test('Allow for this task: repeats to the same recipient go through; the same ac
   await approvalFor(popup, 'dave@corp.test').getByRole('button', { name: 'Deny' }).click();
   expect(await within(other, 5_000)).toMatch(/^failed:/);
   expect(sentTo(s, 'dave@corp.test')).toBe(0);
-});
-
-test('Deny: the action is blocked, never reaches the server, and the agent’s request fails cleanly', async () => {
-  const popup = await openControlWindow(s);
-  await startTask(popup);
-  const agent = await agentTab(s);
-  const attempt = send(agent, s, 'eve@evil.test');
-  const card = approvalFor(popup, 'eve@evil.test');
-  await expect(card).toBeVisible();
-  await card.getByRole('button', { name: 'Deny' }).click();
-  expect(await within(attempt, 5_000)).toMatch(/^failed:/);
-  expect(sentTo(s, 'eve@evil.test')).toBe(0);
-  // The page is still usable afterwards: an allowed send goes through.
-  expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
 });
 
 test('no answer: BLOCK after the ask timeout set on the options page', async () => {
