@@ -130,21 +130,40 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.tabOpened(details.tabId, details.sourceTabId)));
   chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
 
-  // Downloads: held in onDeterminingFilename until decided as browser.download; cancelled unless allowed.
+  // Downloads, decided as browser.download: held in onDeterminingFilename where Chrome offers it, and
+  // paused in onCreated (downloads a debugger manages, e.g. Playwright's, skip onDeterminingFilename).
+  // One decision per download, whichever event comes first; cancelled unless allowed.
+  const downloadDecisions = new Map<number, Promise<'ALLOW' | 'BLOCK'>>();
+  const decideDownload = (item: Browser.downloads.DownloadItem): Promise<'ALLOW' | 'BLOCK'> => {
+    let decision = downloadDecisions.get(item.id);
+    if (decision === undefined) {
+      decision = monitor
+        .then(async (m) => {
+          await m.ready;
+          if (m.snapshot().task === null) return 'ALLOW' as const;
+          return (await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null })).decision;
+        })
+        .catch(() => 'BLOCK' as const)
+        .then(async (verdict) => {
+          if (verdict !== 'ALLOW') await chrome.downloads.cancel(item.id).catch(() => undefined);
+          setTimeout(() => downloadDecisions.delete(item.id), 60_000);
+          return verdict;
+        });
+      downloadDecisions.set(item.id, decision);
+    }
+    return decision;
+  };
   chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
-    monitor
-      .then(async (m) => {
-        await m.ready;
-        if (m.snapshot().task === null) return 'ALLOW';
-        const verdict = await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null });
-        return verdict.decision;
-      })
-      .catch(() => 'BLOCK' as const)
-      .then(async (decision) => {
-        if (decision !== 'ALLOW') await chrome.downloads.cancel(item.id).catch(() => undefined);
-        suggest();
-      });
+    void decideDownload(item).then(() => suggest());
     return true;
+  });
+  chrome.downloads.onCreated.addListener((item) => {
+    withMonitor(async (m) => {
+      await m.ready;
+      if (m.snapshot().task === null) return;
+      await chrome.downloads.pause(item.id).catch(() => undefined);
+      if ((await decideDownload(item)) === 'ALLOW') await chrome.downloads.resume(item.id).catch(() => undefined);
+    });
   });
 
   const openControlWindow = async (path = '/popup.html'): Promise<number> => {

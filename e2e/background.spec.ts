@@ -1,0 +1,73 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { TaskPolicyInput } from '../src/core/policy';
+import { startTestServer, type TestServer } from './fixtures/server';
+import { launch, openApp, quiet } from './background.helpers';
+
+/**
+ * Browser guards: a guarded tab may not open browser internals or this extension's own pages (the
+ * approval UI), and downloads are decided as browser.download before a byte is written.
+ */
+
+let server: TestServer;
+test.beforeAll(async () => {
+  server = await startTestServer();
+  server.setPage('/file.bin', { body: 'payload', contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="file.bin"' } });
+});
+test.afterAll(async () => {
+  await server.close();
+});
+
+const noDownloads: TaskPolicyInput = { version: 1, taskId: 't-guards', issuedAt: 0, expiresAt: null, domains: ['app.test'], ceilings: { LOCAL_WRITE: 'block' } };
+
+async function tryGoto(page: Page, url: string): Promise<void> {
+  await page.goto(url, { timeout: 5_000 }).catch(() => undefined);
+}
+
+test('guarded tabs are taken off chrome:// and the extension popup; the audit says so', async () => {
+  const browser = await launch();
+  try {
+    await browser.setPolicy(noDownloads);
+    const internals = await browser.context.newPage();
+    await tryGoto(internals, 'chrome://version');
+    await expect.poll(() => internals.url()).toBe('about:blank');
+    const popup = await browser.context.newPage();
+    await tryGoto(popup, `chrome-extension://${browser.extensionId}/popup.html`);
+    await expect.poll(() => popup.url()).toBe('about:blank');
+    const guards = await browser.audit({ check: 'guards' });
+    expect(guards.filter((e) => e.record.decision === 'BLOCK').length).toBeGreaterThanOrEqual(2);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('negative control: with no task running, chrome:// stays open', async () => {
+  const browser = await launch();
+  try {
+    const page = await browser.context.newPage();
+    await tryGoto(page, 'chrome://version');
+    await quiet(page, 1_000);
+    expect(page.url()).toBe('chrome://version/');
+  } finally {
+    await browser.close();
+  }
+});
+
+async function download(page: Page): Promise<string | null> {
+  await page.setContent(`<a id="d" href="${server.origin('app.test')}/file.bin" download>file</a>`);
+  const [item] = await Promise.all([page.waitForEvent('download'), page.click('#d')]);
+  return item.failure();
+}
+
+test('a download the task does not allow is cancelled; without a task it completes', async () => {
+  const browser = await launch();
+  try {
+    const page = await openApp(browser, server);
+    expect(await download(page)).toBeNull();
+    await browser.setPolicy(noDownloads);
+    expect(await download(page)).toBe('canceled');
+    const blocked = await browser.audit({ decision: 'BLOCK' });
+    expect(blocked.some((e) => e.record.tool === 'browser.download')).toBe(true);
+  } finally {
+    await browser.close();
+  }
+});
