@@ -71,3 +71,20 @@ test('a download the task does not allow is cancelled; without a task it complet
     await browser.close();
   }
 });
+
+test('setTask acts as the user: the compiled policy is enforced, and the control window may answer approvals', async () => {
+  const browser = await launch();
+  try {
+    const state = await browser.setTask('Read the front page of news.test and summarise it.');
+    expect(state.task?.policy.domains).toContain('news.test');
+    expect(state.approvalsAllowed).toBe(true);
+    const page = await browser.context.newPage();
+    await tryGoto(page, `${server.origin('evil.test')}/away`);
+    await expect(page).toHaveURL(/blocked\.html\?check=domain_allowlist/);
+    expect(server.hits('/away', 'evil.test')).toHaveLength(0);
+    await browser.endTask();
+    expect((await browser.snapshot()).task).toBeNull();
+  } finally {
+    await browser.close();
+  }
+});
