@@ -55,10 +55,12 @@ async function close(s: Session): Promise<void> {
 
 /** Open an extension page the way the extension itself does: a window it opened, which may answer approvals. */
 async function openControlWindow(s: Session, path = '/popup.html'): Promise<Page> {
+  const before = new Set(s.context.pages());
   await s.worker.evaluate((p) => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow(p), path);
   // The window exists once the worker answers; its page may still be committing the URL, so poll.
   let page: Page | undefined;
-  await expect.poll(() => (page = s.context.pages().find((p) => p.url().endsWith(path))) !== undefined, { timeout: 20_000 }).toBe(true);
+  const opened = () => s.context.pages().find((p) => !before.has(p) && p.url().endsWith(path));
+  await expect.poll(() => (page = opened()) !== undefined, { timeout: 20_000 }).toBe(true);
   await page!.waitForLoadState('domcontentloaded');
   return page!;
 }
