@@ -24,7 +24,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
   const [loadError, setLoadError] = useState<string | null>(null);
 
   useEffect(() => {
-    void request(transport, { type: 'options.get' }).then((r) => (r.ok ? setFields(fieldsFromOptions(r.options)) : setLoadError(r.error)));
+    void request(transport, { type: 'options.get' }).then((r) => (r.ok ? setFields(fieldsFromOptions(r.options)) : setLoadError(`Cannot load the options: ${r.error}`)));
   }, [transport]);
 
   if (fields === null) return <p role={loadError === null ? 'status' : 'alert'}>{loadError ?? 'Loading options…'}</p>;
