@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, EXTENSION_DIR } from '../demo/build';
+import type { Page, Worker } from '@playwright/test';
+import type { ToolCall } from '../src/core/call';
 import type { AgentBrowser } from '../src/harness';
 
 /**
@@ -10,11 +12,13 @@ import type { AgentBrowser } from '../src/harness';
  * extension's service worker, and a CPU profile summary for figures that miss their target.
  */
 
+/** `AF_BENCH_EXTENSION=DIR` benches that unpacked build instead of (re)building `.output/chrome-mv3`. */
 export function benchExtension(): { path: string; dispose(): void } {
-  ensureBuilt((line) => process.stderr.write(`bench: ${line}\n`));
+  const source = process.env.AF_BENCH_EXTENSION;
+  if (source === undefined) ensureBuilt((line) => process.stderr.write(`bench: ${line}\n`));
   const dir = mkdtempSync(join(tmpdir(), 'agentsfence-bench-ext-'));
   const path = join(dir, 'chrome-mv3');
-  cpSync(EXTENSION_DIR, path, { recursive: true });
+  cpSync(source ?? EXTENSION_DIR, path, { recursive: true });
   return { path, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -75,7 +79,13 @@ export async function workerHeapAfterGc(cdp: WorkerCdp): Promise<{ usedBytes: nu
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
+  children?: number[];
+}
+
+export interface CpuProfile {
+  nodes: ProfileNode[];
+  samples?: number[];
+  timeDeltas?: number[];
 }
 
 export interface ProfileLine {
@@ -84,8 +94,8 @@ export interface ProfileLine {
   share: number;
 }
 
-/** Self time per function of a V8 CPU profile, largest first (file names shortened). */
-export function topSelfTime(profile: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[] }, top = 8): ProfileLine[] {
+/** Self time per key (a function, or a script file), largest first. */
+function selfTime(profile: CpuProfile, keyOf: (node: ProfileNode) => string, top: number): ProfileLine[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   const samples = profile.samples ?? [];
@@ -93,11 +103,10 @@ export function topSelfTime(profile: { nodes: ProfileNode[]; samples?: number[];
   let total = 0;
   samples.forEach((id, i) => {
     const node = byId.get(id);
-    const us = deltas[i + 1] ?? deltas[i] ?? 0;
+    // A sample's time is the gap to the next sample.
+    const us = deltas[i + 1] ?? 0;
     if (node === undefined) return;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url.split('/').pop() ?? '';
-    const key = `${functionName || '(anonymous)'}${file ? ` ${file}:${lineNumber + 1}` : ''}`;
+    const key = keyOf(node);
     self.set(key, (self.get(key) ?? 0) + us);
     total += us;
   });
@@ -107,17 +116,103 @@ export function topSelfTime(profile: { nodes: ProfileNode[]; samples?: number[];
     .map(([fn, us]) => ({ fn, selfMs: Math.round(us) / 1000, share: total > 0 ? Math.round((us / total) * 1000) / 1000 : 0 }));
 }
 
-/** Profiles the worker while `work` runs. */
-export async function profileWorker(cdp: WorkerCdp, work: () => Promise<void>): Promise<ProfileLine[]> {
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-  await cdp.send('Profiler.start');
-  const done = await work().then(
+const fileOf = (url: string) => url.split('/').pop() ?? '';
+
+export function topFunctions(profile: CpuProfile, top = 8): ProfileLine[] {
+  return selfTime(profile, ({ callFrame: f }) => `${f.functionName || '(anonymous)'}${f.url ? ` ${fileOf(f.url)}:${f.lineNumber + 1}` : ''}`, top);
+}
+
+/** Self time per script file; native frames (DOM, Blob, …) count for the script that called them. */
+export function selfTimeByScript(profile: CpuProfile, top = 8): ProfileLine[] {
+  const parent = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node);
+  const scriptOf = (node: ProfileNode): string => {
+    for (let n: ProfileNode | undefined = node; n !== undefined; n = parent.get(n.id)) if (n.callFrame.url) return fileOf(n.callFrame.url);
+    return node.callFrame.functionName || '(anonymous)';
+  };
+  return selfTime(profile, scriptOf, top);
+}
+
+type Send = <R>(method: string, params?: Record<string, unknown>) => Promise<R>;
+
+/** A V8 CPU profile (100 µs sampling) of whatever runs in the target while `work` runs. */
+export async function cpuProfile(send: Send, work: () => Promise<void>): Promise<CpuProfile> {
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: 100 });
+  await send('Profiler.start');
+  const failed = await work().then(
     () => null,
-    (err: unknown) => err,
+    (err: unknown) => ({ err }),
   );
-  const { profile } = await cdp.send<{ profile: Parameters<typeof topSelfTime>[0] }>('Profiler.stop');
-  await cdp.send('Profiler.disable');
-  if (done !== null) throw done;
-  return topSelfTime(profile);
+  const { profile } = await send<{ profile: CpuProfile }>('Profiler.stop');
+  await send('Profiler.disable');
+  if (failed !== null) throw failed.err;
+  return profile;
+}
+
+/** CPU profile of a page (its main thread: page scripts and the content scripts' worlds). */
+export async function profilePage(page: Page, work: () => Promise<void>): Promise<CpuProfile> {
+  const session = await page.context().newCDPSession(page);
+  try {
+    const send = (method: string, params?: Record<string, unknown>) => (session.send as (m: string, p?: Record<string, unknown>) => Promise<unknown>)(method, params);
+    return await cpuProfile(send as Send, work);
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * Proposals handed to the monitor's message handler from inside the worker (the test hook; the same
+ * entry content-script messages take), `concurrency` at a time, each timed with performance.now.
+ * Returns the samples and the audit log's size afterwards.
+ */
+export function timeProposalsInWorker(worker: Worker, calls: readonly ToolCall[], concurrency = 1, idPrefix = 'bench'): Promise<{ samplesMs: number[]; auditCount: number }> {
+  return worker.evaluate(
+    async ({ calls, concurrency, idPrefix }) => {
+      type Hook = {
+        handleMessage(raw: unknown): Promise<unknown>;
+        handle: { monitor: Promise<{ deps: { store: { countAudit(): Promise<number> } } }> };
+      };
+      const hook = (globalThis as unknown as { __agentsfence: Hook }).__agentsfence;
+      const samplesMs: number[] = [];
+      for (let start = 0; start < calls.length; start += concurrency) {
+        const batch = calls.slice(start, start + concurrency).map(async (call, j) => {
+          const t0 = performance.now();
+          await hook.handleMessage({ type: 'proposal', id: `${idPrefix}-${start + j}`, call, layer: 'main' });
+          samplesMs.push(performance.now() - t0);
+        });
+        await Promise.all(batch);
+      }
+      // `deps` is private to the monitor in TypeScript only; the count comes straight from its store.
+      const monitor = await hook.handle.monitor;
+      return { samplesMs, auditCount: await monitor.deps.store.countAudit() };
+    },
+    { calls, concurrency, idPrefix },
+  );
+}
+
+/**
+ * The two IndexedDB writes behind an ALLOW, timed alone in the worker: persisting the task (σ') and
+ * appending one audit entry (a copy of the newest one). `n` of each, one at a time.
+ */
+export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ putTaskMs: number[]; appendAuditMs: number[] }> {
+  return worker.evaluate(async (n) => {
+    type Store = { putTask(task: unknown): Promise<void>; appendAudit(entry: unknown): Promise<void>; listAudit(filter: { limit: number }): Promise<unknown[]> };
+    type Hook = { handle: { monitor: Promise<{ deps: { store: Store }; snapshot(): { task: unknown } }> } };
+    const monitor = await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor;
+    const { store } = monitor.deps;
+    const task = monitor.snapshot().task;
+    const [entry] = await store.listAudit({ limit: 1 });
+    const putTaskMs: number[] = [];
+    const appendAuditMs: number[] = [];
+    for (let i = 0; i < n; i++) {
+      let t0 = performance.now();
+      if (task !== null) await store.putTask(task);
+      putTaskMs.push(performance.now() - t0);
+      t0 = performance.now();
+      if (entry !== undefined) await store.appendAudit(entry);
+      appendAuditMs.push(performance.now() - t0);
+    }
+    return { putTaskMs, appendAuditMs };
+  }, n);
 }

@@ -1,8 +1,9 @@
 import type { Worker } from '@playwright/test';
+import type { ToolCall } from '../src/core/call';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import { AUDIT_LIMIT_DEFAULT } from '../src/background/store';
-import { attachToWorker, benchExtension, profileWorker, workerHeapAfterGc, type ProfileLine } from './chromium';
+import { attachToWorker, benchExtension, cpuProfile, timeProposalsInWorker, timeStoreWritesInWorker, topFunctions, workerHeapAfterGc, type ProfileLine } from './chromium';
 import { summarise, type Figure } from './stats';
 
 /**
@@ -23,53 +24,21 @@ const POLICY: TaskPolicyInput = {
   recipients: ['bob@corp.test'],
 };
 
-interface WorkerStats {
-  samplesMs: number[];
-  count: number;
-}
-
-/**
- * Sends `n` proposals from inside the worker, `concurrency` at a time (writes queue in the monitor),
- * timing each handleMessage call. The calls vary (reads, allowed and refused sends, an off-list site)
- * so the log holds the mix a real task writes.
- */
-function propose(worker: Worker, from: number, n: number, concurrency: number): Promise<WorkerStats> {
-  return worker.evaluate(
-    async ({ from, n, concurrency }) => {
-      type Hook = { handleMessage(raw: unknown): Promise<unknown>; handle: { monitor: Promise<{ deps: { store: { countAudit(): Promise<number> } } }> } };
-      const hook = (globalThis as unknown as { __agentsfence: Hook }).__agentsfence;
-      const call = (i: number) => {
-        switch (i % 4) {
-          case 0:
-            return { tool: 'browser.request', args: { method: 'GET', url: `https://mail.test/api/messages?page=${i}`, kind: 'fetch' } };
-          case 1:
-            return { tool: 'browser.request', args: { method: 'POST', url: `https://api.test/notes/${i}`, kind: 'fetch', body: { note: `n${i}` } } };
-          case 2:
-            return { tool: 'browser.request', args: { method: 'POST', url: `https://mail.test/api/send?n=${i}`, kind: 'fetch', body: { to: i % 8 === 2 ? 'eve@elsewhere.test' : 'bob@corp.test', body: 'ok' } } };
-          default:
-            return { tool: 'browser.navigate', args: { url: `https://news.test/article/${i}` } };
-        }
-      };
-      const samplesMs: number[] = [];
-      for (let start = 0; start < n; start += concurrency) {
-        const batch = [];
-        for (let i = start; i < Math.min(n, start + concurrency); i++) {
-          const index = from + i;
-          batch.push(
-            (async () => {
-              const t0 = performance.now();
-              await hook.handleMessage({ type: 'proposal', id: `b${index}`, call: call(index), layer: 'main' });
-              samplesMs.push(performance.now() - t0);
-            })(),
-          );
-        }
-        await Promise.all(batch);
-      }
-      const monitor = await hook.handle.monitor;
-      return { samplesMs, count: await monitor.deps.store.countAudit() };
-    },
-    { from, n, concurrency },
-  );
+/** The mix a real task writes: reads, allowed sends, a refused recipient, navigation. */
+function proposalCalls(from: number, n: number): ToolCall[] {
+  return Array.from({ length: n }, (_, k) => {
+    const i = from + k;
+    switch (i % 4) {
+      case 0:
+        return { tool: 'browser.request', args: { method: 'GET', url: `https://mail.test/api/messages?page=${i}`, kind: 'fetch' } };
+      case 1:
+        return { tool: 'browser.request', args: { method: 'POST', url: `https://api.test/notes/${i}`, kind: 'fetch', body: { note: `n${i}` } } };
+      case 2:
+        return { tool: 'browser.request', args: { method: 'POST', url: `https://mail.test/api/send?n=${i}`, kind: 'fetch', body: { to: i % 8 === 2 ? 'eve@elsewhere.test' : 'bob@corp.test', body: 'ok' } } };
+      default:
+        return { tool: 'browser.navigate', args: { url: `https://news.test/article/${i}` } };
+    }
+  });
 }
 
 function storageEstimate(worker: Worker): Promise<{ usage: number; indexedDB: number | null }> {
@@ -77,6 +46,18 @@ function storageEstimate(worker: Worker): Promise<{ usage: number; indexedDB: nu
     const estimate = (await navigator.storage.estimate()) as StorageEstimate & { usageDetails?: { indexedDB?: number } };
     return { usage: estimate.usage ?? 0, indexedDB: estimate.usageDetails?.indexedDB ?? null };
   });
+}
+
+const FILL_CHUNK = 500;
+
+interface GrowthPoint {
+  logSize: number;
+  /** One proposal decided and audited (handleMessage). */
+  proposal: ReturnType<typeof summarise>;
+  /** One audit append alone (TaskStore.appendAudit). */
+  append: ReturnType<typeof summarise>;
+  proposalSamplesMs: number[];
+  appendSamplesMs: number[];
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MB`;
@@ -98,25 +79,46 @@ export async function memoryFigures(): Promise<Figure[]> {
       const LEVELS = [100, 1_000, AUDIT_LIMIT_DEFAULT];
       const MEASURED = 200;
       let written = 0;
-      const growth: { logSize: number; ms: ReturnType<typeof summarise>; samplesMs: number[] }[] = [];
+      // In chunks: one evaluate per chunk keeps each step short and lets progress show.
+      const send = async (n: number, concurrency: number) => {
+        const samplesMs: number[] = [];
+        let auditCount = 0;
+        for (let done = 0; done === 0 || done < n; ) {
+          const size = Math.min(FILL_CHUNK, n - done);
+          const result = await timeProposalsInWorker(worker, proposalCalls(written, size), concurrency, 'mem');
+          samplesMs.push(...result.samplesMs);
+          auditCount = result.auditCount;
+          written += size;
+          done += size;
+          if (size === 0) break;
+        }
+        return { samplesMs, auditCount };
+      };
+      const growth: GrowthPoint[] = [];
       let atLimitProfile: ProfileLine[] = [];
       for (const level of LEVELS) {
-        const fill = level - (await propose(worker, written, 0, 1)).count;
-        if (fill > 0) written += (await propose(worker, written, fill, 50)).samplesMs.length;
-        const measured = await propose(worker, written, MEASURED, 1);
-        written += MEASURED;
-        growth.push({ logSize: level, ms: summarise(measured.samplesMs), samplesMs: measured.samplesMs });
+        const fill = level - (await send(0, 1)).auditCount;
+        if (fill > 0) await send(fill, 50);
+        const measured = await send(MEASURED, 1);
+        const direct = await timeStoreWritesInWorker(worker, MEASURED);
+        growth.push({
+          logSize: level,
+          proposal: summarise(measured.samplesMs),
+          append: summarise(direct.appendAuditMs),
+          proposalSamplesMs: measured.samplesMs,
+          appendSamplesMs: direct.appendAuditMs,
+        });
         if (level === AUDIT_LIMIT_DEFAULT) {
-          const from = written;
-          atLimitProfile = await profileWorker(cdp, async () => {
-            await propose(worker, from, 100, 1);
-          });
-          written += 100;
+          atLimitProfile = topFunctions(
+            await cpuProfile(cdp.send, async () => {
+              await send(100, 1);
+            }),
+          );
         }
       }
       // Past the limit: the log keeps rotating at the bound.
-      written += (await propose(worker, written, 500, 50)).samplesMs.length;
-      const finalCount = (await propose(worker, written, 0, 1)).count;
+      await send(500, 50);
+      const finalCount = (await send(0, 1)).auditCount;
       const heapFull = await workerHeapAfterGc(cdp);
       const storeFull = await storageEstimate(worker);
       const snapshot = await browser.snapshot();
@@ -158,24 +160,28 @@ function memoryFigure(
   };
 }
 
-function growthFigure(growth: { logSize: number; ms: ReturnType<typeof summarise>; samplesMs: number[] }[], profile: ProfileLine[]): Figure {
+function growthFigure(growth: GrowthPoint[], profile: ProfileLine[]): Figure {
   const first = growth[0]!;
   const last = growth[growth.length - 1]!;
-  const ratio = last.ms.p50 / first.ms.p50;
+  const appendRatio = last.append.p50 / first.append.p50;
+  const proposalRatio = last.proposal.p50 / first.proposal.p50;
   const sizeRatio = last.logSize / first.logSize;
-  // Flat or logarithmic: 100× the entries may cost at most a few times more, never anywhere near 100×.
-  const met = ratio < 3;
+  // Flat or logarithmic: 100× the entries may cost a small factor more, never anywhere near 100×.
+  const met = appendRatio < 3 && proposalRatio < 3;
+  const ms = (x: number) => `${x.toFixed(2)} ms`;
   return {
     id: 'audit-growth',
-    figure: 'Audit write cost vs log size (one proposal decided and audited, in the worker)',
+    figure: 'Audit write cost vs log size (in the worker)',
     target: 'flat or logarithmic, not linear',
-    measured: growth.map((g) => `${g.logSize.toLocaleString('en')}: p50 ${g.ms.p50.toFixed(3)} ms, p99 ${g.ms.p99.toFixed(3)} ms`).join('; '),
-    ratio: `${ratio.toFixed(2)}× for ${sizeRatio}× entries`,
+    measured: growth
+      .map((g) => `${g.logSize.toLocaleString('en')}: append p50 ${ms(g.append.p50)} (p99 ${ms(g.append.p99)}), whole proposal p50 ${ms(g.proposal.p50)} (p99 ${ms(g.proposal.p99)})`)
+      .join('; '),
+    ratio: `append ${appendRatio.toFixed(2)}×, proposal ${proposalRatio.toFixed(2)}× for ${sizeRatio}× entries`,
     verdict: met ? 'met' : 'missed',
     method:
-      `In the worker: performance.now around the monitor's handleMessage for ${growth[0]?.samplesMs.length ?? 0} sequential proposals with the log at each size (the last at the rotation limit, so each append also deletes the oldest entry). ` +
-      `Each proposal is parsed, evaluated and its redacted record appended before the answer. Worker CPU profile at the limit, top self time: ${profile
-        .slice(0, 4)
+      `In the worker, with the log filled through proposals to each size (the last at the rotation limit, so each append also deletes the oldest entry): performance.now around ${first.appendSamplesMs.length} sequential TaskStore.appendAudit calls (a copy of the newest entry), and around ${first.proposalSamplesMs.length} sequential proposals through the monitor's handleMessage (parse, evaluate, persist σ', append). ` +
+      `Worker CPU profile of 100 proposals at the limit, top self time: ${profile
+        .slice(0, 5)
         .map((l) => `${l.fn} ${(l.share * 100).toFixed(0)} %`)
         .join(', ')}.`,
     data: { growth, profile },

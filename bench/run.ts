@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { agentFigures } from './agent';
@@ -32,7 +32,9 @@ function machine(): Record<string, string> {
   } catch {
     // Browser figures say so themselves when Chromium is missing.
   }
-  return { cores: String(cpus().length), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, chromium };
+  // The load average says how busy the machine was: other processes share these cores.
+  const load = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  return { cores: String(cpus().length), cpu: cpus()[0]?.model ?? 'unknown', node: process.version, chromium, load };
 }
 
 function markdown(figures: Figure[], meta: Record<string, string>): string {
@@ -40,7 +42,7 @@ function markdown(figures: Figure[], meta: Record<string, string>): string {
   return [
     `# AgentsFence benchmark`,
     '',
-    `Machine: ${meta.cores} cores, ${meta.cpu}; Node ${meta.node}; ${meta.chromium}. Run at ${meta.date}.`,
+    `Machine: ${meta.cores} cores, ${meta.cpu}; Node ${meta.node}; ${meta.chromium}; load average (1/5/15 min) ${meta.load} at the start, ${meta.loadAtEnd} at the end. Run at ${meta.date}, ${meta.duration}.`,
     '',
     '| Figure | Target | Measured | Ratio | Verdict |',
     '| --- | --- | --- | --- | --- |',
@@ -56,13 +58,25 @@ function markdown(figures: Figure[], meta: Record<string, string>): string {
 async function main(): Promise<void> {
   const onlyArg = process.argv.find((a) => a.startsWith('--only'));
   const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : process.argv[process.argv.indexOf(onlyArg) + 1])?.split(',') : undefined;
+  const started = Date.now();
+  const atStart = machine();
   const figures: Figure[] = [];
+  const sectionSeconds: Record<string, number> = {};
   for (const section of SECTIONS) {
     if (only && !only.includes(section.name)) continue;
     process.stderr.write(`bench: ${section.name}…\n`);
+    const t0 = Date.now();
     figures.push(...(await section.run()));
+    sectionSeconds[section.name] = Math.round((Date.now() - t0) / 100) / 10;
   }
-  const meta = { ...machine(), date: new Date().toISOString() };
+  const meta = {
+    ...atStart,
+    loadAtEnd: loadavg().map((x) => x.toFixed(1)).join(' / '),
+    date: new Date(started).toISOString(),
+    duration: `${Math.round((Date.now() - started) / 1000)} s (${Object.entries(sectionSeconds)
+      .map(([name, s]) => `${name} ${s} s`)
+      .join(', ')})`,
+  };
   const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ machine: meta, figures }, null, 2)}\n`);
