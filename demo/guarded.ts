@@ -4,7 +4,7 @@ import { launchAgentBrowser } from '../src/harness';
 import { PendingApprovalSchema, type Options, type PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver } from './agents';
 import { startMcpRuntime } from './mcp';
-import { CHROMIUM, type GuardConfig, type GuardSession } from './runner';
+import { CHROMIUM, withTimeout, type GuardConfig, type GuardSession } from './runner';
 import type { DemoWorld } from './sites/world';
 
 /**
@@ -81,12 +81,18 @@ function liveWorker(context: BrowserContext, log: (line: string) => void): () =>
   };
 }
 
-async function controllerFor(worker: () => Promise<Worker>, options: Options): Promise<Controller> {
-  const send = async (message: unknown): Promise<Reply> =>
-    (await worker()).evaluate(async (m) => {
-      const hook = (globalThis as unknown as { __agentsfence: { handleMessage(raw: unknown): Promise<unknown> } }).__agentsfence;
-      return (await hook.handleMessage(m)) as Reply;
-    }, message);
+async function controllerFor(worker: () => Promise<Worker>, options: Options, wake?: () => Promise<void>): Promise<Controller> {
+  const once = async (message: unknown): Promise<Reply> =>
+    withTimeout(
+      (await worker()).evaluate(async (m) => {
+        const hook = (globalThis as unknown as { __agentsfence: { handleMessage(raw: unknown): Promise<unknown> } }).__agentsfence;
+        return (await hook.handleMessage(m)) as Reply;
+      }, message),
+      10_000,
+      'service worker',
+    );
+  // A stopped worker does not answer: wake it and try once more.
+  const send = async (message: unknown): Promise<Reply> => once(message).catch(async () => (await wake?.(), once(message)));
   const expectOk = async (message: unknown): Promise<Reply> => {
     const reply = await send(message);
     if (!reply.ok) throw new Error(`background refused ${JSON.stringify(message).slice(0, 80)}: ${reply.code ?? ''} ${reply.error ?? ''}`);
@@ -116,7 +122,13 @@ export async function openGuardedSession(config: GuardConfig, world: DemoWorld, 
     executablePath: CHROMIUM,
   });
   const extensionId = browser.extensionId ?? '';
-  const worker = liveWorker(browser.context, opts.log);
+  // The harness keeps its handle on the worker across restarts; a message through the control window
+  // (any harness call) wakes a stopped worker first, since evaluating in a stopped one would hang.
+  const worker = async (): Promise<Worker> => {
+    await browser.pendingApprovals();
+    if (!browser.serviceWorker) throw new Error('no service worker');
+    return browser.serviceWorker;
+  };
   // The compiler backend is an option the user sets on the options page; the harness starts tasks.
   await controllerFor(worker, compilerOptions(config, opts.llmBaseUrl));
   return {
@@ -130,7 +142,7 @@ export async function openGuardedSession(config: GuardConfig, world: DemoWorld, 
       // The popup as the extension opens it for the user: its own window, outside the agent's tabs.
       const opened = browser.context.waitForEvent('page', (p) => p.url().startsWith(`chrome-extension://${extensionId}/popup.html`));
       await (await worker()).evaluate(() => (globalThis as unknown as { __agentsfence: { openControlWindow(path: string): Promise<number> } }).__agentsfence.openControlWindow('/popup.html'));
-      const popup = await opened;
+      const popup = await withTimeout(opened, 10_000, 'popup window');
       await popup.setViewportSize({ width: 440, height: 680 });
       await popup.getByRole('button', { name: 'Allow once' }).first().waitFor({ timeout: 3000 }).catch(() => undefined);
       const png = await popup.screenshot();
@@ -162,7 +174,13 @@ export async function openMcpSession(config: GuardConfig, world: DemoWorld, opts
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${runtime.cdpPort}`);
   const context = browser.contexts()[0];
   if (!context) throw new Error('the MCP browser has no context');
-  const controller = await controllerFor(liveWorker(context, opts.log), compilerOptions(config, opts.llmBaseUrl));
+  // Any navigation is an event for the background: it wakes a stopped worker.
+  const wake = async () => {
+    const page = await context.newPage();
+    await page.goto(world.url('news')).catch(() => undefined);
+    await page.close().catch(() => undefined);
+  };
+  const controller = await controllerFor(liveWorker(context, opts.log), compilerOptions(config, opts.llmBaseUrl), wake);
   return {
     ...controller,
     newAgent: runtime.newAgent,

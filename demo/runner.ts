@@ -79,6 +79,18 @@ export interface RunHooks {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Rejects if `promise` has not settled within `ms`: nothing the browser does may stall the suite. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Longest a whole run may take before it is recorded as an error. */
+const RUN_TIMEOUT_MS = 120_000;
+
 export function siteUrl(world: DemoWorld): SiteUrl {
   return (site, path = '/') => world.url(site, path);
 }
@@ -91,12 +103,12 @@ function startApprover(session: GuardSession, user: SimulatedUser, item: RunItem
   let pendingCount = 0;
   const loop = (async () => {
     while (!stopped) {
-      const pending = await session.pendingApprovals().catch(() => []);
+      const pending = await withTimeout(session.pendingApprovals(), 10_000, 'pending approvals').catch(() => []);
       pendingCount = pending.length;
       for (const ask of pending) {
         if (seen.has(ask.id)) continue;
         seen.add(ask.id);
-        await hooks.onAsk?.(ask, item).catch(() => undefined);
+        await withTimeout(hooks.onAsk?.(ask, item) ?? Promise.resolve(), 10_000, 'ask hook').catch(() => undefined);
         const answer = user.decide(ask);
         asks.push({
           riskClass: ask.riskClass,
@@ -106,7 +118,7 @@ function startApprover(session: GuardSession, user: SimulatedUser, item: RunItem
           check: ask.check,
           answer,
         });
-        await session.answer(ask.id, answer).catch(() => undefined);
+        await withTimeout(session.answer(ask.id, answer), 10_000, 'answer').catch(() => undefined);
       }
       await sleep(40);
     }
@@ -147,16 +159,17 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
   let asks: AskRecord[] = [];
   try {
     // Without its task the guard would not be guarding: such a run is an error, never an agent run.
-    await session.setTask(task.request);
+    await withTimeout(session.setTask(task.request), 30_000, 'set task');
     const approver = startApprover(session, user, item, hooks);
     asks = approver.asks;
     const agent = await session.newAgent();
     try {
-      trace = await runAgent(agent, task.steps(at), scenario ? scenario.obey(at) : undefined);
+      const plan = runAgent(agent, task.steps(at), scenario ? scenario.obey(at) : undefined);
+      trace = await withTimeout(plan, RUN_TIMEOUT_MS, 'agent run');
       await settle(world, approver.idle);
     } finally {
       await approver.stop();
-      await agent.close();
+      await withTimeout(agent.close(), 10_000, 'close agent').catch(() => undefined);
     }
   } catch (err) {
     error = err instanceof Error ? err.message.split('\n')[0] : String(err);
