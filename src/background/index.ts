@@ -134,13 +134,15 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // paused in onCreated (downloads a debugger manages, e.g. Playwright's, skip onDeterminingFilename).
   // One decision per download, whichever event comes first; cancelled unless allowed.
   const downloadDecisions = new Map<number, Promise<'ALLOW' | 'BLOCK'>>();
+  // The popup's audit export: a blob only this extension's own pages can mint, never a page's download.
+  const isOwnExport = (url: string) => url.startsWith(`blob:chrome-extension://${chrome.runtime.id}/`);
   const decideDownload = (item: Browser.downloads.DownloadItem): Promise<'ALLOW' | 'BLOCK'> => {
     let decision = downloadDecisions.get(item.id);
     if (decision === undefined) {
       decision = monitor
         .then(async (m) => {
           await m.ready;
-          if (m.snapshot().task === null) return 'ALLOW' as const;
+          if (m.snapshot().task === null || isOwnExport(item.url)) return 'ALLOW' as const;
           return (await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null })).decision;
         })
         .catch(() => 'BLOCK' as const)
@@ -160,7 +162,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.downloads.onCreated.addListener((item) => {
     withMonitor(async (m) => {
       await m.ready;
-      if (m.snapshot().task === null) return;
+      if (m.snapshot().task === null || isOwnExport(item.url)) return;
       await chrome.downloads.pause(item.id).catch(() => undefined);
       if ((await decideDownload(item)) === 'ALLOW') await chrome.downloads.resume(item.id).catch(() => undefined);
     });
