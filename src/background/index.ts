@@ -47,7 +47,7 @@ function floorUpdater(extensionId: string) {
   };
 }
 
-function chromeEffects(extensionId: string): MonitorEffects {
+function chromeEffects(extensionId: string): Omit<MonitorEffects, 'openOptions'> {
   return {
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
@@ -84,7 +84,7 @@ export interface BackgroundHandle {
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   const extensionId = chrome.runtime.id;
-  const effects = chromeEffects(extensionId);
+  const effects: MonitorEffects = { ...chromeEffects(extensionId), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
   const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin }));
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
 

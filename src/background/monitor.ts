@@ -55,6 +55,8 @@ export interface MonitorEffects {
   /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
   activeTabId(controlWindows: readonly number[]): Promise<number | null>;
   setTimer(fn: () => void, ms: number): () => void;
+  /** Open the options page in a window the extension owns, so it may change options. */
+  openOptions(): Promise<void>;
 }
 
 export interface MonitorDeps {
@@ -403,6 +405,9 @@ export class Monitor {
         return { ok: true, options: this.options };
       case 'options.test':
         return this.testOptions(message.options);
+      case 'options.open':
+        await this.deps.effects.openOptions();
+        return { ok: true };
     }
   }
 

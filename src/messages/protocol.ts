@@ -54,6 +54,8 @@ export const OptionsSchema = z
 export type Options = z.infer<typeof OptionsSchema>;
 export const OptionsSetSchema = z.object({ type: z.literal('options.set'), options: OptionsSchema }).strict();
 export const OptionsTestSchema = z.object({ type: z.literal('options.test'), options: OptionsSchema }).strict();
+/** Opens the options page in a window the extension owns (an options tab would be a guarded tab). */
+export const OptionsOpenSchema = z.object({ type: z.literal('options.open') }).strict();
 
 export const BackgroundMessageSchema = z.discriminatedUnion('type', [
   ProposalMessageSchema,
@@ -66,6 +68,7 @@ export const BackgroundMessageSchema = z.discriminatedUnion('type', [
   OptionsGetSchema,
   OptionsSetSchema,
   OptionsTestSchema,
+  OptionsOpenSchema,
 ]);
 export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
@@ -208,6 +211,7 @@ export const PAGE_RESPONSES = {
   'options.get': OptionsResponseSchema,
   'options.set': OptionsResponseSchema,
   'options.test': OptionsTestResponseSchema,
+  'options.open': ApprovalAnswerResponseSchema,
 } as const;
 export type PageMessageType = keyof typeof PAGE_RESPONSES;
 export type PageResponse<T extends PageMessageType> = z.infer<(typeof PAGE_RESPONSES)[T]> | ErrorResponse;

@@ -113,6 +113,11 @@ export function Popup({ transport, clock = Date.now }: Props) {
         <span class="muted" role="status">
           {refused ? 'Read-only here' : state === null ? 'Connecting…' : task === null ? 'No task' : 'Task active'}
         </span>
+        {!refused && (
+          <button type="button" class="link" onClick={() => void request(transport, { type: 'options.open' })}>
+            Options
+          </button>
+        )}
       </header>
       <Approvals pending={state?.pending ?? []} allowed={approvalsAllowed} now={now} answering={answering} onAnswer={(id, a) => void answer(id, a)} />
       <div class="error-slot" role="alert">

@@ -31,6 +31,10 @@ export class FakeEffects implements MonitorEffects {
     this.notified.push(approval.id);
   };
   activeTabId = async () => this.activeTab;
+  optionsOpened = 0;
+  openOptions = async () => {
+    this.optionsOpened++;
+  };
   setTimer = (fn: () => void, ms: number) => {
     const timer = { fn, at: this.clock + ms, live: true };
     this.timers.push(timer);

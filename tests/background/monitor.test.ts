@@ -230,6 +230,17 @@ describe('Monitor: who may manage the task', () => {
     expect(await monitor.handleMessage({ type: 'approval.answer', id, answer: 'deny' }, control)).toEqual({ ok: true });
   });
 
+  it('opens the options page in its own window only for the popup, never for a page in a tab', async () => {
+    const { store } = await freshStore();
+    const effects = new FakeEffects();
+    const monitor = await monitorOn(store, effects, fixedCompiler((taskId, now) => makePolicy({ taskId, issuedAt: now })));
+    expect(await monitor.handleMessage({ type: 'options.open' }, PAGE())).toMatchObject({ ok: false, code: 'approvals-disabled' });
+    expect(await monitor.handleMessage({ type: 'options.open' }, { url: `${EXTENSION_ORIGIN}/options.html`, tab: { id: 9, windowId: 3 } })).toMatchObject({ ok: false });
+    expect(effects.optionsOpened).toBe(0);
+    expect(await monitor.handleMessage({ type: 'options.open' }, POPUP)).toEqual({ ok: true });
+    expect(effects.optionsOpened).toBe(1);
+  });
+
   it('starts, follows up and ends a task through the compiler; the API key stays out of the audit', async () => {
     const { store } = await freshStore();
     const compiler = fixedCompiler((taskId, now) => makePolicy({ taskId, issuedAt: now, domains: ['news.test'] }));
