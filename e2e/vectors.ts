@@ -52,6 +52,8 @@ export interface Vector {
   /** Markup of the page the action starts from (served at HOME/case/ID), or null to start from a blank tab. */
   html?(c: VectorCase): string | null;
   run(c: VectorCase): Promise<unknown>;
+  /** Submits through a trusted submit event, which the ISOLATED form guard holds (MAIN hooks or not). */
+  submitEvent?: true;
 }
 
 const ignore = (): void => undefined;
@@ -119,12 +121,13 @@ export const VECTORS: Vector[] = [
         location.href = URL.createObjectURL(new Blob([script], { type: 'text/html' }));
       }, `<script>location.href = ${json(c.target)}</script>`),
   },
-  { name: 'form POST', kind: 'domain', html: (c) => form(c, 'post'), run: (c) => c.page.click('#send') },
-  { name: 'form GET', kind: 'domain', html: (c) => form(c, 'get'), run: (c) => c.page.click('#send') },
+  { name: 'form POST', kind: 'domain', submitEvent: true, html: (c) => form(c, 'post'), run: (c) => c.page.click('#send') },
+  { name: 'form GET', kind: 'domain', submitEvent: true, html: (c) => form(c, 'get'), run: (c) => c.page.click('#send') },
   { name: 'form.submit()', kind: 'domain', html: (c) => form(c, 'post'), run: (c) => c.page.evaluate(() => document.forms[0]!.submit()) },
   {
     name: 'requestSubmit()',
     kind: 'domain',
+    submitEvent: true,
     html: (c) => form(c, 'post'),
     run: (c) => c.page.evaluate(() => document.forms[0]!.requestSubmit()),
   },
@@ -230,6 +233,7 @@ export const VECTORS: Vector[] = [
   {
     name: 'upload',
     kind: 'domain',
+    submitEvent: true,
     html: (c) => form(c, 'post', 'enctype="multipart/form-data"').replace('<button', '<input type="file" name="attachment"><button'),
     run: async (c) => {
       await c.page.setInputFiles('input[type=file]', c.uploadFile);
@@ -239,7 +243,7 @@ export const VECTORS: Vector[] = [
   // Same site, a recipient the task does not name: only the semantic layer can see it.
   { name: 'fetch JSON naming another recipient', kind: 'semantic', run: fetchJson },
   { name: 'XHR form body naming another recipient', kind: 'semantic', run: xhrForm },
-  { name: 'form POST naming another recipient', kind: 'semantic', html: (c) => form(c, 'post'), run: (c) => c.page.click('#send') },
+  { name: 'form POST naming another recipient', kind: 'semantic', submitEvent: true, html: (c) => form(c, 'post'), run: (c) => c.page.click('#send') },
   {
     name: 'form.submit() naming another recipient',
     kind: 'semantic',

@@ -287,6 +287,8 @@ const CONNECTING = 0;
 const OPEN = 1;
 const CLOSING = 2;
 const CLOSED = 3;
+/** EventSource has no CLOSING state: its CLOSED is 2. */
+const EVENT_SOURCE_CLOSED = 2;
 
 function defineConstants(target: object, n: Natives, names: readonly string[]): void {
   names.forEach((name, value) => n.defineProperty(target, name, { value, enumerable: true }));
@@ -514,9 +516,9 @@ function hookEventSource(win: PageWindow, n: Natives, propose: Propose, urls: Ur
       handlers.set(this, own);
       registerHandlerDispatch(n, this, EVENTS, own);
       propose(requestCall('GET', this.#url, 'eventsource'), (allow) => {
-        if (this.#state === CLOSED) return;
+        if (this.#state === EVENT_SOURCE_CLOSED) return;
         if (!allow) {
-          this.#state = CLOSED;
+          this.#state = EVENT_SOURCE_CLOSED;
           invoke(n.dispatchEvent, this, [new n.Event('error')]);
           return;
         }
@@ -559,7 +561,7 @@ function hookEventSource(win: PageWindow, n: Natives, propose: Propose, urls: Ur
     }
 
     close(): void {
-      this.#state = CLOSED;
+      this.#state = EVENT_SOURCE_CLOSED;
       this.#source?.close();
     }
 
