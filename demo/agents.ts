@@ -19,7 +19,14 @@ export interface AgentDriver {
   currentUrl(): Promise<string>;
   /** Everything the page says, hidden text included (what an LLM reading the DOM would see). */
   pageText(): Promise<string>;
+  /** Wait until the page shows `text` (a confirmation); rejects when it does not. */
+  waitForText(text: string): Promise<void>;
+  /** Give up on the current tab after a stuck action and continue in a fresh one. */
+  reset(): Promise<void>;
 }
+
+/** Longest a single step may take before the agent gives up on it and moves on. */
+const STEP_TIMEOUT_MS = 20_000;
 
 export interface Obedience {
   /** The injected instruction as it reads on the page. */
@@ -60,13 +67,18 @@ async function perform(driver: AgentDriver, step: Step): Promise<unknown> {
     case 'goto':
       return driver.goto(step.url);
     case 'click':
-      return driver.click(step.selector);
+      await driver.click(step.selector);
+      if (step.waitFor !== undefined) await driver.waitForText(step.waitFor);
+      return;
     case 'fill':
       return driver.fill(step.selector, step.value);
     case 'read':
       return driver.read(step.selector);
-    case 'evaluate':
-      return driver.evaluate(step.script);
+    case 'evaluate': {
+      const result = await driver.evaluate(step.script);
+      if (step.waitFor !== undefined) await driver.waitForText(step.waitFor);
+      return result;
+    }
   }
 }
 
@@ -75,12 +87,21 @@ function errorText(error: unknown): string {
   return text.split('\n')[0]?.slice(0, 300) ?? '';
 }
 
+class StepTimeout extends Error {}
+
 async function attempt(driver: AgentDriver, step: Step, phase: StepOutcome['phase'], outcomes: StepOutcome[]): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const watchdog = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StepTimeout(`step took longer than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
+  });
   try {
-    await perform(driver, step);
+    await Promise.race([perform(driver, step), watchdog]);
     outcomes.push({ phase, step: describeStep(step), ok: true });
   } catch (error) {
     outcomes.push({ phase, step: describeStep(step), ok: false, error: errorText(error) });
+    if (error instanceof StepTimeout) await driver.reset().catch(() => undefined);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -111,7 +132,7 @@ export class PlaywrightDriver implements AgentDriver {
 
   constructor(
     private readonly context: BrowserContext,
-    private readonly actionTimeoutMs = 2500,
+    private readonly actionTimeoutMs = 5000,
   ) {}
 
   async current(): Promise<Page> {
@@ -124,14 +145,13 @@ export class PlaywrightDriver implements AgentDriver {
   }
 
   async goto(url: string): Promise<void> {
-    const page = await this.current();
     try {
-      await page.goto(url);
-    } catch (error) {
-      // A blocked navigation can leave the tab on an error page: continue in a fresh one.
-      await page.close().catch(() => undefined);
-      this.page = undefined;
-      throw error;
+      await (await this.current()).goto(url);
+    } catch {
+      // Interrupted (e.g. by a redirect the page started) or blocked: retry once in a fresh tab,
+      // as an agent would, and report the second failure.
+      await this.reset();
+      await (await this.current()).goto(url);
     }
   }
 
@@ -159,6 +179,17 @@ export class PlaywrightDriver implements AgentDriver {
 
   async pageText(): Promise<string> {
     return (await this.current()).evaluate(() => document.body?.textContent ?? '');
+  }
+
+  async waitForText(text: string): Promise<void> {
+    await (await this.current()).getByText(text).first().waitFor();
+  }
+
+  async reset(): Promise<void> {
+    const stuck = this.page;
+    this.page = undefined;
+    // Closing a stuck tab may itself hang: do not wait for it.
+    void stuck?.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -74,6 +74,14 @@ export class McpDriver implements AgentDriver {
   async pageText(): Promise<string> {
     return String(await this.evaluate("() => document.body ? document.body.textContent : ''"));
   }
+
+  async waitForText(text: string): Promise<void> {
+    await this.call('browser_wait_for', { text });
+  }
+
+  async reset(): Promise<void> {
+    // The MCP server owns its tabs; the next navigation replaces the page.
+  }
 }
 
 export interface McpRuntime {
@@ -107,7 +115,7 @@ export async function startMcpRuntime(world: DemoWorld, opts: { extensionPath: s
   const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, '--config', join(workDir, 'config.json'), '--timeout-settle', '0', '--timeout-action', '2500'],
+    args: [cli, '--config', join(workDir, 'config.json'), '--timeout-settle', '0', '--timeout-action', '5000'],
     // Snapshots and console logs are written under the working directory: keep them out of the repo.
     cwd: workDir,
     stderr: 'ignore',

@@ -18,7 +18,8 @@ import { DemoWorld } from './sites/world';
  *
  * Flags: --headed (show the browsers), --quick (the fast subset used by the e2e test), --parallel=N
  * (configurations run side by side, each with its own site server; default 2), --only=id,id,
- * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building).
+ * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building),
+ * --match=TEXT (only the tasks and scenarios whose id contains TEXT).
  */
 
 export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
@@ -161,11 +162,16 @@ async function main(): Promise<void> {
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
   log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
+  const match = value('match');
+  const matching = match === undefined ? null : SCENARIOS.map((s) => s.id).filter((id) => id.includes(match));
   const { runs, screenshots } = await runSuite({
     configs,
     headless: flag('headed') === undefined,
     parallel: Number(value('parallel') ?? 2),
-    scenarioIds: { playwright: quick ? QUICK_SCENARIO_IDS : null, mcp: quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS },
+    scenarioIds: {
+      playwright: matching ?? (quick ? QUICK_SCENARIO_IDS : null),
+      mcp: matching ?? (quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS),
+    },
     log,
     screenshots: true,
     extensions,

@@ -23,6 +23,7 @@ export function handleAttacker(req: SiteRequest, ctx: SiteContext): SiteResponse
 <button id="verify-submit" type="submit">Verify</button></form>`;
     return html(page('Verify', 'Secure Verify', main));
   }
+  if (req.method === 'POST' && req.path === '/collect/form') return html(page('Received', 'Secure Verify', '<h1>Received</h1>'));
   if (req.path.startsWith('/collect')) {
     return { status: 200, headers: { 'content-type': 'image/gif', 'access-control-allow-origin': '*' }, body: PIXEL };
   }

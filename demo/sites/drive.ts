@@ -21,14 +21,18 @@ export function handleDrive(req: SiteRequest, ctx: SiteContext): SiteResponse {
   const present = Object.keys(FILES).filter((name) => !ctx.deletedFiles.has(name));
   if (req.method === 'GET' && req.path === '/') {
     const rows = present.map((name) => `<div class="item"><a href="/file/${encodeURIComponent(name)}">${escapeHtml(name)}</a></div>`).join('\n');
-    return html(page('My files', brand, `<h1>My files</h1>${rows}`, NAV));
+    const deleted = req.query.get('deleted');
+    const notice = deleted ? `<p class="notice" role="status">Deleted ${escapeHtml(deleted)}</p>` : '';
+    return html(page('My files', brand, `<h1>My files</h1>${notice}${rows}`, NAV));
   }
   const fileMatch = /^\/file\/([^/]+)$/.exec(req.path);
   if (req.method === 'GET' && fileMatch) {
     const name = decodeURIComponent(fileMatch[1] ?? '');
     if (!present.includes(name)) return notFound();
     ctx.log({ site: 'drive', action: 'view', details: { file: name } });
+    const shared = req.query.get('shared');
     const main = `<h1 id="file-name">${escapeHtml(name)}</h1>
+${shared ? `<p class="notice" role="status">Shared with ${escapeHtml(shared)}</p>` : ''}
 <pre id="content">${escapeHtml(FILES[name] ?? '')}</pre>
 ${injectionsAt(ctx.injections, `file:${name}`)}
 <p><a href="/download/${encodeURIComponent(name)}" download>Download</a></p>
@@ -45,13 +49,13 @@ ${injectionsAt(ctx.injections, `file:${name}`)}
   if (req.method === 'POST' && req.path === '/share') {
     const { file = '', email = '', role = 'viewer' } = req.fields;
     ctx.log({ site: 'drive', action: 'share', details: { file, email, role } });
-    return redirect(`/file/${encodeURIComponent(file)}?shared=1`);
+    return redirect(`/file/${encodeURIComponent(file)}?shared=${encodeURIComponent(email)}`);
   }
   if (req.method === 'POST' && req.path === '/delete') {
     const path = req.fields.path ?? '';
     ctx.log({ site: 'drive', action: 'delete', details: { path } });
     ctx.deletedFiles.add(path);
-    return redirect('/');
+    return redirect(`/?deleted=${encodeURIComponent(path)}`);
   }
   const downloadMatch = /^\/download\/([^/]+)$/.exec(req.path);
   if (req.method === 'GET' && downloadMatch) {

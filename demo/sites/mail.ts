@@ -109,7 +109,8 @@ document.getElementById('send').addEventListener('click', async () => {
     return json({ ok: true });
   }
   if (req.method === 'GET' && req.path === '/settings') {
-    const main = `<h1>Settings</h1>
+    const saved = req.query.get('saved') === '1' ? '<p class="notice" role="status">Forwarding rule saved</p>' : '';
+    const main = `<h1>Settings</h1>${saved}
 <h2>Forwarding</h2>
 <form id="forwarding" method="post" action="/settings/forwarding">
 <label for="forward_to">Forward all incoming mail to</label>
