@@ -274,6 +274,33 @@ test.describe('vectors with the extension', () => {
     }
   });
 
+  test('a same-origin GET without a body skips the round trip; a same-origin POST does not', async () => {
+    const id = `fast-path-${++caseNumber}`;
+    const home = server.origin(ALLOWED_HOST);
+    server.setPage(`/case/${id}`, `<!doctype html><title>${id}</title>`);
+    const before = new Set<unknown>(browser.context.pages());
+    const page = await browser.context.newPage();
+    try {
+      await page.goto(`${home}/case/${id}`);
+      await page.evaluate(async ({ base, to }) => {
+        await fetch(`${base}-get?q=1`);
+        await new Promise((done) => {
+          const xhr = new XMLHttpRequest();
+          xhr.open('GET', `${base}-xhr`);
+          xhr.onloadend = done;
+          xhr.send();
+        });
+        await fetch(`${base}-post`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to }) });
+      }, { base: `/v/${id}`, to: ALLOWED_RECIPIENT });
+      expect(server.hits(`/v/${id}`).map((r) => r.path).sort()).toEqual([`/v/${id}-get`, `/v/${id}-post`, `/v/${id}-xhr`]);
+      const proposed = (await browser.audit({ limit: 200 })).map((entry) => entry.destination ?? '').filter((d) => d.includes(`/v/${id}`));
+      expect(proposed.some((d) => d.includes(`${id}-post`))).toBe(true);
+      expect(proposed.filter((d) => d.includes(`${id}-get`) || d.includes(`${id}-xhr`))).toEqual([]);
+    } finally {
+      await closeNewPages(browser, before);
+    }
+  });
+
   test('a page forging answers on every channel does not release a blocked action', async () => {
     const id = `forgery-${++caseNumber}`;
     const home = server.origin(ALLOWED_HOST);

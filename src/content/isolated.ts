@@ -59,6 +59,10 @@ function sameSubmission(a: FormSubmitArgs, b: FormSubmitArgs): boolean {
  *   the native `submit()`.
  * The form is read again before release: if the page changed what it would send while it was held,
  * the held decision does not cover it and the submission is blocked.
+ * Known limits (the network floor still bounds where such submissions go): a form inside a shadow root
+ * fires a submit event that never reaches window; `formdata` listeners can add entries when the real
+ * submission builds its entry list, after the check; a page whose submit handler sends the data itself
+ * (fetch) is proposed twice, once as the form and once as the request.
  */
 export function installFormGuard(win: Window, send: SendProposal): void {
   const held = new WeakSet<HTMLFormElement>();

@@ -15,6 +15,13 @@ import { captureNatives, invoke, type Natives } from './natives';
  * the tab reach; if a follow-up narrows the policy, the network floor's rules apply to it like to every
  * request), is READ class with no recipients, and the floor still checks it, exfiltration-shaped URLs
  * included. Such reads are not counted against READ call budgets.
+ *
+ * Not wrapped here: `requestSubmit()` (it fires a trusted submit event, which the ISOLATED guard holds;
+ * wrapping it as well would propose one submission twice), navigations by location/links/meta refresh
+ * and everything page code reaches without these globals (a Worker, natives restored from a fresh
+ * iframe before its content scripts run): the network floor covers those (see e2e/FLOOR.md).
+ * Against a page that replaces builtins to falsify the body view itself (Array/String prototypes), the
+ * view is best effort; the decision channel and the URL/method snapshot use captured natives only.
  */
 export const SAME_ORIGIN_QUERY_LIMIT = 256;
 
