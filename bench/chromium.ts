@@ -193,11 +193,17 @@ export function timeProposalsInWorker(worker: Worker, calls: readonly ToolCall[]
 
 /**
  * The two IndexedDB writes behind an ALLOW, timed alone in the worker: persisting the task (σ') and
- * appending one audit entry (a copy of the newest one). `n` of each, one at a time.
+ * appending one audit entry (a copy of the newest one); and the audit count that every append runs
+ * for its rotation check. `n` of each, one at a time.
  */
-export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ putTaskMs: number[]; appendAuditMs: number[] }> {
+export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ putTaskMs: number[]; appendAuditMs: number[]; countAuditMs: number[] }> {
   return worker.evaluate(async (n) => {
-    type Store = { putTask(task: unknown): Promise<void>; appendAudit(entry: unknown): Promise<void>; listAudit(filter: { limit: number }): Promise<unknown[]> };
+    type Store = {
+      putTask(task: unknown): Promise<void>;
+      appendAudit(entry: unknown): Promise<void>;
+      listAudit(filter: { limit: number }): Promise<unknown[]>;
+      countAudit(): Promise<number>;
+    };
     type Hook = { handle: { monitor: Promise<{ deps: { store: Store }; snapshot(): { task: unknown } }> } };
     const monitor = await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor;
     const { store } = monitor.deps;
@@ -205,14 +211,17 @@ export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ pu
     const [entry] = await store.listAudit({ limit: 1 });
     const putTaskMs: number[] = [];
     const appendAuditMs: number[] = [];
+    const countAuditMs: number[] = [];
+    const time = async (into: number[], op: () => Promise<unknown>) => {
+      const t0 = performance.now();
+      await op();
+      into.push(performance.now() - t0);
+    };
     for (let i = 0; i < n; i++) {
-      let t0 = performance.now();
-      if (task !== null) await store.putTask(task);
-      putTaskMs.push(performance.now() - t0);
-      t0 = performance.now();
-      if (entry !== undefined) await store.appendAudit(entry);
-      appendAuditMs.push(performance.now() - t0);
+      if (task !== null) await time(putTaskMs, () => store.putTask(task));
+      if (entry !== undefined) await time(appendAuditMs, () => store.appendAudit(entry));
+      await time(countAuditMs, () => store.countAudit());
     }
-    return { putTaskMs, appendAuditMs };
+    return { putTaskMs, appendAuditMs, countAuditMs };
   }, n);
 }

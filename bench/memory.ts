@@ -22,19 +22,22 @@ const POLICY: TaskPolicyInput = {
   allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE', 'COMMUNICATION'] },
   domains: ['mail.test', 'news.test', 'api.test'],
   recipients: ['bob@corp.test'],
+  prohibitions: [{ id: 'no-delete', classes: ['DELETE'], quote: 'do not delete anything' }],
 };
 
-/** The mix a real task writes: reads, allowed sends, a refused recipient, navigation. */
+/** The mix a real task writes: reads, allowed writes and sends, a refused delete, navigation. Nothing asks the user. */
 function proposalCalls(from: number, n: number): ToolCall[] {
   return Array.from({ length: n }, (_, k) => {
     const i = from + k;
-    switch (i % 4) {
+    switch (i % 5) {
       case 0:
         return { tool: 'browser.request', args: { method: 'GET', url: `https://mail.test/api/messages?page=${i}`, kind: 'fetch' } };
       case 1:
         return { tool: 'browser.request', args: { method: 'POST', url: `https://api.test/notes/${i}`, kind: 'fetch', body: { note: `n${i}` } } };
       case 2:
-        return { tool: 'browser.request', args: { method: 'POST', url: `https://mail.test/api/send?n=${i}`, kind: 'fetch', body: { to: i % 8 === 2 ? 'eve@elsewhere.test' : 'bob@corp.test', body: 'ok' } } };
+        return { tool: 'browser.request', args: { method: 'POST', url: `https://mail.test/api/send?n=${i}`, kind: 'fetch', body: { to: 'bob@corp.test', body: 'ok' } } };
+      case 3:
+        return { tool: 'browser.request', args: { method: 'DELETE', url: `https://mail.test/api/messages/${i}`, kind: 'fetch' } };
       default:
         return { tool: 'browser.navigate', args: { url: `https://news.test/article/${i}` } };
     }
@@ -56,6 +59,8 @@ interface GrowthPoint {
   proposal: ReturnType<typeof summarise>;
   /** One audit append alone (TaskStore.appendAudit). */
   append: ReturnType<typeof summarise>;
+  /** The store's count of audit entries, which each append runs for its rotation check. */
+  count: ReturnType<typeof summarise>;
   proposalSamplesMs: number[];
   appendSamplesMs: number[];
 }
@@ -77,7 +82,7 @@ export async function memoryFigures(): Promise<Figure[]> {
 
       // Figure 7b: the write path's cost with the log at each size (sequential, one proposal at a time).
       const LEVELS = [100, 1_000, AUDIT_LIMIT_DEFAULT];
-      const MEASURED = 200;
+      const MEASURED = 100;
       let written = 0;
       // In chunks: one evaluate per chunk keeps each step short and lets progress show.
       const send = async (n: number, concurrency: number) => {
@@ -85,11 +90,12 @@ export async function memoryFigures(): Promise<Figure[]> {
         let auditCount = 0;
         for (let done = 0; done === 0 || done < n; ) {
           const size = Math.min(FILL_CHUNK, n - done);
-          const result = await timeProposalsInWorker(worker, proposalCalls(written, size), concurrency, 'mem');
+          const result = await timeProposalsInWorker(worker, proposalCalls(written, size), concurrency, `mem-${written}`);
           samplesMs.push(...result.samplesMs);
           auditCount = result.auditCount;
           written += size;
           done += size;
+          if (process.env.AF_BENCH_VERBOSE) process.stderr.write(`bench: memory: ${written} proposals, log ${auditCount}, last chunk p50 ${summarise(result.samplesMs).p50.toFixed(2)} ms\n`);
           if (size === 0) break;
         }
         return { samplesMs, auditCount };
@@ -105,6 +111,7 @@ export async function memoryFigures(): Promise<Figure[]> {
           logSize: level,
           proposal: summarise(measured.samplesMs),
           append: summarise(direct.appendAuditMs),
+          count: summarise(direct.countAuditMs),
           proposalSamplesMs: measured.samplesMs,
           appendSamplesMs: direct.appendAuditMs,
         });
@@ -165,25 +172,28 @@ function growthFigure(growth: GrowthPoint[], profile: ProfileLine[]): Figure {
   const last = growth[growth.length - 1]!;
   const appendRatio = last.append.p50 / first.append.p50;
   const proposalRatio = last.proposal.p50 / first.proposal.p50;
+  const countRatio = last.count.p50 / first.count.p50;
   const sizeRatio = last.logSize / first.logSize;
   // Flat or logarithmic: 100× the entries may cost a small factor more, never anywhere near 100×.
   const met = appendRatio < 3 && proposalRatio < 3;
   const ms = (x: number) => `${x.toFixed(2)} ms`;
+  const top = profile
+    .slice(0, 5)
+    .map((l) => `${l.fn} ${(l.share * 100).toFixed(0)} %`)
+    .join(', ');
   return {
     id: 'audit-growth',
     figure: 'Audit write cost vs log size (in the worker)',
     target: 'flat or logarithmic, not linear',
     measured: growth
-      .map((g) => `${g.logSize.toLocaleString('en')}: append p50 ${ms(g.append.p50)} (p99 ${ms(g.append.p99)}), whole proposal p50 ${ms(g.proposal.p50)} (p99 ${ms(g.proposal.p99)})`)
+      .map((g) => `${g.logSize.toLocaleString('en')}: append p50 ${ms(g.append.p50)} (p99 ${ms(g.append.p99)}), whole proposal p50 ${ms(g.proposal.p50)}, count() p50 ${ms(g.count.p50)}`)
       .join('; '),
-    ratio: `append ${appendRatio.toFixed(2)}×, proposal ${proposalRatio.toFixed(2)}× for ${sizeRatio}× entries`,
+    ratio: `append ${appendRatio.toFixed(2)}×, proposal ${proposalRatio.toFixed(2)}×, count() ${countRatio.toFixed(2)}× for ${sizeRatio}× entries`,
     verdict: met ? 'met' : 'missed',
     method:
-      `In the worker, with the log filled through proposals to each size (the last at the rotation limit, so each append also deletes the oldest entry): performance.now around ${first.appendSamplesMs.length} sequential TaskStore.appendAudit calls (a copy of the newest entry), and around ${first.proposalSamplesMs.length} sequential proposals through the monitor's handleMessage (parse, evaluate, persist σ', append). ` +
-      `Worker CPU profile of 100 proposals at the limit, top self time: ${profile
-        .slice(0, 5)
-        .map((l) => `${l.fn} ${(l.share * 100).toFixed(0)} %`)
-        .join(', ')}.`,
+      `In the worker, with the log filled through proposals to each size (the last at the rotation limit, so each append also deletes the oldest entry): performance.now around ${first.appendSamplesMs.length} sequential TaskStore.appendAudit calls (a copy of the newest entry), the store's audit count() alone, and ${first.proposalSamplesMs.length} sequential proposals through the monitor's handleMessage (parse, evaluate, persist σ', append). ` +
+      `Worker CPU profile of 100 proposals at the limit, top self time: ${top} ((idle) = waiting on IndexedDB, whose work runs outside the worker).` +
+      (met ? '' : countRatio < 2 ? ' Missed: see the profile and the per-size split above.' : ` Missed: appendAudit runs IDBObjectStore.count() on every append to decide rotation, and count() grows with the log (${countRatio.toFixed(1)}× here), so the append grows with it. Counting once per wake and deleting by key range (seq ≤ newSeq − limit) would keep it flat.`),
     data: { growth, profile },
   };
 }

@@ -16,7 +16,7 @@ import { median, summarise, type Figure } from './stats';
 const APP = 'app.test';
 const ROUNDS = 6;
 const BATCH = 40;
-const PAIRS = 60;
+const PAIRS = 40;
 const PROFILED_LOADS = 20;
 /** The extension's content scripts as built (wxt names them after their entrypoints). */
 const CONTENT_SCRIPT_FILES = ['page-hooks.js', 'form-guard.js'];
