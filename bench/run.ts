@@ -66,7 +66,14 @@ async function main(): Promise<void> {
     if (only && !only.includes(section.name)) continue;
     process.stderr.write(`bench: ${section.name}…\n`);
     const t0 = Date.now();
-    figures.push(...(await section.run()));
+    try {
+      figures.push(...(await section.run()));
+    } catch (err) {
+      // One failing section must not lose the others' figures: it is reported as a missed row.
+      const message = err instanceof Error ? err.message.split('\n')[0] : String(err);
+      process.stderr.write(`bench: ${section.name} failed: ${message}\n`);
+      figures.push({ id: `${section.name}-failed`, figure: `Section ${section.name}`, target: 'runs', measured: `failed: ${message}`, verdict: 'missed', method: 'see stderr of the run' });
+    }
     sectionSeconds[section.name] = Math.round((Date.now() - t0) / 100) / 10;
   }
   const meta = {
