@@ -12,10 +12,16 @@ import type { AgentBrowser } from '../src/harness';
  * extension's service worker, and a CPU profile summary for figures that miss their target.
  */
 
+let built = false;
+
 /** `AF_BENCH_EXTENSION=DIR` benches that unpacked build instead of (re)building `.output/chrome-mv3`. */
 export function benchExtension(): { path: string; dispose(): void } {
   const source = process.env.AF_BENCH_EXTENSION;
-  if (source === undefined) ensureBuilt((line) => process.stderr.write(`bench: ${line}\n`));
+  // Built at most once per run, so every section measures the same build even if sources change meanwhile.
+  if (source === undefined && !built) {
+    ensureBuilt((line) => process.stderr.write(`bench: ${line}\n`));
+    built = true;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'agentsfence-bench-ext-'));
   const path = join(dir, 'chrome-mv3');
   cpSync(source ?? EXTENSION_DIR, path, { recursive: true });
