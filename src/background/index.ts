@@ -160,11 +160,13 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     return true;
   });
   chrome.downloads.onCreated.addListener((item) => {
+    if (isOwnExport(item.url)) return;
+    // Pause before anything else: a small download can finish while the monitor wakes.
+    const paused = chrome.downloads.pause(item.id).catch(() => undefined);
     withMonitor(async (m) => {
+      await paused;
       await m.ready;
-      if (m.snapshot().task === null || isOwnExport(item.url)) return;
-      await chrome.downloads.pause(item.id).catch(() => undefined);
-      if ((await decideDownload(item)) === 'ALLOW') await chrome.downloads.resume(item.id).catch(() => undefined);
+      if (m.snapshot().task === null || (await decideDownload(item)) === 'ALLOW') await chrome.downloads.resume(item.id).catch(() => undefined);
     });
   });
 
