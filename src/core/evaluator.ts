@@ -270,15 +270,20 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   const needsApproval = listed(index.requireApproval, call, c);
   if (needsApproval) return decide('ASK_USER', 'approval_required', `the task asks for approval of each ${needsApproval.split(':')[1]}`, `requireApproval.${needsApproval}`);
 
-  // Allowed: count it in the same step.
-  const constraintCalls = { ...state.constraintCalls };
-  for (const k of constraints) if (k.maxCalls !== undefined) constraintCalls[k.id] = (constraintCalls[k.id] ?? 0) + 1;
-  const next: EvalState = {
-    ...state,
-    constraintCalls,
-    outboundCalls: state.outboundCalls + (outbound ? 1 : 0),
-    outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
-  };
+  // Allowed: count it in the same step. σ stays the same object when nothing counts, so callers can
+  // tell a counted ALLOW (which must be persisted) from a free one by identity.
+  const budgeted = constraints.filter((k) => k.maxCalls !== undefined);
+  let next = state;
+  if (budgeted.length > 0 || outbound) {
+    const constraintCalls = { ...state.constraintCalls };
+    for (const k of budgeted) constraintCalls[k.id] = (constraintCalls[k.id] ?? 0) + 1;
+    next = {
+      ...state,
+      constraintCalls,
+      outboundCalls: state.outboundCalls + (outbound ? 1 : 0),
+      outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
+    };
+  }
   const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task` : 'reading is allowed', allowedBy);
   return { record: r.record, state: next };
 }

@@ -157,3 +157,16 @@ describe('evaluator: each check decides when it should, and only then', () => {
     expect(run(sendPolicy(), email('mallory@evil.test'), s).state).toBe(s);
   });
 });
+
+describe('evaluator: state identity', () => {
+  it('an ALLOW that counts nothing returns the same state object; one that counts returns a new one', () => {
+    const s = initialState();
+    const read = evaluate(makePolicy({ domains: ['mail.test'] }), s, nav('https://mail.test/inbox'), NOW);
+    expect(read.record.decision).toBe('ALLOW');
+    expect(read.state).toBe(s);
+    const send = evaluate(sendPolicy(), s, email('bob@corp.test'), NOW);
+    expect(send.record.decision).toBe('ALLOW');
+    expect(send.state).not.toBe(s);
+    expect(send.state.outboundCalls).toBe(1);
+  });
+});
