@@ -38,7 +38,7 @@ export function guardRecord(url: string, why: string): DecisionRecord {
     tool: BROWSER_TOOLS.navigate,
     capability: 'browser.internal',
     riskClass: 'UNKNOWN',
-    targets: { recipients: [], domains: [], paths: [] },
+    targets: { recipients: [], domains: [], paths: [], items: [] },
   };
 }
 

@@ -93,7 +93,7 @@ interface Waiter {
 const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
 
 function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string): DecisionRecord {
-  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] } };
+  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
 }
 
 function error(code: ErrorResponse['code'], message: string): ErrorResponse {
@@ -103,7 +103,7 @@ function error(code: ErrorResponse['code'], message: string): ErrorResponse {
 /** Identical asks (same tool, capability and targets) share one pending approval. */
 export function deltaKeyOf(record: DecisionRecord): string {
   const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  return JSON.stringify([record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths)]);
+  return JSON.stringify([record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items)]);
 }
 
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
@@ -543,7 +543,7 @@ export class Monitor {
       tool: BROWSER_TOOLS.navigate,
       capability: 'web.navigate',
       riskClass: 'READ',
-      targets: { recipients: [], domains: domain === null ? [] : [domain], paths: [] },
+      targets: { recipients: [], domains: domain === null ? [] : [domain], paths: [], items: [] },
     };
     await this.audit({ record, layer: 'network', destination: redactUrl(blockedUrl), tabId });
   }

@@ -100,6 +100,7 @@ export function redactRecord(record: DecisionRecord): DecisionRecord {
       recipients: record.targets.recipients.map(maskSecrets),
       domains: record.targets.domains.map(maskSecrets),
       paths: record.targets.paths.map(maskSecrets),
+      items: record.targets.items.map(maskSecrets),
     },
     ...(record.evidence !== undefined ? { evidence: maskSecrets(record.evidence) } : {}),
   };

@@ -39,6 +39,11 @@ export interface Clause {
   exceptedNames: string[];
   /** Targets preceded by a negator ("not to eve@x.com", "except evil.test"): never granted. */
   refused: TargetToken[];
+  /**
+   * The named things a purchase, deletion or share acts on, verbatim ("USB-C cable", "old-draft.txt");
+   * empty when the clause names none ("delete them", "pay Bob").
+   */
+  items: string[];
   /** How many calls the clause asks for ("once", "buy two tickets"); null when it does not say. */
   count: number | null;
   /**
@@ -215,6 +220,51 @@ function numberOf(w: string): number | null {
   return NUMBER_WORDS[w] ?? null;
 }
 
+/** Verbs whose object is a thing the site names (a product, a file, a document): the action binds to it. */
+const ITEM_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'delete', 'remove', 'erase', 'trash', 'discard', 'share', 'unshare']);
+/** Words that end an item's name: what follows says where, to whom, how or when. */
+const ITEM_END = new Set([
+  'with', 'to', 'on', 'at', 'in', 'from', 'for', 'using', 'via', 'by', 'into', 'onto', 'as', 'so', 'that', 'which', 'who', 'if',
+  'before', 'after', 'when', 'because', 'then', 'please', 'now', 'today', 'tomorrow', 'tonight', 'instead', 'too', 'also',
+  'here', 'there', 'only', 'but', 'except', 'without', 'unless', 'once', 'twice', 'again', 'right', 'asap',
+]);
+/** Words before an item's name that are not part of it: articles, counts, the kind of thing. */
+const ITEM_LEAD = new Set([...DETERMINERS, 'one', 'two', 'three', 'four', 'five', 'single', 'file', 'files', 'document', 'documents', 'doc', 'docs', 'item', 'items', 'product', 'products', 'copy', 'copies', 'new', 'old']);
+/** An item phrase made only of these names no particular thing ("delete them", "buy everything"). */
+const NOT_AN_ITEM = new Set([
+  ...ITEM_LEAD, 'it', 'them', 'this', 'that', 'these', 'those', 'everything', 'all', 'anything', 'something', 'stuff', 'ones', 'rest', 'others', 'other', 'more', 'else',
+]);
+
+/**
+ * The items a request clause names: the words after the verb up to where, to whom or when, split at
+ * "and" and commas, without leading articles, counts and kind nouns. Kept verbatim from the text.
+ */
+function itemsIn(text: string, words: Word[], verbIndex: number, targets: readonly TargetToken[]): string[] {
+  const items: string[] = [];
+  let phrase: Word[] = [];
+  const close = () => {
+    let lead = 0;
+    // A kind noun leads only when a name follows ("the file old-draft.txt"), else it is the name ("the invoice").
+    while (lead < phrase.length - 1 && (ITEM_LEAD.has(phrase[lead]!.w) || /^\d+$/.test(phrase[lead]!.w))) lead++;
+    const kept = phrase.slice(lead);
+    if (kept.length > 0 && !kept.every((w) => NOT_AN_ITEM.has(w.w) || /^\d+$/.test(w.w))) items.push(text.slice(kept[0]!.start, kept.at(-1)!.end));
+    phrase = [];
+  };
+  for (let k = verbIndex + 1; k < words.length; k++) {
+    const word = words[k]!;
+    if (ITEM_END.has(word.w) || targets.some((t) => word.start < t.end && word.end > t.start)) break;
+    const gap = k > verbIndex + 1 ? text.slice(words[k - 1]!.end, word.start) : '';
+    if (word.w === 'and' || word.w === 'or' || word.w === '&') {
+      close();
+      continue;
+    }
+    if (gap.includes(',')) close();
+    phrase.push(word);
+  }
+  close();
+  return items;
+}
+
 function previousWord(words: Word[], position: number): string {
   let prev = '';
   for (const word of words) {
@@ -300,6 +350,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const count = verb === null ? null : countIn(words, verbIndex, text);
+  const items = verb !== null && request !== null && ITEM_VERBS.has(verb.w) && request !== 'READ' ? itemsIn(text, words, verbIndex, targets) : [];
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
     const namesSite = targets.some((t) => t.kind === 'domain');
@@ -322,6 +373,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     excepted,
     exceptedNames,
     refused,
+    items,
     count,
     openWeb,
   };

@@ -55,6 +55,7 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const recipients = older.recipients && newer.recipients ? union(older.recipients, newer.recipients) : undefined;
   const domains = older.domains && newer.domains ? union(older.domains, newer.domains) : undefined;
   const paths = older.paths && newer.paths ? union(older.paths, newer.paths) : undefined;
+  const items = older.items && newer.items ? union(older.items, newer.items) : undefined;
   // A list on only one side would narrow the other turn's grant to it; an absent list is no limit.
   if (recipients) merged.recipients = recipients;
   else delete merged.recipients;
@@ -62,6 +63,8 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.domains;
   if (paths) merged.paths = paths;
   else delete merged.paths;
+  if (items) merged.items = items;
+  else delete merged.items;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
   return merged;

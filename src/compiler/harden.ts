@@ -1,5 +1,5 @@
 import { classify } from '../core/classifier';
-import { canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
+import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { registrableDomain } from '../core/domains';
 import { TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
@@ -52,6 +52,11 @@ export interface WordsBound {
   openWeb: Clause | null;
   /** Upper bound of calls per class; absent = unbounded. */
   calls: Map<RiskClass, number>;
+  /**
+   * The items each class must act on, with the clause that names each. A class is bound only when
+   * every request clause of it names its items ("buy one USB-C cable"); "pay Bob" names none.
+   */
+  items: Map<RiskClass, Map<string, Clause>>;
 }
 
 export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
@@ -81,7 +86,14 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     const counts = clauses.map(callsAskedFor);
     if (ALWAYS_BOUNDED.has(cls) || counts.every((n) => n !== null)) calls.set(cls, counts.reduce<number>((sum, n) => sum + (n ?? 1), 0));
   }
-  return { requests, recipients, domains, paths, openWeb, calls };
+  const items = new Map<RiskClass, Map<string, Clause>>();
+  for (const [cls, clauses] of requests) {
+    if (!clauses.every((c) => c.items.length > 0)) continue;
+    const named = new Map<string, Clause>();
+    for (const c of clauses) for (const item of c.items) if (!named.has(item)) named.set(item, c);
+    items.set(cls, named);
+  }
+  return { requests, recipients, domains, paths, openWeb, calls, items };
 }
 
 /** All occurrences of `quote` in `text`, case-insensitive. */
@@ -260,7 +272,12 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       calls: 0,
     };
     if (listing.kind === 'class') grant.listing.classes = true;
-    if (listing.kind === 'capability') grant.listing.capabilities.add(listing.name);
+    if (listing.kind === 'capability') {
+      grant.listing.capabilities.add(listing.name);
+      // On a named site the action is a page's form or request, which shows no service: list what it shows.
+      const seen = BROWSER_EQUIVALENTS[listing.name];
+      if (seen !== undefined && bound.domains.size > 0) grant.listing.capabilities.add(seen);
+    }
     if (listing.kind === 'tool') grant.listing.tools.add(listing.name);
     for (const [r, c] of keepRecipients(p, cls, bound, removed)) grant.recipients.set(r, c);
     for (const [d, c] of keepDomains(p.domains, bound, removed)) grant.domains.set(d, c);
@@ -315,7 +332,11 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     if (domains.size > 0) constraint.domains = [...domains.keys()];
     if (g.paths.size > 0) constraint.paths = [...g.paths.keys()];
     if (g.calls !== null) constraint.maxCalls = g.calls;
+    // Items come from the words whatever the draft says: binding an action to what the user named only narrows.
+    const items = bound.items.get(cls);
+    if (items !== undefined) constraint.items = [...items.keys()];
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
+    for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
     if (Object.keys(constraint).length > 2) {
       constraints.push(constraint);
       addEvidence(`constraints:${constraint.id}`, g.clause);

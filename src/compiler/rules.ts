@@ -8,8 +8,8 @@ import type { PermissionDraft, PolicyDraft } from './draft';
 
 /** Calls a clause asks for: payments and deletions are bounded (default once); others only if said. */
 export function callsAskedFor(clause: Clause): number | null {
-  if (clause.request === 'FINANCIAL') return clause.count ?? 1;
-  if (clause.request === 'DELETE') return clause.count ?? Math.max(1, clause.targets.filter((t) => t.kind === 'path').length);
+  if (clause.request === 'FINANCIAL') return clause.count ?? Math.max(1, clause.items.length);
+  if (clause.request === 'DELETE') return clause.count ?? Math.max(1, clause.items.length, clause.targets.filter((t) => t.kind === 'path').length);
   return clause.count;
 }
 

@@ -1,5 +1,6 @@
 import { parse } from 'tldts';
 import { hostOf, registrableDomain } from '../core/domains';
+import { FILE_EXTENSIONS } from '../core/items';
 
 /**
  * Literal targets written in the user's words: e-mail addresses, account identifiers (IBANs),
@@ -24,11 +25,6 @@ const URL_SCHEME = /^https?:\/\//i;
 const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
 /** Suffixes outside the ICANN list that still name sites on this kind of test rig. */
 const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
-/** A bare `report.pdf` is a file name, not a site. */
-const FILE_EXTENSIONS = new Set([
-  'pdf', 'doc', 'docx', 'txt', 'csv', 'xls', 'xlsx', 'ppt', 'pptx', 'png', 'jpg', 'jpeg', 'gif', 'zip', 'json', 'md',
-  'html', 'htm', 'mp3', 'mp4', 'mov', 'odt', 'ods', 'rtf', 'svg', 'webp', 'tar', 'gz', 'js', 'ts', 'py', 'sh',
-]);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
 const IBAN_COMPACT = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 const CHUNK = /[^\s<>"“”()[\]{},;]+/g;

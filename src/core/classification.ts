@@ -8,6 +8,8 @@ export interface Targets {
   domains: string[];
   /** Local file paths read or written. */
   paths: string[];
+  /** The named things a web action acts on (a product id, a file name), as the page states them. See items.ts. */
+  items: string[];
 }
 
 /** The facts the classifier layers establish about an action. */
@@ -33,5 +35,5 @@ export interface Classification extends ActionFacts {
 }
 
 export function emptyTargets(): Targets {
-  return { recipients: [], domains: [], paths: [] };
+  return { recipients: [], domains: [], paths: [], items: [] };
 }

@@ -35,7 +35,9 @@ export const DecisionRecordSchema = z
     tool: z.string(),
     capability: z.string(),
     riskClass: RiskClassSchema,
-    targets: z.object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()) }).strict(),
+    targets: z
+      .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]) })
+      .strict(),
     /** The policy entry or grant behind the decision, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`. */
     ruleRef: z.string().optional(),
     /** The user's words behind ruleRef, when the policy carries them. */

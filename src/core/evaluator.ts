@@ -3,6 +3,7 @@ import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
 import { registrableDomain } from './domains';
+import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
@@ -47,7 +48,7 @@ export function decideClassified(policy: TaskPolicy, state: EvalState, call: Too
 }
 
 function failClosed(rawCall: unknown, check: 'schema' | 'internal_error', reason: string): DecisionRecord {
-  return { decision: 'BLOCK', check, reason, tool: toolNameOf(rawCall), capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] } };
+  return { decision: 'BLOCK', check, reason, tool: toolNameOf(rawCall), capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
 }
 
 function toolNameOf(raw: unknown): string {
@@ -136,7 +137,8 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
     (g.maxCalls === null || used < g.maxCalls) &&
     subsetOf(c.targets.recipients, lower(g.recipients)) &&
     subsetOf(c.targets.domains, g.domains) &&
-    subsetOf(c.targets.paths, g.paths)
+    subsetOf(c.targets.paths, g.paths) &&
+    subsetOf(c.targets.items, g.items)
   );
 }
 
@@ -209,6 +211,10 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     }
     if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
       return decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
+    }
+    if (k.items && !itemsCovered(targets.items, k.items)) {
+      const acted = targets.items.length === 0 ? 'an item the page does not name' : targets.items.join(', ');
+      return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
   }
 

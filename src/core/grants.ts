@@ -12,7 +12,8 @@ export function grantFor(taskId: string, tool: string, c: Pick<Classification, '
   const recipients = [...new Set(c.targets.recipients)].sort();
   const domains = [...new Set(c.targets.domains)].sort();
   const paths = [...new Set(c.targets.paths)].sort();
-  const delta = JSON.stringify([tool, c.capability, recipients, domains, paths]);
+  const items = [...new Set(c.targets.items)].sort();
+  const delta = JSON.stringify([tool, c.capability, recipients, domains, paths, items]);
   return {
     id: `${taskId}:${scope}:${delta}`,
     tool,
@@ -21,6 +22,7 @@ export function grantFor(taskId: string, tool: string, c: Pick<Classification, '
     recipients,
     domains,
     paths,
+    items,
     maxCalls: scope === 'once' ? 1 : null,
     issuedAt: now,
   };

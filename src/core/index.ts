@@ -7,6 +7,7 @@ export * from './evaluator';
 export * from './explain';
 export * from './grants';
 export * from './paths';
+export * from './items';
 export { classify } from './classifier';
 export { registrableDomain } from './domains';
 export { exfiltrationShape } from './exfil';

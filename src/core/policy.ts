@@ -29,6 +29,8 @@ export const ConstraintSchema = z
     recipients: z.array(z.string().min(1)).optional(),
     domains: z.array(z.string().min(1)).optional(),
     paths: z.array(z.string().min(1)).optional(),
+    /** The named things the action must act on ("buy one USB-C cable"); matched by words, see items.ts. */
+    items: z.array(z.string().min(1)).optional(),
     maxCalls: z.number().int().nonnegative().optional(),
   })
   .strict()
@@ -64,6 +66,7 @@ export const GrantSchema = z
     recipients: z.array(z.string()).default([]),
     domains: z.array(z.string()).default([]),
     paths: z.array(z.string()).default([]),
+    items: z.array(z.string()).default([]),
     /** 1 for "Allow once"; null for "Allow for this task". */
     maxCalls: z.number().int().positive().nullable(),
     issuedAt: z.number().int().nonnegative(),

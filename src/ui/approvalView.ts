@@ -23,6 +23,7 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
       { label: 'Recipients', value: p.targets.recipients.join(', ') || 'none' },
       { label: 'Domains', value: p.targets.domains.join(', ') || 'none' },
       { label: 'Files', value: p.targets.paths.join(', ') || 'none' },
+      { label: 'Items', value: p.targets.items.join(', ') || 'none' },
       { label: 'Destination', value: p.destination || 'none' },
       { label: 'Why asked', value: `${p.check}: ${p.reason}` },
     ],
@@ -34,7 +35,7 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
 /** What each answer grants, shown next to the buttons so "for this task" never reads as a blanket permission. */
 export function answerScopeWords(p: PendingApproval): { once: string; task: string } {
   const targets = targetWords(p.targets);
-  const exact = `${p.capability}${targets === '' ? ' with no recipients, sites or files' : ` ${targets}`}`;
+  const exact = `${p.capability}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
   return {
     once: `Allows exactly this action one time: ${exact}.`,
     task: `Allows ${exact} again until the task ends; anything else still asks.`,

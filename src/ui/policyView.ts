@@ -25,7 +25,7 @@ export interface PolicyView {
   fallbackReason?: string;
 }
 
-const TARGET_WORDS = { recipients: 'Recipient', domains: 'Site', paths: 'File' } as const;
+const TARGET_WORDS = { recipients: 'Recipient', domains: 'Site', paths: 'File', items: 'Item' } as const;
 
 function unique(xs: readonly string[]): string[] {
   return [...new Set(xs)];
@@ -71,7 +71,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
 
   const limits: PolicyLine[] = [];
   // One line per named target, each with the words that named it; an empty list says so.
-  const targetLines = (kind: 'recipients' | 'domains' | 'paths', items: readonly string[], none: string) => {
+  const targetLines = (kind: keyof typeof TARGET_WORDS, items: readonly string[], none: string) => {
     if (items.length === 0) limits.push(line(kind, `${TARGET_WORDS[kind]}: ${none}.`));
     for (const item of items) limits.push(line(`${kind}:${item}`, `${TARGET_WORDS[kind]}: ${item}.`));
   };
@@ -80,6 +80,8 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
   if (policy.domains === null) limits.push(line('domains', 'Sites: may read any site; writes only where allowed.'));
   else targetLines('domains', unique([...policy.domains, ...fromConstraints((c) => c.domains)]), 'none');
   targetLines('paths', unique([...policy.paths, ...fromConstraints((c) => c.paths)]), 'none');
+  const namedItems = unique(fromConstraints((c) => c.items));
+  if (namedItems.length > 0) targetLines('items', namedItems, 'none');
   const budget = policy.outboundBudget;
   limits.push(
     line(
@@ -95,6 +97,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
       c.recipients === undefined ? null : `only to ${listWords(c.recipients, 'nobody')}`,
       c.domains === undefined ? null : `only on ${listWords(c.domains, 'no site')}`,
       c.paths === undefined ? null : `only with ${listWords(c.paths, 'no file')}`,
+      c.items === undefined ? null : `only for ${listWords(c.items, 'no item')}`,
       c.maxCalls === undefined ? null : `at most ${c.maxCalls} ${c.maxCalls === 1 ? 'time' : 'times'}`,
     ].filter((p): p is string => p !== null);
     limits.push(line(`constraints:${c.id}`, `${what}: ${parts.length === 0 ? 'no further limit' : parts.join(', ')}.`));
@@ -110,7 +113,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
   const denied = listingEntries(policy.deny, 'deny').map((e) => line(e.ref, `Must not ${e.text}.`));
 
   const grants = policy.grants.map((g) => {
-    const targets = [...g.recipients, ...g.domains, ...g.paths];
+    const targets = [...g.recipients, ...g.domains, ...g.paths, ...g.items];
     const times = g.maxCalls === null ? 'for this task' : `${g.maxCalls === 1 ? 'once' : `${g.maxCalls} times`}`;
     return line(`grant:${g.id}`, `You allowed ${g.capability} (${g.tool}) ${targets.length > 0 ? `for ${listWords(targets)} ` : ''}${times}.`);
   });

@@ -83,8 +83,8 @@ describe('describePolicy', () => {
       {
         ...policy,
         grants: [
-          { id: 'g1', tool: 'browser.form_submit', capability: 'email.send', riskClass: 'COMMUNICATION', recipients: ['a@x.test'], domains: [], paths: [], maxCalls: 1, issuedAt: 1 },
-          { id: 'g2', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE', recipients: [], domains: [], paths: [], maxCalls: null, issuedAt: 1 },
+          { id: 'g1', tool: 'browser.form_submit', capability: 'email.send', riskClass: 'COMMUNICATION', recipients: ['a@x.test'], domains: [], paths: [], items: [], maxCalls: 1, issuedAt: 1 },
+          { id: 'g2', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE', recipients: [], domains: [], paths: [], items: [], maxCalls: null, issuedAt: 1 },
         ],
       },
       report,
@@ -101,7 +101,7 @@ const pending: PendingApproval = {
   tool: 'browser.form_submit',
   capability: 'email.send',
   riskClass: 'COMMUNICATION',
-  targets: { recipients: ['eve@evil.test'], domains: ['mail.test'], paths: [] },
+  targets: { recipients: ['eve@evil.test'], domains: ['mail.test'], paths: [], items: [] },
   destination: 'http://mail.test/send',
   check: 'recipient_binding',
   reason: 'eve@evil.test is not a recipient of this task',
@@ -123,7 +123,7 @@ describe('describeApproval', () => {
   it('states that an approval covers only the exact targets', () => {
     const words = answerScopeWords(pending);
     expect(words.task).toContain('email.send to eve@evil.test on mail.test');
-    expect(answerScopeWords({ ...pending, targets: { recipients: [], domains: [], paths: [] } }).once).toContain('with no recipients, sites or files');
+    expect(answerScopeWords({ ...pending, targets: { recipients: [], domains: [], paths: [], items: [] } }).once).toContain('with no recipients, sites, files or items');
   });
 });
 
@@ -131,7 +131,7 @@ const entry = (id: string, at: number, decision: 'ALLOW' | 'BLOCK' | 'ASK_USER',
   id,
   at,
   taskId: 't1',
-  record: { decision, check, reason: 'r', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE', targets: { recipients: [], domains: ['a.test'], paths: [] } },
+  record: { decision, check, reason: 'r', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE', targets: { recipients: [], domains: ['a.test'], paths: [], items: [] } },
 });
 
 describe('audit view', () => {
@@ -211,6 +211,6 @@ describe('words', () => {
   it('joins lists and targets', () => {
     expect(listWords([])).toBe('none');
     expect(listWords(['a', 'b', 'c'])).toBe('a, b and c');
-    expect(targetWords({ recipients: [], domains: [], paths: ['/tmp/a'] })).toBe('with files /tmp/a');
+    expect(targetWords({ recipients: [], domains: [], paths: ['/tmp/a'], items: [] })).toBe('with files /tmp/a');
   });
 });

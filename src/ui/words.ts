@@ -27,6 +27,7 @@ export function targetWords(t: Targets): string {
   if (t.recipients.length > 0) parts.push(`to ${listWords(t.recipients)}`);
   if (t.domains.length > 0) parts.push(`on ${listWords(t.domains)}`);
   if (t.paths.length > 0) parts.push(`with files ${listWords(t.paths)}`);
+  if (t.items.length > 0) parts.push(`for ${listWords(t.items)}`);
   return parts.join(' ');
 }
 

@@ -7,7 +7,7 @@ import type { StoredAuditEntry } from '../../src/background/store';
 const entry = (n: number): StoredAuditEntry => ({
   at: n,
   taskId: 't',
-  record: { decision: 'BLOCK', check: 'schema', reason: `entry ${n}`, tool: 'x', capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] } },
+  record: { decision: 'BLOCK', check: 'schema', reason: `entry ${n}`, tool: 'x', capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } },
 });
 
 describe('TaskStore', () => {

@@ -77,7 +77,7 @@ describe('seed examples', () => {
   it('"Remove the typo" passes hardening for DELETE only, bounded by a constraint', () => {
     const policy = rules('Remove the typo');
     expect(allowedClasses(policy)).toEqual(['DELETE']);
-    expect(policy.constraints).toEqual([{ id: 'c-delete', riskClass: 'DELETE', maxCalls: 1 }]);
+    expect(policy.constraints).toEqual([{ id: 'c-delete', riskClass: 'DELETE', items: ['typo'], maxCalls: 1 }]);
     const reused = compileWith('Remove the typo', () =>
       draftOf(
         permission({ riskClass: 'DELETE', quote: 'Remove the typo', maxCalls: 50 }),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/core/classifier';
 import { evaluate } from '../../src/core/evaluator';
 import { grantFor } from '../../src/core/grants';
+import { itemsCovered } from '../../src/core/items';
 import { initialState, type EvalState, type TaskPolicy } from '../../src/core/policy';
 import { RISK_CLASSES } from '../../src/core/risk';
 import type { ToolCall } from '../../src/core/call';
@@ -113,6 +114,19 @@ describe('theorems of the evaluator', () => {
           if (r.record.decision === 'ALLOW') allowed++;
         }
         expect(allowed).toBe(k);
+      }),
+      params,
+    );
+  });
+
+  it('an item binding holds: no ALLOW under a constraint with items acts on an item the user did not name', () => {
+    fc.assert(
+      fc.property(policyArb, callArb, (p, call) => {
+        const c = classify(call as ToolCall);
+        const r = decide(p, call);
+        if (r.decision !== 'ALLOW' || r.check === 'grants') return;
+        const bound = p.constraints.filter((k) => k.items !== undefined && (k.riskClass === undefined || k.riskClass === c.riskClass) && k.tool === undefined && k.capability === undefined);
+        for (const k of bound) expect(itemsCovered(c.targets.items, k.items!)).toBe(true);
       }),
       params,
     );

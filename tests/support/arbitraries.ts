@@ -9,6 +9,7 @@ export const NUM_RUNS = Number(process.env.FC_NUM_RUNS ?? 1000);
 const RECIPIENTS = ['bob@corp.test', 'alice@corp.test', 'eve@attacker.test', 'not-bob@corp.test', 'DE89370400440532013000'];
 const DOMAINS = ['mail.test', 'bank.test', 'shop.test', 'attacker.test', 'news.test'];
 const PATHS = ['/home/u/docs', '/home/u/docs/a.txt', '/home/u/.ssh/id_rsa', '/tmp/x'];
+const ITEMS = ['usb-c-cable', 'gift-card-500', 'old-draft.txt', 'contracts.pdf'];
 const TOOLS = ['send_email', 'browser.navigate', 'browser.request', 'browser.form_submit', 'browser.upload', 'delete_file', 'bash', 'zorp_frob'];
 const CAPS = ['email.send', 'web.read', 'web.write', 'message.send', 'payment.send', 'data.delete', 'permission.change', 'unknown'];
 
@@ -25,7 +26,7 @@ export const callArb = fc.oneof(
     args: fc.record({
       method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
       url: fc.tuple(domainArb, fc.constantFrom('/api/send', '/transfer', '/share', '/x', '/delete')).map(([d, p]) => `https://${d}${p}`),
-      body: fc.record({ to: recipientArb, amount: fc.nat().map(String) }),
+      body: fc.record({ to: recipientArb, amount: fc.nat().map(String), sku: fc.constantFrom(...ITEMS) }, { requiredKeys: ['to', 'amount'] }),
     }),
   }),
   fc.record({
@@ -33,7 +34,7 @@ export const callArb = fc.oneof(
     args: fc.record({
       url: domainArb.map((d) => `https://${d}/form`),
       method: fc.constantFrom('GET', 'POST'),
-      fields: fc.record({ to: recipientArb, message: fc.string() }),
+      fields: fc.record({ to: recipientArb, message: fc.string(), file: fc.constantFrom(...ITEMS) }, { requiredKeys: ['to', 'message'] }),
       submitText: fc.constantFrom('Send', 'Pay', 'Search', 'Delete', 'Save'),
     }),
   }),
@@ -54,6 +55,7 @@ export const grantArb = fc.record({
   recipients: sub(RECIPIENTS),
   domains: sub(DOMAINS),
   paths: sub(PATHS),
+  items: sub(ITEMS),
   maxCalls: fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
   issuedAt: fc.constant(0),
 });
@@ -68,7 +70,10 @@ export const policyArb: fc.Arbitrary<TaskPolicy> = fc
     paths: sub(PATHS),
     grants: fc.array(grantArb, { maxLength: 4 }),
     constraints: fc.array(
-      fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), riskClass: fc.constantFrom(...RISK_CLASSES), maxCalls: fc.integer({ min: 0, max: 3 }) }),
+      fc.record(
+        { id: fc.string({ minLength: 1, maxLength: 6 }), riskClass: fc.constantFrom(...RISK_CLASSES), maxCalls: fc.integer({ min: 0, max: 3 }), items: sub(ITEMS) },
+        { requiredKeys: ['id', 'riskClass', 'maxCalls'] },
+      ),
       { maxLength: 2 },
     ),
     outboundBudget: fc.record({ maxCalls: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }), maxBytes: fc.constant(null) }),

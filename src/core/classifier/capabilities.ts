@@ -116,6 +116,25 @@ export const CANONICAL_CAPABILITIES: Readonly<Record<string, string>> = {
   'permissions.update': 'permission.change',
 };
 
+/**
+ * What a browser can observe of a service capability. A page's form or request shows a message being
+ * sent, a share or a deletion, never which service's API does it: the web classifier emits these.
+ * Same class on both sides, so mapping never changes what a class allows.
+ */
+export const BROWSER_EQUIVALENTS: Readonly<Record<string, string>> = {
+  'email.send': 'message.send',
+  'email.write': 'web.write',
+  'email.delete': 'data.delete',
+  'message.write': 'web.write',
+  'message.delete': 'data.delete',
+  'doc.write': 'web.write',
+  'doc.delete': 'data.delete',
+  'doc.share': 'permission.change',
+  'calendar.write': 'web.write',
+  'calendar.delete': 'data.delete',
+  'data.write': 'web.write',
+};
+
 /** The canonical name of a capability (itself when canonical), or undefined when unknown. */
 export function canonicalCapability(capability: string): string | undefined {
   const name = capability.trim().toLowerCase();

@@ -34,7 +34,7 @@ const PATCH_ARGS = ['patch', 'input', 'diff', 'content', 'patch_text'];
 const HTTP_METHOD_CLASS: ReadonlyMap<string, RiskClass> = new Map<string, RiskClass>([['GET', 'READ'], ['HEAD', 'READ'], ['OPTIONS', 'READ'], ['POST', 'EXTERNAL_WRITE'], ['PUT', 'EXTERNAL_WRITE'], ['PATCH', 'EXTERNAL_WRITE'], ['DELETE', 'DELETE']]);
 
 function unknownClassification(basis: string): ActionFacts {
-  return { capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] }, layer: 'unknown', basis, urls: [], outboundBytes: 0 };
+  return { capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, layer: 'unknown', basis, urls: [], outboundBytes: 0 };
 }
 
 function argString(args: Record<string, unknown>, names: readonly string[]): string | undefined {
@@ -66,7 +66,7 @@ function generic(args: Record<string, unknown>, capability: string, riskClass: R
   return {
     capability,
     riskClass,
-    targets: { recipients: t.recipients, domains: t.domains, paths: t.paths },
+    targets: { recipients: t.recipients, domains: t.domains, paths: t.paths, items: t.items },
     layer,
     basis,
     urls: t.urls,
@@ -97,7 +97,7 @@ function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, labe
       return {
         capability: shellCapability(v.riskClass),
         riskClass: v.riskClass,
-        targets: { recipients: v.targets.recipients, domains: v.targets.domains, paths: v.targets.paths },
+        targets: { recipients: v.targets.recipients, domains: v.targets.domains, paths: v.targets.paths, items: v.targets.items },
         layer: 'shell',
         basis: v.basis,
         urls: v.targets.urls,
@@ -108,7 +108,7 @@ function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, labe
       const patch = argString(args, PATCH_ARGS);
       if (patch === undefined) return unknownClassification(`${label}: no patch argument`);
       const v = classifyPatch(patch);
-      return { capability: v.capability, riskClass: v.riskClass, targets: { recipients: [], domains: [], paths: v.paths }, layer, basis: `${label}: ${v.basis}`, urls: [], outboundBytes: 0 };
+      return { capability: v.capability, riskClass: v.riskClass, targets: { recipients: [], domains: [], paths: v.paths, items: [] }, layer, basis: `${label}: ${v.basis}`, urls: [], outboundBytes: 0 };
     }
     case 'action': {
       const base = CAPABILITY_CLASSES[rule.capability] ?? 'UNKNOWN';

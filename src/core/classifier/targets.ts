@@ -24,6 +24,12 @@ const URL_KEYS = new Set(['url', 'urls', 'uri', 'href', 'link', 'links', 'endpoi
 const HOST_KEYS = new Set(['host', 'hostname', 'hosts', 'domain', 'domains', 'server', 'remote']);
 const PATH_KEYS = new Set(['path', 'paths', 'file', 'files', 'filepath', 'filename', 'filenames', 'filepaths', 'source', 'destination', 'src', 'dest', 'target', 'targetpath', 'directory', 'dir', 'folder', 'cwd', 'output', 'outputpath', 'outfile', 'newpath', 'oldpath', 'attachment', 'attachments']);
 
+/** Keys whose values name the thing a web action acts on (see ../items.ts); file keys count too. */
+const ITEM_KEYS = new Set([
+  'sku', 'skus', 'item', 'items', 'itemid', 'product', 'products', 'productid', 'productsku', 'variant', 'variantid', 'asin',
+  'listing', 'listingid', 'offer', 'offerid', 'document', 'documents', 'documentid', 'doc', 'docid', 'fileid', 'fileids',
+]);
+
 const ABSOLUTE_URL = /^(?:https?|wss?|ftp):\/\/\S+$/i;
 const EMAIL_TOKEN = /^[a-z0-9._%+'-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
@@ -67,7 +73,7 @@ export interface Collected extends Targets {
 }
 
 export function emptyCollected(): Collected {
-  return { recipients: [], domains: [], paths: [], urls: [] };
+  return { recipients: [], domains: [], paths: [], items: [], urls: [] };
 }
 
 /** Union without duplicates, first-seen order (targets are sets; order keeps records readable). */
@@ -81,12 +87,28 @@ export function addUrl(into: Collected, url: string): void {
   if (domain !== null) addUnique(into.domains, [domain]);
 }
 
+export function addItem(into: Targets, item: string): void {
+  const text = item.trim();
+  if (text !== '') addUnique(into.items, [text.slice(0, MAX_IDENTIFIER)]);
+}
+
+/** Items in a URL's query (`/checkout?sku=gift-card-500`). */
+export function addQueryItems(into: Collected, url: string): void {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return;
+  }
+  for (const [key, value] of params) if (roleOf(key) === 'item' || roleOf(key) === 'path') addItem(into, value);
+}
+
 export function addHost(into: Collected, host: string): void {
   const domain = registrableDomain(host);
   if (domain !== null) addUnique(into.domains, [domain]);
 }
 
-type Role = 'recipient' | 'url' | 'host' | 'path' | 'other';
+type Role = 'recipient' | 'url' | 'host' | 'path' | 'item' | 'other';
 
 function roleOf(key: string): Role {
   const k = keyForm(key);
@@ -94,7 +116,17 @@ function roleOf(key: string): Role {
   if (URL_KEYS.has(k) || k.endsWith('url')) return 'url';
   if (HOST_KEYS.has(k)) return 'host';
   if (PATH_KEYS.has(k)) return 'path';
+  if (ITEM_KEYS.has(k)) return 'item';
   return 'other';
+}
+
+export interface CollectOptions {
+  /** Strings under other keys that are absolute URLs count (tool arguments). */
+  urlsAnywhere: boolean;
+  /** Path keys hold local paths (tool arguments), not a web page's file names. */
+  paths: boolean;
+  /** Item and file keys name what a web action acts on (form fields, request bodies and queries). */
+  items?: boolean;
 }
 
 /**
@@ -102,7 +134,7 @@ function roleOf(key: string): Role {
  * key above it; arrays inherit their key. Strings under other keys count only as absolute URLs
  * when `urlsAnywhere` (tool arguments), never as recipients.
  */
-export function collectTargets(value: unknown, into: Collected, options: { urlsAnywhere: boolean; paths: boolean }): void {
+export function collectTargets(value: unknown, into: Collected, options: CollectOptions): void {
   let nodes = 0;
   const visit = (node: unknown, role: Role, key: string, depth: number): void => {
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
@@ -112,10 +144,15 @@ export function collectTargets(value: unknown, into: Collected, options: { urlsA
         if (node.trim() !== '') addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
       else if (role === 'path' && options.paths && node.trim() !== '') addUnique(into.paths, [node.trim()]);
+      if ((role === 'item' || role === 'path') && options.items === true) addItem(into, node);
       return;
     }
     if (typeof node === 'number' && role === 'recipient' && Number.isFinite(node)) {
       addUnique(into.recipients, [String(node)]);
+      return;
+    }
+    if (typeof node === 'number' && role === 'item' && options.items === true && Number.isFinite(node)) {
+      addItem(into, String(node));
       return;
     }
     if (Array.isArray(node)) {

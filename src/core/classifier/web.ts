@@ -2,7 +2,7 @@ import { DownloadArgsSchema, FormSubmitArgsSchema, NavigateArgsSchema, RequestAr
 import type { ActionFacts } from '../classification';
 import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
-import { addUnique, addUrl, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
+import { addItem, addQueryItems, addUnique, addUrl, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -90,7 +90,7 @@ function result(signal: Signal, targets: Collected, outboundBytes: number): Uncl
   return {
     capability: signal.capability,
     riskClass: signal.riskClass,
-    targets: { recipients: targets.recipients, domains: targets.domains, paths: targets.paths },
+    targets: { recipients: targets.recipients, domains: targets.domains, paths: targets.paths, items: targets.items },
     basis: signal.why,
     urls: targets.urls,
     outboundBytes,
@@ -98,7 +98,7 @@ function result(signal: Signal, targets: Collected, outboundBytes: number): Uncl
 }
 
 function unknown(tool: string): Unclassified {
-  return { capability: CLASS_CAPABILITY.UNKNOWN, riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [] }, basis: `arguments do not match ${tool}`, urls: [], outboundBytes: 0 };
+  return { capability: CLASS_CAPABILITY.UNKNOWN, riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, basis: `arguments do not match ${tool}`, urls: [], outboundBytes: 0 };
 }
 
 function navigate(args: Record<string, unknown>): Unclassified {
@@ -113,8 +113,18 @@ function navigate(args: Record<string, unknown>): Unclassified {
 /** Recipient values anywhere in a structure (for telling a message's `to` from a route's). */
 function toValues(value: unknown): string[] {
   const found: string[] = [];
-  collectTargets(value, { recipients: found, domains: [], paths: [], urls: [] }, { urlsAnywhere: false, paths: false });
+  collectTargets(value, { recipients: found, domains: [], paths: [], items: [], urls: [] }, { urlsAnywhere: false, paths: false });
   return found;
+}
+
+/** `DELETE /api/files/contracts.pdf` deletes `contracts.pdf`: REST names the item last. */
+function lastPathSegment(url: string): string {
+  try {
+    const segments = new URL(url).pathname.split('/').filter((s) => s !== '');
+    return decodeURIComponent(segments.at(-1) ?? '');
+  } catch {
+    return '';
+  }
 }
 
 function request(args: Record<string, unknown>): Unclassified {
@@ -125,7 +135,9 @@ function request(args: Record<string, unknown>): Unclassified {
   const structured = parseBody(body);
   const t = emptyCollected();
   addUrl(t, url);
-  collectTargets(structured, t, { urlsAnywhere: false, paths: false });
+  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: true });
+  addQueryItems(t, url);
+  if (method === 'DELETE') addItem(t, lastPathSegment(url));
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
@@ -144,7 +156,8 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) encoded.append(name, v);
   const bytes = byteLength(encoded.toString());
   const t = emptyCollected();
-  collectTargets(fields, t, { urlsAnywhere: false, paths: false });
+  collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: true });
+  addQueryItems(t, url);
 
   if (method === 'GET') {
     // The submission is the URL with the fields as its query: that is what the exfiltration check must see.
