@@ -145,20 +145,16 @@ export class TaskStore {
     await this.db.delete('approvals', id);
   }
 
-  /** Appends one entry and drops the oldest beyond the limit, in the same transaction. */
+  /**
+   * Appends one entry and drops the oldest beyond the limit, in the same transaction. Keys are
+   * consecutive (auto-increment, and only the oldest are ever deleted), so the excess is one key range:
+   * the cost stays flat as the log grows, with no count of the whole store.
+   */
   async appendAudit(entry: StoredAuditEntry): Promise<void> {
     const tx = this.db.transaction('audit', 'readwrite');
     const { seq: _ignored, ...rest } = entry;
-    await tx.store.add(rest as StoredAuditEntry);
-    let excess = (await tx.store.count()) - this.auditLimit;
-    if (excess > 0) {
-      let cursor = await tx.store.openCursor();
-      while (cursor && excess > 0) {
-        await cursor.delete();
-        excess -= 1;
-        cursor = await cursor.continue();
-      }
-    }
+    const seq = await tx.store.add(rest as StoredAuditEntry);
+    if (seq > this.auditLimit) await tx.store.delete(IDBKeyRange.upperBound(seq - this.auditLimit));
     await tx.done;
   }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshStore } from './fakes';
 import { makePolicy } from '../support/policy';
 import { initialState } from '../../src/core/policy';
-import type { StoredAuditEntry } from '../../src/background/store';
+import { TaskStore, type StoredAuditEntry } from '../../src/background/store';
 
 const entry = (n: number): StoredAuditEntry => ({
   at: n,
@@ -41,6 +41,15 @@ describe('TaskStore', () => {
     const listed = await store.listAudit();
     expect(listed.map((e) => e.at)).toEqual([12, 11, 10, 9, 8]);
     expect((await store.listAudit({ limit: 2 })).map((e) => e.at)).toEqual([12, 11]);
+  });
+
+  it('a smaller limit after a restart trims the log on the next append', async () => {
+    const { store, name } = await freshStore(5);
+    for (let n = 1; n <= 5; n++) await store.appendAudit(entry(n));
+    store.close();
+    const smaller = await TaskStore.open(name, 3);
+    await smaller.appendAudit(entry(6));
+    expect((await smaller.listAudit()).map((e) => e.at)).toEqual([6, 5, 4]);
   });
 
   it('filters the audit log by decision and check', async () => {
