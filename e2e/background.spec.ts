@@ -12,8 +12,7 @@ import type { AgentBrowser } from '../src/harness';
 let server: TestServer;
 test.beforeAll(async () => {
   server = await startTestServer();
-  // A download still in flight when the guard decides (see the known limit on the download test).
-  server.setPage('/file.bin', { body: 'payload', contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="file.bin"' }, trickleMs: 1500 });
+  server.setPage('/file.bin', { body: 'payload', contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="file.bin"' } });
 });
 test.afterAll(async () => {
   await server.close();
@@ -54,36 +53,40 @@ test('negative control: with no task running, chrome:// stays open', async () =>
   }
 });
 
-type DownloadsApi = { chrome: { downloads: { search(q: object): Promise<Array<{ state: string; error?: string }>> } } };
+type DownloadsApi = { chrome: { downloads: { search(q: object): Promise<Array<{ id: number; state: string; error?: string }>> } } };
 
-/** Starts a download and returns how Chrome's own download manager says it ended (`complete`, or `interrupted:USER_CANCELED`). */
+/** Starts a download with a click and returns how Chrome's own download manager says it ended (`complete`, `interrupted:FILE_BLOCKED`). */
 async function download(browser: AgentBrowser, page: Page): Promise<string> {
-  await page.setContent(`<a id="d" href="${server.origin('app.test')}/file.bin" download>file</a>`);
-  await Promise.all([page.waitForEvent('download'), page.click('#d')]);
   const worker = browser.serviceWorker!;
-  for (let i = 0; i < 100; i++) {
-    const state = await worker.evaluate(async () => {
-      const [latest] = await (globalThis as unknown as DownloadsApi).chrome.downloads.search({ orderBy: ['-startTime'], limit: 1 });
-      return latest === undefined ? 'none' : latest.state === 'interrupted' ? `interrupted:${latest.error ?? ''}` : latest.state;
+  const latest = () =>
+    worker.evaluate(async () => {
+      const [item] = await (globalThis as unknown as DownloadsApi).chrome.downloads.search({ orderBy: ['-startTime'], limit: 1 });
+      return item === undefined ? null : { id: item.id, state: item.state === 'interrupted' ? `interrupted:${item.error ?? ''}` : item.state };
     });
-    if (state !== 'in_progress' && state !== 'none') return state;
+  const before = (await latest())?.id ?? -1;
+  await page.setContent(`<a id="d" href="${server.origin('app.test')}/file.bin" download>file</a>`);
+  await page.click('#d');
+  for (let i = 0; i < 100; i++) {
+    const item = await latest();
+    if (item !== null && item.id !== before && item.state !== 'in_progress') return item.state;
     await page.waitForTimeout(100);
   }
-  return 'still in progress';
+  return 'none or still in progress';
 }
 
-// Known limit, stated in the README: Playwright manages downloads over CDP, which skips
-// onDeterminingFilename, and Chrome completes such a download even after the guard pauses and cancels
-// it in onCreated. The guard decides and audits it (asserted here); it does not stop it. A download from
-// a site the task does not name never starts: the network floor blocks it (e2e/vectors.spec.ts).
-test('a download from an allowed site to a path the task does not allow is decided BLOCK and audited; without a task it completes', async () => {
+// The network floor stops the download by its response headers (Content-Disposition: attachment) when the
+// task does not allow LOCAL_WRITE. That matters under Playwright: CDP-managed downloads skip the downloads
+// API's onDeterminingFilename and finish even after a cancel, so the downloads API guard alone decides and
+// audits but cannot stop them. A task that allows LOCAL_WRITE to some paths gets no floor rule, and there
+// the path check is the downloads API guard's alone (the README states this limit).
+test('a download the task does not allow is stopped, decided BLOCK and audited; without a task it completes', async () => {
   const browser = await launch();
   try {
     const page = await openApp(browser, server);
     expect(await download(browser, page)).toBe('complete');
     expect((await browser.audit({})).some((e) => e.record.tool === 'browser.download')).toBe(false);
     await browser.setPolicy(noDownloads);
-    await download(browser, page);
+    expect(await download(browser, page)).toMatch(/^interrupted:/);
     const blocked = await browser.audit({ decision: 'BLOCK' });
     expect(blocked.some((e) => e.record.tool === 'browser.download' && e.record.check === 'ceiling')).toBe(true);
   } finally {

@@ -15,7 +15,12 @@ import { isConsequential } from '../core/risk';
  *  - requests from fetch/XHR/"other" (EventSource, …) to sites off the domain list, and image/media
  *    GETs that carry a query string to those sites (a pixel with `?d=…` is the classic beacon);
  *  - exfiltration-shaped URLs to every site not allowed for writes: userinfo, an e-mail address in the
- *    query, a long base64 or hex run in the query or path.
+ *    query, a long base64 or hex run in the query or path;
+ *  - downloads, unless the task allows LOCAL_WRITE: responses that say `Content-Disposition:
+ *    attachment`, and navigations to `application/octet-stream`. This stops a download even where a
+ *    debugger manages it (Playwright's downloads skip the downloads API's filename hook and finish
+ *    after a cancel). Downloads a page builds itself (blob:, data:) carry no response and are left to
+ *    the downloads API guard.
  *
  * Sites allowed for writes: the domains of the policy's constraints, the domains where the evaluator
  * already allowed a consequential request this task (`floorWriteDomains`), and the policy's domain list
@@ -66,6 +71,8 @@ const ALL_TYPES: ResourceType[] = [
   'other',
 ];
 const NON_NAVIGATION_TYPES = ALL_TYPES.filter((t) => t !== 'main_frame');
+/** Requests a download starts from: a navigation, a frame, or an `<a download>` click ("other"). */
+const DOWNLOAD_TYPES: ResourceType[] = ['main_frame', 'sub_frame', 'other'];
 
 /** Priorities: grants (allow) beat every block; redirects and blocks share one level. */
 export const PRIORITY_BLOCK = 1;
@@ -178,6 +185,12 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
   for (const pattern of EXFIL_PATTERNS) {
     add(PRIORITY_BLOCK, redirectTo('exfiltration_url', pattern.reason), excluding({ regexFilter: pattern.regex, resourceTypes: ['main_frame'] }, writes));
     add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, writes));
+  }
+
+  // Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this below).
+  if (input.policy.ceilings.LOCAL_WRITE !== 'allow') {
+    add(PRIORITY_BLOCK, block, { responseHeaders: [{ header: 'content-disposition', values: ['attachment*'] }], resourceTypes: DOWNLOAD_TYPES });
+    add(PRIORITY_BLOCK, block, { responseHeaders: [{ header: 'content-type', values: ['application/octet-stream*'] }], resourceTypes: ['main_frame', 'sub_frame'] });
   }
 
   // User grants: allow rules for exactly the granted domains.

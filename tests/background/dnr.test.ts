@@ -26,6 +26,15 @@ describe('buildSessionRules', () => {
     for (const r of all) expect(r.condition.excludedTabIds).toEqual([-1, 3]);
   });
 
+  it('blocks downloads by their response headers unless the task allows LOCAL_WRITE', () => {
+    const downloads = (rules: Rule[]) => rules.filter((r) => r.condition.responseHeaders !== undefined);
+    const blocked = downloads(buildSessionRules({ policy: readOnly }, TABS, EXT));
+    expect(blocked.map((r) => r.condition.responseHeaders?.[0]?.header)).toEqual(['content-disposition', 'content-type']);
+    for (const r of blocked) expect(r.action.type).toBe('block');
+    const saving = makePolicy({ domains: ['news.test'], ceilings: { LOCAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['LOCAL_WRITE'] } });
+    expect(downloads(buildSessionRules({ policy: saving }, TABS, EXT))).toEqual([]);
+  });
+
   it('guards nothing when no tab is in scope', () => {
     expect(buildSessionRules({ policy: writer }, { tabIds: [] }, EXT)).toEqual([]);
   });
