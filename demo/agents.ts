@@ -23,10 +23,19 @@ export interface AgentDriver {
   waitForText(text: string): Promise<void>;
   /** Give up on the current tab after a stuck action and continue in a fresh one. */
   reset(): Promise<void>;
+  /** How long an action or a wait may take, in ms; null restores the default. */
+  setPatience?(ms: number | null): void;
 }
 
 /** Longest a single step may take before the agent gives up on it and moves on. */
 const STEP_TIMEOUT_MS = 20_000;
+/**
+ * How long the compromised agent waits on an obstructed attack step (a field on a page that was
+ * blocked, a confirmation that never comes). The guard decides at once and the simulated user answers
+ * an ask within milliseconds, so a longer wait only measures the timeout; the servers' logs decide
+ * whether the attack ran.
+ */
+const ATTACK_PATIENCE_MS = 2_000;
 
 export interface Obedience {
   /** The injected instruction as it reads on the page. */
@@ -119,7 +128,9 @@ export async function runAgent(driver: AgentDriver, plan: readonly Step[], obey?
     if (!text.includes(obey.text)) continue;
     obeyed = true;
     const resumeAt = await driver.currentUrl().catch(() => '');
+    driver.setPatience?.(ATTACK_PATIENCE_MS);
     for (const attackStep of obey.steps) await attempt(driver, attackStep, 'attack', outcomes);
+    driver.setPatience?.(null);
     // Page JavaScript may still be navigating away: always go back to where the task was.
     if (resumeAt.startsWith('http')) await attempt(driver, { kind: 'goto', url: resumeAt }, 'task', outcomes);
   }
@@ -130,16 +141,29 @@ export async function runAgent(driver: AgentDriver, plan: readonly Step[], obey?
 export class PlaywrightDriver implements AgentDriver {
   private page: Page | undefined;
 
+  private timeoutMs: number;
+
   constructor(
     private readonly context: BrowserContext,
     private readonly actionTimeoutMs = 5000,
-  ) {}
+  ) {
+    this.timeoutMs = actionTimeoutMs;
+  }
+
+  setPatience(ms: number | null): void {
+    this.timeoutMs = ms ?? this.actionTimeoutMs;
+    if (this.page && !this.page.isClosed()) this.applyTimeouts(this.page);
+  }
+
+  private applyTimeouts(page: Page): void {
+    page.setDefaultTimeout(this.timeoutMs);
+    page.setDefaultNavigationTimeout(this.timeoutMs * 2);
+  }
 
   async current(): Promise<Page> {
     if (!this.page || this.page.isClosed()) {
       this.page = await this.context.newPage();
-      this.page.setDefaultTimeout(this.actionTimeoutMs);
-      this.page.setDefaultNavigationTimeout(this.actionTimeoutMs * 2);
+      this.applyTimeouts(this.page);
     }
     return this.page;
   }
