@@ -59,7 +59,7 @@ interface GrowthPoint {
   proposal: ReturnType<typeof summarise>;
   /** One audit append alone (TaskStore.appendAudit). */
   append: ReturnType<typeof summarise>;
-  /** The store's count of audit entries, which each append runs for its rotation check. */
+  /** The store's count of audit entries: what rotation cost per append before it deleted by key range. */
   count: ReturnType<typeof summarise>;
   proposalSamplesMs: number[];
   appendSamplesMs: number[];
@@ -193,7 +193,7 @@ function growthFigure(growth: GrowthPoint[], profile: ProfileLine[]): Figure {
     method:
       `In the worker, with the log filled through proposals to each size (the last at the rotation limit, so each append also deletes the oldest entry): performance.now around ${first.appendSamplesMs.length} sequential TaskStore.appendAudit calls (a copy of the newest entry), the store's audit count() alone, and ${first.proposalSamplesMs.length} sequential proposals through the monitor's handleMessage (parse, evaluate, persist σ', append). ` +
       `Worker CPU profile of 100 proposals at the limit, top self time: ${top} ((idle) = waiting on IndexedDB, whose work runs outside the worker).` +
-      (met ? '' : countRatio < 2 ? ' Missed: see the profile and the per-size split above.' : ` Missed: appendAudit runs IDBObjectStore.count() on every append to decide rotation, and count() grows with the log (${countRatio.toFixed(1)}× here), so the append grows with it. Counting once per wake and deleting by key range (seq ≤ newSeq − limit) would keep it flat.`),
+      (met ? '' : ' Missed: see the profile and the per-size split above (rotation deletes one key range, seq ≤ newSeq − limit, and counts nothing).'),
     data: { growth, profile },
   };
 }

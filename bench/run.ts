@@ -12,7 +12,7 @@ import type { Figure } from './stats';
 /**
  * `npm run bench`: every speed and memory figure in one run, written to bench/results/latest.{json,md}.
  * Targets are reported, never asserted: these machines are noisy, so comparisons are ratios from one run.
- * `npm run bench -- --only evaluator,growth` runs a subset.
+ * `npm run bench -- --only evaluator,growth` runs a subset and writes `results/only-evaluator-growth.{json,md}`.
  */
 type Section = { name: string; run: () => Promise<Figure[]> | Figure[] };
 
@@ -86,9 +86,11 @@ async function main(): Promise<void> {
   };
   const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'latest.json'), `${JSON.stringify({ machine: meta, figures }, null, 2)}\n`);
+  // A subset never overwrites the full report: it goes to only-<sections>.{json,md}.
+  const base = only ? `only-${only.join('-')}` : 'latest';
+  writeFileSync(join(dir, `${base}.json`), `${JSON.stringify({ machine: meta, figures }, null, 2)}\n`);
   const md = markdown(figures, meta);
-  writeFileSync(join(dir, 'latest.md'), md);
+  writeFileSync(join(dir, `${base}.md`), md);
   process.stdout.write(md);
 }
 
