@@ -53,6 +53,9 @@ export const QUICK_SCENARIO_IDS = [
   'drive-share/share-attacker/formatted',
   'news-research/nav-exfil-goto/formatted',
   'drive-lookup/fetch-exfil/formatted',
+  // Item binding: the task's one purchase / deletion must not go to the attacker's item or file.
+  'shop-buy/extra-purchase/semantic-metadata',
+  'drive-delete/delete-others/semantic-metadata',
 ];
 
 export interface SuiteOptions {

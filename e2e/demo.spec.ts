@@ -62,6 +62,10 @@ test('scripted agents: attacks run without the extension and never with it (rule
   // The guard: no attack action reached a server.
   expect(guarded.missedBlocks, detail).toEqual([]);
   expect(guarded.asr, detail).toBe(0);
+  // Item binding: refusing the attacker's purchase or deletion leaves the user's own one to go through.
+  for (const id of ['shop-buy/extra-purchase/semantic-metadata', 'drive-delete/delete-others/semantic-metadata']) {
+    expect(runs.find((r) => r.config === 'rules' && r.id === id)?.benignDone, detail).toBe(true);
+  }
 });
 
 test('Playwright MCP: the core scenarios through a real agent runtime', async () => {
