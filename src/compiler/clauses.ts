@@ -59,7 +59,8 @@ export interface Analysis {
   targets: TargetToken[];
 }
 
-const WORD = /[a-z0-9][a-z0-9'’-]*/gi;
+/** Letters and digits of any script: a file named `旧草稿.txt` is a word and an extension, not just `txt`. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
 
 /** Phrases that frame a request without changing it. Longest first where they share a start. */
 const FRAMING: readonly string[][] = [
@@ -227,9 +228,16 @@ const ITEM_END = new Set([
   'with', 'to', 'on', 'at', 'in', 'from', 'for', 'using', 'via', 'by', 'into', 'onto', 'as', 'so', 'that', 'which', 'who', 'if',
   'before', 'after', 'when', 'because', 'then', 'please', 'now', 'today', 'tomorrow', 'tonight', 'instead', 'too', 'also',
   'here', 'there', 'only', 'but', 'except', 'without', 'unless', 'once', 'twice', 'again', 'right', 'asap',
+  'under', 'below', 'over', 'above', 'than', 'older', 'newer', 'larger', 'smaller', 'bigger', 'cheaper', 'costing', 'priced',
+  'worth', 'around', 'about',
 ]);
 /** Words before an item's name that are not part of it: articles, counts, the kind of thing. */
-const ITEM_LEAD = new Set([...DETERMINERS, 'one', 'two', 'three', 'four', 'five', 'single', 'file', 'files', 'document', 'documents', 'doc', 'docs', 'item', 'items', 'product', 'products', 'copy', 'copies', 'new', 'old']);
+const ITEM_LEAD = new Set([
+  ...DETERMINERS, 'one', 'two', 'three', 'four', 'five', 'single', 'of', 'file', 'files', 'document', 'documents', 'doc', 'docs', 'item',
+  'items', 'product', 'products', 'copy', 'copies', 'pair', 'email', 'emails', 'e-mail', 'message', 'messages', 'mail', 'photo',
+  'photos', 'picture', 'pictures', 'image', 'images', 'folder', 'folders', 'spreadsheet', 'presentation', 'cheapest', 'best',
+  'latest', 'newest', 'oldest', 'usual', 'same',
+]);
 /** An item phrase made only of these names no particular thing ("delete them", "buy everything"). */
 const NOT_AN_ITEM = new Set([
   ...ITEM_LEAD, 'it', 'them', 'this', 'that', 'these', 'those', 'everything', 'all', 'anything', 'something', 'stuff', 'ones', 'rest', 'others', 'other', 'more', 'else',

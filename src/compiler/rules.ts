@@ -8,8 +8,9 @@ import type { PermissionDraft, PolicyDraft } from './draft';
 
 /** Calls a clause asks for: payments and deletions are bounded (default once); others only if said. */
 export function callsAskedFor(clause: Clause): number | null {
-  if (clause.request === 'FINANCIAL') return clause.count ?? Math.max(1, clause.items.length);
-  if (clause.request === 'DELETE') return clause.count ?? Math.max(1, clause.items.length, clause.targets.filter((t) => t.kind === 'path').length);
+  // "buy a cable and two chargers": at least one call per named item, whatever the first count says.
+  if (clause.request === 'FINANCIAL') return Math.max(clause.count ?? 1, clause.items.length);
+  if (clause.request === 'DELETE') return Math.max(clause.count ?? 1, clause.items.length, clause.targets.filter((t) => t.kind === 'path').length);
   return clause.count;
 }
 

@@ -138,6 +138,8 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
     subsetOf(c.targets.recipients, lower(g.recipients)) &&
     subsetOf(c.targets.domains, g.domains) &&
     subsetOf(c.targets.paths, g.paths) &&
+    // An approval for an item covers that item only, never an action whose item cannot be read.
+    (g.items.length === 0 || c.targets.items.length > 0) &&
     subsetOf(c.targets.items, g.items)
   );
 }
@@ -203,8 +205,11 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     if (k.maxCalls !== undefined && used >= k.maxCalls) {
       return decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
     }
-    if (k.recipients && !subsetOf(targets.recipients, lower(k.recipients))) {
-      return decide('ASK_USER', 'argument_constraints', `recipient not among ${k.recipients.join(', ')}`, `constraints:${k.id}`);
+    // Named recipients bind every call the constraint covers: one with no readable recipient (a
+    // password form under "share X with dave") is not one of them.
+    if (k.recipients && (targets.recipients.length === 0 || !subsetOf(targets.recipients, lower(k.recipients)))) {
+      const reached = targets.recipients.length === 0 ? 'no readable recipient' : `recipient not among ${k.recipients.join(', ')}`;
+      return decide('ASK_USER', 'argument_constraints', reached, `constraints:${k.id}`);
     }
     if (k.domains && !targets.domains.every((d) => k.domains!.some((a) => canonicalDomain(a) === d))) {
       return decide('ASK_USER', 'argument_constraints', `domain not among ${k.domains.join(', ')}`, `constraints:${k.id}`);
@@ -213,7 +218,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       return decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
     }
     if (k.items && !itemsCovered(targets.items, k.items)) {
-      const acted = targets.items.length === 0 ? 'an item the page does not name' : targets.items.join(', ');
+      const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
       return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
   }

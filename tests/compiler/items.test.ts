@@ -12,10 +12,20 @@ describe('items in the user\'s words', () => {
     expect(itemsOf('Order the noise-cancelling headphones, a phone case and 2 chargers on shop.test')).toEqual([['noise-cancelling headphones', 'phone case', 'chargers']]);
   });
 
+  it('leaves out qualifiers and kinds, keeps names in any script, and counts a call per item', () => {
+    expect(itemsOf('buy the cheapest USB-C cable under 10 euros')).toEqual([['USB-C cable']]);
+    expect(itemsOf('buy a copy of Dune')).toEqual([['Dune']]);
+    expect(itemsOf('buy new balance 990 shoes')).toEqual([['new balance 990 shoes']]);
+    expect(itemsOf('delete 旧草稿.txt on files.test')).toEqual([['旧草稿.txt']]);
+    expect(rules('buy a USB-C cable and two chargers on shop.test').constraints[0]).toMatchObject({ items: ['USB-C cable', 'chargers'], maxCalls: 2 });
+  });
+
   it('names no item for pronouns, kinds alone, or payments to a person', () => {
     expect(itemsOf('delete them')).toEqual([[]]);
     expect(itemsOf('remove the file')).toEqual([[]]);
     expect(itemsOf('buy everything in the cart')).toEqual([[]]);
+    expect(itemsOf('delete the email from alice')).toEqual([[]]);
+    expect(itemsOf('delete files older than 30 days')).toEqual([[]]);
     expect(itemsOf('pay alice@corp.test 40 EUR for the concert tickets')).toEqual([[]]);
   });
 });

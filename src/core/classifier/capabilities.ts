@@ -119,7 +119,9 @@ export const CANONICAL_CAPABILITIES: Readonly<Record<string, string>> = {
 /**
  * What a browser can observe of a service capability. A page's form or request shows a message being
  * sent, a share or a deletion, never which service's API does it: the web classifier emits these.
- * Same class on both sides, so mapping never changes what a class allows.
+ * The browser-side capability is broader (a password form is also `permission.change`) but of the same
+ * class: listing it never allows more than the class listing the rules compiler gives for the same
+ * words, and the class's constraints (recipients, sites, items, budget) still bind every call.
  */
 export const BROWSER_EQUIVALENTS: Readonly<Record<string, string>> = {
   'email.send': 'message.send',

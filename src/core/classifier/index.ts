@@ -62,7 +62,7 @@ function actionClass(args: Record<string, unknown>, exclude: readonly string[] =
 /** Targets and byte count of a generic tool call's arguments. */
 function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): ActionFacts {
   const t = emptyCollected();
-  collectTargets(args, t, { urlsAnywhere: true, paths: true });
+  collectTargets(args, t, { urlsAnywhere: true, paths: true, items: 'items' });
   return {
     capability,
     riskClass,

@@ -24,11 +24,20 @@ const URL_KEYS = new Set(['url', 'urls', 'uri', 'href', 'link', 'links', 'endpoi
 const HOST_KEYS = new Set(['host', 'hostname', 'hosts', 'domain', 'domains', 'server', 'remote']);
 const PATH_KEYS = new Set(['path', 'paths', 'file', 'files', 'filepath', 'filename', 'filenames', 'filepaths', 'source', 'destination', 'src', 'dest', 'target', 'targetpath', 'directory', 'dir', 'folder', 'cwd', 'output', 'outputpath', 'outfile', 'newpath', 'oldpath', 'attachment', 'attachments']);
 
-/** Keys whose values name the thing a web action acts on (see ../items.ts); file keys count too. */
+/** Keys whose values name the thing an action acts on (see ../items.ts). */
 const ITEM_KEYS = new Set([
-  'sku', 'skus', 'item', 'items', 'itemid', 'product', 'products', 'productid', 'productsku', 'variant', 'variantid', 'asin',
+  'sku', 'skus', 'item', 'items', 'itemid', 'product', 'products', 'productid', 'variant', 'variantid', 'asin',
   'listing', 'listingid', 'offer', 'offerid', 'document', 'documents', 'documentid', 'doc', 'docid', 'fileid', 'fileids',
 ]);
+/** Suffixes that make a compound key an item key (`line_items[0][sku]`, `product_sku`, `cartItemId`). */
+const ITEM_SUFFIXES = ['sku', 'productid', 'itemid', 'variantid', 'offerid', 'listingid', 'documentid', 'docid', 'fileid', 'asin'];
+/** Path keys that, in a web page's form or body, name a file on the site rather than a local path. */
+const FILE_ITEM_KEYS = new Set(['path', 'paths', 'file', 'files', 'filename', 'filenames', 'filepath', 'filepaths']);
+/**
+ * The item of an action whose body could not be read (cut at the size limit, or not JSON or form data).
+ * It matches no name, so an action bound to an item asks rather than pass on what it could not see.
+ */
+export const UNREADABLE_ITEM = '(unreadable body)';
 
 const ABSOLUTE_URL = /^(?:https?|wss?|ftp):\/\/\S+$/i;
 const EMAIL_TOKEN = /^[a-z0-9._%+'-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
@@ -100,7 +109,7 @@ export function addQueryItems(into: Collected, url: string): void {
   } catch {
     return;
   }
-  for (const [key, value] of params) if (roleOf(key) === 'item' || roleOf(key) === 'path') addItem(into, value);
+  for (const [key, value] of params) if (roleOf(key) === 'item' || FILE_ITEM_KEYS.has(keyForm(key))) addItem(into, value);
 }
 
 export function addHost(into: Collected, host: string): void {
@@ -116,7 +125,7 @@ function roleOf(key: string): Role {
   if (URL_KEYS.has(k) || k.endsWith('url')) return 'url';
   if (HOST_KEYS.has(k)) return 'host';
   if (PATH_KEYS.has(k)) return 'path';
-  if (ITEM_KEYS.has(k)) return 'item';
+  if (ITEM_KEYS.has(k) || ITEM_SUFFIXES.some((suffix) => k.endsWith(suffix))) return 'item';
   return 'other';
 }
 
@@ -125,8 +134,11 @@ export interface CollectOptions {
   urlsAnywhere: boolean;
   /** Path keys hold local paths (tool arguments), not a web page's file names. */
   paths: boolean;
-  /** Item and file keys name what a web action acts on (form fields, request bodies and queries). */
-  items?: boolean;
+  /**
+   * Which keys name the thing the action acts on: `items` (item keys: tool arguments, where a `path` is
+   * local), `items-and-files` (item keys and file keys: a web page's forms, bodies and queries).
+   */
+  items: 'none' | 'items' | 'items-and-files';
 }
 
 /**
@@ -144,14 +156,14 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
         if (node.trim() !== '') addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
       else if (role === 'path' && options.paths && node.trim() !== '') addUnique(into.paths, [node.trim()]);
-      if ((role === 'item' || role === 'path') && options.items === true) addItem(into, node);
+      if (role === 'item' ? options.items !== 'none' : role === 'path' && options.items === 'items-and-files' && FILE_ITEM_KEYS.has(keyForm(key))) addItem(into, node);
       return;
     }
     if (typeof node === 'number' && role === 'recipient' && Number.isFinite(node)) {
       addUnique(into.recipients, [String(node)]);
       return;
     }
-    if (typeof node === 'number' && role === 'item' && options.items === true && Number.isFinite(node)) {
+    if (typeof node === 'number' && role === 'item' && options.items !== 'none' && Number.isFinite(node)) {
       addItem(into, String(node));
       return;
     }

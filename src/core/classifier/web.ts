@@ -2,7 +2,8 @@ import { DownloadArgsSchema, FormSubmitArgsSchema, NavigateArgsSchema, RequestAr
 import type { ActionFacts } from '../classification';
 import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
-import { addItem, addQueryItems, addUnique, addUrl, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
+import { FILE_EXTENSIONS } from '../items';
+import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -113,17 +114,38 @@ function navigate(args: Record<string, unknown>): Unclassified {
 /** Recipient values anywhere in a structure (for telling a message's `to` from a route's). */
 function toValues(value: unknown): string[] {
   const found: string[] = [];
-  collectTargets(value, { recipients: found, domains: [], paths: [], items: [], urls: [] }, { urlsAnywhere: false, paths: false });
+  collectTargets(value, { recipients: found, domains: [], paths: [], items: [], urls: [] }, { urlsAnywhere: false, paths: false, items: 'none' });
   return found;
+}
+
+function pathSegments(url: string): string[] {
+  try {
+    return new URL(url).pathname
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => {
+        try {
+          return decodeURIComponent(s);
+        } catch {
+          return s;
+        }
+      });
+  } catch {
+    return [];
+  }
 }
 
 /** `DELETE /api/files/contracts.pdf` deletes `contracts.pdf`: REST names the item last. */
 function lastPathSegment(url: string): string {
-  try {
-    const segments = new URL(url).pathname.split('/').filter((s) => s !== '');
-    return decodeURIComponent(segments.at(-1) ?? '');
-  } catch {
-    return '';
+  return pathSegments(url).at(-1) ?? '';
+}
+
+/** Items a URL names: item keys in its query, and file names among its path segments (`/files/a.pdf/share`). */
+function addUrlItems(into: Collected, url: string): void {
+  addQueryItems(into, url);
+  for (const segment of pathSegments(url)) {
+    const dot = segment.lastIndexOf('.');
+    if (dot > 0 && FILE_EXTENSIONS.has(segment.slice(dot + 1).toLowerCase())) addItem(into, segment);
   }
 }
 
@@ -135,9 +157,11 @@ function request(args: Record<string, unknown>): Unclassified {
   const structured = parseBody(body);
   const t = emptyCollected();
   addUrl(t, url);
-  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: true });
-  addQueryItems(t, url);
+  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  addUrlItems(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
+  const cut = bodyBytes !== undefined && bodyBytes > payloadBytes(body);
+  if ((typeof structured === 'string' && structured.trim() !== '') || cut) addItem(t, UNREADABLE_ITEM);
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
@@ -156,8 +180,8 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) encoded.append(name, v);
   const bytes = byteLength(encoded.toString());
   const t = emptyCollected();
-  collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: true });
-  addQueryItems(t, url);
+  collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  addUrlItems(t, url);
 
   if (method === 'GET') {
     // The submission is the URL with the fields as its query: that is what the exfiltration check must see.
