@@ -70,6 +70,19 @@ describe('describePolicy', () => {
     expect(v.limits).toContainEqual({ ref: 'constraints:c-communication', text: 'send messages: only to carol@x.test.' });
     expect(v.otherEvidence).toEqual([{ ref: 'paths:/tmp/a', text: 'File /tmp/a', quote: 'save /tmp/a' }]);
   });
+  it('shows the items a purchase is bound to, with the words that named them', () => {
+    const v = describePolicy(
+      {
+        ...policy,
+        constraints: [{ id: 'c-financial', riskClass: 'FINANCIAL', items: ['USB-C cable'], maxCalls: 1 }],
+        evidence: [{ ref: 'items:USB-C cable', quote: 'buy one USB-C cable' }],
+      },
+      report,
+    );
+    expect(v.limits).toContainEqual({ ref: 'items:USB-C cable', text: 'Item: USB-C cable.', quote: 'buy one USB-C cable' });
+    expect(v.limits.find((l) => l.ref === 'constraints:c-financial')?.text).toContain('only for USB-C cable, at most 1 time');
+  });
+
   it('never hides evidence that no line refers to', () => {
     expect(view.otherEvidence).toEqual([{ ref: 'something:else', text: 'something:else', quote: 'a quote no line shows' }]);
   });
