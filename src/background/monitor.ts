@@ -249,8 +249,9 @@ export class Monitor {
       await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
       return held;
     }
-    if (record.decision === 'ALLOW') await this.afterAllow(task, record, call, evaluated.counted);
-    await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+    const entry = { record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) };
+    if (record.decision === 'ALLOW') await this.afterAllow(task, record, call, evaluated.counted, entry);
+    else await this.audit(entry);
     return { decision: record.decision, check: record.check, reason: record.reason, askedUser: false };
   }
 
@@ -262,12 +263,16 @@ export class Monitor {
     return { record, counted };
   }
 
-  /** Persist σ' and, for a newly reached write domain, open the floor before the page is told ALLOW. */
-  private async afterAllow(task: ActiveTask, record: DecisionRecord, call: ToolCall, counted: boolean): Promise<void> {
+  /**
+   * Persist σ' with the audit entry (one transaction) and, for a newly reached write domain, open the
+   * floor — all before the page is told ALLOW.
+   */
+  private async afterAllow(task: ActiveTask, record: DecisionRecord, call: ToolCall, counted: boolean, entry: AuditInput | null): Promise<void> {
     const newDomains =
       isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
     if (newDomains.length > 0) task.floorWriteDomains = [...task.floorWriteDomains, ...newDomains];
-    if (counted || newDomains.length > 0) await this.saveTask(task);
+    const save = counted || newDomains.length > 0 ? task : null;
+    if (save !== null || entry !== null) await this.commit(save, entry);
     if (newDomains.length > 0) await this.applyFloor();
   }
 
@@ -373,7 +378,7 @@ export class Monitor {
       void this.ask(task, record, waiter.call, waiter.ctx).then(waiter.resolve);
       return;
     }
-    const settle = record.decision === 'ALLOW' ? this.afterAllow(task, record, waiter.call, counted) : this.audit({ record, layer: waiter.ctx.layer, ...summarizeCall(waiter.call), ...ctxWhere(waiter.ctx) });
+    const settle = record.decision === 'ALLOW' ? this.afterAllow(task, record, waiter.call, counted, null) : this.audit({ record, layer: waiter.ctx.layer, ...summarizeCall(waiter.call), ...ctxWhere(waiter.ctx) });
     void settle.then(() => waiter.resolve({ decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: true }));
   }
 
@@ -563,20 +568,29 @@ export class Monitor {
   }
 
   private saveTask(task: ActiveTask): Promise<void> {
-    return this.write(async () => {
-      if (this.task === task) await this.deps.store.putTask(task);
-    });
+    return this.commit(task, null);
+  }
+
+  /** The task (unless it has ended meanwhile) and an audit entry, written in one transaction, in order. */
+  private commit(task: ActiveTask | null, entry: AuditInput | null): Promise<void> {
+    const full = entry === null ? null : this.auditEntry(entry);
+    return this.write(() => this.deps.store.commitDecision(task !== null && this.task === task ? task : null, full));
   }
 
   private applyFloor(): Promise<void> {
     return this.deps.effects.applyFloor(this.task, this.options, [...this.controlWindows]);
   }
 
-  private audit(entry: Omit<StoredAuditEntry, 'at' | 'taskId'>): Promise<void> {
-    const full: StoredAuditEntry = { ...entry, record: redactRecord(entry.record), at: this.deps.effects.now(), taskId: this.task?.taskId ?? null };
-    return this.write(() => this.deps.store.appendAudit(full));
+  private audit(entry: AuditInput): Promise<void> {
+    return this.commit(null, entry);
+  }
+
+  private auditEntry(entry: AuditInput): StoredAuditEntry {
+    return { ...entry, record: redactRecord(entry.record), at: this.deps.effects.now(), taskId: this.task?.taskId ?? null };
   }
 }
+
+type AuditInput = Omit<StoredAuditEntry, 'at' | 'taskId'>;
 
 function ctxWhere(ctx: DecisionContext): Pick<StoredAuditEntry, 'tabId' | 'origin'> {
   return { ...(ctx.tabId !== null ? { tabId: ctx.tabId } : {}), ...(ctx.origin !== null ? { origin: ctx.origin } : {}) };

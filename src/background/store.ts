@@ -151,10 +151,23 @@ export class TaskStore {
    * the cost stays flat as the log grows, with no count of the whole store.
    */
   async appendAudit(entry: StoredAuditEntry): Promise<void> {
-    const tx = this.db.transaction('audit', 'readwrite');
-    const { seq: _ignored, ...rest } = entry;
-    const seq = await tx.store.add(rest as StoredAuditEntry);
-    if (seq > this.auditLimit) await tx.store.delete(IDBKeyRange.upperBound(seq - this.auditLimit));
+    await this.commitDecision(null, entry);
+  }
+
+  /**
+   * One decision's writes in one transaction: the task (σ' after a counted ALLOW) and its audit entry
+   * commit together, once — never one without the other, and one commit instead of two.
+   */
+  async commitDecision(task: ActiveTask | null, entry: StoredAuditEntry | null): Promise<void> {
+    const tx = this.db.transaction(['kv', 'audit'], 'readwrite');
+    const saved = task === null ? null : tx.objectStore('kv').put(task, KEY_TASK);
+    if (entry !== null) {
+      const audit = tx.objectStore('audit');
+      const { seq: _ignored, ...rest } = entry;
+      const seq = await audit.add(rest as StoredAuditEntry);
+      if (seq > this.auditLimit) await audit.delete(IDBKeyRange.upperBound(seq - this.auditLimit));
+    }
+    await saved;
     await tx.done;
   }
 

@@ -52,6 +52,20 @@ describe('TaskStore', () => {
     expect((await smaller.listAudit()).map((e) => e.at)).toEqual([6, 5, 4]);
   });
 
+  it('commits a decision\'s task state and audit entry together', async () => {
+    const { store } = await freshStore(3);
+    const task = {
+      taskId: 't1', request: 'r', followUps: [], policy: makePolicy({ taskId: 't1' }), state: { ...initialState(), constraintCalls: { k: 1 } },
+      report: { backend: 'rules', durationMs: 1, removed: [] }, startedAt: 0, taskTabIds: [], floorWriteDomains: [],
+    };
+    await store.commitDecision(task, entry(1));
+    expect(await store.getTask()).toEqual(task);
+    expect((await store.listAudit()).map((e) => e.at)).toEqual([1]);
+    await store.commitDecision({ ...task, state: { ...task.state, constraintCalls: { k: 2 } } }, null);
+    expect((await store.getTask())?.state.constraintCalls).toEqual({ k: 2 });
+    expect(await store.countAudit()).toBe(1);
+  });
+
   it('filters the audit log by decision and check', async () => {
     const { store } = await freshStore();
     await store.appendAudit(entry(1));
