@@ -198,15 +198,16 @@ export function timeProposalsInWorker(worker: Worker, calls: readonly ToolCall[]
 }
 
 /**
- * The two IndexedDB writes behind an ALLOW, timed alone in the worker: persisting the task (σ') and
- * appending one audit entry (a copy of the newest one); and the audit count that every append runs
- * for its rotation check. `n` of each, one at a time.
+ * The IndexedDB writes behind an ALLOW, timed alone in the worker: persisting the task (σ'), appending
+ * one audit entry (a copy of the newest one), both in the one transaction the monitor uses
+ * (commitDecision), and the audit count (what rotation used to run on every append). `n` of each.
  */
-export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ putTaskMs: number[]; appendAuditMs: number[]; countAuditMs: number[] }> {
+export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ putTaskMs: number[]; appendAuditMs: number[]; commitMs: number[]; countAuditMs: number[] }> {
   return worker.evaluate(async (n) => {
     type Store = {
       putTask(task: unknown): Promise<void>;
       appendAudit(entry: unknown): Promise<void>;
+      commitDecision(task: unknown, entry: unknown): Promise<void>;
       listAudit(filter: { limit: number }): Promise<unknown[]>;
       countAudit(): Promise<number>;
     };
@@ -218,6 +219,7 @@ export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ pu
     const putTaskMs: number[] = [];
     const appendAuditMs: number[] = [];
     const countAuditMs: number[] = [];
+    const commitMs: number[] = [];
     // No named helpers in here: tsx would wrap them in a `__name` call the worker does not have.
     for (let i = 0; i < n; i++) {
       let t0 = performance.now();
@@ -227,10 +229,13 @@ export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ pu
       if (entry !== undefined) await store.appendAudit(entry);
       appendAuditMs.push(performance.now() - t0);
       t0 = performance.now();
+      await store.commitDecision(task, entry ?? null);
+      commitMs.push(performance.now() - t0);
+      t0 = performance.now();
       await store.countAudit();
       countAuditMs.push(performance.now() - t0);
     }
-    return { putTaskMs, appendAuditMs, countAuditMs };
+    return { putTaskMs, appendAuditMs, commitMs, countAuditMs };
   }, n);
 }
 
