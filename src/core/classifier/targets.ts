@@ -109,7 +109,7 @@ export function addQueryItems(into: Collected, url: string): void {
   } catch {
     return;
   }
-  for (const [key, value] of params) if (roleOf(key) === 'item' || FILE_ITEM_KEYS.has(keyForm(key))) addItem(into, value);
+  for (const [key, value] of params) if (namesItem(key, 'items-and-files')) addItem(into, value);
 }
 
 export function addHost(into: Collected, host: string): void {
@@ -127,6 +127,13 @@ function roleOf(key: string): Role {
   if (PATH_KEYS.has(k)) return 'path';
   if (ITEM_KEYS.has(k) || ITEM_SUFFIXES.some((suffix) => k.endsWith(suffix))) return 'item';
   return 'other';
+}
+
+/** Whether a key's values name the thing the action acts on, under `scope` (see CollectOptions.items). */
+function namesItem(key: string, scope: CollectOptions['items']): boolean {
+  if (scope === 'none') return false;
+  const role = roleOf(key);
+  return role === 'item' || (scope === 'items-and-files' && role === 'path' && FILE_ITEM_KEYS.has(keyForm(key)));
 }
 
 export interface CollectOptions {
@@ -156,14 +163,14 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
         if (node.trim() !== '') addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
       else if (role === 'path' && options.paths && node.trim() !== '') addUnique(into.paths, [node.trim()]);
-      if (role === 'item' ? options.items !== 'none' : role === 'path' && options.items === 'items-and-files' && FILE_ITEM_KEYS.has(keyForm(key))) addItem(into, node);
+      if (namesItem(key, options.items)) addItem(into, node);
       return;
     }
     if (typeof node === 'number' && role === 'recipient' && Number.isFinite(node)) {
       addUnique(into.recipients, [String(node)]);
       return;
     }
-    if (typeof node === 'number' && role === 'item' && options.items !== 'none' && Number.isFinite(node)) {
+    if (typeof node === 'number' && namesItem(key, options.items) && Number.isFinite(node)) {
       addItem(into, String(node));
       return;
     }
