@@ -262,11 +262,11 @@ function itemsIn(text: string, words: Word[], verbIndex: number, targets: readon
     const word = words[k]!;
     if (ITEM_END.has(word.w) || targets.some((t) => word.start < t.end && word.end > t.start)) break;
     const gap = k > verbIndex + 1 ? text.slice(words[k - 1]!.end, word.start) : '';
-    if (word.w === 'and' || word.w === 'or' || word.w === '&') {
+    if (word.w === 'and' || word.w === 'or') {
       close();
       continue;
     }
-    if (gap.includes(',')) close();
+    if (gap.includes(',') || gap.includes('&')) close();
     phrase.push(word);
   }
   close();
@@ -358,7 +358,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const count = verb === null ? null : countIn(words, verbIndex, text);
-  const items = verb !== null && request !== null && ITEM_VERBS.has(verb.w) && request !== 'READ' ? itemsIn(text, words, verbIndex, targets) : [];
+  const items = verb !== null && ITEM_VERBS.has(verb.w) ? itemsIn(text, words, verbIndex, targets) : [];
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
     const namesSite = targets.some((t) => t.kind === 'domain');

@@ -15,6 +15,7 @@ describe('items in the user\'s words', () => {
   it('leaves out qualifiers and kinds, keeps names in any script, and counts a call per item', () => {
     expect(itemsOf('buy the cheapest USB-C cable under 10 euros')).toEqual([['USB-C cable']]);
     expect(itemsOf('buy a copy of Dune')).toEqual([['Dune']]);
+    expect(itemsOf('buy cables & chargers')).toEqual([['cables', 'chargers']]);
     expect(itemsOf('buy new balance 990 shoes')).toEqual([['new balance 990 shoes']]);
     expect(itemsOf('delete 旧草稿.txt on files.test')).toEqual([['旧草稿.txt']]);
     expect(rules('buy a USB-C cable and two chargers on shop.test').constraints[0]).toMatchObject({ items: ['USB-C cable', 'chargers'], maxCalls: 2 });
