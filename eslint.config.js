@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.mjs', 'demo/**/*.mjs', '.ci/**/*.mjs'],
+    files: ['bin/**/*.mjs', 'scripts/**/*.mjs', 'demo/**/*.mjs', '.ci/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
 );
