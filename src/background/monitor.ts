@@ -333,7 +333,7 @@ export class Monitor {
   private async settleTimeout(id: string): Promise<void> {
     const taken = this.takeApproval(id);
     if (taken === null) return;
-    const reason = `no answer within ${this.options.askTimeoutSeconds} s`;
+    const reason = `waited ${this.options.askTimeoutSeconds} s for the user's approval, no answer (${taken.approval.record.reason})`;
     await this.audit({ record: { ...taken.approval.record, decision: 'BLOCK', reason }, answer: 'timeout', layer: 'guard', destination: taken.approval.destination });
     for (const w of taken.waiters) w.resolve({ decision: 'BLOCK', check: taken.approval.record.check, reason, askedUser: false });
   }
@@ -534,6 +534,19 @@ export class Monitor {
   async auditGuard(record: DecisionRecord, extra: Partial<StoredAuditEntry> = {}): Promise<void> {
     await this.ready;
     await this.audit({ record, layer: 'guard', ...extra });
+  }
+
+  /**
+   * Why the network floor refused a top-level navigation in a guarded tab (the rule that matched is not
+   * reported by DNR): the evaluator's own view of the same navigation, computed without counting it.
+   * When the evaluator would let the page be read, the floor refused something else about the request.
+   */
+  floorNavigationVerdict(url: string): { check: string; reason: string } {
+    const task = this.task;
+    if (task === null) return { check: 'domain_allowlist', reason: 'the task does not name this site' };
+    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now());
+    if (record.decision !== 'ALLOW') return { check: record.check, reason: record.reason };
+    return { check: 'domain_allowlist', reason: 'data sent to a site the task does not allow writes to, or a download the task does not allow' };
   }
 
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
