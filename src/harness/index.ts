@@ -41,6 +41,8 @@ export interface LaunchOptions {
 export interface TaskOptions {
   /** Seconds an action waits for the user before it is blocked, for this task (at least 5). */
   askTimeoutSeconds?: number;
+  /** The compiler that turns the words into a policy (default: the extension's option, offline rules). */
+  compiler?: Pick<Options, 'backend'> & Partial<Pick<Options, 'baseUrl' | 'model' | 'apiKey'>>;
 }
 
 export type ApprovalAnswer = 'once' | 'task' | 'deny';
@@ -191,9 +193,10 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
     },
     async setTask(request, taskOptions = {}) {
       const askTimeoutSeconds = taskOptions.askTimeoutSeconds ?? options.askTimeoutSeconds;
-      if (askTimeoutSeconds !== undefined) {
+      if (askTimeoutSeconds !== undefined || taskOptions.compiler !== undefined) {
         const current = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' })).options;
-        if (current.askTimeoutSeconds !== askTimeoutSeconds) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: { ...current, askTimeoutSeconds } }));
+        const wanted: Options = { ...current, ...taskOptions.compiler, ...(askTimeoutSeconds !== undefined ? { askTimeoutSeconds } : {}) };
+        if (JSON.stringify(wanted) !== JSON.stringify(current)) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: wanted }));
       }
       return expectOk(await send<TaskStateResponse>({ type: 'task.start', request }));
     },
