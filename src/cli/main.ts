@@ -14,6 +14,9 @@ export const USAGE = `agentsfence — task-scoped authority for AI agents
       read JSON lines {"tool":…,"args":{…}} on stdin, print one decision record per line (state carried)
   agentsfence explain [--policy P.json] [--now MS]
       read decision records (or, with --policy, tool calls) on stdin and print each decision in words
+  agentsfence browser --task "<request>" [--compiler rules|openai] [--headed] [--port N] [--ask-timeout S]
+      start Chromium with AgentsFence and the task; print "cdp: http://127.0.0.1:<port>", a CDP endpoint
+      that shows your agent its pages only (approvals: here when headless, the popup when headed)
 
 Exit codes: 0 done, 1 failed (e.g. compiler unreachable), 2 usage error.
 `;
@@ -128,6 +131,10 @@ async function run(command: string | undefined, rest: string[]): Promise<number>
   if (command === 'compile') {
     const { runCompile } = await import('./compile');
     return runCompile(rest);
+  }
+  if (command === 'browser') {
+    const { runBrowser } = await import('./browser');
+    return runBrowser(rest);
   }
   throw new UsageError(`unknown command: ${command}`);
 }
