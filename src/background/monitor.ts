@@ -59,6 +59,9 @@ export interface MonitorEffects {
   openOptions(): Promise<void>;
 }
 
+/** What a read-only settings view shows instead of a stored API key. */
+export const MASKED_KEY = '••••••••';
+
 export interface MonitorDeps {
   store: TaskStore;
   effects: MonitorEffects;
@@ -161,6 +164,15 @@ export class Monitor {
       const message = parsed.data;
       if (message.type === 'proposal') return await this.onProposal(message, sender);
       await this.controlWindowOpening;
+      if (this.mayViewSettings(sender)) {
+        // Chrome's own Options entry opens options.html in an ordinary tab: it may see the settings
+        // (key masked) and open the settings window, never change anything or answer approvals.
+        if (message.type === 'options.view') return this.maskedOptions();
+        if (message.type === 'options.open') {
+          await this.deps.effects.openOptions();
+          return { ok: true };
+        }
+      }
       if (!this.isControlSender(sender)) {
         await this.audit({
           record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened'),
@@ -203,6 +215,16 @@ export class Monitor {
     if (!this.isOwnPage(sender) || this.isBlockedPage(sender)) return false;
     if (sender.tab === undefined) return true;
     return sender.tab.windowId !== undefined && this.controlWindows.has(sender.tab.windowId);
+  }
+
+  /**
+   * This extension's own pages other than the blocked page, in a tab no task guards: Chrome's Options
+   * entry. A guarded tab never shows them (the browser guard navigates it away), so no agent-driven tab
+   * gets here; what it may do — read the settings with the key masked, open the settings window — gives
+   * no approval power.
+   */
+  private mayViewSettings(sender: MessageSender): boolean {
+    return this.isOwnPage(sender) && !this.isBlockedPage(sender) && !this.isGuarded(sender.tab?.id ?? null, sender.tab?.windowId);
   }
 
   /** Whether actions in this tab are checked. A sender without a tab is checked whenever a task runs (fail closed). */
@@ -413,7 +435,13 @@ export class Monitor {
       case 'options.open':
         await this.deps.effects.openOptions();
         return { ok: true };
+      case 'options.view':
+        return this.maskedOptions();
     }
+  }
+
+  private maskedOptions(): { ok: true; options: Options } {
+    return { ok: true, options: { ...this.options, apiKey: this.options.apiKey === '' ? '' : MASKED_KEY } };
   }
 
   private compileOptions(options: Options, taskId: string) {
@@ -497,7 +525,9 @@ export class Monitor {
   stateResponse(sender: MessageSender): TaskStateResponse {
     const task = this.task;
     const view: ActiveTaskView | null =
-      task === null ? null : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length };
+      task === null
+        ? null
+        : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
     return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender) };
   }
 
