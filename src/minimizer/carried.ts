@@ -1,4 +1,5 @@
 import { BROWSER_TOOLS, type ToolCall } from '../core/call';
+import type { Rewrite } from '../messages/protocol';
 import { withoutFindings, type CarriedValue, type Finding } from './detect';
 
 /**
@@ -11,12 +12,6 @@ import { withoutFindings, type CarriedValue, type Finding } from './detect';
  * gets no "Send without it".
  */
 
-/** The values to send instead, in the action's own shape. */
-export interface Rewrite {
-  url?: string;
-  fields?: Record<string, string | string[]>;
-  body?: string | Record<string, unknown> | unknown[];
-}
 
 const MAX_VALUES = 500;
 const MAX_DEPTH = 8;

@@ -5,16 +5,17 @@
  * send the action without them.
  *
  * What counts, and why it is recognisable without a model:
- *  - one-time codes: 4–8 digits next to words people use for them (code, OTP, PIN, verification …), or
- *    the whole value of a field named like one (`otp`, `code`, `pin`);
- *  - passwords: the value of a password-typed or password-named field, or `password: …` in text;
+ *  - one-time codes: 4–8 digits next to words people use for them (code, OTP, PIN, verification …);
+ *  - passwords written out in text (`password: …`);
  *  - payment card numbers: 13–19 digits (spaces/dashes allowed) that pass the Luhn check;
  *  - IBANs: country code, check digits and BBAN that pass ISO 13616 mod-97;
- *  - API keys and tokens with well-known prefixes, JWTs, PEM private-key blocks, long high-entropy
- *    tokens (session ids);
+ *  - API keys and tokens with well-known prefixes, JWTs, PEM private-key blocks, and long high-entropy
+ *    tokens (session ids) in free-text fields (message, note, memo …: where a token has no business);
  *  - e-mail addresses and phone numbers that are not among the task's recipients.
  * Anything the user's own words contain (their IBAN for a payment, their address for a delivery) is
- * never a finding: the user asked for it to be sent.
+ * never a finding: the user asked for it to be sent. Form controls whose value the page set rather than
+ * the agent typed (hidden inputs such as CSRF tokens, selects, checkboxes, a site's own password field
+ * on its own login form) are not read: a login or a 2FA form on the task's site is the task.
  */
 
 export const DATA_KINDS = [
@@ -56,8 +57,10 @@ export interface DetectContext {
 
 /** Words in words people use for one-time codes; a 4–8 digit run within ~40 characters after one is a code. */
 const CODE_CONTEXT = /\b(?:code|codes|otp|one[- ]time|verification|verify|passcode|pin|2fa|mfa|sign[- ]in|login|security code|token)\b[^0-9]{0,40}$/i;
-const CODE_FIELD = /(?:^|[^a-z])(?:otp|code|pin|passcode|totp|mfa|2fa|verification)(?:$|[^a-z])/i;
-const PASSWORD_FIELD = /pass(?:word|wd|phrase)?|secret/i;
+/** Field names where people write prose: a token there was pasted, not required by the form. */
+const FREE_TEXT_KEY = /message|body|text|content|note|comment|memo|subject|description|reference|remark|reason|detail|html|msg|gift|bio|title/i;
+/** Control types whose value the page set, not the agent (see the header). */
+const PAGE_SET_TYPES = new Set(['hidden', 'select', 'select-multiple', 'radio', 'checkbox', 'password', 'file', 'submit', 'image', 'reset', 'button', 'button-submit', 'button-button', 'button-reset']);
 const PASSWORD_IN_TEXT = /\b(?:password|passwd|passphrase|pwd)\s*(?:is|:|=)\s*(\S{4,64})/gi;
 const DIGIT_RUN = /(?<![0-9])[0-9]{4,8}(?![0-9])/g;
 const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
@@ -156,12 +159,9 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
     if (userSaid(kind, value.slice(start, end), user)) return;
     found.push({ kind, path, start, end });
   };
-  const leaf = path.split('.').at(-1) ?? path;
-  const trimmed = value.trim();
-  const offset = value.indexOf(trimmed);
-
-  if (trimmed !== '' && ((carried.fieldType ?? '').toLowerCase() === 'password' || PASSWORD_FIELD.test(leaf))) add('password', offset, offset + trimmed.length);
-  if (/^[0-9]{4,8}$/.test(trimmed) && CODE_FIELD.test(leaf)) add('one_time_code', offset, offset + trimmed.length);
+  if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase())) return [];
+  const leaf = (path.split('.').at(-1) ?? path).replace(/\[\d+\]$/, '');
+  const freeText = path === 'body' || FREE_TEXT_KEY.test(leaf);
   for (const m of value.matchAll(PRIVATE_KEY)) add('private_key', m.index, m.index + m[0].length);
   for (const m of value.matchAll(JWT)) add('jwt', m.index, m.index + m[0].length);
   for (const m of value.matchAll(API_KEY)) add('api_key', m.index, m.index + m[0].length);
@@ -180,7 +180,7 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
   for (const m of value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
   for (const m of value.matchAll(DIGIT_RUN)) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
   for (const m of value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
-  for (const m of value.matchAll(LONG_TOKEN)) {
+  for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {
     const run = m[0];
     if (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) && entropyBits(run) > 4) add('session_token', m.index, m.index + run.length);
   }

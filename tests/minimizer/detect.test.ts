@@ -24,9 +24,11 @@ describe('the Minimizer finds confidential data the task does not call for', () 
     expect(kinds(body(text))).toContain(kind);
   });
 
-  it('reads password-typed and code-named fields whole', () => {
-    expect(kinds([{ path: 'fields.pw', value: 'correct horse', fieldType: 'password' }])).toEqual(['password']);
-    expect(kinds([{ path: 'fields.otp', value: '123456' }])).toEqual(['one_time_code']);
+  it('does not read what the page set rather than the agent typed (a login, a CSRF token, a 2FA form)', () => {
+    expect(kinds([{ path: 'fields.pw', value: 'correct horse', fieldType: 'password' }])).toEqual([]);
+    expect(kinds([{ path: 'fields.authenticity_token', value: '9fQ2xL7vK3pR8mN1wZ4tY6uB0cD5eH2jA7sG', fieldType: 'hidden' }])).toEqual([]);
+    expect(kinds([{ path: 'fields.otp', value: '123456', fieldType: 'text' }])).toEqual([]);
+    expect(kinds([{ path: 'body.csrf', value: '9fQ2xL7vK3pR8mN1wZ4tY6uB0cD5eH2jA7sG' }])).toEqual([]);
   });
 
   it('leaves ordinary messages alone', () => {
