@@ -55,8 +55,11 @@ export const OptionsSchema = z
     apiKey: z.string().max(500).default(''),
     askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
     guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
-    /** The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call for. */
-    minimizer: z.enum(['off', 'detect']).default('detect'),
+    /**
+     * The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call
+     * for; `model` also asks the configured endpoint (falling back to `detect` on any failure).
+     */
+    minimizer: z.enum(['off', 'detect', 'model']).default('detect'),
     /** Send such actions without the flagged data instead of asking (only when an exact rewrite exists). */
     minimizeWithoutAsking: z.boolean().default(false),
   })
