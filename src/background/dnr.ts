@@ -218,17 +218,19 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
  * a public address is refused too). Hosts the task names (domain list, constraints, allowed writes) are
  * excluded; a user grant's allow rule (higher priority) lifts it for the granted host.
  */
-const PRIVATE_HOST_REGEX = (() => {
-  const o = '[0-9]{1,3}';
-  const v4 = [
-    `(?:127|10|0)\\.${o}\\.${o}\\.${o}`,
-    `(?:169\\.254|192\\.168|172\\.(?:1[6-9]|2[0-9]|3[01])|100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])|198\\.1[89])\\.${o}\\.${o}`,
-    `(?:192\\.0\\.[02]|192\\.88\\.99|198\\.51\\.100|203\\.0\\.113)\\.${o}`,
-    `(?:22[4-9]|2[3-5][0-9])\\.${o}\\.${o}\\.${o}`,
-  ].join('|');
-  const v6 = '\\[(?:::|f[c-f][0-9a-f]{2}:|64:ff9b:|2002:)';
-  const singleLabel = '[^./?#@:\\[\\]]+';
-  return `^(?:https?|wss?)://(?:[^/?#@]*@)?(?:(?:${v4}|${singleLabel})(?::[0-9]+)?(?:[/?#].*)?|${v6}.*)$`;
+export const PRIVATE_HOST_PATTERNS = (() => {
+  // One regex per range group: a single alternation of all of them exceeds RE2's 2 KB program limit
+  // (measured with isRegexSupported in Chromium 156). Canonical IPv4 octets are 1–3 digits: `[0-9]+`.
+  const scheme = '^(?:https?|wss?)://(?:[^/?#@]*@)?';
+  const rest = '(?::[0-9]+)?(?:[/?#].*)?$';
+  const n = '[0-9]+';
+  return [
+    `${scheme}(?:127|10|0|22[4-9]|2[3-5][0-9])\\.${n}\\.${n}\\.${n}${rest}`,
+    `${scheme}(?:169\\.254|192\\.168|172\\.(?:1[6-9]|2[0-9]|3[01])|100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])|198\\.1[89])\\.${n}\\.${n}${rest}`,
+    `${scheme}(?:192\\.0\\.[02]|192\\.88\\.99|198\\.51\\.100|203\\.0\\.113)\\.${n}${rest}`,
+    `${scheme}\\[(?:::|f[c-f][0-9a-f]{2}:|64:ff9b:|2002:).*$`,
+    `${scheme}[^./?#@:\\[\\]]+${rest}`,
+  ];
 })();
 export const PRIVATE_NAME_DOMAINS = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];
 
@@ -241,9 +243,9 @@ export function privateNetworkRules(input: FloorInput): ['redirect' | 'block', s
   const { policy } = input;
   const named = sites([...(policy.domains ?? []), ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]).map(dnrDomain);
   const reason = 'the private network (this machine, the LAN or an intranet), which the task does not name';
-  const byAddress: RuleCondition = { regexFilter: PRIVATE_HOST_REGEX };
+  const byAddress: RuleCondition[] = PRIVATE_HOST_PATTERNS.map((regexFilter) => ({ regexFilter }));
   const byName: RuleCondition = { regexFilter: '^.+$', requestDomains: PRIVATE_NAME_DOMAINS };
-  return [byAddress, byName].flatMap((condition): ['redirect' | 'block', string, RuleCondition][] => [
+  return [...byAddress, byName].flatMap((condition): ['redirect' | 'block', string, RuleCondition][] => [
     ['redirect', reason, excluding({ ...condition, resourceTypes: ['main_frame'] }, named)],
     ['block', reason, excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named)],
   ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionRules, privateNetworkRules, type Rule } from '../../src/background/dnr';
+import { buildSessionRules, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rule } from '../../src/background/dnr';
 import { rebindingRecord } from '../../src/background/rebinding';
 import { makePolicy } from '../support/policy';
 
@@ -7,20 +7,21 @@ const EXT = 'abcdefghijklmnopabcdefghijklmnop';
 const TABS = { tabIds: [7] };
 const openWeb = makePolicy({ domains: null });
 
-const privateRules = (rules: Rule[]) => rules.filter((r) => r.action.type === 'redirect' ? r.action.redirect?.regexSubstitution?.includes('check=private_network') : r.condition.requestDomains?.includes('localhost') || r.condition.regexFilter?.includes('169'));
+const privateRules = (rules: Rule[]) =>
+  rules.filter((r) => (r.action.type === 'redirect' ? r.action.redirect?.regexSubstitution?.includes('check=private_network') : r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? '')));
 
-/** What the address rule's RE2 pattern says about a URL as Chromium canonicalises it (JS RegExp reads this subset alike). */
+/** What the address rules' RE2 patterns say about a URL as Chromium canonicalises it (JS RegExp reads this subset alike). */
 function addressRuleMatches(url: string): boolean {
-  const [, , condition] = privateNetworkRules({ policy: openWeb })[0]!;
-  return new RegExp(condition.regexFilter!, 'i').test(new URL(url).href);
+  return PRIVATE_HOST_PATTERNS.some((regex) => new RegExp(regex, 'i').test(new URL(url).href));
 }
 
 describe('privateNetworkRules', () => {
   it('guards the private network in an open-web task: navigations land on the blocked page, other requests are blocked', () => {
     const rules = privateRules(buildSessionRules({ policy: openWeb }, TABS, EXT));
-    expect(rules).toHaveLength(4);
+    expect(rules).toHaveLength(2 * (PRIVATE_HOST_PATTERNS.length + 1));
     const redirects = rules.filter((r) => r.action.type === 'redirect');
-    expect(redirects.map((r) => r.condition.resourceTypes)).toEqual([['main_frame'], ['main_frame']]);
+    for (const r of redirects) expect(r.condition.resourceTypes).toEqual(['main_frame']);
+    for (const r of rules.filter((r) => r.action.type === 'block')) expect(r.condition.resourceTypes).not.toContain('main_frame');
     for (const r of rules) expect(r.condition.tabIds).toEqual([7]);
     expect(rules.find((r) => r.condition.requestDomains !== undefined)?.condition.requestDomains).toEqual(expect.arrayContaining(['localhost', 'local', 'internal', 'lan', 'home.arpa']));
   });
