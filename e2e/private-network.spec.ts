@@ -121,6 +121,24 @@ test('a task that names the host reaches it, in every spelling and through a red
   }
 });
 
+test('"Ask the user" on the blocked page: the prompt says why, and "Allow once" reaches exactly that host', async () => {
+  const browser = await launch({ mainHooks: false });
+  try {
+    await browser.setPolicy(openWeb);
+    const page = await browser.context.newPage();
+    await page.goto(navigations(server.port).hex).catch(() => undefined);
+    await expect(page).toHaveURL(/blocked\.html\?check=private_network/);
+    await page.getByRole('button', { name: 'Ask the user' }).click();
+    const [ask] = await browser.waitForApprovals(1);
+    expect(ask!.reason).toBe(`http://127.0.0.1:${server.port}/ is on the private network (loopback) and the task does not name it`);
+    await browser.answer(ask!.id, 'once');
+    await expect(page).toHaveURL(`http://127.0.0.1:${server.port}/admin?via=hex`);
+    expect(server.hits('/admin').filter((r) => r.query === '?via=hex')).toHaveLength(1);
+  } finally {
+    await browser.close();
+  }
+});
+
 test('Chromium accepts the rules for a task naming an IPv6 literal; a name that resolves to loopback is audited once, after the fact', async () => {
   const browser = await launch();
   try {

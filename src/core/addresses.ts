@@ -48,8 +48,12 @@ const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254']);
 
 const PRIVATE_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];
 
-/** The private host a URL (or bare host) reaches, or null when its host is public or it has none. */
-export function privateHostOf(urlOrHost: string): PrivateHost | null {
+/**
+ * The private host a URL (or bare host) reaches, or null when its host is public or it has none.
+ * `singleLabel: false` leaves single-label names alone: outside a URL (`ssh prod`, `scp f backup:`) they
+ * are usually aliases the user configured, not names a resolver's search list turns into intranet hosts.
+ */
+export function privateHostOf(urlOrHost: string, { singleLabel = true }: { singleLabel?: boolean } = {}): PrivateHost | null {
   const parsed = hostOf(urlOrHost);
   if (parsed === null) return null;
   const host = parsed.replace(/\.+$/, '');
@@ -60,7 +64,7 @@ export function privateHostOf(urlOrHost: string): PrivateHost | null {
   }
   const suffix = PRIVATE_SUFFIXES.find((s) => host === s || host.endsWith(`.${s}`));
   if (suffix !== undefined) return { host, range: suffix === 'localhost' ? 'localhost' : `.${suffix} name` };
-  if (host !== '' && !host.includes('.')) return { host, range: 'single-label intranet name' };
+  if (singleLabel && host !== '' && !host.includes('.')) return { host, range: 'single-label intranet name' };
   return null;
 }
 

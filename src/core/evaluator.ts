@@ -137,12 +137,13 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
 /**
  * The first private host the action reaches that the task does not name, or null. The task names a host
  * in its domain list or a constraint's domains (same site rule as the domain allowlist); recipients'
- * domains do not name a host. Both the URLs and the domains from host arguments (`curl`, `host:`) count.
+ * domains do not name a host. Both the URLs and the domains from host arguments (`curl`, `host:`) count;
+ * a single-label name counts only inside a URL (see privateHostOf).
  */
 function unnamedPrivateHost(policy: TaskPolicy, index: PolicyIndex, c: Classification): { shown: string; range: string } | null {
-  const candidates = [...c.urls.filter((url) => schemeOf(url).use === 'network'), ...c.targets.domains];
-  for (const candidate of candidates) {
-    const found = privateHostOf(candidate);
+  const urls = c.urls.filter((url) => schemeOf(url).use === 'network').map((url) => ({ candidate: url, found: privateHostOf(url) }));
+  const hosts = c.targets.domains.map((domain) => ({ candidate: domain, found: privateHostOf(domain, { singleLabel: false }) }));
+  for (const { candidate, found } of [...urls, ...hosts]) {
     if (found === null) continue;
     const site = canonicalDomain(found.host);
     if (index.domains.has(site) || policy.constraints.some((k) => (k.domains ?? []).some((d) => canonicalDomain(d) === site))) continue;

@@ -54,6 +54,13 @@ describe('privateHostOf: the host the browser connects to, in every spelling it 
   });
 });
 
+it('a single-label name is private inside a URL, and left alone as a bare host when asked to (ssh aliases)', () => {
+  expect(privateHostOf('http://router/')?.range).toBe('single-label intranet name');
+  expect(privateHostOf('router', { singleLabel: false })).toBeNull();
+  expect(privateHostOf('localhost', { singleLabel: false })?.range).toBe('localhost');
+  expect(privateHostOf('10.1.2.3', { singleLabel: false })?.range).toBe('private');
+});
+
 describe('schemeOf: one allowlist, read as the WHATWG parser reads a scheme', () => {
   it.each([
     ['https://a.test/', 'https:', 'network'],
