@@ -134,8 +134,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
         const task = m.snapshot().task;
         if (task === null || !m.isGuarded(details.tabId)) return;
         const record = rebindingRecord(details, task.policy);
-        const key = `${task.taskId} ${record?.targets.domains[0]}`;
-        if (record === null || rebindingSeen.has(key)) return;
+        if (record === null) return;
+        const key = `${task.taskId} ${record.targets.domains[0]}`;
+        if (rebindingSeen.has(key)) return;
         rebindingSeen.add(key);
         await m.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
       });
