@@ -12,6 +12,7 @@ export const CHECKS = [
   'prohibitions',
   'deny_list',
   'grants',
+  'private_network',
   'argument_constraints',
   'ceiling',
   'recipient_binding',

@@ -13,6 +13,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   prohibitions: 'a prohibition in the user’s words',
   deny_list: 'the policy’s deny list',
   grants: 'an approval the user gave',
+  private_network: 'the private-network rule (hosts on the user’s machine, LAN or intranet)',
   argument_constraints: 'an argument constraint',
   ceiling: 'the class ceiling and permission list',
   recipient_binding: 'recipient binding',
