@@ -20,6 +20,12 @@ export interface Clause {
   end: number;
   text: string;
   negated: boolean;
+  /**
+   * Where a negation's scope lies in the instruction: from the negator ("do not", "never", "without",
+   * "must not be") to the end of the clause; null when nothing in the clause is negated. No permission
+   * may take its evidence from inside it.
+   */
+  negatedSpan: [number, number] | null;
   /** The class this clause asks for, with the opening verb; null for no request. */
   request: GrantableClass | null;
   verb: Word | null;
@@ -88,6 +94,8 @@ const NEGATION: readonly string[][] = [
 /** Words after which a conjunction does not split (they are objects: "list save and delete commands"). */
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'this', 'that', 'your', 'his', 'her', 'our', 'their', 'these', 'those', 'its', 'any', 'each', 'every', 'some']);
 const CONJUNCTIONS = new Set(['and', 'then', 'but', 'or', 'so', 'also', 'plus']);
+/** Words that join the verbs of one negated list ("send, post or share"). */
+const LIST_JOINERS = new Set(['or', 'nor', 'and']);
 /** A verb followed by one of these is a noun ("Email from Alice", "order status"). */
 const NOUN_NEXT = new Set(['from', 'of', 'about', 'is', 'was', 'were', 'are', 'says', 'said', 'has', 'had', 'status', 'history', 'address', 'confirmation', 'number', 'details', 'page', 'settings', 'thread', 'list', 'id', 'subject', 'body']);
 /** A target right after one of these is not the object of the request. */
@@ -103,7 +111,8 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 const READ_ONLY = /\bread[- ]only\b|\bnothing else\b|\bonly (?:read|look|browse|research|view|summari[sz]e|search|check|compare)\b|\b(?:don'?t|do not|never) (?:do|change|touch|modify|alter) (?:anything|a thing)\b|\blook but (?:don'?t|do not) touch\b/i;
 const PASSIVE_BAN = /\b(?:(?:should|must|may|can|will|shall|is|are) not|shouldn'?t|mustn'?t|can'?t|cannot|won'?t|never) (?:ever )?be ([a-z-]+)/gi;
-const WITHOUT_GERUND = /\bwithout ([a-z-]+ing)\b/gi;
+/** "without posting", "without posting, sharing or sending anything": every gerund in the list is banned. */
+const WITHOUT_GERUND = /\bwithout ([a-z-]+ing(?:(?:\s*,\s*(?:or\s+|and\s+|nor\s+)?|\s+(?:or|and|nor)\s+)[a-z-]+ing)*)\b/gi;
 const BEYOND_REQUESTED = /\b(?:else|other|more|additional|further)\b/i;
 const OPEN_WEB_WORDS = /\b(?:online|the web|the internet|any site|websites|web search)\b/i;
 
@@ -157,6 +166,22 @@ function opensClause(words: Word[], i: number, targets: readonly TargetToken[]):
   return negated || (first !== undefined && !insideTarget(first, targets) && isVerb(first.w) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
 }
 
+/**
+ * Negation scopes over a coordination of verbs: in "do not send, post or share anything" and "never
+ * delete or archive it", every verb after the negator is negated. While a negated clause has only
+ * verbs (and "or"/"nor"/"and") after its negator, a comma or "or"/"nor" followed directly by a verb
+ * continues the list rather than opening a request; "do not delete anything, archive the rest" has an
+ * object before the comma and splits as before.
+ */
+function continuesNegatedList(words: Word[], startWord: number, i: number, commaBefore: boolean): boolean {
+  const { at, negated } = stripFraming(words, startWord);
+  if (!negated || at >= i) return false;
+  for (let k = at; k < i; k++) if (!isVerb(words[k]!.w) && !LIST_JOINERS.has(words[k]!.w)) return false;
+  const word = words[i]!.w;
+  if (word === 'or' || word === 'nor') return true;
+  return commaBefore && (isVerb(word) || LIST_JOINERS.has(word)) && stripFraming(words, i).at === i;
+}
+
 /** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
 function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -171,6 +196,7 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
   for (const [s, e] of spans) {
     const words = wordsOf(text.slice(s, e), s);
     let start = s;
+    let startWord = 0;
     for (let i = 1; i < words.length; i++) {
       const word = words[i]!;
       const prev = words[i - 1]!;
@@ -180,10 +206,12 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
       // "list save and delete commands": a bare verb before the conjunction makes the pair an object.
       const prevIsBareVerb = isVerb(prev.w) && !DETERMINERS.has(words[i - 2]?.w ?? '');
       if (conjunction && prevIsBareVerb) continue;
+      if (continuesNegatedList(words, startWord, i, commaBefore)) continue;
       if (!opensClause(words, i, targets)) continue;
       const cut = commaBefore ? text.lastIndexOf(',', word.start) : word.start;
       out.push([start, cut]);
       start = commaBefore ? cut + 1 : word.start;
+      startWord = i;
     }
     out.push([start, e]);
   }
@@ -296,6 +324,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const lower = clauseText.toLowerCase();
 
   const bans = new Set<GrantableClass>();
+  const passiveFrom: number[] = [];
   if (negated) {
     for (let k = at; k < words.length; k++) {
       const cls = classOfAnyForm(words[k]!.w);
@@ -303,12 +332,17 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     }
   }
   for (const m of lower.matchAll(PASSIVE_BAN)) {
+    passiveFrom.push(s + m.index);
     const cls = classOfAnyForm(m[1]!);
     if (cls !== null && cls !== 'READ') bans.add(cls);
   }
+  const negatedFrom: number[] = negated ? [words[0]!.start] : [];
   for (const m of lower.matchAll(WITHOUT_GERUND)) {
-    const cls = classOfAnyForm(m[1]!);
-    if (cls !== null && cls !== 'READ') bans.add(cls);
+    negatedFrom.push(s + m.index);
+    for (const gerund of m[1]!.split(/[^a-z-]+/)) {
+      const cls = classOfAnyForm(gerund);
+      if (cls !== null && cls !== 'READ') bans.add(cls);
+    }
   }
 
   let request: GrantableClass | null = null;
@@ -366,11 +400,13 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     else if (WEAK_OPEN_WEB_VERBS.has(verb.w)) openWeb = 'weak';
   }
 
+  const scopeStart = Math.min(...negatedFrom, ...passiveFrom);
   return {
     start: s,
     end: e,
     text: clauseText,
     negated,
+    negatedSpan: Number.isFinite(scopeStart) ? [scopeStart, e] : null,
     request,
     verb,
     bans: [...bans],

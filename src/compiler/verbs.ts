@@ -45,6 +45,8 @@ function forms(verb: string): string[] {
   if (verb.endsWith('e')) out.push(`${verb}d`, `${verb.slice(0, -1)}ing`);
   if (verb.endsWith('y')) out.push(`${verb.slice(0, -1)}ies`, `${verb.slice(0, -1)}ied`);
   if (/(?:sh|ch|x|s)$/.test(verb)) out.push(`${verb}es`);
+  // "submitting", "cancelled": a final consonant after one vowel doubles (harmless where it does not).
+  if (/[^aeiou][aeiou][b-df-hj-np-tvz]$/.test(verb)) out.push(`${verb}${verb.at(-1)}ing`, `${verb}${verb.at(-1)}ed`);
   return out.concat(IRREGULAR[verb] ?? []);
 }
 

@@ -126,6 +126,26 @@ describe('LLM compiler through the real openai client against a local chat-compl
     }
   });
 
+  it('a model citing a negated list ("post or share anything") as evidence gains nothing, under any backend', async () => {
+    const request = "Open the news site at news.example.test and summarize today's top story for me. Do not send, post or share anything.";
+    const negationQuoting: PolicyDraft = {
+      permissions: [
+        perm({ riskClass: 'EXTERNAL_WRITE', quote: 'post or share anything', domains: ['news.example.test'] }),
+        perm({ riskClass: 'PERMISSION_CHANGE', quote: 'share anything' }),
+        perm({ riskClass: 'COMMUNICATION', quote: 'Do not send, post or share anything' }),
+      ],
+      readDomains: ['news.example.test'],
+      openWeb: false,
+      prohibitions: [],
+    };
+    const { policy, report } = await withServer(() => answer(negationQuoting), request);
+    expect(allowedClasses(policy)).toEqual([]);
+    expect(report.removed).toEqual(expect.arrayContaining([{ ref: 'allow.classes:EXTERNAL_WRITE', why: 'the quote lies inside a negation: words the user negated are never evidence' }]));
+    expect(policy.prohibitions.flatMap((p) => p.classes).sort()).toEqual(['COMMUNICATION', 'EXTERNAL_WRITE', 'PERMISSION_CHANGE']);
+    const post = { tool: 'browser.form_submit', args: { url: 'https://news.example.test/comments', method: 'POST', fields: { text: 'nice' }, submitText: 'Post' } };
+    expect(decide(policy, post)).toBe('BLOCK');
+  });
+
   it('invalid JSON then valid: retried once', async () => {
     const { policy, report } = await withServer((_req, i) => (i === 0 ? { content: '{"permissions": [' } : answer(GOOD)));
     expect(report.modelCalls).toBe(2);

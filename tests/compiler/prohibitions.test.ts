@@ -24,6 +24,16 @@ describe('extractProhibitions', () => {
     expect(bans("Don't share the folder")).toEqual([{ classes: ['PERMISSION_CHANGE'], except: [] }]);
   });
 
+  it('a negation scopes over a list of verbs: "do not send, post or share anything", "without posting or sharing"', () => {
+    expect(bans("Open news.example.test and summarize today's top story. Do not send, post or share anything.")).toEqual([
+      { classes: ['EXTERNAL_WRITE', 'COMMUNICATION', 'PERMISSION_CHANGE'], except: [] },
+    ]);
+    expect(bans('Summarize the page without posting, sharing or emailing it')).toEqual([{ classes: ['EXTERNAL_WRITE', 'COMMUNICATION', 'PERMISSION_CHANGE'], except: [] }]);
+    expect(bans('Never delete, archive or move my files')).toEqual([{ classes: ['EXTERNAL_WRITE', 'DELETE'], except: [] }]);
+    // An object before the comma ends the list: what follows is a request of its own.
+    expect(bans('Do not delete anything, archive the old ones')).toEqual([{ classes: ['DELETE'], except: [] }]);
+  });
+
   it('false positive: "don\'t forget to email" is a request, not a ban', () => {
     expect(bans("Don't forget to email bob@x.com the report")).toEqual([]);
   });
