@@ -60,7 +60,9 @@ interface Case {
   banned: RiskClass[];
 }
 
-function build(c: fc.RecordValue<typeof caseArb> extends infer T ? T : never): Case {
+type Generated = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+function build(c: Generated): Case {
   if (c.form === 'without') {
     const list = coordination(c.verbs.map((v) => GERUNDS[v]!), c.joiner, c.oxford);
     const sentence = c.opener.replace(/\.$/, '');
