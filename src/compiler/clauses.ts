@@ -264,7 +264,8 @@ const ITEM_LEAD = new Set([
   ...DETERMINERS, 'one', 'two', 'three', 'four', 'five', 'single', 'of', 'file', 'files', 'document', 'documents', 'doc', 'docs', 'item',
   'items', 'product', 'products', 'copy', 'copies', 'pair', 'email', 'emails', 'e-mail', 'message', 'messages', 'mail', 'photo',
   'photos', 'picture', 'pictures', 'image', 'images', 'folder', 'folders', 'spreadsheet', 'presentation', 'cheapest', 'best',
-  'latest', 'newest', 'oldest', 'usual', 'same',
+  'latest', 'newest', 'oldest', 'usual', 'same', 'pack', 'packs', 'bag', 'bags', 'box', 'boxes', 'bottle', 'bottles', 'set', 'sets',
+  'roll', 'rolls', 'can', 'cans', 'jar', 'jars', 'carton', 'cartons', 'dozen',
 ]);
 /** An item phrase made only of these names no particular thing ("delete them", "buy everything"). */
 const NOT_AN_ITEM = new Set([

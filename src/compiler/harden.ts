@@ -373,7 +373,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     allow,
     constraints,
     recipients: [],
-    domains: openWeb ? null : [...allDomains.keys()],
+    // An instruction that writes no site at all does not limit reading to a list (there is none);
+    // data-bearing actions stay bound by the evaluator's domain and site-binding checks.
+    domains: openWeb || !analysis.targets.some((t) => t.kind === 'domain') ? null : [...allDomains.keys()],
     paths: [...allPaths.keys()],
     prohibitions,
     evidence,
