@@ -265,8 +265,10 @@ const ITEM_LEAD = new Set([
   'items', 'product', 'products', 'copy', 'copies', 'pair', 'email', 'emails', 'e-mail', 'message', 'messages', 'mail', 'photo',
   'photos', 'picture', 'pictures', 'image', 'images', 'folder', 'folders', 'spreadsheet', 'presentation', 'cheapest', 'best',
   'latest', 'newest', 'oldest', 'usual', 'same', 'pack', 'packs', 'bag', 'bags', 'box', 'boxes', 'bottle', 'bottles', 'set', 'sets',
-  'roll', 'rolls', 'can', 'cans', 'jar', 'jars', 'carton', 'cartons', 'dozen',
+  'roll', 'rolls', 'can', 'cans', 'jar', 'jars', 'carton', 'cartons', 'dozen', 'stale', 'unused', 'duplicate', 'branch', 'branches',
 ]);
+/** Kind nouns that may follow an item's name ("the Q4 roadmap doc"). */
+const ITEM_KINDS = new Set(['file', 'files', 'document', 'documents', 'doc', 'docs', 'sheet', 'spreadsheet', 'folder', 'branch', 'presentation', 'deck', 'slides']);
 /** An item phrase made only of these names no particular thing ("delete them", "buy everything"). */
 const NOT_AN_ITEM = new Set([
   ...ITEM_LEAD, 'it', 'them', 'this', 'that', 'these', 'those', 'everything', 'all', 'anything', 'something', 'stuff', 'ones', 'rest', 'others', 'other', 'more', 'else',
@@ -283,7 +285,10 @@ function itemsIn(text: string, words: Word[], verbIndex: number, targets: readon
     let lead = 0;
     // A kind noun leads only when a name follows ("the file old-draft.txt"), else it is the name ("the invoice").
     while (lead < phrase.length - 1 && (ITEM_LEAD.has(phrase[lead]!.w) || /^\d+$/.test(phrase[lead]!.w))) lead++;
-    const kept = phrase.slice(lead);
+    let tail = phrase.length;
+    // "the Q4 roadmap doc": a kind noun after the name is not part of it either.
+    while (tail - 1 > lead && ITEM_KINDS.has(phrase[tail - 1]!.w)) tail--;
+    const kept = phrase.slice(lead, tail);
     if (kept.length > 0 && !kept.every((w) => NOT_AN_ITEM.has(w.w) || /^\d+$/.test(w.w))) items.push(text.slice(kept[0]!.start, kept.at(-1)!.end));
     phrase = [];
   };
@@ -311,6 +316,48 @@ function previousWord(words: Word[], position: number): string {
   return prev;
 }
 
+const PEOPLE_ME = new Set(['me', 'us', 'myself', 'ourselves']);
+const ACCESS_WORDS = new Set(['access', 'permission', 'permissions', 'rights']);
+/** Write verbs that change the path they name (an upload or a post only reads it). */
+const EDITS_IN_PLACE = new Set(['write', 'add', 'put', 'create', 'edit', 'update', 'move', 'rename', 'modify', 'change', 'append', 'draft']);
+const OPENED_THINGS = new Set(['pull', 'pr', 'issue', 'ticket', 'account', 'case', 'bug', 'merge']);
+
+/**
+ * The request a clause opens with. Usually its first word's class; a few phrases say otherwise:
+ * "check out" pays, "check me in" writes, "tell the team …" / "let Sam know …" sends (but "tell me"
+ * reads), "give / remove X's access" changes permissions, "open a pull request / ticket" writes,
+ * "use my saved card to buy …" is the verb after "to"; an edit whose only targets are local paths is
+ * local, and "write / compose" to an address is a message.
+ */
+function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken[]): { request: GrantableClass | null; verb: Word | null } {
+  const first = words[at]!;
+  const next = (k: number) => words[at + k]?.w ?? '';
+  const clauseWords = words.slice(at).map((w) => w.w);
+  let verb: Word | null = first;
+  let request = requestClassOfVerb(first.w);
+  if (first.w === 'use' || first.w === 'using') {
+    const to = words.findIndex((w, k) => k > at && k <= at + 8 && w.w === 'to' && isVerb(words[k + 1]?.w ?? ''));
+    verb = to === -1 ? null : words[to + 1]!;
+    request = verb === null ? null : requestClassOfVerb(verb.w);
+  } else if (first.w === 'check') {
+    const particle = PEOPLE_ME.has(next(1)) ? next(2) : next(1);
+    if (particle === 'out') request = 'FINANCIAL';
+    else if (particle === 'in') request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'tell' && next(1) !== '' && !PEOPLE_ME.has(next(1))) {
+    request = 'COMMUNICATION';
+  } else if (first.w === 'let' && next(1) !== '' && !PEOPLE_ME.has(next(1)) && clauseWords.slice(0, 5).includes('know')) {
+    request = 'COMMUNICATION';
+  } else if (['give', 'grant', 'remove', 'revoke'].includes(first.w) && clauseWords.some((w) => ACCESS_WORDS.has(w))) {
+    request = 'PERMISSION_CHANGE';
+  } else if (first.w === 'open' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 5).some((w) => OPENED_THINGS.has(w))) {
+    request = 'EXTERNAL_WRITE';
+  } else if ((first.w === 'write' || first.w === 'compose') && targets.some((t) => t.kind === 'email')) {
+    request = 'COMMUNICATION';
+  }
+  if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
+  return request === null ? { request: null, verb: null } : { request, verb };
+}
+
 function analyzeClause(text: string, start: number, end: number, allTargets: TargetToken[]): Clause | null {
   const raw = text.slice(start, end);
   const lead = raw.length - raw.trimStart().length;
@@ -328,7 +375,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const passiveFrom: number[] = [];
   if (negated) {
     for (let k = at; k < words.length; k++) {
-      const cls = classOfAnyForm(words[k]!.w);
+      const cls = words[k]!.w === 'check' && words[k + 1]?.w === 'out' ? 'FINANCIAL' : classOfAnyForm(words[k]!.w);
       if (cls !== null && cls !== 'READ') bans.add(cls);
     }
   }
@@ -349,8 +396,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
   if (!negated && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
-    request = requestClassOfVerb(first.w);
-    verb = request === null ? null : first;
+    ({ request, verb } = phrasalRequest(words, at, targets));
   }
   const hasAmount = AMOUNT.test(clauseText);
   const hasIban = targets.some((t) => t.kind === 'iban');
