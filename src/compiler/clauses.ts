@@ -265,7 +265,7 @@ const ITEM_LEAD = new Set([
   'items', 'product', 'products', 'copy', 'copies', 'pair', 'email', 'emails', 'e-mail', 'message', 'messages', 'mail', 'photo',
   'photos', 'picture', 'pictures', 'image', 'images', 'folder', 'folders', 'spreadsheet', 'presentation', 'cheapest', 'best',
   'latest', 'newest', 'oldest', 'usual', 'same', 'pack', 'packs', 'bag', 'bags', 'box', 'boxes', 'bottle', 'bottles', 'set', 'sets',
-  'roll', 'rolls', 'can', 'cans', 'jar', 'jars', 'carton', 'cartons', 'dozen', 'stale', 'unused', 'duplicate', 'branch', 'branches',
+  'roll', 'rolls', 'can', 'cans', 'jar', 'jars', 'carton', 'cartons', 'dozen', 'stale', 'unused', 'duplicate', 'branch', 'branches', 'book', 'books', 'ticket', 'tickets',
 ]);
 /** Kind nouns that may follow an item's name ("the Q4 roadmap doc"). */
 const ITEM_KINDS = new Set(['file', 'files', 'document', 'documents', 'doc', 'docs', 'sheet', 'spreadsheet', 'folder', 'branch', 'presentation', 'deck', 'slides']);
