@@ -110,6 +110,7 @@ const NUMBER_WORDS: Record<string, number> = {
   once: 1, twice: 2, thrice: 3,
 };
 const READ_ONLY = /\bread[- ]only\b|\bnothing else\b|\bonly (?:read|look|browse|research|view|summari[sz]e|search|check|compare)\b|\b(?:don'?t|do not|never) (?:do|change|touch|modify|alter) (?:anything|a thing)\b|\blook but (?:don'?t|do not) touch\b/i;
+const ONLY_READING = /\bonly (?:read|look|browse|research|view|summari[sz]e|search|check|compare)\b/i;
 const PASSIVE_BAN = /\b(?:(?:should|must|may|can|will|shall|is|are) not|shouldn'?t|mustn'?t|can'?t|cannot|won'?t|never) (?:ever )?be ([a-z-]+)/gi;
 /** "without posting", "without posting, sharing or sending anything": every gerund in the list is banned. */
 const WITHOUT_GERUND = /\bwithout ([a-z-]+ing(?:(?:\s*,\s*(?:or\s+|and\s+|nor\s+)?|\s+(?:or|and|nor)\s+)[a-z-]+ing)*)\b/gi;
@@ -458,7 +459,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     verb,
     bans: [...bans],
     readOnly: READ_ONLY.test(clauseText),
-    beyondRequested: BEYOND_REQUESTED.test(clauseText),
+    // "only read X, then reply to Y": "only" limits what is done to X; the reply the user asked for stays.
+    beyondRequested: BEYOND_REQUESTED.test(clauseText) || ONLY_READING.test(clauseText),
     targets,
     objects,
     excepted,
