@@ -185,7 +185,7 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
     },
     constraints,
     recipients: union(older.recipients, newer.recipients),
-    domains: older.domains === null || newer.domains === null ? null : union(older.domains, newer.domains),
+    domains: mergedDomains(older, newer),
     paths: union(older.paths, newer.paths),
     prohibitions,
     grants,
@@ -193,6 +193,17 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
     source: `${older.source}+${newer.source}`,
   });
   return { policy, removed };
+}
+
+/**
+ * Reading sites after a turn: open-web research (evidence `domains:*`) in either turn opens reading; a
+ * later turn that writes no site keeps the earlier list (it never widens it); a site-less first turn
+ * stays site-less.
+ */
+function mergedDomains(older: TaskPolicy, newer: TaskPolicy): string[] | null {
+  if (older.domains === null) return null;
+  if (newer.domains === null) return newer.evidence.some((e) => e.ref === 'domains:*') ? null : older.domains;
+  return union(older.domains, newer.domains);
 }
 
 function freshId(base: string, taken: ReadonlyArray<{ id: string }>): string {

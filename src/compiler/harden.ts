@@ -106,12 +106,25 @@ function occurrences(text: string, quote: string): number[] {
   return out;
 }
 
-/** The request clause of `cls` whose verb the quote covers, if any. */
-function supportingClause(text: string, quote: string, clauses: readonly Clause[]): Clause | null {
+/** Negation scopes of the instruction ("do not send, post or share anything", "without paying"). */
+function negatedSpans(analysis: Analysis): Array<[number, number]> {
+  return analysis.clauses.flatMap((c) => (c.negatedSpan === null ? [] : [c.negatedSpan]));
+}
+
+const inside = (start: number, end: number, spans: ReadonlyArray<[number, number]>) => spans.some(([s, e]) => start >= s && end <= e);
+
+/**
+ * The request clause of `cls` whose verb the quote covers, if any. Words under a negation are never
+ * evidence: an occurrence of the quote that lies inside a negated span, or whose verb does, is skipped,
+ * whatever the clause reader made of it (a defence against a mis-split list such as "post or share
+ * anything" out of "do not send, post or share anything").
+ */
+function supportingClause(text: string, quote: string, clauses: readonly Clause[], negated: ReadonlyArray<[number, number]>): Clause | null {
   const trimmed = quote.trim();
   for (const at of occurrences(text, trimmed)) {
     const end = at + trimmed.length;
-    const hit = clauses.find((c) => c.verb !== null && c.verb.start >= at && c.verb.end <= end);
+    if (inside(at, end, negated)) continue;
+    const hit = clauses.find((c) => c.verb !== null && c.verb.start >= at && c.verb.end <= end && !inside(c.verb.start, c.verb.end, negated));
     if (hit) return hit;
   }
   return null;
@@ -231,6 +244,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   const prohibitions = hardenProhibitions(draft, instruction, opts.prohibitions, analysis, removed);
   const grants = new Map<RiskClass, ClassGrant>();
   const readDomains = keepDomains(draft.readDomains, bound, removed);
+  const negated = negatedSpans(analysis);
 
   for (const p of draft.permissions) {
     const cls = p.riskClass;
@@ -244,12 +258,15 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       removed.push({ ref, why: 'UNKNOWN is never granted' });
       continue;
     }
-    const clause = supportingClause(instruction, p.quote, bound.requests.get(cls) ?? []);
+    const clause = supportingClause(instruction, p.quote, bound.requests.get(cls) ?? [], negated);
     if (clause === null) {
+      const quoted = occurrences(instruction, p.quote.trim());
       const why =
-        p.quote.trim() === '' || occurrences(instruction, p.quote.trim()).length === 0
+        p.quote.trim() === '' || quoted.length === 0
           ? "the evidence quote is not in the user's words"
-          : `the quote contains no request for a ${cls} action (a clause opening with a ${cls} verb, not negated)`;
+          : quoted.every((at) => inside(at, at + p.quote.trim().length, negated))
+            ? 'the quote lies inside a negation: words the user negated are never evidence'
+            : `the quote contains no request for a ${cls} action (a clause opening with a ${cls} verb, not negated)`;
       removed.push({ ref, why });
       continue;
     }
@@ -356,7 +373,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     allow,
     constraints,
     recipients: [],
-    domains: openWeb ? null : [...allDomains.keys()],
+    // An instruction that writes no site at all does not limit reading to a list (there is none);
+    // data-bearing actions stay bound by the evaluator's domain and site-binding checks.
+    domains: openWeb || !analysis.targets.some((t) => t.kind === 'domain') ? null : [...allDomains.keys()],
     paths: [...allPaths.keys()],
     prohibitions,
     evidence,

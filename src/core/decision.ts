@@ -17,6 +17,7 @@ export const CHECKS = [
   'ceiling',
   'recipient_binding',
   'domain_allowlist',
+  'site_binding',
   'exfiltration_url',
   'path_allowlist',
   'outbound_budget',

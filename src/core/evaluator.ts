@@ -2,7 +2,7 @@ import { ToolCallSchema, type ToolCall } from './call';
 import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
-import { registrableDomain } from './domains';
+import { hostOf, registrableDomain } from './domains';
 import { privateHostOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
@@ -98,6 +98,11 @@ function indexOf(policy: TaskPolicy): PolicyIndex {
 }
 
 const canonicalDomain = (d: string) => registrableDomain(d) ?? d.toLowerCase();
+
+/** What a consequential class does, for a site-binding question ("send to alice@x.test on mail.test?"). */
+const ACTION_VERB: Partial<Record<RiskClass, string>> = {
+  LOCAL_WRITE: 'save', EXTERNAL_WRITE: 'write', COMMUNICATION: 'send', DELETE: 'delete', PERMISSION_CHANGE: 'share', FINANCIAL: 'pay', EXECUTION: 'run',
+};
 
 function listed(listing: ListingSets, call: ToolCall, c: Classification): string | null {
   if (listing.tools.has(call.tool)) return `tools:${call.tool}`;
@@ -274,11 +279,21 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   }
 
   // 9. domain allowlist. Data-bearing actions off the list are blocked; reading off the list asks,
-  //    unless the URL is also exfiltration-shaped, which check 10 then blocks.
+  //    unless the URL is also exfiltration-shaped, which check 10 then blocks. Site binding: when the
+  //    task names no site at all and the action's targets are all ones the user named (recipients
+  //    that passed check 8, items that passed check 6), the person is asked once, naming site and
+  //    target — "Reply to alice@x.test" rarely names the mail site. Approval grants that site for
+  //    that target only (grants.ts); anything else off the list still blocks.
   if (targets.domains.length > 0) {
     const fromConstraints = constraints.flatMap((k) => k.domains ?? []).map(canonicalDomain);
     const off = targets.domains.filter((d) => !index.domains.has(d) && !fromConstraints.includes(d));
     if (off.length > 0) {
+      const boundTargets = [...targets.recipients, ...(constraints.some((k) => k.items !== undefined) ? targets.items : [])];
+      if (isConsequential(cls) && index.domains.size === 0 && fromConstraints.length === 0 && boundTargets.length > 0 && !exfil) {
+        const sites = [...new Set(c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
+        const where = sites.length > 0 ? sites.join(', ') : off.join(', ');
+        return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`);
+      }
       if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
       if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
     }

@@ -18,6 +18,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   ceiling: 'the class ceiling and permission list',
   recipient_binding: 'recipient binding',
   domain_allowlist: 'the task’s site list',
+  site_binding: 'site binding (a target the user named, on a site the task does not name)',
   exfiltration_url: 'the exfiltration-shaped URL rule',
   path_allowlist: 'the task’s path list',
   outbound_budget: 'the outbound budget',
