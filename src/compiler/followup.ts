@@ -1,3 +1,4 @@
+import { compareDecimal } from '../core/amounts';
 import { classify } from '../core/classifier';
 import { capabilityClass } from '../core/classifier/capabilities';
 import { TaskPolicySchema, type Constraint, type TaskPolicy } from '../core/policy';
@@ -67,6 +68,12 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.items;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
+  // Each turn's payment stays within the larger of the two amounts named, in one currency; else no bound.
+  if (older.amount !== undefined && newer.amount !== undefined && older.amount.currency === newer.amount.currency) {
+    merged.amount = compareDecimal(older.amount.value, newer.amount.value) >= 0 ? older.amount : newer.amount;
+  } else delete merged.amount;
+  if (older.quantity !== undefined && newer.quantity !== undefined) merged.quantity = Math.max(older.quantity, newer.quantity);
+  else delete merged.quantity;
   return merged;
 }
 
