@@ -30,7 +30,7 @@ const CURRENCY_CODES = new Set([
 
 /** Symbols and prefixes, longest first so `US$` is not read as `$`. */
 const CURRENCY_SYMBOLS: readonly [string, string][] = [
-  ['US$', 'USD'], ['C$', 'CAD'], ['A$', 'AUD'], ['NZ$', 'NZD'], ['HK$', 'HKD'], ['S$', 'SGD'], ['R$', 'BRL'],
+  ['US$', 'USD'], ['$US', 'USD'], ['£GB', 'GBP'], ['C$', 'CAD'], ['A$', 'AUD'], ['NZ$', 'NZD'], ['HK$', 'HKD'], ['S$', 'SGD'], ['R$', 'BRL'],
   ['€', 'EUR'], ['$', 'USD'], ['£', 'GBP'], ['¥', 'JPY'], ['₹', 'INR'], ['₩', 'KRW'], ['₺', 'TRY'], ['₪', 'ILS'], ['zł', 'PLN'],
 ];
 
@@ -162,7 +162,7 @@ export function wordsNumber(text: string): number | null {
 // ---------------------------------------------------------------------------------------------------
 // Amounts in a field value
 
-const NUMBER_RUN = String.raw`\d{1,3}(?:[ '’\u00a0\u202f]\d{3})+(?:[.,]\d+)?|\d[\d.,]*(?:[.,]-)?`;
+const NUMBER_RUN = String.raw`\d{1,3}(?:[ '’\u00a0\u202f]\d{3})+(?:[.,]\d+|[.,]-)?|\d[\d.,]*(?:[.,]-)?`;
 const SYMBOL_ALTERNATION = CURRENCY_SYMBOLS.map(([s]) => s.replace(/[$.]/g, '\\$&')).join('|');
 
 /**

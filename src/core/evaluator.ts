@@ -1,4 +1,4 @@
-import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY } from './amounts';
+import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
@@ -7,7 +7,6 @@ import { registrableDomain } from './domains';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
-import type { Money } from './amounts';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 
 export interface EvalResult {
@@ -162,11 +161,10 @@ function exactlyApproved(proposed: readonly string[], approved: readonly string[
 /** Why a call's amounts are not within the amount the user named; null when they are. */
 function amountOutsideBound(proposed: readonly string[], bound: Money): string | null {
   const named = `the ${formatMoney(bound)} the user named`;
-  if (proposed.length === 0) return `no readable amount; ${named}`;
+  if (proposed.length === 0) return `the action carries no amount to check against ${named}`;
   for (const target of proposed) {
-    if (target === UNREADABLE_AMOUNT) return `the amount could not be read; ${named}`;
-    const m = moneyOfTarget(target);
-    if (m === null) return `the amount could not be read; ${named}`;
+    const m = target === UNREADABLE_AMOUNT ? null : moneyOfTarget(target);
+    if (m === null) return `the amount could not be read; the user named ${formatMoney(bound)}`;
     // An amount without a currency is taken in the named one: a form's currency is often only on its label.
     if (m.currency !== null && m.currency !== bound.currency) return `amount ${amountWords(target)} is in another currency than ${named}`;
     if (compareDecimal(m.value, bound.value) > 0) return `amount ${formatMoney({ value: m.value, currency: m.currency ?? bound.currency })} is above ${named}`;
