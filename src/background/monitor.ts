@@ -103,7 +103,7 @@ function error(code: ErrorResponse['code'], message: string): ErrorResponse {
 /** Identical asks (same tool, capability and targets) share one pending approval. */
 export function deltaKeyOf(record: DecisionRecord): string {
   const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  return JSON.stringify([record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items)]);
+  return JSON.stringify([record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items), sorted(record.targets.amounts ?? []), sorted(record.targets.quantities ?? [])]);
 }
 
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
