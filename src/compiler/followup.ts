@@ -51,6 +51,12 @@ function classOfConstraint(k: Constraint): RiskClass | undefined {
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
+function mergedAmount(older: Constraint['amount'], newer: Constraint['amount']): Constraint['amount'] {
+  if (older === undefined || newer === undefined) return older ?? newer;
+  if (older.currency !== newer.currency) return undefined;
+  return compareDecimal(older.value, newer.value) >= 0 ? older : newer;
+}
+
 function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const merged: Constraint = { ...older };
   const recipients = older.recipients && newer.recipients ? union(older.recipients, newer.recipients) : undefined;
@@ -68,11 +74,13 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.items;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
-  // Each turn's payment stays within the larger of the two amounts named, in one currency; else no bound.
-  if (older.amount !== undefined && newer.amount !== undefined && older.amount.currency === newer.amount.currency) {
-    merged.amount = compareDecimal(older.amount.value, newer.amount.value) >= 0 ? older.amount : newer.amount;
-  } else delete merged.amount;
-  if (older.quantity !== undefined && newer.quantity !== undefined) merged.quantity = Math.max(older.quantity, newer.quantity);
+  // Amounts and quantities merge as within one turn (harden.ts wordsBound): the largest named binds the
+  // class, one named on either side still binds it, amounts in two currencies bind none.
+  const amount = mergedAmount(older.amount, newer.amount);
+  if (amount !== undefined) merged.amount = amount;
+  else delete merged.amount;
+  const quantity = older.quantity !== undefined && newer.quantity !== undefined ? Math.max(older.quantity, newer.quantity) : (older.quantity ?? newer.quantity);
+  if (quantity !== undefined) merged.quantity = quantity;
   else delete merged.quantity;
   return merged;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mergePolicies } from '../../src/compiler';
 import { analyzeInstruction } from '../../src/compiler/clauses';
 import { compileWith, draftOf, permission, rules } from './helpers';
 
@@ -45,5 +46,17 @@ describe("hardening binds the amount and quantity the user named", () => {
     ]);
     const purchase = compileWith('On shop.test, buy two packs of coffee filters.', () => draftOf(permission({ riskClass: 'FINANCIAL', quote: 'buy two packs of coffee filters' })));
     expect(purchase.policy.constraints[0]).toMatchObject({ quantity: 2 });
+  });
+});
+
+describe('follow-up turns', () => {
+  it('merge as within one turn: the larger amount in one currency binds, one named on either side binds, two currencies bind none', () => {
+    const older = rules('On bank.test, pay bob@x.test 10 EUR');
+    const more = mergePolicies(older, rules('On bank.test, pay bob@x.test 20 EUR')).policy;
+    expect(more.constraints.find((k) => k.riskClass === 'FINANCIAL')).toMatchObject({ amount: { value: '20', currency: 'EUR' }, maxCalls: 2 });
+    const other = mergePolicies(older, rules('On bank.test, pay bob@x.test $20')).policy;
+    expect(other.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toBeUndefined();
+    const unnamed = mergePolicies(older, rules('On bank.test, pay alice@x.test for the tickets')).policy;
+    expect(unnamed.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toEqual({ value: '10', currency: 'EUR' });
   });
 });
