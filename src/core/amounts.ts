@@ -60,6 +60,12 @@ function canonical(intPart: string, fracPart: string): string {
   return frac === '' ? int : `${int}.${frac}`;
 }
 
+/** `"045.50"` → `"45.5"`: the canonical form of a plain decimal (digits, at most one point). */
+export function canonicalDecimal(text: string): string {
+  const [int = '', frac = ''] = text.split('.');
+  return canonical(int, frac);
+}
+
 /** Compare two canonical decimals: -1, 0 or 1. Exact for any length. */
 export function compareDecimal(a: string, b: string): number {
   const [ai = '0', af = ''] = a.split('.');

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
 
 /**
@@ -22,7 +23,10 @@ export type Listing = z.infer<typeof ListingSchema>;
 /** An exact amount: a canonical decimal string (never a float) and an ISO 4217 code. */
 export const MoneySchema = z
   .object({
-    value: z.string().regex(/^(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/, 'a canonical decimal such as 45 or 45.5'),
+    value: z
+      .string()
+      .regex(/^\d{1,30}(?:\.\d{1,30})?$/, 'a decimal such as 45 or 45.50')
+      .transform((v) => canonicalDecimal(v)),
     currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as EUR'),
   })
   .strict();
