@@ -196,7 +196,7 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
 }
 
 /** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
-const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard']);
+const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite']);
 
 function countIn(words: Word[], verbIndex: number, text: string): number | null {
   for (let k = verbIndex + 1; k < words.length; k++) {

@@ -36,6 +36,10 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('On shop.test, buy two packs of coffee filters.')).toMatchObject({ quantity: 2, items: ['coffee filters'] });
   });
 
+  it('"invite three people" allows three invitations (one call each), not more', () => {
+    expect(rules('On drive.test, invite three people to the Q3-plan.docx document').constraints).toEqual([{ id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3 }]);
+  });
+
   it('an LLM draft cannot widen or drop the amount: hardening takes it from the words', () => {
     const quote = 'Pay my electricity bill of 45 EUR to DE89370400440532013000';
     const text = `${quote} on bank.test.`;
