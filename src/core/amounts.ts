@@ -170,6 +170,8 @@ export function wordsNumber(text: string): number | null {
 
 const NUMBER_RUN = String.raw`\d{1,3}(?:[ '’\u00a0\u202f]\d{3})+(?:[.,]\d+|[.,]-)?|\d[\d.,]*(?:[.,]-)?`;
 const SYMBOL_ALTERNATION = CURRENCY_SYMBOLS.map(([s]) => s.replace(/[$.]/g, '\\$&')).join('|');
+const FIELD_AMOUNT = new RegExp(`^(${SYMBOL_ALTERNATION}|[A-Za-z]{3})? ?(${NUMBER_RUN}) ?(${SYMBOL_ALTERNATION}|[A-Za-z]{3,7})?$`, 'i');
+const FIELD_AMOUNT_IN_WORDS = /^([a-z -]+?) ([a-z]+)$/i;
 
 /**
  * A field value as money: a number with at most one currency before or after it (`45`, `45,00 €`,
@@ -178,7 +180,7 @@ const SYMBOL_ALTERNATION = CURRENCY_SYMBOLS.map(([s]) => s.replace(/[$.]/g, '\\$
 export function parseAmount(text: string): Money | null {
   const t = text.trim().replace(/\s+/g, ' ');
   if (t === '' || t.length > 80) return null;
-  const m = new RegExp(`^(${SYMBOL_ALTERNATION}|[A-Za-z]{3})? ?(${NUMBER_RUN}) ?(${SYMBOL_ALTERNATION}|[A-Za-z]{3,7})?$`, 'i').exec(t);
+  const m = FIELD_AMOUNT.exec(t);
   if (m) {
     const [, before, number = '', after] = m;
     if (before !== undefined && after !== undefined) return null;
@@ -188,7 +190,7 @@ export function parseAmount(text: string): Money | null {
     const value = parseNumber(number);
     return value === null ? null : { value, currency };
   }
-  const words = /^([a-z -]+?) ([a-z]+)$/i.exec(t);
+  const words = FIELD_AMOUNT_IN_WORDS.exec(t);
   if (words) {
     const currency = currencyOf(words[2]!);
     const n = currency === null ? null : wordsNumber(words[1]!);
@@ -261,6 +263,13 @@ const NUMBER_WORD = String.raw`(?:a|an|zero|one|two|three|four|five|six|seven|ei
 const NUMBER_WORD_RUN = String.raw`${NUMBER_WORD}(?:(?:[ -]|\sand\s)${NUMBER_WORD})*`;
 const CURRENCY_TOKEN = String.raw`${SYMBOL_ALTERNATION}|\b[A-Za-z]{3,7}\b`;
 
+/** Amounts in text, tried in this order (matchAll copies each, so sharing them is safe). */
+const MONEY_IN_TEXT: readonly [RegExp, 'before' | 'after' | 'words'][] = [
+  [new RegExp(String.raw`(?<![\w$])(${CURRENCY_TOKEN}) ?(${NUMBER_RUN})`, 'gu'), 'before'],
+  [new RegExp(String.raw`(?<![\w.,])(${NUMBER_RUN}) ?(${CURRENCY_TOKEN})`, 'gu'), 'after'],
+  [new RegExp(String.raw`\b(${NUMBER_WORD_RUN}) (${CURRENCY_TOKEN})`, 'giu'), 'words'],
+];
+
 /** In the user's words a code counts only in capitals ("TRY 3" is lira, "try 3 times" is not); words and symbols in any case. */
 function writtenCurrency(token: string): string | null {
   if (/^[a-z]{3}$/i.test(token) && CURRENCY_CODES.has(token.toUpperCase()) && token !== token.toUpperCase()) return null;
@@ -275,12 +284,7 @@ function writtenCurrency(token: string): string | null {
  */
 export function findMoney(text: string): MoneyMention[] {
   const out: MoneyMention[] = [];
-  const patterns: [RegExp, 'before' | 'after' | 'words'][] = [
-    [new RegExp(String.raw`(?<![\w$])(${CURRENCY_TOKEN}) ?(${NUMBER_RUN})`, 'gu'), 'before'],
-    [new RegExp(String.raw`(?<![\w.,])(${NUMBER_RUN}) ?(${CURRENCY_TOKEN})`, 'gu'), 'after'],
-    [new RegExp(String.raw`\b(${NUMBER_WORD_RUN}) (${CURRENCY_TOKEN})`, 'giu'), 'words'],
-  ];
-  for (const [pattern, shape] of patterns) {
+  for (const [pattern, shape] of MONEY_IN_TEXT) {
     for (const m of text.matchAll(pattern)) {
       const start = m.index;
       const end = start + m[0].length;
