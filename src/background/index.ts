@@ -8,6 +8,7 @@ import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dn
 import { BLOCKED_PAGE_PATH, blockedPageUrl, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { WAITING_NOTICE } from '../content/bridge';
+import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
 
@@ -144,6 +145,26 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     const parsed = parseBlockedPageUrl(details.url);
     if (parsed !== null) withMonitor((m) => m.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
   });
+
+  // DNS rebinding, after the fact: Chromium reports the address once the response starts.
+  const rebindingSeen = new Set<string>();
+  chrome.webRequest.onResponseStarted.addListener(
+    (details) => {
+      if (details.tabId < 0 || details.ip === undefined) return;
+      withMonitor(async (m) => {
+        await m.ready;
+        const task = m.snapshot().task;
+        if (task === null || !m.isGuarded(details.tabId)) return;
+        const record = rebindingRecord(details, task.policy);
+        if (record === null) return;
+        const key = `${task.taskId} ${record.targets.domains[0]}`;
+        if (rebindingSeen.has(key)) return;
+        rebindingSeen.add(key);
+        await m.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
+      });
+    },
+    { urls: ['<all_urls>'] },
+  );
 
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
   chrome.tabs.onCreated.addListener((tab) => {
