@@ -180,14 +180,16 @@ export function OptionsPage({ transport }: { transport: Transport }) {
         <FieldError field="minimizeWithoutAsking" errors={errors} />
       </fieldset>
 
-      <div class="buttons" hidden={readOnly}>
-        <button type="submit" disabled={busy !== null}>
-          Save
-        </button>
-        <button type="button" onClick={() => void test()} disabled={busy !== null}>
-          Test connection
-        </button>
-      </div>
+      {!readOnly && (
+        <div class="buttons">
+          <button type="submit" disabled={busy !== null}>
+            Save
+          </button>
+          <button type="button" onClick={() => void test()} disabled={busy !== null}>
+            Test connection
+          </button>
+        </div>
+      )}
       <p class="result" role="status" data-kind={saveResult?.kind}>
         {busy === 'save' ? 'Saving…' : (saveResult?.text ?? '')}
       </p>

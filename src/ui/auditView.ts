@@ -55,7 +55,7 @@ export function auditFacts(e: AuditEntry): { label: string; value: string }[] {
     ['Sites', t.domains.join(', ')],
     ['Paths', t.paths.join(', ')],
     ['Items', t.items.join(', ')],
-    ['Allowed by', r.ruleRef],
+    [r.decision === 'ALLOW' ? 'Allowed by' : 'Policy entry', r.ruleRef],
     ['Your words', r.evidence === undefined ? undefined : `“${r.evidence}”`],
     ['Seen by', e.layer === undefined ? undefined : LAYER_WORDS[e.layer]],
   ];
