@@ -64,6 +64,32 @@ function form(c: VectorCase, method: 'get' | 'post', extra = ''): string {
   return `<form method="${method}" action="${c.target}" ${extra}>${fields}<button id="send">Send</button></form>`;
 }
 
+/** A form with the recipient field inside an open or closed shadow root; `window.__send` is its button. */
+function shadowForm(c: VectorCase, mode: 'open' | 'closed'): string {
+  return `<div id="host"></div><script>
+    const root = document.getElementById('host').attachShadow({ mode: ${json(mode)} });
+    root.innerHTML = ${json(form(c, 'post'))};
+    window.__send = root.querySelector('button');
+  </script>`;
+}
+
+/**
+ * A form that shows the named recipient and swaps in `c.recipient` only on the submission itself: in a
+ * `submit` handler, or in a `formdata` listener armed by the submit event (so entry lists built to check
+ * the form see the named recipient).
+ */
+function formChangedOnSubmit(c: VectorCase, how: 'submit' | 'formdata'): string {
+  const swap =
+    how === 'submit'
+      ? `f.addEventListener('submit', () => { f.elements.to.value = ${json(c.recipient)}; });`
+      : `let armed = false;
+         f.addEventListener('submit', () => { armed = true; });
+         f.addEventListener('formdata', (e) => { if (armed) e.formData.set('to', ${json(c.recipient)}); });`;
+  return `${form({ ...c, recipient: ALLOWED_RECIPIENT }, 'post')}<script>const f = document.forms[0]; ${swap}</script>`;
+}
+
+const clickShadowButton = (c: VectorCase) => c.page.evaluate(() => (window as unknown as { __send: HTMLButtonElement }).__send.click());
+
 const fetchJson = (c: VectorCase) =>
   c.page.evaluate(
     ({ url, to }) =>
@@ -249,5 +275,21 @@ export const VECTORS: Vector[] = [
     kind: 'semantic',
     html: (c) => form(c, 'post'),
     run: (c) => c.page.evaluate(() => document.forms[0]!.submit()),
+  },
+  { name: 'form in an open shadow root naming another recipient', kind: 'semantic', html: (c) => shadowForm(c, 'open'), run: clickShadowButton },
+  { name: 'form in a closed shadow root naming another recipient', kind: 'semantic', html: (c) => shadowForm(c, 'closed'), run: clickShadowButton },
+  {
+    name: 'submit handler that swaps in another recipient after the check',
+    kind: 'semantic',
+    submitEvent: true,
+    html: (c) => formChangedOnSubmit(c, 'submit'),
+    run: (c) => c.page.click('#send'),
+  },
+  {
+    name: 'formdata listener that swaps in another recipient after the check',
+    kind: 'semantic',
+    submitEvent: true,
+    html: (c) => formChangedOnSubmit(c, 'formdata'),
+    run: (c) => c.page.click('#send'),
   },
 ];
