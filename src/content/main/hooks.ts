@@ -1,6 +1,11 @@
-import type { BROWSER_TOOLS, ToolCall } from '../../core/call';
+import type { BROWSER_TOOLS } from '../../core/call';
 import { BODY_VIEW_LIMIT, FieldCollector, textBodyView, type BodyView } from '../body';
-import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, type BridgeProposal } from '../bridge';
+import { FORM_SUBMIT_EVENT } from '../bridge';
+import { hookElementLoads } from './elements';
+import { loadGate } from './gate';
+import { hookMarkup } from './markup';
+import { hookStyles } from './styles';
+import { openBridge, requestCall, urlTools, type PageWindow, type Propose, type UrlTools } from './channel';
 import { captureNatives, invoke, type Natives } from './natives';
 
 /**
@@ -23,14 +28,6 @@ import { captureNatives, invoke, type Natives } from './natives';
  * Against a page that replaces builtins to falsify the body view itself (Array/String prototypes), the
  * view is best effort; the decision channel and the URL/method snapshot use captured natives only.
  */
-export const SAME_ORIGIN_QUERY_LIMIT = 256;
-
-type OnDecision = (allow: boolean, reason: string) => void;
-type Propose = (call: ToolCall, onDecision: OnDecision) => void;
-type RequestKind = 'fetch' | 'xhr' | 'beacon' | 'websocket' | 'eventsource';
-type PageWindow = Window & typeof globalThis;
-
-const REQUEST_TOOL: (typeof BROWSER_TOOLS)['request'] = 'browser.request';
 const NAVIGATE_TOOL: (typeof BROWSER_TOOLS)['navigate'] = 'browser.navigate';
 /** How much of a body is decoded for the view (UTF-8 needs at most 4 bytes per character). */
 const DECODE_LIMIT_BYTES = BODY_VIEW_LIMIT * 4;
@@ -46,77 +43,10 @@ export function installPageHooks(win: PageWindow): void {
   hookEventSource(win, n, propose, urls);
   hookWindowOpen(win, n, propose, urls);
   hookFormSubmit(win, n);
-}
-
-/**
- * Opens the private port (see bridge.ts). Answers are read only from that port, through the captured
- * MessageEvent.data getter, and matched to a pending callback by id; nothing on the decision path
- * awaits a promise, so a page that replaced Promise.prototype.then cannot step into it either.
- */
-function openBridge(n: Natives): Propose {
-  const channel = new n.MessageChannel();
-  const port = invoke<MessagePort>(n.channelPort1, channel);
-  const pending = n.createObject(null) as Record<number, OnDecision>;
-  let nextId = 1;
-  invoke(n.portSetOnMessage, port, [
-    (event: MessageEvent) => {
-      const data = invoke<unknown>(n.messageEventData, event);
-      if (typeof data !== 'object' || data === null) return;
-      const { id, allow, reason } = data as Record<string, unknown>;
-      if (typeof id !== 'number') return;
-      const onDecision = pending[id];
-      if (onDecision === undefined) return;
-      delete pending[id];
-      onDecision(allow === true, typeof reason === 'string' ? reason : '');
-    },
-  ]);
-  invoke(n.windowPostMessage, n.window, [{ [HANDSHAKE_KEY]: true }, '*', [invoke(n.channelPort2, channel)]]);
-  return (call, onDecision) => {
-    const id = nextId++;
-    pending[id] = onDecision;
-    const proposal: BridgeProposal = { id, call };
-    invoke(n.portPostMessage, port, [proposal]);
-  };
-}
-
-interface UrlTools {
-  /** The URL resolved against the document's base, or null when it does not parse. */
-  resolve(input: unknown): URL | null;
-  href(url: URL): string;
-  /** The round-trip exemption described at the top of this file. */
-  isSameOriginRead(method: string, href: string): boolean;
-  upper(text: unknown): string;
-}
-
-function urlTools(n: Natives): UrlTools {
-  const resolve = (input: unknown): URL | null => {
-    try {
-      return new n.URL(n.String(input), invoke<string>(n.baseURI, n.document));
-    } catch {
-      return null;
-    }
-  };
-  return {
-    resolve,
-    href: (url) => invoke<string>(n.urlHref, url),
-    isSameOriginRead(method, href) {
-      if (method !== 'GET' && method !== 'HEAD') return false;
-      const url = resolve(href);
-      return (
-        url !== null &&
-        invoke<string>(n.urlOrigin, url) === n.origin &&
-        invoke<string>(n.urlSearch, url).length <= SAME_ORIGIN_QUERY_LIMIT
-      );
-    },
-    upper: (text) => invoke<string>(n.toUpperCase, n.String(text)),
-  };
-}
-
-function requestCall(method: string, url: string, kind: RequestKind, body?: BodyView, bodyBytes?: number): ToolCall {
-  const args: Record<string, unknown> = { method, url, kind };
-  if (body !== undefined) args.body = body;
-  if (bodyBytes !== undefined && bodyBytes > 0) args.bodyBytes = bodyBytes;
-  return { tool: REQUEST_TOOL, args };
+  const gate = loadGate(n, propose, urls);
+  const elements = hookElementLoads(win, n, gate);
+  hookMarkup(win, n, gate, elements);
+  hookStyles(win, n, gate);
 }
 
 function then<T>(n: Natives, promise: Promise<T>, onValue: (value: T) => void, onError: () => void): void {
