@@ -44,6 +44,7 @@ const WITHOUT_HOOKS: Record<string, 'floor' | 'isolated' | 'reaches'> = {
   'fetch JSON naming another recipient': 'reaches',
   'XHR form body naming another recipient': 'reaches',
   'form.submit() naming another recipient': 'isolated',
+  'dedicated Worker POST naming another recipient': 'reaches',
   'form in an open shadow root naming another recipient': 'isolated',
   'form in a closed shadow root naming another recipient': 'isolated',
   'submit handler that swaps in another recipient after the check': 'isolated',

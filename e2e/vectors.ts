@@ -276,6 +276,20 @@ export const VECTORS: Vector[] = [
     html: (c) => form(c, 'post'),
     run: (c) => c.page.evaluate(() => document.forms[0]!.submit()),
   },
+  {
+    name: 'dedicated Worker POST naming another recipient',
+    kind: 'semantic',
+    run: (c) => {
+      // A same-origin worker script whose fetch uses a path relative to the script.
+      const probe = new URL(c.target);
+      const script = `/worker${probe.pathname}.js`;
+      c.server.setPage(script, {
+        contentType: 'text/javascript',
+        body: `fetch(${json(probe.pathname)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${json(JSON.stringify({ to: c.recipient, note: 'hello' }))} }).catch(() => {});`,
+      });
+      return c.page.evaluate((url) => void new Worker(url), script);
+    },
+  },
   { name: 'form in an open shadow root naming another recipient', kind: 'semantic', html: (c) => shadowForm(c, 'open'), run: clickShadowButton },
   { name: 'form in a closed shadow root naming another recipient', kind: 'semantic', html: (c) => shadowForm(c, 'closed'), run: clickShadowButton },
   {

@@ -4,7 +4,9 @@ import { FORM_SUBMIT_EVENT } from '../bridge';
 import { hookElementLoads } from './elements';
 import { loadGate } from './gate';
 import { hookMarkup } from './markup';
+import { hookPeerConnections } from './rtc';
 import { hookStyles } from './styles';
+import { hookWorkers } from './workers';
 import { openBridge, requestCall, urlTools, type PageWindow, type Propose, type UrlTools } from './channel';
 import { captureNatives, invoke, type Natives } from './natives';
 
@@ -47,6 +49,8 @@ export function installPageHooks(win: PageWindow): void {
   const elements = hookElementLoads(win, n, gate);
   hookMarkup(win, n, gate, elements);
   hookStyles(win, n, gate);
+  hookWorkers(win, n, propose, urls);
+  hookPeerConnections(win, n, propose);
 }
 
 function then<T>(n: Natives, promise: Promise<T>, onValue: (value: T) => void, onError: () => void): void {
