@@ -71,6 +71,10 @@ function targetUrl(url: string, method: string): string {
   }
 }
 
+/**
+ * A submission as `browser.form_submit` arguments. Password values are masked (the policy never needs a
+ * secret); files appear by name (the page never knows their path).
+ */
 function argsOf(url: string, method: string, entries: Iterable<Entry>, form: HTMLFormElement | null, submitter: Submitter | null): FormSubmitArgs {
   const fieldTypes: Record<string, string> = {};
   if (form !== null) {
@@ -90,17 +94,6 @@ function argsOf(url: string, method: string, entries: Iterable<Entry>, form: HTM
   const id = form === null ? '' : formId(form);
   if (id !== '') args.formId = id.slice(0, 256);
   return args;
-}
-
-/**
- * What the form is about to send, as `browser.form_submit` arguments. Values come from FormData, i.e.
- * the entries the browser will submit (submitter included) as of now. Password values are masked: the
- * policy never needs a secret, and secrets should not travel further than the page. Files appear by
- * name (the page never knows their path).
- */
-export function readForm(form: HTMLFormElement, submitter: Submitter | null): FormSubmitArgs {
-  const method = submissionMethod(form, submitter);
-  return argsOf(submissionUrl(form, submitter), method, formDataOf(form, submitter), form, submitter);
 }
 
 /** The form submission a navigation carries, as the browser will send it (see NavigationSubmission). */

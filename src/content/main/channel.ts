@@ -1,5 +1,6 @@
 import type { BROWSER_TOOLS, RequestKindSchema, ToolCall } from '../../core/call';
 import type { z } from 'zod';
+import type { Rewrite } from '../../messages/protocol';
 import type { BodyView } from '../body';
 import { HANDSHAKE_KEY, type BridgeProposal } from '../bridge';
 import { invoke, type Natives } from './natives';
@@ -9,8 +10,12 @@ import { invoke, type Natives } from './natives';
  * resolution through captured natives, and the `browser.request` proposal shape.
  */
 
-export type OnDecision = (allow: boolean, reason: string) => void;
-export type Propose = (call: ToolCall, onDecision: OnDecision) => void;
+export type OnDecision = (allow: boolean, reason: string, rewrite?: Rewrite) => void;
+/**
+ * Proposes a call. `rewritable`: the caller can send the Minimizer's rewrite (fetch and XHR bodies); for
+ * every other caller an ALLOW that comes with a rewrite is a BLOCK, never a send of the original data.
+ */
+export type Propose = (call: ToolCall, onDecision: OnDecision, rewritable?: boolean) => void;
 export type RequestKind = z.infer<typeof RequestKindSchema>;
 export type PageWindow = Window & typeof globalThis;
 
@@ -37,24 +42,27 @@ export function requestCall(method: string, url: string, kind: RequestKind, body
 export function openBridge(n: Natives): Propose {
   const channel = new n.MessageChannel();
   const port = invoke<MessagePort>(n.channelPort1, channel);
-  const pending = n.createObject(null) as Record<number, OnDecision>;
+  const pending = n.createObject(null) as Record<number, { onDecision: OnDecision; rewritable: boolean }>;
   let nextId = 1;
   invoke(n.portSetOnMessage, port, [
     (event: MessageEvent) => {
       const data = invoke<unknown>(n.messageEventData, event);
       if (typeof data !== 'object' || data === null) return;
-      const { id, allow, reason } = data as Record<string, unknown>;
+      const { id, allow, reason, rewrite } = data as Record<string, unknown>;
       if (typeof id !== 'number') return;
-      const onDecision = pending[id];
-      if (onDecision === undefined) return;
+      const entry = pending[id];
+      if (entry === undefined) return;
       delete pending[id];
-      onDecision(allow === true, typeof reason === 'string' ? reason : '');
+      const because = typeof reason === 'string' ? reason : '';
+      if (rewrite === undefined) entry.onDecision(allow === true, because);
+      else if (entry.rewritable && typeof rewrite === 'object' && rewrite !== null) entry.onDecision(allow === true, because, rewrite as Rewrite);
+      else entry.onDecision(false, 'it could not be sent without the flagged data');
     },
   ]);
   invoke(n.windowPostMessage, n.window, [{ [HANDSHAKE_KEY]: true }, '*', [invoke(n.channelPort2, channel)]]);
-  return (call, onDecision) => {
+  return (call, onDecision, rewritable = false) => {
     const id = nextId++;
-    pending[id] = onDecision;
+    pending[id] = { onDecision, rewritable };
     const proposal: BridgeProposal = { id, call };
     invoke(n.portPostMessage, port, [proposal]);
   };

@@ -1,5 +1,6 @@
 import { requestCall, type PageWindow, type Propose, type UrlTools } from './channel';
 import { readRequestBody, type OnBody } from './bodies';
+import { encodedRewrite } from './fetch';
 import { invoke, type Natives } from './natives';
 
 interface XhrTarget {
@@ -42,18 +43,26 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
       throw new n.DOMException('AgentsFence: a synchronous request cannot wait for a decision', 'NetworkError');
     }
     const decide: OnBody = (view, bytes) =>
-      propose(requestCall(target.method, target.url, 'xhr', view, bytes), (allow) => {
-        try {
-          if (allow) {
-            invoke(n.xhrSend, this, [body]);
-          } else {
-            invoke(n.xhrOpen, this, ['GET', deadUrl, true]);
-            invoke(n.xhrSend, this, []);
+      propose(
+        requestCall(target.method, target.url, 'xhr', view, bytes),
+        (allow, _reason, rewrite) => {
+          try {
+            const formEncoded = body instanceof n.URLSearchParams;
+            const encoded = allow && rewrite !== undefined ? encodedRewrite(n, rewrite, formEncoded) : null;
+            if (allow && rewrite === undefined) {
+              invoke(n.xhrSend, this, [body]);
+            } else if (allow && encoded !== null) {
+              invoke(n.xhrSend, this, [formEncoded ? new n.URLSearchParams(encoded) : encoded]);
+            } else {
+              invoke(n.xhrOpen, this, ['GET', deadUrl, true]);
+              invoke(n.xhrSend, this, []);
+            }
+          } catch {
+            // The page aborted or re-opened the request while it waited: nothing to send.
           }
-        } catch {
-          // The page aborted or re-opened the request while it waited: nothing to send.
-        }
-      });
+        },
+        true,
+      );
     const carriesBody = target.method !== 'GET' && target.method !== 'HEAD' && body !== undefined && body !== null;
     let snapshot: Request | null = null;
     if (carriesBody) {
