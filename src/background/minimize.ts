@@ -45,9 +45,7 @@ export function modelActionOf(call: ToolCall, record: DecisionRecord): ModelActi
 /** `extra`: spans the model mode named (already checked to be exact substrings of the values). */
 export function screenAllowed(task: ActiveTask, call: ToolCall, record: DecisionRecord, extra: readonly Finding[] = []): Screened | null {
   if (!isScreened(call, record)) return null;
-  // A recipient the person approved (the call is allowed by their grant) is named by the person too.
-  const approved = record.check === 'grants' ? record.targets.recipients : [];
-  const recipients = [...task.policy.recipients, ...task.policy.constraints.flatMap((k) => k.recipients ?? []), ...approved];
+  const recipients = [...task.policy.recipients, ...task.policy.constraints.flatMap((k) => k.recipients ?? [])];
   const findings = mergeFindings(detectConfidential(carriedValues(call), { userWords: userWordsOf(task), recipients }), extra);
   if (findings.length === 0) return null;
   return { findings, description: describeFindings(findings), minimized: minimizeCall(call, findings) };
