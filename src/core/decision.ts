@@ -12,6 +12,7 @@ export const CHECKS = [
   'prohibitions',
   'deny_list',
   'grants',
+  'private_network',
   'argument_constraints',
   'ceiling',
   'recipient_binding',
@@ -21,6 +22,7 @@ export const CHECKS = [
   'path_allowlist',
   'outbound_budget',
   'approval_required',
+  'minimizer',
   'allowed',
   'internal_error',
 ] as const;

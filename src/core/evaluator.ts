@@ -3,8 +3,10 @@ import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
 import { hostOf, registrableDomain } from './domains';
+import { privateHostOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
+import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 
@@ -16,8 +18,8 @@ export interface EvalResult {
 
 /**
  * E(P, σ, t, a): total and deterministic. Checks run in a fixed order and the first that decides wins:
- * schema, expiry, guards, prohibitions, deny list, grants, argument constraints, ceiling+listing,
- * recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
+ * schema, expiry, guards, prohibitions, deny list, grants, private network, argument constraints,
+ * ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
  * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
  * is a BLOCK, never a skipped check.
  */
@@ -57,18 +59,6 @@ function toolNameOf(raw: unknown): string {
     if (typeof tool === 'string') return tool.slice(0, 256);
   }
   return '(malformed)';
-}
-
-/** URL schemes a guarded agent may never open: browser internals and extension pages (the approval UI). */
-const GUARDED_SCHEMES = ['chrome:', 'chrome-extension:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'edge:', 'view-source:', 'file:', 'moz-extension:'];
-const ABOUT_ALLOWED = new Set(['about:blank', 'about:srcdoc']);
-
-function guardedUrl(url: string): string | null {
-  const u = url.trim().toLowerCase();
-  const scheme = GUARDED_SCHEMES.find((s) => u.startsWith(s));
-  if (scheme) return scheme;
-  if (u.startsWith('about:') && !ABOUT_ALLOWED.has(u.split(/[?#]/)[0] ?? '')) return 'about:';
-  return null;
 }
 
 interface ListingSets {
@@ -149,6 +139,34 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
   );
 }
 
+/**
+ * The first private host the action reaches that the task does not name, or null. The task names a host
+ * in its domain list or a constraint's domains (same site rule as the domain allowlist); recipients'
+ * domains do not name a host. Both the URLs and the domains from host arguments (`curl`, `host:`) count;
+ * a single-label name counts only inside a URL (see privateHostOf).
+ */
+function unnamedPrivateHost(policy: TaskPolicy, index: PolicyIndex, c: Classification): { shown: string; range: string } | null {
+  const urls = c.urls.filter((url) => schemeOf(url).use === 'network').map((url) => ({ candidate: url, found: privateHostOf(url) }));
+  const hosts = c.targets.domains.map((domain) => ({ candidate: domain, found: privateHostOf(domain, { singleLabel: false }) }));
+  for (const { candidate, found } of [...urls, ...hosts]) {
+    if (found === null) continue;
+    const site = canonicalDomain(found.host);
+    if (index.domains.has(site) || policy.constraints.some((k) => (k.domains ?? []).some((d) => canonicalDomain(d) === site))) continue;
+    return { shown: originOf(candidate) ?? found.host, range: found.range };
+  }
+  return null;
+}
+
+/** `http://127.0.0.1:8080/` for a reason: no userinfo, path or query (they may carry data). */
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : `${origin}/`;
+  } catch {
+    return null;
+  }
+}
+
 function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
@@ -173,10 +191,11 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     return decide('BLOCK', 'expiry', 'the task policy has expired');
   }
 
-  // 2. guards: browser internals and extension pages are out of reach of a guarded agent.
+  // 2. guards: only the schemes on the allowlist (schemes.ts); browser internals, extension pages and
+  //    any scheme nobody listed are out of reach of a guarded agent.
   for (const url of c.urls) {
-    const scheme = guardedUrl(url);
-    if (scheme) return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme} pages`);
+    const { scheme, use } = schemeOf(url);
+    if (use === 'forbidden') return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`);
   }
 
   // 3. prohibitions beat everything that follows, grants included.
@@ -201,6 +220,15 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       const r = decide('ALLOW', 'grants', `approved by the user (${grant.maxCalls === null ? 'for this task' : 'once'})`, `grant:${grant.id}`);
       return { record: r.record, state: next };
     }
+  }
+
+  // 5b. private network: a host on the user's machine, LAN or intranet (any spelling of the address, see
+  //     addresses.ts) is reached only when the task names it or the user approved it (a grant, above).
+  const unnamed = unnamedPrivateHost(policy, index, c);
+  if (unnamed !== null) {
+    const { shown, range } = unnamed;
+    if (cls === 'READ') return decide('ASK_USER', 'private_network', `${shown} is on the private network (${range}) and the task does not name it`);
+    return decide('BLOCK', 'private_network', `${cls} to ${shown}, on the private network (${range}), which the task does not name`);
   }
 
   // 6. argument constraints: literal targets and call budgets for a tool, capability or class.

@@ -13,6 +13,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   prohibitions: 'a prohibition in the user’s words',
   deny_list: 'the policy’s deny list',
   grants: 'an approval the user gave',
+  private_network: 'the private-network rule (hosts on the user’s machine, LAN or intranet)',
   argument_constraints: 'an argument constraint',
   ceiling: 'the class ceiling and permission list',
   recipient_binding: 'recipient binding',
@@ -22,6 +23,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   path_allowlist: 'the task’s path list',
   outbound_budget: 'the outbound budget',
   approval_required: 'an explicit approval requirement',
+  minimizer: 'the Minimizer (confidential data the task does not call for)',
   allowed: 'the task’s permissions',
   internal_error: 'an internal error (fail closed)',
 };

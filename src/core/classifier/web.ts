@@ -3,6 +3,7 @@ import type { ActionFacts } from '../classification';
 import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
+import { schemeOf } from '../schemes';
 import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
@@ -107,7 +108,7 @@ function navigate(args: Record<string, unknown>): Unclassified {
   if (!parsed.success) return unknown(BROWSER_TOOLS.navigate);
   const t = emptyCollected();
   addUrl(t, parsed.data.url);
-  if (/^\s*javascript:/i.test(parsed.data.url)) return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
+  if (schemeOf(parsed.data.url).use === 'execution') return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
   return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
 }
 
