@@ -113,8 +113,7 @@ for (const variant of ['full', 'nohooks'] as const) {
     await expect(agent.getByText('Today a cat was elected mayor.')).toBeVisible();
     expect(await postComment(agent)).toMatch(/^failed:/);
     expect(server.hits('/comments')).toHaveLength(0);
-    // With the hooks, the evaluator decides the fetch (BLOCK by the user's prohibition, audited); without
-    // them, the network floor refuses the POST before any round trip.
+    // With the hooks, the fetch is decided (and audited) by the prohibition; without them the floor refuses it.
     if (variant === 'full') {
       const blocked = await browser.audit({ decision: 'BLOCK' });
       expect(blocked.some((e) => e.record.check === 'prohibitions')).toBe(true);

@@ -1,5 +1,6 @@
 import { classOfAnyForm, isVerb, requestClassOfVerb, STRONG_OPEN_WEB_VERBS, WEAK_OPEN_WEB_VERBS, type GrantableClass } from './verbs';
 import { extractTargets, type TargetToken } from './targets';
+import { findMoney, parseQuantity, wordsNumber, type MoneyMention } from '../core/amounts';
 
 /**
  * Reads an isolated instruction as a list of clauses. A clause is a request for class C when, with
@@ -52,6 +53,10 @@ export interface Clause {
   items: string[];
   /** How many calls the clause asks for ("once", "buy two tickets"); null when it does not say. */
   count: number | null;
+  /** Money amounts written in the clause with a currency ("45 EUR", "€45", "forty-five euros"). */
+  amounts: MoneyMention[];
+  /** How many items a purchase asks for in one order ("buy two packs", "a dozen", "3x"); null when unsaid. */
+  quantity: number | null;
   /**
    * A READ request for research across the open web: `strong` ("research", "search the web"),
    * `weak` ("find", "look up", "compare": open web only when the instruction names no site).
@@ -220,7 +225,7 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
 }
 
 /** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
-const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard']);
+const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite']);
 
 function countIn(words: Word[], verbIndex: number, text: string): number | null {
   for (let k = verbIndex + 1; k < words.length; k++) {
@@ -240,6 +245,32 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
     if (n !== null) return n;
   }
   return null;
+}
+
+/** Verbs whose object count is how many items one order may carry. */
+const QUANTITY_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book']);
+/** Words a quantity may be written in, after the verb: "a dozen", "two hundred", "3x", "x3". */
+const QUANTITY_WORDS = /^(?:\d{1,9}|\d{1,9}x|x\d{1,9}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen|and)$/;
+
+/**
+ * The quantity a purchase clause names: the largest count written before one of its items ("buy a
+ * cable and two chargers" → 2). A count that is money ("buy €50 of credit") is not a quantity.
+ */
+function quantityIn(words: Word[], verbIndex: number, text: string, amounts: readonly MoneyMention[]): number | null {
+  if (!QUANTITY_VERBS.has(words[verbIndex]?.w ?? '')) return null;
+  let best: number | null = null;
+  for (let k = verbIndex + 1; k < words.length; k++) {
+    const atItemStart = k === verbIndex + 1 || words[k - 1]!.w === 'and' || /[,&]/.test(text.slice(words[k - 1]!.end, words[k]!.start));
+    if (!atItemStart) continue;
+    let end = k;
+    while (end < words.length && QUANTITY_WORDS.test(words[end]!.w) && !(words[end]!.w === 'and' && end === k)) end++;
+    if (end === k || amounts.some((a) => words[k]!.start >= a.start && words[k]!.start < a.end)) continue;
+    const phrase = words.slice(k, end).map((w) => w.w);
+    if (phrase.at(-1) === 'and') phrase.pop();
+    const n = phrase.length === 1 ? (phrase[0] === 'a' || phrase[0] === 'an' ? 1 : parseQuantity(phrase[0]!)) : wordsNumber(phrase.join(' '));
+    if (n !== null && n > 0 && (best === null || n > best)) best = n;
+  }
+  return best;
 }
 
 function numberOf(w: string): number | null {
@@ -270,6 +301,8 @@ const ITEM_LEAD = new Set([
 ]);
 /** Kind nouns that may follow an item's name ("the Q4 roadmap doc"). */
 const ITEM_KINDS = new Set(['file', 'files', 'document', 'documents', 'doc', 'docs', 'sheet', 'spreadsheet', 'folder', 'branch', 'presentation', 'deck', 'slides']);
+/** A count written with digits before an item's name: "2", "3x", "x3". */
+const COUNT_WORD = /^(?:\d+|\d+x|x\d+)$/;
 /** An item phrase made only of these names no particular thing ("delete them", "buy everything"). */
 const NOT_AN_ITEM = new Set([
   ...ITEM_LEAD, 'it', 'them', 'this', 'that', 'these', 'those', 'everything', 'all', 'anything', 'something', 'stuff', 'ones', 'rest', 'others', 'other', 'more', 'else',
@@ -285,12 +318,12 @@ function itemsIn(text: string, words: Word[], verbIndex: number, targets: readon
   const close = () => {
     let lead = 0;
     // A kind noun leads only when a name follows ("the file old-draft.txt"), else it is the name ("the invoice").
-    while (lead < phrase.length - 1 && (ITEM_LEAD.has(phrase[lead]!.w) || /^\d+$/.test(phrase[lead]!.w))) lead++;
+    while (lead < phrase.length - 1 && (ITEM_LEAD.has(phrase[lead]!.w) || COUNT_WORD.test(phrase[lead]!.w))) lead++;
     let tail = phrase.length;
     // "the Q4 roadmap doc": a kind noun after the name is not part of it either.
     while (tail - 1 > lead && ITEM_KINDS.has(phrase[tail - 1]!.w)) tail--;
     const kept = phrase.slice(lead, tail);
-    if (kept.length > 0 && !kept.every((w) => NOT_AN_ITEM.has(w.w) || /^\d+$/.test(w.w))) items.push(text.slice(kept[0]!.start, kept.at(-1)!.end));
+    if (kept.length > 0 && !kept.every((w) => NOT_AN_ITEM.has(w.w) || COUNT_WORD.test(w.w))) items.push(text.slice(kept[0]!.start, kept.at(-1)!.end));
     phrase = [];
   };
   for (let k = verbIndex + 1; k < words.length; k++) {
@@ -441,6 +474,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const count = verb === null ? null : countIn(words, verbIndex, text);
   const items = verb !== null && ITEM_VERBS.has(verb.w) ? itemsIn(text, words, verbIndex, targets) : [];
+  const amounts = findMoney(clauseText).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
+  const quantity = verb === null ? null : quantityIn(words, verbIndex, text, amounts);
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
     const namesSite = targets.some((t) => t.kind === 'domain');
@@ -468,6 +503,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     refused,
     items,
     count,
+    amounts,
+    quantity,
     openWeb,
   };
 }

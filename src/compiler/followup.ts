@@ -1,3 +1,4 @@
+import { compareDecimal } from '../core/amounts';
 import { classify } from '../core/classifier';
 import { capabilityClass } from '../core/classifier/capabilities';
 import { TaskPolicySchema, type Constraint, type TaskPolicy } from '../core/policy';
@@ -50,6 +51,12 @@ function classOfConstraint(k: Constraint): RiskClass | undefined {
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
+function mergedAmount(older: Constraint['amount'], newer: Constraint['amount']): Constraint['amount'] {
+  if (older === undefined || newer === undefined) return older ?? newer;
+  if (older.currency !== newer.currency) return undefined;
+  return compareDecimal(older.value, newer.value) >= 0 ? older : newer;
+}
+
 function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const merged: Constraint = { ...older };
   const recipients = older.recipients && newer.recipients ? union(older.recipients, newer.recipients) : undefined;
@@ -67,6 +74,14 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.items;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
+  // Amounts and quantities merge as within one turn (harden.ts wordsBound): the largest named binds the
+  // class, one named on either side still binds it, amounts in two currencies bind none.
+  const amount = mergedAmount(older.amount, newer.amount);
+  if (amount !== undefined) merged.amount = amount;
+  else delete merged.amount;
+  const quantity = older.quantity !== undefined && newer.quantity !== undefined ? Math.max(older.quantity, newer.quantity) : (older.quantity ?? newer.quantity);
+  if (quantity !== undefined) merged.quantity = quantity;
+  else delete merged.quantity;
   return merged;
 }
 

@@ -1,3 +1,4 @@
+import { amountWords } from './amounts';
 import type { DecisionRecord } from './decision';
 
 const VERDICT: Record<DecisionRecord['decision'], string> = {
@@ -35,6 +36,8 @@ export function explain(r: DecisionRecord): string {
     t.recipients.length ? `to ${t.recipients.join(', ')}` : '',
     t.domains.length ? `on ${t.domains.join(', ')}` : '',
     t.paths.length ? `with ${t.paths.join(', ')}` : '',
+    t.amounts?.length ? `of ${t.amounts.map(amountWords).join(', ')}` : '',
+    t.quantities?.length ? `in quantity ${t.quantities.join(', ')}` : '',
   ].filter(Boolean);
   const lines = [
     `${VERDICT[r.decision]}: ${r.tool} (${r.capability}, ${r.riskClass})${to.length ? ' ' + to.join(' ') : ''}.`,
