@@ -3,6 +3,7 @@ import { evaluate } from '../core/evaluator';
 import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
+import { modelFindings } from '../minimizer/model';
 import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
 import { BLOCKED_PAGE_PATH, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
@@ -86,7 +87,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   const extensionId = chrome.runtime.id;
   const effects: MonitorEffects = { ...chromeEffects(extensionId), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
-  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin }));
+  const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
+    modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
+  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
 
   // Messages: the classic sendResponse + `return true` form works with every caller.
