@@ -122,7 +122,7 @@ function error(code: ErrorResponse['code'], message: string): ErrorResponse {
 /** Identical asks (same tool, capability and targets) share one pending approval; a Minimizer ask is its own. */
 export function deltaKeyOf(record: DecisionRecord): string {
   const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items)];
+  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items), sorted(record.targets.amounts ?? []), sorted(record.targets.quantities ?? [])];
   return JSON.stringify(record.check === 'minimizer' ? [...key, record.check, record.reason] : key);
 }
 

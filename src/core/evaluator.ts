@@ -1,8 +1,9 @@
+import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
-import { registrableDomain } from './domains';
+import { hostOf, registrableDomain } from './domains';
 import { privateHostOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
@@ -99,6 +100,11 @@ function indexOf(policy: TaskPolicy): PolicyIndex {
 
 const canonicalDomain = (d: string) => registrableDomain(d) ?? d.toLowerCase();
 
+/** What a consequential class does, for a site-binding question ("send to alice@x.test on mail.test?"). */
+const ACTION_VERB: Partial<Record<RiskClass, string>> = {
+  LOCAL_WRITE: 'save', EXTERNAL_WRITE: 'write', COMMUNICATION: 'send', DELETE: 'delete', PERMISSION_CHANGE: 'share', FINANCIAL: 'pay', EXECUTION: 'run',
+};
+
 function listed(listing: ListingSets, call: ToolCall, c: Classification): string | null {
   if (listing.tools.has(call.tool)) return `tools:${call.tool}`;
   if (listing.capabilities.has(c.capability)) return `capabilities:${c.capability}`;
@@ -130,7 +136,9 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
     subsetOf(c.targets.paths, g.paths) &&
     // An approval for an item covers that item only, never an action whose item cannot be read.
     (g.items.length === 0 || c.targets.items.length > 0) &&
-    subsetOf(c.targets.items, g.items)
+    subsetOf(c.targets.items, g.items) &&
+    exactlyApproved(c.targets.amounts ?? [], g.amounts, UNREADABLE_AMOUNT, g.maxCalls) &&
+    exactlyApproved(c.targets.quantities ?? [], g.quantities, UNREADABLE_QUANTITY, g.maxCalls)
   );
 }
 
@@ -160,6 +168,40 @@ function originOf(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * A grant covers exactly the amounts (or quantities) it approved: the same ones, never another and
+ * never none for some. One approved while unreadable covers that one call only ("Allow once"), never
+ * "for this task". A grant stored before amounts were read (`approved` undefined) keeps its meaning.
+ */
+function exactlyApproved(proposed: readonly string[], approved: readonly string[] | undefined, unreadable: string, maxCalls: number | null): boolean {
+  if (approved === undefined) return true;
+  if (maxCalls === null && proposed.includes(unreadable)) return false;
+  return (approved.length === 0 || proposed.length > 0) && subsetOf(proposed, approved);
+}
+
+/** Why a call's amounts are not within the amount the user named; null when they are. */
+function amountOutsideBound(proposed: readonly string[], bound: Money): string | null {
+  const named = `the ${formatMoney(bound)} the user named`;
+  if (proposed.length === 0) return `the action carries no amount to check against ${named}`;
+  for (const target of proposed) {
+    const m = target === UNREADABLE_AMOUNT ? null : moneyOfTarget(target);
+    if (m === null) return `the amount could not be read; the user named ${formatMoney(bound)}`;
+    // An amount without a currency is taken in the named one: a form's currency is often only on its label.
+    if (m.currency !== null && m.currency !== bound.currency) return `amount ${amountWords(target)} is in another currency than ${named}`;
+    if (compareDecimal(m.value, bound.value) > 0) return `amount ${formatMoney({ value: m.value, currency: m.currency ?? bound.currency })} is above ${named}`;
+  }
+  return null;
+}
+
+/** Why a call's quantities are above the count the user named; null when they are not (none is not above). */
+function quantityOutsideBound(proposed: readonly string[], bound: number): string | null {
+  for (const target of proposed) {
+    if (target === UNREADABLE_QUANTITY || !/^\d+$/.test(target)) return `the quantity could not be read; the user named ${bound}`;
+    if (compareDecimal(target.replace(/^0+(?=\d)/, ''), String(bound)) > 0) return `quantity ${target} is above the ${bound} the user named`;
+  }
+  return null;
 }
 
 function defaultCeiling(cls: RiskClass): Ceiling {
@@ -249,6 +291,12 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
       return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
+    // How much: an amount above the named one, in another currency, or unreadable asks; so does a
+    // call that carries no amount at all, since it cannot be shown to be within the bound.
+    const overAmount = k.amount === undefined ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
+    if (overAmount !== null) return decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
+    const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
+    if (overQuantity !== null) return decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
   }
 
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
@@ -274,11 +322,21 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   }
 
   // 9. domain allowlist. Data-bearing actions off the list are blocked; reading off the list asks,
-  //    unless the URL is also exfiltration-shaped, which check 10 then blocks.
+  //    unless the URL is also exfiltration-shaped, which check 10 then blocks. Site binding: when the
+  //    task names no site at all and the action's targets are all ones the user named (recipients
+  //    that passed check 8, items that passed check 6), the person is asked once, naming site and
+  //    target — "Reply to alice@x.test" rarely names the mail site. Approval grants that site for
+  //    that target only (grants.ts); anything else off the list still blocks.
   if (targets.domains.length > 0) {
     const fromConstraints = constraints.flatMap((k) => k.domains ?? []).map(canonicalDomain);
     const off = targets.domains.filter((d) => !index.domains.has(d) && !fromConstraints.includes(d));
     if (off.length > 0) {
+      const boundTargets = [...targets.recipients, ...(constraints.some((k) => k.items !== undefined) ? targets.items : [])];
+      if (isConsequential(cls) && index.domains.size === 0 && fromConstraints.length === 0 && boundTargets.length > 0 && !exfil) {
+        const sites = [...new Set(c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
+        const where = sites.length > 0 ? sites.join(', ') : off.join(', ');
+        return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`);
+      }
       if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
       if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
     }

@@ -123,7 +123,7 @@ export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorC
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 export const TargetsSchema = z
-  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]) })
+  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
   .strict();
 
 /** Zod mirror of core/decision.ts DecisionRecord, for records that cross a boundary (audit list, export). */

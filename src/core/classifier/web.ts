@@ -4,7 +4,7 @@ import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
 import { schemeOf } from '../schemes';
-import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
+import { addItem, addQueryAmounts, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -92,7 +92,7 @@ function result(signal: Signal, targets: Collected, outboundBytes: number): Uncl
   return {
     capability: signal.capability,
     riskClass: signal.riskClass,
-    targets: { recipients: targets.recipients, domains: targets.domains, paths: targets.paths, items: targets.items },
+    targets: targetsOf(targets),
     basis: signal.why,
     urls: targets.urls,
     outboundBytes,
@@ -159,7 +159,9 @@ function request(args: Record<string, unknown>): Unclassified {
   const t = emptyCollected();
   addUrl(t, url);
   collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  collectAmounts(structured, t);
   addUrlItems(t, url);
+  addQueryAmounts(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
   const cut = bodyBytes !== undefined && bodyBytes > payloadBytes(body);
   if ((typeof structured === 'string' && structured.trim() !== '') || cut) addItem(t, UNREADABLE_ITEM);
@@ -182,7 +184,9 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   const bytes = byteLength(encoded.toString());
   const t = emptyCollected();
   collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  collectAmounts(fields, t);
   addUrlItems(t, url);
+  addQueryAmounts(t, url);
 
   if (method === 'GET') {
     // The submission is the URL with the fields as its query: that is what the exfiltration check must see.
