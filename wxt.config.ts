@@ -30,6 +30,8 @@ export default defineConfig({
       'downloads',
       'notifications',
       'alarms',
+      // WebRTC IP handling and network prediction, closed during a task (src/background/index.ts).
+      'privacy',
     ],
     host_permissions: ['<all_urls>'],
     // The page a blocked navigation lands on (DNR redirect); renderer-initiated navigations need it listed.
