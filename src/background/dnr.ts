@@ -286,6 +286,18 @@ function dependencyRules(readable: string[]): RuleSpec[] {
   return rules;
 }
 
+/**
+ * The private network (`privateNetworkRules`), above the dependency allow: an image with `?w=200` on a
+ * LAN address the task does not name stays blocked.
+ */
+function privateNetworkSpecs(input: FloorInput, redirectTo: Redirect): RuleSpec[] {
+  return privateNetworkRules(input).map(([kind, reason, condition]): RuleSpec => ({
+    priority: PRIORITY_DATA_BLOCK,
+    action: kind === 'redirect' ? redirectTo('private_network', reason) : BLOCK,
+    condition,
+  }));
+}
+
 /** Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this). */
 function downloadRules(policy: TaskPolicy): RuleSpec[] {
   if (policy.ceilings.LOCAL_WRITE === 'allow') return [];
@@ -323,6 +335,7 @@ export function floorRuleSpecs(input: FloorInput, extensionId: string): RuleSpec
     ...dataRules(writes, redirectTo),
     ...(readable === null ? [] : [...namedSiteRules(readable, redirectTo), ...dependencyRules(readable)]),
     ...exfilShapeRules(writes, redirectTo),
+    ...privateNetworkSpecs(input, redirectTo),
     ...taintFloorRules(input, namedSites(input)),
     ...downloadRules(input.policy),
     ...grantRules(input.policy),
@@ -350,4 +363,47 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
 function isMainFrameOnly(spec: RuleSpec): boolean {
   const types = spec.condition.resourceTypes;
   return types !== undefined && types.length === 1 && types[0] === 'main_frame';
+}
+
+/**
+ * The private network (see core/addresses.ts) in DNR terms. DNR matches the URL Chromium has already
+ * canonicalised, so `http://2130706433/` and `http://0x7f.1/` are `http://127.0.0.1/` here. RE2 reads
+ * the host: IPv4 private, link-local, CGNAT, unspecified, multicast and reserved ranges, IPv6 literals
+ * that are loopback/unspecified/IPv4-mapped (`[::…`), unique-local, link-local, site-local or multicast
+ * (`[fc..`–`[ff..`), NAT64 (`[64:ff9b:`) and 6to4 (`[2002:`), and single-label names; `requestDomains`
+ * the private name suffixes. The floor is coarser than the evaluator for IPv6 (a NAT64 or mapped form of
+ * a public address is refused too). Hosts the task names (domain list, constraints, allowed writes) are
+ * excluded; a user grant's allow rule (higher priority) lifts it for the granted host.
+ */
+export const PRIVATE_HOST_PATTERNS = (() => {
+  // One regex per range group: a single alternation of all of them exceeds RE2's 2 KB program limit
+  // (measured with isRegexSupported in Chromium 156). Canonical IPv4 octets are 1–3 digits: `[0-9]+`.
+  const scheme = '^(?:https?|wss?)://(?:[^/?#@]*@)?';
+  const rest = '(?::[0-9]+)?(?:[/?#].*)?$';
+  const n = '[0-9]+';
+  return [
+    `${scheme}(?:127|10|0|22[4-9]|2[3-5][0-9])\\.${n}\\.${n}\\.${n}${rest}`,
+    `${scheme}(?:169\\.254|192\\.168|172\\.(?:1[6-9]|2[0-9]|3[01])|100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])|198\\.1[89])\\.${n}\\.${n}${rest}`,
+    `${scheme}(?:192\\.0\\.[02]|192\\.88\\.99|198\\.51\\.100|203\\.0\\.113)\\.${n}${rest}`,
+    `${scheme}\\[(?:::|f[c-f][0-9a-f]{2}:|64:ff9b:|2002:).*$`,
+    `${scheme}[^./?#@:\\[\\]]+${rest}`,
+  ];
+})();
+export const PRIVATE_NAME_DOMAINS = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];
+
+/** DNR writes an IPv6 host in brackets, as the canonical URL does. */
+function dnrDomain(site: string): string {
+  return site.includes(':') ? `[${site}]` : site;
+}
+
+export function privateNetworkRules(input: FloorInput): ['redirect' | 'block', string, RuleCondition][] {
+  const { policy } = input;
+  const named = sites([...(policy.domains ?? []), ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]).map(dnrDomain);
+  const reason = 'the private network (this machine, the LAN or an intranet), which the task does not name';
+  const byAddress: RuleCondition[] = PRIVATE_HOST_PATTERNS.map((regexFilter) => ({ regexFilter }));
+  const byName: RuleCondition = { regexFilter: '^.+$', requestDomains: PRIVATE_NAME_DOMAINS };
+  return [...byAddress, byName].flatMap((condition): ['redirect' | 'block', string, RuleCondition][] => [
+    ['redirect', reason, excluding({ ...condition, resourceTypes: ['main_frame'] }, named)],
+    ['block', reason, excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named)],
+  ]);
 }
