@@ -372,10 +372,11 @@ test.describe('WebRTC and preconnect during a task', () => {
 test('every regex of the floor compiles within Chromium\'s RE2 budget (isRegexSupported)', async () => {
   const browser = await launch('nohooks');
   try {
-    const regexes = [...DEPENDENCY_QUERIES, ...DEPENDENCY_DATA_PATTERNS, ...EXFIL_PATTERNS].map((p) => p.regex);
-    regexes.push(...spacedRegexesOf('sk_live_4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3'), ...spacedRegexesOf('482913'));
+    // Each with the case sensitivity its rule uses (the floor's patterns case-insensitive, the taint's spaced ones not).
+    const regexes = [...DEPENDENCY_QUERIES, ...DEPENDENCY_DATA_PATTERNS, ...EXFIL_PATTERNS].map((p) => ({ regex: p.regex, isCaseSensitive: false }));
+    regexes.push(...[...spacedRegexesOf('sk_live_4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3'), ...spacedRegexesOf('482913')].map((regex) => ({ regex, isCaseSensitive: true })));
     const verdicts = await browser.serviceWorker!.evaluate(
-      (all) => Promise.all(all.map((regex) => (globalThis as unknown as { chrome: { declarativeNetRequest: { isRegexSupported(o: object): Promise<{ isSupported: boolean }> } } }).chrome.declarativeNetRequest.isRegexSupported({ regex }).then((r) => r.isSupported))),
+      (all) => Promise.all(all.map((options) => (globalThis as unknown as { chrome: { declarativeNetRequest: { isRegexSupported(o: object): Promise<{ isSupported: boolean }> } } }).chrome.declarativeNetRequest.isRegexSupported(options).then((r) => r.isSupported))),
       regexes,
     );
     expect(verdicts).toEqual(regexes.map(() => true));

@@ -20,7 +20,8 @@ export type RuleSpec = Omit<Rule, 'id'>;
  *  - RE2 `regexFilter`s that allow separators between the characters: up to three for tokens of up to
  *    SHORT_SPACED characters (`4[^a-z0-9]{0,3}8[^a-z0-9]{0,3}3…`), one for the first and last
  *    SPACED_WINDOW characters of longer ones (`a[^a-z0-9]?b…`). Chromium's 2 KB regex limit allows no
- *    more (measured with isRegexSupported: six characters with `{0,3}`, sixteen with `?`).
+ *    more (measured with isRegexSupported, case-sensitive: six characters with `{0,3}`, sixteen with `?`;
+ *    the rules are case-sensitive for that reason — a separated token in upper case is not matched).
  * Rules are spent in priority order (field values first, mergeTaint's order) within the budgets; what
  * does not fit is still caught on hooked actions by `urlCarriesTaint`.
  */
@@ -94,7 +95,9 @@ export function taintRules(input: TaintRuleInput): RuleSpec[] {
       if (regexes >= input.budget.regexes || seen.has(key)) continue;
       seen.add(key);
       regexes++;
-      rules.push({ priority: input.priority, action: { type: 'block' }, condition: condition({ regexFilter: regex }) });
+      // Case-sensitive (the patterns are lower-case): case folding doubles every class, and the
+      // case-insensitive form of these patterns exceeds Chromium's 2 KB regex limit when the rule is added.
+      rules.push({ priority: input.priority, action: { type: 'block' }, condition: condition({ regexFilter: regex, isUrlFilterCaseSensitive: true }) });
     }
   }
   return rules;

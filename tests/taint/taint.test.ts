@@ -115,5 +115,7 @@ describe('taintRules: DNR rules within Chromium budgets', () => {
     expect(rules.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(30);
     expect(rules.filter((r) => r.condition.regexFilter !== undefined)).toHaveLength(3);
     expect(rules[0]!.condition.excludedRequestDomains).toEqual(['allowed.test', 'mail.test']);
+    // Case-insensitive, these patterns exceed Chromium's 2 KB limit when the rule is added (measured).
+    for (const r of rules.filter((x) => x.condition.regexFilter !== undefined)) expect(r.condition.isUrlFilterCaseSensitive).toBe(true);
   });
 });
