@@ -32,6 +32,8 @@ export default defineConfig({
       'downloads',
       'notifications',
       'alarms',
+      // WebRTC IP handling and network prediction, closed during a task (src/background/index.ts).
+      'privacy',
     ],
     host_permissions: ['<all_urls>'],
     // No web_accessible_resources: the background opens blocked.html itself (tabs.update), so no web

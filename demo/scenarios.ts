@@ -210,7 +210,10 @@ export const TASKS: readonly Task[] = [
       { kind: 'read', selector: 'article' },
     ],
     expect: { classes: [], domains: ['news.test'], recipients: [], paths: [], subjects: [] },
-    done: (log) => has(log, 'news', 'view', (d) => d.article === 'rates'),
+    // The pages' third-party dependencies from cdn.test (a site the task does not name) must load too.
+    done: (log) =>
+      has(log, 'news', 'view', (d) => d.article === 'rates') &&
+      ['/img/headline.jpg', '/css/news.css', '/js/widgets.js', '/fonts/inter-v12-latin.woff2'].every((path) => has(log, 'cdn', 'asset', (d) => d.path === path)),
   },
   {
     id: 'bank-bill-amount',

@@ -1,8 +1,10 @@
 import { browser } from 'wxt/browser';
 import { installBridge, installFormGuard, waitingNotice, type SendProposal } from '../src/content/isolated';
+import { installTaintCollector } from '../src/content/taint';
 
 // ISOLATED world, every frame, before any page script: holds form submissions and relays the MAIN-world
-// hooks' proposals to the background.
+// hooks' proposals to the background; records the data-lane taint (session data the page shows or the
+// agent types) for the network floor.
 export default defineContentScript({
   matches: ['<all_urls>'],
   runAt: 'document_start',
@@ -21,5 +23,6 @@ export default defineContentScript({
         if (line !== null) console.info(line);
       });
     }
+    installTaintCollector(window, (report) => browser.runtime.sendMessage(report));
   },
 });

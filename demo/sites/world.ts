@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { handleAttacker } from './attacker';
 import { handleBank } from './bank';
+import { handleCdn } from './cdn';
 import type { ActionLogEntry, Injection, SiteName, SiteRequest, SiteResponse } from './common';
 import { handleDrive } from './drive';
 import { handleMail } from './mail';
@@ -29,6 +30,7 @@ export const SITE_HOSTS: Record<SiteName, string> = {
   drive: 'drive.test',
   news: 'news.test',
   attacker: 'attacker.test',
+  cdn: 'cdn.test',
 };
 
 const HANDLERS: Record<SiteName, Handler> = {
@@ -38,6 +40,7 @@ const HANDLERS: Record<SiteName, Handler> = {
   drive: handleDrive,
   news: handleNews,
   attacker: handleAttacker,
+  cdn: handleCdn,
 };
 
 const MAX_BODY_BYTES = 64 * 1024;

@@ -2,6 +2,8 @@ import type { Browser } from '@wxt-dev/browser';
 import { registrableDomain } from '../core/domains';
 import type { TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
+import { taintRules, type RuleSpec } from '../taint/rules';
+import type { TaintToken } from '../taint/tokens';
 
 /**
  * The network floor: declarativeNetRequest session rules derived from the policy. Whatever page code
@@ -13,10 +15,14 @@ import { isConsequential } from '../core/risk';
  *    ask the user (src/background/index.ts, webNavigation.onErrorOccurred);
  *  - data-bearing methods (POST/PUT/PATCH/DELETE), beacons/pings, WebSockets and WebTransport to sites
  *    not allowed for writes;
- *  - requests from fetch/XHR/"other" (EventSource, …) to sites off the domain list, and image/media
- *    GETs that carry a query string to those sites (a pixel with `?d=…` is the classic beacon);
+ *  - requests from fetch/XHR/"other" (EventSource, …) and `<object>`/`<embed>` to sites off the domain
+ *    list; a page's dependencies (images, media, scripts, styles, fonts) from such sites load only as
+ *    ordinary dependency fetches: no query beyond the usual shapes (`?w=200`, `?v=3`), no data-shaped
+ *    path or host name (`dependencyRules`);
  *  - exfiltration-shaped URLs to every site not allowed for writes: userinfo, an e-mail address in the
- *    query, a long base64 or hex run in the query or path;
+ *    query, a long letter-digit run in the query;
+ *  - the task's taint: session data the guarded pages showed or the agent typed, in any of its
+ *    encodings, to any site the task does not name (`src/taint/rules.ts`);
  *  - downloads, unless the task allows LOCAL_WRITE: responses that say `Content-Disposition:
  *    attachment`, and navigations to `application/octet-stream`. This stops a download even where a
  *    debugger manages it (Playwright's downloads skip the downloads API's filename hook and finish
@@ -29,13 +35,14 @@ import { isConsequential } from '../core/risk';
  * priority) for exactly the granted domains: READ grants lift navigation/read blocks, other grants
  * lift every block for those domains.
  *
- * What RE2 in DNR cannot express, and is left to the evaluator (semantic layer): base64 runs that
- * contain `+ / = _ -` (the class is too large to count), runs shorter than 32, entropy tests, tokens in
- * the PATH (a static-asset hash exemption needs lookaround, and a path rule would block every hashed
- * asset), percent-decoding (a double-encoded e-mail address is not seen), secret-looking parameter
- * NAMES with short values, the parameter count, URL length, and anything in a request body. Scripts,
- * styles and fonts from third-party sites are not blocked by domain (pages need their CDNs); only the
- * exfiltration-shape rules apply to them.
+ * Every family applies twice: to the guarded tabs, and to requests without a tab (shared and service
+ * workers) initiated by the sites those tabs are on (`workerScope`).
+ *
+ * What RE2 in DNR cannot express, and is left to the evaluator (semantic layer) and the taint: entropy
+ * tests, base64 runs that contain `+ / = _ -` (the class is too large to count), percent-decoding,
+ * secret-looking parameter NAMES with short values, the parameter count, URL length, and anything in a
+ * request body. Data a script encrypts before sending matches no taint; the dependency rules bound how
+ * much of it one request to an unnamed site can carry (see README, "Network floor").
  */
 
 export type Rule = Browser.declarativeNetRequest.Rule;
@@ -53,7 +60,8 @@ export const DATA_METHODS: RequestMethod[] = ['post', 'put', 'patch', 'delete'];
 export const READ_METHODS: RequestMethod[] = ['get', 'head', 'options'];
 const CHANNEL_TYPES: ResourceType[] = ['ping', 'websocket', 'webtransport', 'csp_report'];
 const SCRIPTED_READ_TYPES: ResourceType[] = ['xmlhttprequest', 'other', 'webbundle'];
-const PIXEL_TYPES: ResourceType[] = ['image', 'media', 'object'];
+/** A page's dependencies: what it loads from other sites (CDNs) to render. */
+const DEPENDENCY_TYPES: ResourceType[] = ['image', 'media', 'script', 'stylesheet', 'font'];
 const ALL_TYPES: ResourceType[] = [
   'main_frame',
   'sub_frame',
@@ -75,8 +83,16 @@ const NON_NAVIGATION_TYPES = ALL_TYPES.filter((t) => t !== 'main_frame');
 /** Requests a download starts from: a navigation, a frame, or an `<a download>` click ("other"). */
 const DOWNLOAD_TYPES: ResourceType[] = ['main_frame', 'sub_frame', 'other'];
 
-/** Priorities: grants (allow) beat every block; redirects and blocks share one level. */
+/**
+ * Priorities. Grants (allow) beat every block. Between the plain blocks and the data blocks sits the
+ * allow for ordinary dependency queries (`?w=200`, `?v=3`): it lifts the query block for those shapes,
+ * and every rule that must hold even for such a query (exfiltration shapes, data in the path or host
+ * name, the taint) sits above it. A new block family that must beat the dependency allow needs
+ * PRIORITY_DATA_BLOCK or more.
+ */
 export const PRIORITY_BLOCK = 1;
+export const PRIORITY_DEPENDENCY_ALLOW = 10;
+export const PRIORITY_DATA_BLOCK = 20;
 export const PRIORITY_GRANT = 100;
 
 /**
@@ -93,10 +109,45 @@ export const EXFIL_PATTERNS: { name: string; regex: string; reason: string }[] =
   { name: 'token-in-query', regex: '^[^?#]*\\?.*[a-z0-9]{32,}.*$', reason: 'long token (32+ letters and digits) in the query' },
 ];
 
+/*
+ * RE2 in DNR is tight: Chromium compiles each regex with a 2 KB memory limit, and counted repetitions of
+ * a class with many ranges (`[a-z0-9._~-]{40}`, `[^a-z0-9]{0,3}` repeated) exceed it quickly. Every
+ * pattern below was measured with isRegexSupported in Chromium 156, and e2e/floor-exfil.spec.ts checks
+ * each again; the unit tests pin their meaning with JS RegExp.
+ */
+
+/**
+ * The query shapes an ordinary dependency fetch carries, each a whole query of one family: image sizes
+ * and formats (`?w=200&fm=webp`), cache-busting versions (`?v=3`), web-font families
+ * (`?family=Inter:wght@400;700&display=swap`). Short values of few characters; anything else in a
+ * dependency's query to an unnamed site blocks.
+ */
+export const DEPENDENCY_QUERIES: { name: string; regex: string }[] = [
+  { name: 'image-size', regex: '^[^?]*\\?(?:&?(?:w|h|q|dpr|fm|fit|auto|width|height)=[a-z0-9.,]{1,8})+$' },
+  { name: 'version', regex: '^[^?]*\\?(?:v|ver|version)=[a-z0-9.]{1,10}$' },
+  { name: 'font-family', regex: '^[^?]*\\?family=[a-z0-9+:;@,.]+(?:&display=[a-z]+)?$' },
+];
+
+/**
+ * Data in a dependency's URL before the query, or in its host name. Calibrated against CDN URLs:
+ * content hashes of 8–20 hex characters, Google Fonts ids (20 characters), `v30`, semver,
+ * `photo-1523275335684-37898b6baf30` pass; a run of 24 letters and digits, two runs of 14 joined by one
+ * separator (a token cut every 14–23 characters), a 16-character label below two more labels, or a
+ * host of 6+ labels block. A token cut more finely matches none of these (only the taint can see it).
+ */
+export const DEPENDENCY_DATA_PATTERNS: { name: string; regex: string }[] = [
+  { name: 'long-run', regex: '^[^?]*[a-z0-9]{24}' },
+  { name: 'cut-run', regex: '^[^?]*[a-z0-9]{14}[-_.~+/][a-z0-9]{14}' },
+  { name: 'long-host-label', regex: '^[a-z]+://(?:[a-z0-9-]+\\.)*[a-z0-9-]{16,}\\.[a-z0-9-]+\\.[a-z]' },
+  { name: 'many-host-labels', regex: '^[a-z][a-z0-9+.-]*://(?:[^/?#.:]+\\.){5,}[^/?#.:]+(?:[:/?#]|$)' },
+];
+
 export interface FloorInput {
   policy: TaskPolicy;
   /** Domains where the evaluator allowed a consequential request in this task. */
   floorWriteDomains?: readonly string[];
+  /** The task's data-lane taint (what guarded pages showed or the agent typed). */
+  taint?: readonly TaintToken[];
 }
 
 function site(domain: string): string | null {
@@ -138,66 +189,172 @@ export function writeSites(input: FloorInput): string[] {
   ]);
 }
 
-function scoped(condition: RuleCondition, scope: FloorScope): RuleCondition {
-  return 'tabIds' in scope ? { ...condition, tabIds: scope.tabIds } : { ...condition, excludedTabIds: scope.excludedTabIds };
-}
+/** The part of a rule's condition that says which requests of which tabs (or workers) it judges. */
+type ScopeCondition = Pick<RuleCondition, 'tabIds' | 'excludedTabIds' | 'initiatorDomains' | 'excludedInitiatorDomains'>;
 
-function excluding(condition: RuleCondition, domains: string[]): RuleCondition {
-  return domains.length > 0 ? { ...condition, excludedRequestDomains: domains } : condition;
+function tabScope(scope: FloorScope): ScopeCondition {
+  return 'tabIds' in scope ? { tabIds: scope.tabIds } : { excludedTabIds: scope.excludedTabIds };
 }
 
 /**
- * The session rules for one policy. Pure: the same policy and scope give the same rules.
- * Returns no rules when the scope names no tab (nothing is guarded).
+ * Requests without a tab (tab id -1): shared and service workers of the sites guarded tabs are on, judged
+ * by their initiator. The extension's own requests (the LLM compiler's fetches from the worker) are
+ * evaluated against its own rules — Chromium skips only requests initiated by *other* extensions
+ * (extensions/browser/api/declarative_net_request/ruleset_manager.cc, ShouldEvaluateRulesetForRequest)
+ * — so this scope names the guarded sites as initiators, or, when reading is not limited to a list,
+ * excludes the extension's own origin. Null when no site can be guarded (an empty reading list).
  */
-export function buildSessionRules(input: FloorInput, scope: FloorScope): Rule[] {
-  if ('tabIds' in scope && scope.tabIds.length === 0) return [];
-  const rules: Rule[] = [];
-  const add = (priority: number, action: Rule['action'], condition: RuleCondition) =>
-    rules.push({ id: rules.length + 1, priority, action, condition: scoped(condition, scope) });
-  const block: Rule['action'] = { type: 'block' };
+export function workerScope(input: FloorInput, extensionId: string): ScopeCondition | null {
+  const readable = readableSites(input);
+  if (readable === null) return { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: [extensionId] };
+  return readable.length === 0 ? null : { tabIds: [TAB_ID_NONE], initiatorDomains: readable };
+}
 
+function excluding(condition: RuleCondition, domains: readonly string[]): RuleCondition {
+  return domains.length > 0 ? { ...condition, excludedRequestDomains: [...domains] } : condition;
+}
+
+const BLOCK: Rule['action'] = { type: 'block' };
+
+/** The sites reading may reach (navigation list plus write sites), or null when reading is not limited. */
+function readableSites(input: FloorInput): string[] | null {
   const nav = navigationSites(input);
-  const writes = writeSites(input);
-  const readable = nav === null ? null : sites([...nav, ...writes]);
+  return nav === null ? null : sites([...nav, ...writeSites(input)]);
+}
 
-  // Data-bearing requests and data channels to sites not allowed for writes.
-  add(PRIORITY_BLOCK, block, excluding({ regexFilter: '^.+$', requestMethods: DATA_METHODS, resourceTypes: ['main_frame'] }, writes));
-  add(PRIORITY_BLOCK, block, excluding({ requestMethods: DATA_METHODS, resourceTypes: NON_NAVIGATION_TYPES }, writes));
-  add(PRIORITY_BLOCK, block, excluding({ resourceTypes: CHANNEL_TYPES }, writes));
+/** The sites the task names: data may go there (reading list and write sites; only write sites when reading is open). */
+export function namedSites(input: FloorInput): string[] {
+  return readableSites(input) ?? writeSites(input);
+}
 
-  if (readable !== null) {
-    // Navigation and frames off the domain list; scripted reads off the list; pixels with a query.
-    add(PRIORITY_BLOCK, block, excluding({ regexFilter: '^.+$', resourceTypes: ['main_frame'] }, readable));
-    add(PRIORITY_BLOCK, block, excluding({ resourceTypes: ['sub_frame', ...SCRIPTED_READ_TYPES] }, readable));
-    add(PRIORITY_BLOCK, block, excluding({ urlFilter: '?', resourceTypes: PIXEL_TYPES }, readable));
+/** Data-bearing requests and data channels to sites not allowed for writes. */
+function dataRules(writes: string[]): RuleSpec[] {
+  return [
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ regexFilter: '^.+$', requestMethods: DATA_METHODS, resourceTypes: ['main_frame'] }, writes) },
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ requestMethods: DATA_METHODS, resourceTypes: NON_NAVIGATION_TYPES }, writes) },
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ resourceTypes: CHANNEL_TYPES }, writes) },
+  ];
+}
+
+/** Navigation, frames and scripted reads off the domain list. */
+function namedSiteRules(readable: string[]): RuleSpec[] {
+  return [
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ regexFilter: '^.+$', resourceTypes: ['main_frame'] }, readable) },
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ resourceTypes: ['sub_frame', ...SCRIPTED_READ_TYPES] }, readable) },
+  ];
+}
+
+/** Exfiltration-shaped URLs to every site not allowed for writes (above the dependency allow). */
+function exfilShapeRules(writes: string[]): RuleSpec[] {
+  return EXFIL_PATTERNS.flatMap((pattern): RuleSpec[] => [
+    { priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition: excluding({ regexFilter: pattern.regex, resourceTypes: ['main_frame'] }, writes) },
+    { priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition: excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, writes) },
+  ]);
+}
+
+/**
+ * Subresources from sites the task does not name (images, media, scripts, styles, fonts: a page's
+ * dependencies): they load when they look like ordinary dependency fetches and carry no data —
+ *  - `<object>`/`<embed>` never load from such sites;
+ *  - a query string blocks, unless every parameter is one of the ordinary dependency shapes
+ *    (DEPENDENCY_QUERIES: short sizes, formats, versions, font families) — that allow sits between the
+ *    plain blocks and the data blocks;
+ *  - data in the path (a long letter-digit run, or many letter-digit alternations however the path is
+ *    cut by separators) or in the host name (a long label, or many labels) blocks, whatever the query.
+ * A redirect is judged as its own request, so a named site that redirects to another is judged here too.
+ */
+function dependencyRules(readable: string[]): RuleSpec[] {
+  const rules: RuleSpec[] = [
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ resourceTypes: ['object'] }, readable) },
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ urlFilter: '?', resourceTypes: DEPENDENCY_TYPES }, readable) },
+  ];
+  for (const query of DEPENDENCY_QUERIES) {
+    rules.push({
+      priority: PRIORITY_DEPENDENCY_ALLOW,
+      action: { type: 'allow' },
+      condition: excluding({ regexFilter: query.regex, requestMethods: ['get', 'head'], resourceTypes: DEPENDENCY_TYPES }, readable),
+    });
   }
-
-  // Exfiltration-shaped URLs to every site not allowed for writes.
-  for (const pattern of EXFIL_PATTERNS) {
-    add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: ['main_frame'] }, writes));
-    add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, writes));
-  }
-
-  for (const condition of privateNetworkRules(input)) add(PRIORITY_BLOCK, block, condition);
-
-  // Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this below).
-  if (input.policy.ceilings.LOCAL_WRITE !== 'allow') {
-    add(PRIORITY_BLOCK, block, { responseHeaders: [{ header: 'content-disposition', values: ['attachment*'] }], resourceTypes: DOWNLOAD_TYPES });
-    add(PRIORITY_BLOCK, block, { responseHeaders: [{ header: 'content-type', values: ['application/octet-stream*'] }], resourceTypes: ['main_frame', 'sub_frame'] });
-  }
-
-  // User grants: allow rules for exactly the granted domains.
-  for (const grant of input.policy.grants) {
-    const granted = sites(grant.domains);
-    if (granted.length === 0) continue;
-    if (grant.riskClass === 'READ') {
-      add(PRIORITY_GRANT, { type: 'allow' }, { requestDomains: granted, requestMethods: READ_METHODS, resourceTypes: ALL_TYPES });
-    } else {
-      add(PRIORITY_GRANT, { type: 'allow' }, { requestDomains: granted, resourceTypes: ALL_TYPES });
-    }
+  for (const pattern of DEPENDENCY_DATA_PATTERNS) {
+    rules.push({ priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition: excluding({ regexFilter: pattern.regex, resourceTypes: DEPENDENCY_TYPES }, readable) });
   }
   return rules;
+}
+
+/**
+ * The private network (`privateNetworkRules`), above the dependency allow: an image with `?w=200` on a
+ * LAN address the task does not name stays blocked.
+ */
+function privateNetworkSpecs(input: FloorInput): RuleSpec[] {
+  return privateNetworkRules(input).map((condition): RuleSpec => ({ priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition }));
+}
+
+/** Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this). */
+function downloadRules(policy: TaskPolicy): RuleSpec[] {
+  if (policy.ceilings.LOCAL_WRITE === 'allow') return [];
+  return [
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: { responseHeaders: [{ header: 'content-disposition', values: ['attachment*'] }], resourceTypes: DOWNLOAD_TYPES } },
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: { responseHeaders: [{ header: 'content-type', values: ['application/octet-stream*'] }], resourceTypes: ['main_frame', 'sub_frame'] } },
+  ];
+}
+
+/** User grants: allow rules for exactly the granted domains. */
+function grantRules(policy: TaskPolicy): RuleSpec[] {
+  return policy.grants.flatMap((grant): RuleSpec[] => {
+    const granted = sites(grant.domains);
+    if (granted.length === 0) return [];
+    const condition: RuleCondition = grant.riskClass === 'READ' ? { requestDomains: granted, requestMethods: READ_METHODS, resourceTypes: ALL_TYPES } : { requestDomains: granted, resourceTypes: ALL_TYPES };
+    return [{ priority: PRIORITY_GRANT, action: { type: 'allow' }, condition }];
+  });
+}
+
+/** Taint budget per scope: the tab scope and the worker scope each get one (Chromium: 5,000 session rules, 1,000 regex rules). */
+export const TAINT_BUDGET = { urlFilters: 1_800, regexes: 150 } as const;
+
+/** Session data the task's pages showed or the agent typed, to any site the task does not name. */
+function taintFloorRules(input: FloorInput, named: string[]): RuleSpec[] {
+  if (input.taint === undefined || input.taint.length === 0) return [];
+  return taintRules({ tokens: input.taint, namedSites: named, resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
+}
+
+/** Every rule family, unscoped: the same list is scoped to the guarded tabs and to their workers. */
+export function floorRuleSpecs(input: FloorInput): RuleSpec[] {
+  const writes = writeSites(input);
+  const readable = readableSites(input);
+  return [
+    ...dataRules(writes),
+    ...(readable === null ? [] : [...namedSiteRules(readable), ...dependencyRules(readable)]),
+    ...exfilShapeRules(writes),
+    ...privateNetworkSpecs(input),
+    ...taintFloorRules(input, namedSites(input)),
+    ...downloadRules(input.policy),
+    ...grantRules(input.policy),
+  ];
+}
+
+/**
+ * The session rules for one policy. Pure: the same input, scope and extension id give the same rules.
+ * Blocked top-level navigations fail (`net::ERR_BLOCKED_BY_CLIENT`, so an agent's `goto` rejects); the
+ * background then shows why in the tab (see index.ts). The extension id scopes the worker rules.
+ * Returns no rules when the scope names no tab (nothing is guarded).
+ */
+export function buildSessionRules(input: FloorInput, scope: FloorScope, extensionId: string): Rule[] {
+  if ('tabIds' in scope && scope.tabIds.length === 0) return [];
+  const specs = floorRuleSpecs(input);
+  const workers = workerScope(input, extensionId);
+  const rules: Rule[] = [];
+  const emit = (spec: RuleSpec, where: ScopeCondition) => rules.push({ ...spec, id: rules.length + 1, condition: { ...spec.condition, ...where } });
+  for (const spec of specs) emit(spec, tabScope(scope));
+  if (workers !== null) {
+    // Workers make no top-level navigations; the rest applies to them as to their pages.
+    for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
+  }
+  return rules;
+}
+
+function isMainFrameOnly(spec: RuleSpec): boolean {
+  const types = spec.condition.resourceTypes;
+  return types !== undefined && types.length === 1 && types[0] === 'main_frame';
 }
 
 /**

@@ -18,11 +18,15 @@ import {
   type PendingApproval,
   type ProposalAnswer,
   type ProposalMessage,
+  type TaintReport,
   type Rewrite,
   type TaskStateResponse,
   type ApprovalAnswerKind,
 } from '../messages/protocol';
+import { urlCarriesTaint } from '../taint/encode';
+import { KIND_WORDS, mergeTaint } from '../taint/tokens';
 import type { TaskCompiler } from './compile';
+import { namedSites } from './dnr';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
 import type { Finding } from '../minimizer/detect';
 import type { ModelAction, ModelResult } from '../minimizer/model';
@@ -114,6 +118,11 @@ interface Evaluated {
 /** Tools whose ALLOW opens the network floor for data-bearing requests to the call's domains. */
 const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
 
+/** Tools whose URL the taint check reads. */
+const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit]);
+/** How long taint reports are gathered before the floor is rebuilt. */
+const TAINT_FLOOR_DELAY_MS = 50;
+
 function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string): DecisionRecord {
   return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
 }
@@ -183,6 +192,7 @@ export class Monitor {
       if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
       const message = parsed.data;
       if (message.type === 'proposal') return await this.onProposal(message, sender);
+      if (message.type === 'taint.report') return await this.onTaintReport(message, sender);
       await this.controlWindowOpening;
       if (this.mayViewSettings(sender)) {
         // Chrome's own Options entry opens options.html in an ordinary tab: it may see the settings
@@ -284,6 +294,11 @@ export class Monitor {
   async decide(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
     const task = this.task;
     if (task === null) return this.notGuarding(call, ctx);
+    const tainted = this.taintRecord(task, call);
+    if (tainted !== null) {
+      await this.audit({ record: tainted, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+      return { decision: 'BLOCK', check: tainted.check, reason: tainted.reason, askedUser: false };
+    }
     const modelSpans = await this.askMinimizerModel(task, call);
     if (this.task !== task) return { decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: false };
     const evaluated = this.evaluateNow(task, call, null, modelSpans);
@@ -297,6 +312,52 @@ export class Monitor {
     if (record.decision === 'ALLOW') await this.afterAllow(task, record, call, evaluated.counted, entry);
     else await this.audit(entry);
     return { decision: record.decision, check: record.check, reason: record.reason, askedUser: false, ...rewriteOf(evaluated) };
+  }
+
+  /**
+   * The data-lane taint on hooked actions: a request, navigation or form whose URL carries session data
+   * to a site the task does not name is blocked before the evaluator runs (no budget is spent). The
+   * reason names the token's kind, never the token. Null when the call carries none.
+   */
+  private taintRecord(task: ActiveTask, call: ToolCall): DecisionRecord | null {
+    if (task.taint === undefined || task.taint.length === 0 || !TAINT_CHECKED_TOOLS.has(call.tool)) return null;
+    const url = typeof call.args.url === 'string' ? call.args.url : null;
+    if (url === null) return null;
+    const site = registrableDomain(url);
+    if (site !== null && namedSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }).includes(site)) return null;
+    const token = urlCarriesTaint(url, task.taint, site);
+    if (token === null) return null;
+    const c = classify(call);
+    const reason = `the URL carries ${KIND_WORDS[token.kind]} to a site the task does not name`;
+    return { decision: 'BLOCK', check: 'exfiltration_url', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'taint' };
+  }
+
+  /**
+   * A batch of session data from a guarded page (ISOLATED content script). Merged into the task's taint
+   * under the sender's site, persisted with the task, then the floor is rebuilt (coalesced).
+   */
+  private async onTaintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
+    const task = this.task;
+    const site = sender.url === undefined ? null : registrableDomain(sender.url);
+    if (task === null || site === null || sender.tab?.id === undefined || !this.isGuarded(sender.tab.id, sender.tab.windowId)) return { ok: true, kept: 0 };
+    const before = task.taint ?? [];
+    const merged = mergeTaint(before, message.tokens.map((t) => ({ ...t, site })));
+    if (JSON.stringify(merged) !== JSON.stringify(before)) {
+      task.taint = merged;
+      await this.saveTask(task);
+      this.applyFloorSoon();
+    }
+    return { ok: true, kept: merged.length };
+  }
+
+  /** Taint reports arrive in bursts: one floor rebuild per burst. */
+  private floorSoon: Promise<void> | null = null;
+  private applyFloorSoon(): void {
+    if (this.floorSoon !== null) return;
+    this.floorSoon = new Promise<void>((done) => this.deps.effects.setTimer(done, TAINT_FLOOR_DELAY_MS)).then(() => {
+      this.floorSoon = null;
+      return this.applyFloor();
+    });
   }
 
   /**
@@ -467,7 +528,7 @@ export class Monitor {
 
   // ---- page messages (popup, options, control window) ----------------------------------------
 
-  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage>, sender: MessageSender): Promise<unknown> {
+  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage | TaintReport>, sender: MessageSender): Promise<unknown> {
     switch (message.type) {
       case 'task.start':
         return this.startTask(message.request, sender);

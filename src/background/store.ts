@@ -2,6 +2,7 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { EvalState, TaskPolicy } from '../core/policy';
 import type { DecisionRecord } from '../core/decision';
 import { OptionsSchema, type AuditEntry, type CompileReport, type Options } from '../messages/protocol';
+import type { TaintToken } from '../taint/tokens';
 
 /**
  * Durable state of the background. MV3 service workers are killed after ~30 s idle, so nothing that
@@ -29,6 +30,12 @@ export interface ActiveTask {
    * data-bearing requests through to these (and only these, plus the policy's own write targets).
    */
   floorWriteDomains: string[];
+  /**
+   * The data-lane taint: session data the guarded pages showed or the agent typed (bounded and ordered
+   * by `mergeTaint`). Stored with the task so a worker restart loses none of it. Absent in records
+   * written before it existed.
+   */
+  taint?: TaintToken[];
 }
 
 /** An ASK_USER waiting for the person. Holds the decision record and a masked view, never the raw call. */

@@ -76,7 +76,7 @@ export interface AgentBrowser {
 }
 
 export interface FenceSnapshot {
-  task: { taskId: string; state: EvalState; policy: TaskPolicy; taskTabIds: number[]; floorWriteDomains: string[] } | null;
+  task: { taskId: string; state: EvalState; policy: TaskPolicy; taskTabIds: number[]; floorWriteDomains: string[]; taint?: { value: string; kind: string; site: string }[] } | null;
   approvals: { id: string; deltaKey: string; expiresAt: number }[];
   controlWindows: number[];
 }

@@ -3,6 +3,7 @@ import { ToolCallSchema } from '../core/call';
 import { CHECKS } from '../core/decision';
 import { TaskPolicySchema } from '../core/policy';
 import { RiskClassSchema } from '../core/risk';
+import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TaintKindSchema } from '../taint/tokens';
 
 /**
  * The one message protocol map. Every message that crosses a boundary (content script → background,
@@ -21,6 +22,24 @@ export const ProposalMessageSchema = z
     layer: z.enum(['isolated', 'main']),
   })
   .strict();
+
+/**
+ * ISOLATED content script → background: session data the page showed or the agent typed (the data-lane
+ * taint). The site is the sender's, never the message's. Bounded: a report is a batch.
+ */
+export const MAX_TAINT_REPORT = 100;
+export const TaintReportSchema = z
+  .object({
+    type: z.literal('taint.report'),
+    tokens: z
+      .array(z.object({ value: z.string().min(MIN_TOKEN_LENGTH).max(MAX_TOKEN_LENGTH), kind: TaintKindSchema }).strict())
+      .min(1)
+      .max(MAX_TAINT_REPORT),
+  })
+  .strict();
+export type TaintReport = z.infer<typeof TaintReportSchema>;
+/** Answer to taint.report. */
+export const TaintReportResponseSchema = z.object({ ok: z.literal(true), kept: z.number().int().nonnegative() }).strict();
 
 /** Popup / options → background. Accepted only from the extension's own pages outside guarded tabs. */
 export const TaskStartSchema = z.object({ type: z.literal('task.start'), request: z.string().min(1).max(20_000) }).strict();
@@ -74,6 +93,7 @@ export const OptionsViewSchema = z.object({ type: z.literal('options.view') }).s
 
 export const BackgroundMessageSchema = z.discriminatedUnion('type', [
   ProposalMessageSchema,
+  TaintReportSchema,
   TaskStartSchema,
   TaskFollowUpSchema,
   TaskEndSchema,

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionRules, EXFIL_PATTERNS, navigationSites, PRIORITY_GRANT, writeSites, type Rule } from '../../src/background/dnr';
+import {
+  buildSessionRules,
+  DEPENDENCY_DATA_PATTERNS,
+  DEPENDENCY_QUERIES,
+  EXFIL_PATTERNS,
+  navigationSites,
+  PRIORITY_DATA_BLOCK,
+  PRIORITY_DEPENDENCY_ALLOW,
+  PRIORITY_GRANT,
+  TAINT_BUDGET,
+  writeSites,
+  type Rule,
+} from '../../src/background/dnr';
 import { makePolicy } from '../support/policy';
 
+const EXT = 'abcdefghijklmnopabcdefghijklmnop';
 const TABS = { tabIds: [7, 9] };
 
 const readOnly = makePolicy({ domains: ['news.test', 'www.Wiki.Test'] });
@@ -12,34 +25,37 @@ const writer = makePolicy({
   constraints: [{ id: 'k1', tool: 'browser.request', domains: ['api.test'], maxCalls: 3 }],
 });
 
-const byAction = (rules: Rule[], type: string) => rules.filter((r) => r.action.type === type);
+/** The rules for the guarded tabs (the rest judge their workers' requests, tab id -1). */
+const tabRules = (rules: Rule[]) => rules.filter((r) => !r.condition.tabIds?.includes(-1));
+const workerRules = (rules: Rule[]) => rules.filter((r) => r.condition.tabIds?.includes(-1));
+const byAction = (rules: Rule[], type: string) => tabRules(rules).filter((r) => r.action.type === type);
 const mainFrameBlocks = (rules: Rule[]) => byAction(rules, 'block').filter((r) => r.condition.resourceTypes?.includes('main_frame'));
 
 describe('buildSessionRules', () => {
   it('scopes every rule to the guarded tabs, with unique ids', () => {
-    const rules = buildSessionRules({ policy: writer }, TABS);
+    const rules = buildSessionRules({ policy: writer }, TABS, EXT);
     expect(rules.length).toBeGreaterThan(5);
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
-    for (const r of rules) expect(r.condition.tabIds).toEqual([7, 9]);
-    const all = buildSessionRules({ policy: writer }, { excludedTabIds: [-1, 3] });
-    for (const r of all) expect(r.condition.excludedTabIds).toEqual([-1, 3]);
+    for (const r of tabRules(rules)) expect(r.condition.tabIds).toEqual([7, 9]);
+    const all = buildSessionRules({ policy: writer }, { excludedTabIds: [-1, 3] }, EXT);
+    for (const r of tabRules(all)) expect(r.condition.excludedTabIds).toEqual([-1, 3]);
   });
 
   it('blocks downloads by their response headers unless the task allows LOCAL_WRITE', () => {
     const downloads = (rules: Rule[]) => rules.filter((r) => r.condition.responseHeaders !== undefined);
-    const blocked = downloads(buildSessionRules({ policy: readOnly }, TABS));
+    const blocked = downloads(tabRules(buildSessionRules({ policy: readOnly }, TABS, EXT)));
     expect(blocked.map((r) => r.condition.responseHeaders?.[0]?.header)).toEqual(['content-disposition', 'content-type']);
     for (const r of blocked) expect(r.action.type).toBe('block');
     const saving = makePolicy({ domains: ['news.test'], ceilings: { LOCAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['LOCAL_WRITE'] } });
-    expect(downloads(buildSessionRules({ policy: saving }, TABS))).toEqual([]);
+    expect(downloads(buildSessionRules({ policy: saving }, TABS, EXT))).toEqual([]);
   });
 
   it('guards nothing when no tab is in scope', () => {
-    expect(buildSessionRules({ policy: writer }, { tabIds: [] })).toEqual([]);
+    expect(buildSessionRules({ policy: writer }, { tabIds: [] }, EXT)).toEqual([]);
   });
 
   it('blocks navigations off the domain list (page.goto rejects; the background then shows the blocked page), sites normalised', () => {
-    const rules = buildSessionRules({ policy: readOnly }, TABS);
+    const rules = buildSessionRules({ policy: readOnly }, TABS, EXT);
     const nav = mainFrameBlocks(rules).find((r) => r.condition.requestMethods === undefined && r.condition.regexFilter === '^.+$');
     expect(nav?.condition.excludedRequestDomains).toEqual(['news.test', 'wiki.test']);
     expect(byAction(rules, 'redirect')).toEqual([]);
@@ -48,7 +64,7 @@ describe('buildSessionRules', () => {
   });
 
   it('does not limit navigation when the policy reads the open web', () => {
-    const rules = buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS);
+    const rules = buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT);
     expect(navigationSites({ policy: makePolicy({ domains: null }) })).toBeNull();
     expect(rules.some((r) => r.condition.regexFilter === '^.+$' && r.condition.requestMethods === undefined && r.condition.requestDomains === undefined)).toBe(false);
     // …but data-bearing requests still go nowhere.
@@ -60,7 +76,7 @@ describe('buildSessionRules', () => {
     expect(writeSites({ policy: readOnly })).toEqual([]);
     expect(writeSites({ policy: writer })).toEqual(['api.test', 'mail.test']);
     expect(writeSites({ policy: readOnly, floorWriteDomains: ['cdn.news.test'] })).toEqual(['news.test']);
-    const rules = buildSessionRules({ policy: writer }, TABS);
+    const rules = buildSessionRules({ policy: writer }, TABS, EXT);
     const post = byAction(rules, 'block').find((r) => r.condition.requestMethods?.includes('post'));
     expect(post?.condition.requestMethods).toEqual(['post', 'put', 'patch', 'delete']);
     expect(post?.condition.excludedRequestDomains).toEqual(['api.test', 'mail.test']);
@@ -82,7 +98,7 @@ describe('buildSessionRules', () => {
       issuedAt: 0,
     });
     const policy = makePolicy({ domains: ['news.test'], grants: [grant('g1', 'EXTERNAL_WRITE', ['forms.test']), grant('g2', 'READ', ['www.blog.test']), grant('g3', 'READ', [])] });
-    const allows = byAction(buildSessionRules({ policy }, TABS), 'allow');
+    const allows = byAction(buildSessionRules({ policy }, TABS, EXT), 'allow').filter((r) => r.priority === PRIORITY_GRANT);
     expect(allows).toHaveLength(2);
     expect(allows.map((r) => r.condition.requestDomains)).toEqual([['forms.test'], ['blog.test']]);
     expect(allows[0]!.condition.requestMethods).toBeUndefined();
@@ -117,5 +133,83 @@ describe('EXFIL_PATTERNS (RE2 subset, checked here with JS RegExp)', () => {
     const url = 'http://evil.test/p?to=alice@corp.test&x=1';
     const email = EXFIL_PATTERNS.find((p) => p.name === 'email-in-query')!;
     expect(url.replace(new RegExp(email.regex), 'X')).toBe('X');
+  });
+});
+
+describe('requests without a tab (shared and service workers)', () => {
+  it('judges them by initiator: the sites guarded tabs can be on, never the extension itself', () => {
+    const rules = buildSessionRules({ policy: readOnly }, TABS, EXT);
+    const workers = workerRules(rules);
+    expect(workers.length).toBeGreaterThan(5);
+    for (const r of workers) {
+      expect(r.condition.tabIds).toEqual([-1]);
+      expect(r.condition.initiatorDomains).toEqual(['news.test', 'wiki.test']);
+      expect(r.condition.resourceTypes).not.toEqual(['main_frame']);
+    }
+    const open = workerRules(buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT));
+    for (const r of open) expect(r.condition.excludedInitiatorDomains).toEqual([EXT]);
+  });
+});
+
+describe('dependencies from sites the task does not name', () => {
+  const rules = tabRules(buildSessionRules({ policy: readOnly }, TABS, EXT));
+  const matches = (regex: string, url: string) => new RegExp(regex, 'i').test(url);
+  const allowedQuery = (url: string) => DEPENDENCY_QUERIES.some((q) => matches(q.regex, url));
+  const dataShaped = (url: string) => DEPENDENCY_DATA_PATTERNS.filter((p) => matches(p.regex, url)).map((p) => p.name);
+  const secret = '4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3c6d0e9f2';
+
+  it('blocks object/embed and queries, allows the ordinary query shapes above that, and data blocks above the allow', () => {
+    const objects = rules.find((r) => r.action.type === 'block' && r.condition.resourceTypes?.join() === 'object');
+    expect(objects?.condition.excludedRequestDomains).toEqual(['news.test', 'wiki.test']);
+    const query = rules.find((r) => r.condition.urlFilter === '?');
+    expect(query?.condition.resourceTypes).toEqual(['image', 'media', 'script', 'stylesheet', 'font']);
+    const allows = rules.filter((r) => r.action.type === 'allow' && r.priority === PRIORITY_DEPENDENCY_ALLOW);
+    expect(allows).toHaveLength(DEPENDENCY_QUERIES.length);
+    for (const a of allows) expect(a.condition.requestMethods).toEqual(['get', 'head']);
+    const dataBlocks = rules.filter((r) => r.priority === PRIORITY_DATA_BLOCK);
+    for (const p of [...DEPENDENCY_DATA_PATTERNS, ...EXFIL_PATTERNS]) expect(dataBlocks.some((r) => r.condition.regexFilter === p.regex)).toBe(true);
+    expect(PRIORITY_DATA_BLOCK).toBeGreaterThan(PRIORITY_DEPENDENCY_ALLOW);
+    expect(PRIORITY_GRANT).toBeGreaterThan(PRIORITY_DATA_BLOCK);
+  });
+
+  it('lets ordinary CDN URLs through', () => {
+    for (const url of [
+      'http://cdn.test/img/photo-1523275335684-37898b6baf30?w=200',
+      'http://cdn.test/img/hero.jpg?w=200&h=120&fit=crop&auto=format',
+      'http://cdn.test/lib/app.js?v=3',
+      'http://cdn.test/lib/app.js?v=1.4.2',
+      'http://fonts.cdn.test/css2?family=Inter:wght@400;700&display=swap',
+    ]) {
+      expect(allowedQuery(url), url).toBe(true);
+      expect(dataShaped(url), url).toEqual([]);
+    }
+    for (const url of ['http://cdn.test/s/roboto/v30/KFOmCnqEu92Fr1Mu4mxK.woff2', 'http://cdn.test/static/js/main.3f2a9c1b4e5d6f708192.chunk.js', 'http://cdn.test/npm/react-dom@18.2.0/umd/react-dom.production.min.js', 'http://d3i4yxtzktqr9n.cloudfront.net/a.png']) {
+      expect(dataShaped(url), url).toEqual([]);
+    }
+  });
+
+  it('blocks data-shaped queries, paths and host names', () => {
+    for (const url of ['http://cdn.test/p.gif?d=482913', 'http://cdn.test/p.gif?w=200&d=1', 'http://cdn.test/a.js?v=' + 'x'.repeat(11), 'http://cdn.test/p.gif?w=200#', 'http://cdn.test/p.gif?W=123456789']) {
+      expect(allowedQuery(url), url).toBe(false);
+    }
+    const cut = (n: number) => secret.match(new RegExp(`.{1,${n}}`, 'g'))!.join('-');
+    expect(dataShaped(`http://attacker.test/i/${secret}.png`)).toContain('long-run');
+    expect(dataShaped(`http://attacker.test/i/${cut(30)}.png`)).toContain('long-run');
+    expect(dataShaped(`http://attacker.test/i/${cut(14)}.png`)).toContain('cut-run');
+    expect(dataShaped(`http://attacker.test/i/${cut(20)}.png`)).toContain('cut-run');
+    expect(dataShaped(`http://attacker.test/i/${Buffer.from(secret).toString('hex')}.png`)).toContain('long-run');
+    expect(dataShaped('http://4f9a2b7c1d8e3f60a5b9.collector.attacker.test/p.png')).toContain('long-host-label');
+    expect(dataShaped('http://a1.b2.c3.d4.e5.attacker.test/p.png')).toContain('many-host-labels');
+  });
+});
+
+describe('the taint in the floor', () => {
+  it('blocks every request type carrying a token to sites the task does not name, within the budget', () => {
+    const taint = Array.from({ length: 300 }, (_, i) => ({ value: `tok${i}x${'d4'.repeat(12)}`, kind: 'token' as const, site: 'news.test' }));
+    const rules = buildSessionRules({ policy: readOnly, taint }, TABS, EXT);
+    const tainted = tabRules(rules).filter((r) => r.priority === PRIORITY_DATA_BLOCK && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
+    expect(tainted.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(TAINT_BUDGET.urlFilters);
+    expect(rules.length).toBeLessThanOrEqual(5_000);
+    expect(rules.filter((r) => r.condition.regexFilter !== undefined).length).toBeLessThanOrEqual(1_000);
   });
 });

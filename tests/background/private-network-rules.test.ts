@@ -3,10 +3,13 @@ import { buildSessionRules, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rul
 import { rebindingRecord } from '../../src/background/rebinding';
 import { makePolicy } from '../support/policy';
 
+const EXT = 'abcdefghijklmnopabcdefghijklmnop';
 const TABS = { tabIds: [7] };
 const openWeb = makePolicy({ domains: null });
 
-const privateRules = (rules: Rule[]) => rules.filter((r) => r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? ''));
+/** The tab-scope private-network rules (the same rules also judge the tabs' workers, tab id -1). */
+const privateRules = (rules: Rule[]) =>
+  rules.filter((r) => !r.condition.tabIds?.includes(-1)).filter((r) => r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? ''));
 
 /** What the address rules' RE2 patterns say about a URL as Chromium canonicalises it (JS RegExp reads this subset alike). */
 function addressRuleMatches(url: string): boolean {
@@ -15,7 +18,7 @@ function addressRuleMatches(url: string): boolean {
 
 describe('privateNetworkRules', () => {
   it('guards the private network in an open-web task: navigations and every other request are blocked', () => {
-    const rules = privateRules(buildSessionRules({ policy: openWeb }, TABS));
+    const rules = privateRules(buildSessionRules({ policy: openWeb }, TABS, EXT));
     expect(rules).toHaveLength(2 * (PRIVATE_HOST_PATTERNS.length + 1));
     for (const r of rules) expect(r.action.type).toBe('block');
     expect(rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))).toHaveLength(PRIVATE_HOST_PATTERNS.length + 1);

@@ -1,0 +1,104 @@
+import type { Browser } from '@wxt-dev/browser';
+import { encodingsOf } from './encode';
+import { byPriority, canonical, type TaintToken } from './tokens';
+
+type Rule = Browser.declarativeNetRequest.Rule;
+type RuleCondition = Browser.declarativeNetRequest.RuleCondition;
+type ResourceType = `${Browser.declarativeNetRequest.ResourceType}`;
+
+/** A rule without its id and tab scope (the floor adds both). */
+export type RuleSpec = Omit<Rule, 'id'>;
+
+/**
+ * The taint as declarativeNetRequest rules: the browser itself refuses a request whose URL carries a
+ * token, whatever context sends it (hooks or not). DNR compares raw URLs (case-insensitively), without
+ * decoding, so each token becomes:
+ *  - `urlFilter` substrings of every encoding (as shown, letters-and-digits only, reversed, hex, base64
+ *    at three alignments), cut into SHINGLE-long pieces at fixed offsets: a token the sender splits into
+ *    pieces of at least 2·SHINGLE−1 characters (a separator every 30 characters) still contains a whole
+ *    piece;
+ *  - RE2 `regexFilter`s that allow separators between the characters: up to three for tokens of up to
+ *    SHORT_SPACED characters (`4[^a-z0-9]{0,3}8[^a-z0-9]{0,3}3…`), one for the first and last
+ *    SPACED_WINDOW characters of longer ones (`a[^a-z0-9]?b…`). Chromium's 2 KB regex limit allows no
+ *    more (measured with isRegexSupported, case-sensitive: six characters with `{0,3}`, sixteen with `?`;
+ *    the rules are case-sensitive for that reason — a separated token in upper case is not matched).
+ * Rules are spent in priority order (field values first, mergeTaint's order) within the budgets; what
+ * does not fit is still caught on hooked actions by `urlCarriesTaint`.
+ */
+
+export const SHINGLE = 12;
+/** Pieces shorter than this are not used as substrings (ordinary URLs would match by chance). */
+export const MIN_PIECE = 6;
+export const SHORT_SPACED = 6;
+export const SPACED_WINDOW = 16;
+
+/** Chromium's limits: 5,000 session rules, 1,000 regex rules (shared with every other rule family). */
+export interface TaintBudget {
+  urlFilters: number;
+  regexes: number;
+}
+
+/** Substrings a URL carrying `value` contains (raw, case-insensitive in DNR). */
+export function urlFiltersOf(value: string): string[] {
+  const out = new Set<string>();
+  const full = canonical(value);
+  for (const encoding of encodingsOf(value)) {
+    for (const piece of encoding.split(/[^A-Za-z0-9]+/)) {
+      const minimum = piece.toLowerCase() === full ? 4 : MIN_PIECE;
+      if (piece.length < minimum) continue;
+      if (piece.length <= 2 * SHINGLE) {
+        out.add(piece);
+        continue;
+      }
+      for (let at = 0; at + SHINGLE <= piece.length; at += SHINGLE) out.add(piece.slice(at, at + SHINGLE));
+      out.add(piece.slice(-SHINGLE));
+    }
+  }
+  return [...out];
+}
+
+/** The separator-tolerant RE2 patterns of a token (none for tokens under four letters and digits). */
+export function spacedRegexesOf(value: string): string[] {
+  const chars = canonical(value);
+  if (chars.length < 4) return [];
+  if (chars.length <= SHORT_SPACED) return [[...chars].join('[^a-z0-9]{0,3}')];
+  const windows = new Set([chars.slice(0, SPACED_WINDOW), chars.slice(-SPACED_WINDOW)]);
+  return [...windows].map((w) => [...w].join('[^a-z0-9]?'));
+}
+
+export interface TaintRuleInput {
+  tokens: readonly TaintToken[];
+  /** Sites every token may go to (the sites the task names). */
+  namedSites: readonly string[];
+  resourceTypes: ResourceType[];
+  priority: number;
+  budget: TaintBudget;
+}
+
+export function taintRules(input: TaintRuleInput): RuleSpec[] {
+  const rules: RuleSpec[] = [];
+  const seen = new Set<string>();
+  let urlFilters = 0;
+  let regexes = 0;
+  for (const token of byPriority(input.tokens)) {
+    const excluded = [...new Set([...input.namedSites, token.site])].sort();
+    const condition = (extra: RuleCondition): RuleCondition => ({ ...extra, resourceTypes: input.resourceTypes, excludedRequestDomains: excluded });
+    for (const filter of urlFiltersOf(token.value)) {
+      const key = `u|${filter.toLowerCase()}|${token.site}`;
+      if (urlFilters >= input.budget.urlFilters || seen.has(key)) continue;
+      seen.add(key);
+      urlFilters++;
+      rules.push({ priority: input.priority, action: { type: 'block' }, condition: condition({ urlFilter: filter }) });
+    }
+    for (const regex of spacedRegexesOf(token.value)) {
+      const key = `r|${regex}|${token.site}`;
+      if (regexes >= input.budget.regexes || seen.has(key)) continue;
+      seen.add(key);
+      regexes++;
+      // Case-sensitive (the patterns are lower-case): case folding doubles every class, and the
+      // case-insensitive form of these patterns exceeds Chromium's 2 KB regex limit when the rule is added.
+      rules.push({ priority: input.priority, action: { type: 'block' }, condition: condition({ regexFilter: regex, isUrlFilterCaseSensitive: true }) });
+    }
+  }
+  return rules;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+/**
+ * Session data as the guarded pages showed it or the agent typed it: the data-lane taint. A token is
+ * recorded with its kind (which decides its priority and the words of a block's reason; the token itself
+ * is never put in a reason or the audit log) and the site it was seen on (sending a token back to the
+ * site that showed it leaks nothing).
+ */
+
+export const TAINT_KINDS = ['secret-field', 'typed', 'one-time-code', 'card-or-account', 'email', 'token'] as const;
+export const TaintKindSchema = z.enum(TAINT_KINDS);
+export type TaintKind = z.infer<typeof TaintKindSchema>;
+
+/** What a block says instead of the token. */
+export const KIND_WORDS: Record<TaintKind, string> = {
+  'secret-field': 'a password or one-time-code field value',
+  typed: 'text typed into the page',
+  'one-time-code': 'a code shown on the page',
+  'card-or-account': 'a card or account number shown on the page',
+  email: 'an e-mail address shown on the page',
+  token: 'a key or token shown on the page',
+};
+
+export const MIN_TOKEN_LENGTH = 4;
+export const MAX_TOKEN_LENGTH = 128;
+
+export const TaintTokenSchema = z
+  .object({
+    value: z.string().min(MIN_TOKEN_LENGTH).max(MAX_TOKEN_LENGTH),
+    kind: TaintKindSchema,
+    /** Registrable domain of the page the token was seen on. */
+    site: z.string().min(1).max(253),
+  })
+  .strict();
+export type TaintToken = z.infer<typeof TaintTokenSchema>;
+
+/** Tokens kept per task, and at most this many shown by one site (so one site's junk cannot crowd out another's secret). */
+export const MAX_TASK_TOKENS = 400;
+export const MAX_DISPLAYED_PER_SITE = 100;
+
+/** Lower is kept first: what was typed into password/OTP fields outranks anything a page can display. */
+const PRIORITY: Record<TaintKind, number> = { 'secret-field': 0, typed: 1, 'one-time-code': 2, 'card-or-account': 2, email: 3, token: 3 };
+const isDisplayed = (kind: TaintKind) => PRIORITY[kind] >= 2;
+
+/** The letters and digits of a token, lower-cased: what matching compares. */
+export function canonical(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * Adds `incoming` to `current` and returns the bounded set, deterministically:
+ *  - one entry per (canonical value, site), keeping the highest-priority kind;
+ *  - typed and field values first, then displayed tokens; among equals, the earlier one stays, so a page
+ *    that floods tokens after a secret was shown cannot evict it;
+ *  - each site displays at most MAX_DISPLAYED_PER_SITE tokens, so an attacker's page cannot evict
+ *    what another site showed.
+ */
+export function mergeTaint(current: readonly TaintToken[], incoming: readonly TaintToken[]): TaintToken[] {
+  const byKey = new Map<string, { token: TaintToken; order: number }>();
+  let order = 0;
+  for (const token of [...current, ...incoming]) {
+    const key = `${canonical(token.value)}|${token.site}`;
+    if (canonical(token.value).length < MIN_TOKEN_LENGTH) continue;
+    const seen = byKey.get(key);
+    if (seen === undefined) byKey.set(key, { token, order: order++ });
+    else if (PRIORITY[token.kind] < PRIORITY[seen.token.kind]) seen.token = token;
+  }
+  const ranked = [...byKey.values()].sort((a, b) => PRIORITY[a.token.kind] - PRIORITY[b.token.kind] || a.order - b.order);
+  const perSite = new Map<string, number>();
+  const kept: TaintToken[] = [];
+  for (const { token } of ranked) {
+    if (kept.length >= MAX_TASK_TOKENS) break;
+    if (isDisplayed(token.kind)) {
+      const n = perSite.get(token.site) ?? 0;
+      if (n >= MAX_DISPLAYED_PER_SITE) continue;
+      perSite.set(token.site, n + 1);
+    }
+    kept.push(token);
+  }
+  return kept;
+}
+
+/** Tokens in priority order (mergeTaint's order): what the network floor spends its rule budget on first. */
+export function byPriority(tokens: readonly TaintToken[]): TaintToken[] {
+  return [...tokens].sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind]);
+}
