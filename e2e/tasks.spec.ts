@@ -79,6 +79,8 @@ for (const variant of ['full', 'nohooks'] as const) {
 
     await browser.answer(asked!.id, 'task');
     await expect.poll(() => sentTo('alice@example.test'), { timeout: 10_000 }).toBe(1);
+    // The released submission is a navigation: let it land before the agent opens the next page.
+    await agent.waitForURL(/\/send$/);
     // The grant is exactly that site for that recipient (tool, capability, recipient, site).
     const grants = (await browser.snapshot()).task!.policy.grants;
     expect(grants).toHaveLength(1);
@@ -88,6 +90,7 @@ for (const variant of ['full', 'nohooks'] as const) {
     for (let i = 2; i <= 3; i++) {
       await submitReply(agent, 'alice');
       await expect.poll(() => sentTo('alice@example.test'), { timeout: 10_000 }).toBe(i);
+      await agent.waitForURL(/\/send$/);
     }
     expect(await browser.pendingApprovals()).toEqual([]);
 
