@@ -3,7 +3,7 @@ import type { DecisionRecord } from '../core/decision';
 import { isConsequential } from '../core/risk';
 import type { Rewrite } from '../messages/protocol';
 import { carriedValues, minimizeCall } from '../minimizer/carried';
-import { describeFindings, detectConfidential, mergeFindings, type Finding } from '../minimizer/detect';
+import { describeFindings, detectConfidential, detectShownElsewhere, mergeFindings, type Finding } from '../minimizer/detect';
 import type { ModelAction } from '../minimizer/model';
 import type { ActiveTask } from './store';
 
@@ -46,7 +46,10 @@ export function modelActionOf(call: ToolCall, record: DecisionRecord): ModelActi
 export function screenAllowed(task: ActiveTask, call: ToolCall, record: DecisionRecord, extra: readonly Finding[] = []): Screened | null {
   if (!isScreened(call, record)) return null;
   const recipients = [...task.policy.recipients, ...task.policy.constraints.flatMap((k) => k.recipients ?? [])];
-  const findings = mergeFindings(detectConfidential(carriedValues(call), { userWords: userWordsOf(task), recipients }), extra);
+  const values = carriedValues(call);
+  const ctx = { userWords: userWordsOf(task), recipients };
+  const shownElsewhere = detectShownElsewhere(values, task.taint ?? [], record.targets.domains, ctx);
+  const findings = mergeFindings(mergeFindings(detectConfidential(values, ctx), shownElsewhere), extra);
   if (findings.length === 0) return null;
   return { findings, description: describeFindings(findings), minimized: minimizeCall(call, findings) };
 }

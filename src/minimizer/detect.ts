@@ -33,6 +33,8 @@ export const DATA_KINDS = [
   'phone',
   /** Named by the model mode: data the task does not need (see model.ts). */
   'unneeded',
+  /** Session data another site showed (or the agent typed there): the data-lane taint. */
+  'other_site_data',
 ] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
@@ -198,6 +200,40 @@ export function detectConfidential(values: readonly CarriedValue[], ctx: DetectC
   return values.flatMap((v) => detectIn(v, user));
 }
 
+/** A datum another site showed, as the taint recorded it (src/taint/tokens.ts). */
+export interface ShownElsewhere {
+  value: string;
+  site: string;
+  /** The taint's kind: text the agent itself typed elsewhere is its own writing, not data it read. */
+  kind: string;
+}
+
+/**
+ * Session data shown on (or typed into) another site than the action's destination that the action now
+ * carries: the Minimizer's "text the agent read on another site". Matched on letters and digits, with
+ * up to two separators between them and any case, so reformatting does not hide it. Data the user's own
+ * words contain is never a finding.
+ */
+export function detectShownElsewhere(values: readonly CarriedValue[], shown: readonly ShownElsewhere[], destinationSites: readonly string[], ctx: DetectContext): Finding[] {
+  const user = userDataOf(ctx);
+  const recipients = new Set(ctx.recipients.map((r) => r.toLowerCase()));
+  const foreign = shown.filter((t) => t.kind !== 'typed' && !destinationSites.includes(t.site) && !recipients.has(t.value.toLowerCase()));
+  const findings: Finding[] = [];
+  for (const token of foreign) {
+    const chars = token.value.replace(/[^A-Za-z0-9]/g, '');
+    if (chars.length < 6 || userSaid('other_site_data', chars, user) || user.alnum.includes(chars.toUpperCase())) continue;
+    const pattern = new RegExp(chars.split('').join('[^A-Za-z0-9]{0,2}'), 'gi');
+    for (const carried of values) {
+      const leaf = (carried.path.split('.').at(-1) ?? '').replace(/\[\d+\]$/, '');
+      if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase()) || isRecipientKey(leaf)) continue;
+      for (const m of carried.value.matchAll(pattern)) {
+        if (!findings.some((f) => f.path === carried.path && m.index < f.end && f.start < m.index + m[0].length)) findings.push({ kind: 'other_site_data', path: carried.path, start: m.index, end: m.index + m[0].length });
+      }
+    }
+  }
+  return findings;
+}
+
 /** Findings of two sources in one list: a later finding that overlaps an earlier one in the same value is dropped. */
 export function mergeFindings(first: readonly Finding[], second: readonly Finding[]): Finding[] {
   const merged = [...first];
@@ -217,6 +253,7 @@ const KIND_WORDS: Record<DataKind, string> = {
   email: 'an e-mail address the task does not name',
   phone: 'a phone number',
   unneeded: 'data the task does not need (model)',
+  other_site_data: 'data another site showed',
 };
 
 /** "a one-time code and an IBAN in message, subject" — what the prompt says, never the data itself. */

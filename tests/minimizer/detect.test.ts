@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeFindings, detectConfidential, ibanValid, luhnValid, withoutFindings, type CarriedValue, type DataKind } from '../../src/minimizer/detect';
+import { describeFindings, detectConfidential, detectShownElsewhere, ibanValid, luhnValid, withoutFindings, type CarriedValue, type DataKind } from '../../src/minimizer/detect';
 
 const ctx = { userWords: 'Reply to bob@corp.test saying I will attend on Friday.', recipients: ['bob@corp.test'] };
 const kinds = (values: CarriedValue[], context = ctx): DataKind[] => detectConfidential(values, context).map((f) => f.kind);
@@ -83,5 +83,29 @@ describe('the Minimizer finds confidential data the task does not call for', () 
         expect(kinds(body(`${prefix} ${card}`), { userWords: `pay with ${digits}`, recipients: [] })).not.toContain('card_number');
       }),
     );
+  });
+});
+
+describe('data another site showed (the data-lane taint)', () => {
+  const shown = [
+    { value: 'DE44500105175407324931', site: 'bank.test', kind: 'card-or-account' },
+    { value: 'Quarterly numbers: 4.2M', site: 'drive.test', kind: 'token' },
+    { value: 'alice@corp.test', site: 'crm.test', kind: 'email' },
+    { value: 'my own draft text', site: 'notes.test', kind: 'typed' },
+  ];
+  const ctx = { userWords: 'Reply to bob@corp.test on mail.test.', recipients: ['bob@corp.test'] };
+
+  it('flags data shown on another site, reformatted or not, and cuts exactly it', () => {
+    const values = [{ path: 'body.text', value: 'FYI my IBAN: de44 5001 0517 5407 3249 31 thanks' }];
+    const [f] = detectShownElsewhere(values, shown, ['mail.test'], ctx);
+    expect(f?.kind).toBe('other_site_data');
+    expect(values[0]!.value.slice(f!.start, f!.end)).toBe('de44 5001 0517 5407 3249 31');
+  });
+
+  it('never flags data going back to the site that showed it, the agent\'s own typing, recipients, or the user\'s words', () => {
+    expect(detectShownElsewhere([{ path: 'body.text', value: 'DE44500105175407324931' }], shown, ['bank.test'], ctx)).toEqual([]);
+    expect(detectShownElsewhere([{ path: 'body.text', value: 'my own draft text' }], shown, ['mail.test'], ctx)).toEqual([]);
+    expect(detectShownElsewhere([{ path: 'body.to', value: 'alice@corp.test' }], shown, ['mail.test'], ctx)).toEqual([]);
+    expect(detectShownElsewhere([{ path: 'body.text', value: 'DE44500105175407324931' }], shown, ['mail.test'], { ...ctx, userWords: 'send my IBAN DE44500105175407324931 to bob' })).toEqual([]);
   });
 });
