@@ -1,3 +1,4 @@
+import type { SanitizerMode } from '../src/messages/protocol';
 import { launchAgentBrowser } from '../src/harness';
 import type { PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
@@ -20,6 +21,8 @@ export interface GuardConfig {
   /** MAIN-world page hooks on (false = the network floor and the ISOLATED layer only). */
   mainHooks: boolean;
   runtime: 'playwright' | 'mcp';
+  /** The Sanitizer's mode (default `off`: the other configurations measure the guard alone). */
+  sanitizer?: SanitizerMode;
 }
 
 export type AgentHandle = AgentDriver & { close(): Promise<void> };

@@ -21,6 +21,7 @@ import {
   type TaskStateResponse,
 } from '../messages/protocol';
 import type { TaskCompiler } from './compile';
+import { SanitizerDesk, type Reviewer } from './sanitizer';
 import { isBlockedPage } from './guards';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
@@ -66,6 +67,8 @@ export interface MonitorDeps {
   compiler: TaskCompiler;
   /** `chrome-extension://<id>` */
   extensionOrigin: string;
+  /** The Sanitizer's model review (default: the configured OpenAI-compatible endpoint). */
+  reviewer?: Reviewer;
 }
 
 type Layer = NonNullable<StoredAuditEntry['layer']>;
@@ -122,9 +125,19 @@ export class Monitor {
   /** A control window being opened: its page may ask before windows.create has resolved. */
   private controlWindowOpening: Promise<unknown> = Promise.resolve();
   readonly ready: Promise<void>;
+  private readonly sanitizer: SanitizerDesk;
 
   constructor(private readonly deps: MonitorDeps) {
     this.ready = this.load();
+    this.sanitizer = new SanitizerDesk(
+      {
+        modeFor: (sender) => (this.isGuarded(sender.tab?.id, sender.tab?.windowId) && sender.tab?.id !== undefined ? this.options.sanitizer : 'off'),
+        task: () => this.task,
+        options: () => this.options,
+        audit: (record, where) => this.audit({ record, layer: 'isolated', ...where }),
+      },
+      deps.reviewer,
+    );
   }
 
   /** Rebuild memory from IndexedDB (every wake of the worker). */
@@ -160,6 +173,10 @@ export class Monitor {
       if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
       const message = parsed.data;
       if (message.type === 'proposal') return await this.onProposal(message, sender);
+      // The Sanitizer's content script (any tab; answers depend on whether the tab is guarded).
+      if (message.type === 'sanitizer.config') return this.sanitizer.config(sender);
+      if (message.type === 'sanitizer.removed') return await this.sanitizer.removed(message, sender, originOf(sender.url));
+      if (message.type === 'sanitizer.review') return await this.sanitizer.review(message.text, sender);
       await this.controlWindowOpening;
       if (!this.isControlSender(sender)) {
         await this.audit({
@@ -384,7 +401,7 @@ export class Monitor {
 
   // ---- page messages (popup, options, control window) ----------------------------------------
 
-  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage>, sender: MessageSender): Promise<unknown> {
+  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage | { type: `sanitizer.${string}` }>, sender: MessageSender): Promise<unknown> {
     switch (message.type) {
       case 'task.start':
         return this.startTask(message.request, sender);

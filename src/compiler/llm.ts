@@ -57,12 +57,15 @@ function isLoopback(baseUrl: string): boolean {
 
 type Mode = 'json_schema' | 'json_object';
 
-export async function llmDraft(instruction: string, opts: LlmOptions): Promise<LlmResult> {
+/**
+ * The chat-completions client for the configured endpoint (the compiler's, and the Sanitizer's model
+ * mode), or why there is none. Local servers (Ollama, vLLM, LM Studio) take no key; remote ones without
+ * a key are a failure.
+ */
+export function chatClient(opts: LlmOptions): { client: OpenAI; model: string; apiKey: string } | { error: string } {
   const baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
-  // Local servers (Ollama, vLLM, LM Studio) take no key; remote ones without a key are a failure.
   const apiKey = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey : isLoopback(baseUrl) ? 'no-key' : undefined;
-  if (apiKey === undefined) return { draft: null, modelCalls: 0, error: 'no API key for the remote compiler' };
-  if (instruction.trim() === '') return { draft: null, modelCalls: 0, error: 'empty instruction' };
+  if (apiKey === undefined) return { error: 'no API key for the remote endpoint' };
   const client = new OpenAI({
     baseURL: baseUrl,
     apiKey,
@@ -71,7 +74,19 @@ export async function llmDraft(instruction: string, opts: LlmOptions): Promise<L
     dangerouslyAllowBrowser: true,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
-  const model = opts.model ?? DEFAULT_MODEL;
+  return { client, model: opts.model ?? DEFAULT_MODEL, apiKey };
+}
+
+/** Redacted error text of a failed call (never the key). */
+export function llmError(err: unknown, apiKey: string): string {
+  return redact(err instanceof Error ? `${err.name}: ${err.message}` : String(err), apiKey);
+}
+
+export async function llmDraft(instruction: string, opts: LlmOptions): Promise<LlmResult> {
+  const setup = chatClient(opts);
+  if ('error' in setup) return { draft: null, modelCalls: 0, error: setup.error === 'no API key for the remote endpoint' ? 'no API key for the remote compiler' : setup.error };
+  if (instruction.trim() === '') return { draft: null, modelCalls: 0, error: 'empty instruction' };
+  const { client, model, apiKey } = setup;
   const schema = policyDraftJsonSchema();
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: 'system', content: SYSTEM_PROMPT },
@@ -105,8 +120,7 @@ export async function llmDraft(instruction: string, opts: LlmOptions): Promise<L
         lastError = 'the endpoint refused the JSON schema';
         continue;
       }
-      const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      return { draft: null, modelCalls, error: redact(message, apiKey) };
+      return { draft: null, modelCalls, error: llmError(err, apiKey) };
     }
   }
   return { draft: null, modelCalls, error: redact(lastError, apiKey) };

@@ -22,6 +22,8 @@ export const CHECKS = [
   'approval_required',
   'allowed',
   'internal_error',
+  /** Not an action: the Sanitizer removed text from what the agent reads (audited with counts, never the text). */
+  'sanitizer',
 ] as const;
 export const CheckSchema = z.enum(CHECKS);
 export type Check = z.infer<typeof CheckSchema>;

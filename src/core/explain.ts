@@ -23,6 +23,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   approval_required: 'an explicit approval requirement',
   allowed: 'the task’s permissions',
   internal_error: 'an internal error (fail closed)',
+  sanitizer: 'the Sanitizer (text removed from what the agent reads)',
 };
 
 /** A decision record in words, for people: verdict, action, the check that decided, and the evidence. */
