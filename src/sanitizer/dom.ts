@@ -153,27 +153,34 @@ export class Sanitizer {
 
   private onRecords(records: MutationRecord[]): void {
     if (this.mode === null || this.mode === 'off') return;
-    this.batch(() => {
-      const blocks = new Set<Element | DocumentFragment>();
-      for (const record of records) {
-        if (record.type === 'childList') {
-          for (const node of record.addedNodes) this.scanNode(node, blocks);
-        } else if (record.type === 'characterData') {
-          this.scanNode(record.target, blocks);
-        } else if (record.type === 'attributes' && isElement(record.target)) {
-          const name = record.attributeName ?? '';
-          if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
-          else this.recheckCandidates(record.target);
-        }
-      }
-      for (const block of blocks) this.block(block);
-      this.recheckHosts();
-    });
+    this.batch(() => this.process(records));
   }
 
-  /** Runs `work`, drops the mutation records our own edits caused, and reports what was removed. */
-  private batch(work: () => unknown): void {
+  private process(records: readonly MutationRecord[]): void {
+    const blocks = new Set<Element | DocumentFragment>();
+    for (const record of records) {
+      if (record.type === 'childList') {
+        for (const node of record.addedNodes) this.scanNode(node, blocks);
+      } else if (record.type === 'characterData') {
+        this.scanNode(record.target, blocks);
+      } else if (record.type === 'attributes' && isElement(record.target)) {
+        const name = record.attributeName ?? '';
+        if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
+        else this.recheckCandidates(record.target);
+      }
+    }
+    for (const block of blocks) this.block(block);
+    this.recheckHosts();
+  }
+
+  /**
+   * Runs `work` after the page's mutations not yet delivered (the parser's, when this runs from a message
+   * or timer callback), then drops the records our own edits caused, and reports what was removed.
+   */
+  private batch(work: () => void): void {
+    const pending = this.observer.takeRecords();
     try {
+      if (pending.length > 0) this.process(pending);
       work();
     } finally {
       this.observer.takeRecords();
@@ -232,20 +239,18 @@ export class Sanitizer {
     } else if (element.tagName.includes('-')) this.pendingHosts.add(element);
   }
 
-  private recheckHosts(): number {
+  private recheckHosts(): void {
     for (const element of [...this.pendingHosts]) {
       if (!element.isConnected) this.pendingHosts.delete(element);
       else this.host(element);
     }
-    return 0;
   }
 
-  private recheckCandidates(within: Node): number {
+  private recheckCandidates(within: Node): void {
     for (const block of [...this.visibleCandidates]) {
       if (!block.isConnected) this.visibleCandidates.delete(block);
       else if (within.contains(block)) this.block(block);
     }
-    return 0;
   }
 
   private comment(node: Comment): void {
