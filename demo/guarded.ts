@@ -1,7 +1,7 @@
 import { chromium, type BrowserContext, type Worker } from '@playwright/test';
 import { createServer } from 'node:net';
 import { launchAgentBrowser } from '../src/harness';
-import { PendingApprovalSchema, type Options, type PendingApproval } from '../src/messages/protocol';
+import { PendingApprovalSchema, type ApprovalAnswerKind, type Options, type PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver } from './agents';
 import { startMcpRuntime } from './mcp';
 import { CHROMIUM, withTimeout, type GuardConfig, type GuardSession } from './runner';
@@ -32,7 +32,7 @@ export interface SessionOptions {
 interface Controller {
   setTask(request: string): Promise<void>;
   pendingApprovals(): Promise<PendingApproval[]>;
-  answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
+  answer(id: string, answer: ApprovalAnswerKind): Promise<void>;
 }
 
 type Reply = { ok: boolean; pending?: unknown[]; error?: string; code?: string };
@@ -48,6 +48,8 @@ function compilerOptions(config: GuardConfig, llmBaseUrl: string): Options {
     guardScope: 'all-tabs',
     sanitizer: config.sanitizer ?? 'off',
     sanitizerModelBudget: 50,
+    minimizer: config.minimizer ?? 'detect',
+    minimizeWithoutAsking: false,
   };
 }
 

@@ -29,6 +29,7 @@ export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
   { id: 'over-broad', label: 'LLM: over-broad', compiler: 'over-broad', mainHooks: true, runtime: 'playwright' },
   { id: 'quote-reusing', label: 'LLM: quote-reusing', compiler: 'quote-reusing', mainHooks: true, runtime: 'playwright' },
   { id: 'rules-nohooks', label: 'Rules, MAIN-world hooks off (control)', compiler: 'rules', mainHooks: false, runtime: 'playwright' },
+  { id: 'rules-nominimizer', label: 'Rules, Minimizer off (control)', compiler: 'rules', mainHooks: true, minimizer: 'off', runtime: 'playwright' },
 ];
 
 export const MCP_CONFIGS: GuardConfig[] = [

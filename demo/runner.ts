@@ -1,6 +1,6 @@
 import type { SanitizerMode } from '../src/messages/protocol';
 import { launchAgentBrowser } from '../src/harness';
-import type { PendingApproval } from '../src/messages/protocol';
+import type { ApprovalAnswerKind, PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
 import type { Scenario, SiteUrl, Task } from './scenarios';
 import type { DemoWorld } from './sites/world';
@@ -20,6 +20,8 @@ export interface GuardConfig {
   compiler: CompilerName | null;
   /** MAIN-world page hooks on (false = the network floor and the ISOLATED layer only). */
   mainHooks: boolean;
+  /** The Minimizer's mode (default `detect`, the product's default). */
+  minimizer?: 'off' | 'detect';
   runtime: 'playwright' | 'mcp';
   /** The Sanitizer's mode (default `off`: the other configurations measure the guard alone). */
   sanitizer?: SanitizerMode;
@@ -31,7 +33,7 @@ export type AgentHandle = AgentDriver & { close(): Promise<void> };
 export interface GuardSession {
   setTask(request: string): Promise<void>;
   pendingApprovals(): Promise<PendingApproval[]>;
-  answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
+  answer(id: string, answer: ApprovalAnswerKind): Promise<void>;
   newAgent(): Promise<AgentHandle>;
   /** A PNG of the extension's popup as the user sees it now (extension sessions only). */
   popupScreenshot?(): Promise<Buffer>;
@@ -44,7 +46,7 @@ export interface AskRecord {
   destination: string;
   recipients: string[];
   check: string;
-  answer: 'once' | 'deny';
+  answer: ApprovalAnswerKind;
 }
 
 export interface RunRecord {

@@ -1,4 +1,4 @@
-import { chatClient, llmError } from '../compiler/llm';
+import { chatClient, redactKey } from '../llm/client';
 import type { DecisionRecord } from '../core/decision';
 import { registrableDomain } from '../core/domains';
 import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../messages/protocol';
@@ -46,7 +46,7 @@ export const modelReviewer: Reviewer = async ({ task, text, options }) => {
       return typeof t === 'string' && t.length > 0 ? [t] : [];
     });
   } catch (err) {
-    throw new Error(llmError(err, setup.apiKey), { cause: err });
+    throw new Error(redactKey(err instanceof Error ? `${err.name}: ${err.message}` : String(err), setup.apiKey), { cause: err });
   }
 };
 

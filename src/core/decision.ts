@@ -12,14 +12,17 @@ export const CHECKS = [
   'prohibitions',
   'deny_list',
   'grants',
+  'private_network',
   'argument_constraints',
   'ceiling',
   'recipient_binding',
   'domain_allowlist',
+  'site_binding',
   'exfiltration_url',
   'path_allowlist',
   'outbound_budget',
   'approval_required',
+  'minimizer',
   'allowed',
   'internal_error',
   /** Not an action: the Sanitizer removed text from what the agent reads (audited with counts, never the text). */
@@ -38,7 +41,7 @@ export const DecisionRecordSchema = z
     capability: z.string(),
     riskClass: RiskClassSchema,
     targets: z
-      .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]) })
+      .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
       .strict(),
     /** The policy entry or grant behind the decision, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`. */
     ruleRef: z.string().optional(),

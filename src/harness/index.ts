@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalState, TaskPolicy, TaskPolicyInput } from '../core/policy';
-import type { AuditEntry, Options, PendingApproval, SanitizerMode, TaskStateResponse } from '../messages/protocol';
+import type { ApprovalAnswerKind, AuditEntry, Options, PendingApproval, SanitizerMode, TaskStateResponse } from '../messages/protocol';
 
 /**
  * The harness for agent developers (and the e2e suite and the demo): launches Chromium with AgentsFence
@@ -29,7 +29,7 @@ export interface LaunchOptions {
   sanitizer?: SanitizerMode;
 }
 
-export type ApprovalAnswer = 'once' | 'task' | 'deny';
+export type ApprovalAnswer = ApprovalAnswerKind;
 
 export interface AgentBrowser {
   context: BrowserContext;

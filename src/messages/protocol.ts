@@ -52,8 +52,14 @@ export const TaskStartSchema = z.object({ type: z.literal('task.start'), request
 export const TaskFollowUpSchema = z.object({ type: z.literal('task.followup'), text: z.string().min(1).max(20_000) }).strict();
 export const TaskEndSchema = z.object({ type: z.literal('task.end') }).strict();
 export const TaskGetSchema = z.object({ type: z.literal('task.get') }).strict();
+/**
+ * A person's answer. `once`/`task` grant the exact action; for an action the Minimizer held,
+ * `send-without` sends it minus the flagged data and `send-as-is` sends it unchanged (neither grants).
+ */
+export const ApprovalAnswerKindSchema = z.enum(['once', 'task', 'deny', 'send-without', 'send-as-is']);
+export type ApprovalAnswerKind = z.infer<typeof ApprovalAnswerKindSchema>;
 export const ApprovalAnswerSchema = z
-  .object({ type: z.literal('approval.answer'), id: z.string().min(1).max(64), answer: z.enum(['once', 'task', 'deny']) })
+  .object({ type: z.literal('approval.answer'), id: z.string().min(1).max(64), answer: ApprovalAnswerKindSchema })
   .strict();
 export const AuditListSchema = z
   .object({
@@ -78,6 +84,13 @@ export const OptionsSchema = z
     sanitizer: SanitizerModeSchema.default('hidden'),
     /** Model mode: at most this many model calls per task (then the deterministic result stands). */
     sanitizerModelBudget: z.number().int().min(0).max(1000).default(20),
+    /**
+     * The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call
+     * for; `model` also asks the configured endpoint (falling back to `detect` on any failure).
+     */
+    minimizer: z.enum(['off', 'detect', 'model']).default('detect'),
+    /** Send such actions without the flagged data instead of asking (only when an exact rewrite exists). */
+    minimizeWithoutAsking: z.boolean().default(false),
   })
   .strict();
 export type Options = z.infer<typeof OptionsSchema>;
@@ -105,6 +118,16 @@ export const BackgroundMessageSchema = z.discriminatedUnion('type', [
 export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
+/** Values to send instead of the page's own, in the action's shape (see src/minimizer/carried.ts). */
+export const RewriteSchema = z
+  .object({
+    url: z.string().optional(),
+    fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  })
+  .strict();
+export type Rewrite = z.infer<typeof RewriteSchema>;
+
 /** Background → content script: the answer to a proposal. ASK_USER resolves later to ALLOW or BLOCK. */
 export const ProposalAnswerSchema = z
   .object({
@@ -114,6 +137,8 @@ export const ProposalAnswerSchema = z
     reason: z.string(),
     /** True when a person decided (after ASK_USER), false when the policy decided. */
     askedUser: z.boolean(),
+    /** ALLOW on condition: send these values instead (the Minimizer removed confidential data). */
+    rewrite: RewriteSchema.optional(),
   })
   .strict();
 export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
@@ -130,7 +155,7 @@ export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorC
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 export const TargetsSchema = z
-  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]) })
+  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
   .strict();
 
 /** Zod mirror of core/decision.ts DecisionRecord, for records that cross a boundary (audit list, export). */
@@ -189,6 +214,8 @@ export const PendingApprovalSchema = z
     check: z.enum(CHECKS),
     reason: z.string(),
     dataView: z.string().max(4_000),
+    /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
+    minimizable: z.boolean().optional(),
     createdAt: z.number().int().nonnegative(),
     /** When the ask times out to BLOCK (ms since epoch). */
     expiresAt: z.number().int().nonnegative(),
@@ -215,7 +242,7 @@ export const AuditEntrySchema = z
     taskId: z.string().nullable(),
     record: DecisionRecordSchema,
     /** Set when a person (or the timeout) settled an ASK_USER. */
-    answer: z.enum(['once', 'task', 'deny', 'timeout']).optional(),
+    answer: z.enum(['once', 'task', 'deny', 'timeout', 'send-without', 'send-as-is', 'minimized']).optional(),
     layer: z.enum(['isolated', 'main', 'network', 'guard', 'page']).optional(),
     /** Redacted destination (URL without query values) when the action had one. */
     destination: z.string().optional(),

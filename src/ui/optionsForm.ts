@@ -10,6 +10,9 @@ export interface OptionsFields {
   guardScope: string;
   sanitizer: string;
   sanitizerModelBudget: string;
+  minimizer: string;
+  /** `yes` or `no`. */
+  minimizeWithoutAsking: string;
 }
 export type OptionsField = keyof OptionsFields;
 
@@ -25,10 +28,17 @@ const FIELD_MESSAGES: Record<OptionsField, string> = {
   guardScope: 'Choose all tabs, or the task’s tab and the tabs it opens.',
   sanitizer: 'Choose off, hidden text (deterministic) or model review.',
   sanitizerModelBudget: 'Enter a whole number of model calls from 0 to 1000.',
+  minimizer: 'Choose off, detect or model.',
+  minimizeWithoutAsking: 'Choose yes or no.',
 };
 
 export function fieldsFromOptions(o: Options): OptionsFields {
-  return { ...o, askTimeoutSeconds: String(o.askTimeoutSeconds), sanitizerModelBudget: String(o.sanitizerModelBudget) };
+  return {
+    ...o,
+    askTimeoutSeconds: String(o.askTimeoutSeconds),
+    sanitizerModelBudget: String(o.sanitizerModelBudget),
+    minimizeWithoutAsking: o.minimizeWithoutAsking ? 'yes' : 'no',
+  };
 }
 
 /** A whole number written in decimal digits only; anything else is NaN so the schema rejects it. */
@@ -50,6 +60,8 @@ export function validateOptions(f: OptionsFields): ValidationResult {
     guardScope: f.guardScope,
     sanitizer: f.sanitizer,
     sanitizerModelBudget: parseWhole(f.sanitizerModelBudget),
+    minimizer: f.minimizer,
+    minimizeWithoutAsking: f.minimizeWithoutAsking === 'yes' ? true : f.minimizeWithoutAsking === 'no' ? false : f.minimizeWithoutAsking,
   };
   const parsed = OptionsSchema.safeParse(candidate);
   const errors: Partial<Record<OptionsField, string>> = {};
