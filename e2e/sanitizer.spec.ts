@@ -10,8 +10,8 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * page's HTML (`page.content()`) and the accessibility tree (Playwright's aria snapshot) — carries no
  * instruction hidden from people, while menus, accordions, `<details>`, dialogs, sr-only labels and
  * hidden input values stay. Negative control: the same pages with the Sanitizer off, where the agent
- * reads every one of these instructions. (The Sanitizer runs in the ISOLATED world only: these hold with
- * the MAIN-world hooks removed.)
+ * reads every one of these instructions. (The Sanitizer is an ISOLATED-world script; it does not use the
+ * MAIN-world hooks, though this suite runs the full build.)
  */
 
 let server: TestServer;
@@ -114,8 +114,9 @@ test('hidden mode: no hidden instruction reaches the agent in any placement; ben
     await expect.poll(async () => (await browser.audit({ check: 'sanitizer' })).length).toBeGreaterThanOrEqual(5);
     const audit = await browser.audit({ check: 'sanitizer' });
     expect(JSON.stringify(audit)).not.toContain('attacker');
+    // The Braille placement decodes to "ignore previous instructions …", so it is removed as addressed to the agent.
     expect(new Set(audit.map((e) => e.record.ruleRef))).toEqual(
-      new Set(['sanitizer:hidden-instruction', 'sanitizer:addressed-to-agent', 'sanitizer:comment', 'sanitizer:attribute', 'sanitizer:invisible-chars', 'sanitizer:braille']),
+      new Set(['sanitizer:hidden-instruction', 'sanitizer:addressed-to-agent', 'sanitizer:comment', 'sanitizer:attribute', 'sanitizer:invisible-chars']),
     );
     expect(audit.every((e) => e.record.decision === 'BLOCK' && e.record.targets.domains.includes('app.test'))).toBe(true);
   } finally {
