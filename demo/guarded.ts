@@ -46,6 +46,8 @@ function compilerOptions(config: GuardConfig, llmBaseUrl: string): Options {
     // Asks are answered within milliseconds by the simulated user; a lost one must not stall the run.
     askTimeoutSeconds: 10,
     guardScope: 'all-tabs',
+    sanitizer: config.sanitizer ?? 'off',
+    sanitizerModelBudget: 50,
     minimizer: config.minimizer ?? 'detect',
     minimizeWithoutAsking: false,
   };

@@ -1,3 +1,4 @@
+import type { SanitizerMode } from '../src/messages/protocol';
 import { launchAgentBrowser } from '../src/harness';
 import type { ApprovalAnswerKind, PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
@@ -22,6 +23,8 @@ export interface GuardConfig {
   /** The Minimizer's mode (default `detect`, the product's default). */
   minimizer?: 'off' | 'detect';
   runtime: 'playwright' | 'mcp';
+  /** The Sanitizer's mode (default `off`: the other configurations measure the guard alone). */
+  sanitizer?: SanitizerMode;
 }
 
 export type AgentHandle = AgentDriver & { close(): Promise<void> };

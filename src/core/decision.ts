@@ -25,6 +25,8 @@ export const CHECKS = [
   'minimizer',
   'allowed',
   'internal_error',
+  /** Not an action: the Sanitizer removed text from what the agent reads (audited with counts, never the text). */
+  'sanitizer',
 ] as const;
 export const CheckSchema = z.enum(CHECKS);
 export type Check = z.infer<typeof CheckSchema>;

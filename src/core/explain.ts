@@ -27,6 +27,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   minimizer: 'the Minimizer (confidential data the task does not call for)',
   allowed: 'the task’s permissions',
   internal_error: 'an internal error (fail closed)',
+  sanitizer: 'the Sanitizer (text removed from what the agent reads)',
 };
 
 /** A decision record in words, for people: verdict, action, the check that decided, and the evidence. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalState, TaskPolicy, TaskPolicyInput } from '../core/policy';
-import type { ApprovalAnswerKind, AuditEntry, Options, PendingApproval, TaskStateResponse } from '../messages/protocol';
+import type { ApprovalAnswerKind, AuditEntry, Options, PendingApproval, SanitizerMode, TaskStateResponse } from '../messages/protocol';
 
 /**
  * The harness for agent developers (and the e2e suite and the demo): launches Chromium with AgentsFence
@@ -25,6 +25,8 @@ export interface LaunchOptions {
   extensionPath?: string;
   /** Chromium binary (default `AF_CHROMIUM` or /usr/bin/chromium). */
   executablePath?: string;
+  /** The Sanitizer's mode, set in the options before the first task (default: the options' own, `hidden`). */
+  sanitizer?: SanitizerMode;
   /**
    * Seconds an action the task does not cover waits for the user before it is blocked (default: the
    * extension's option, 120 s; at least 5). Applies to every task this browser starts; `setTask` can
@@ -60,6 +62,8 @@ export interface AgentBrowser {
   /** Tests only: install a precise policy through the worker's test hook. */
   setPolicy(policy: TaskPolicyInput): Promise<void>;
   endTask(): Promise<void>;
+  /** Change options as the options page does (the rest keep their stored values); returns the stored options. */
+  setOptions(patch: Partial<Options>): Promise<Options>;
   pendingApprovals(): Promise<PendingApproval[]>;
   /** Wait until at least `count` approvals are pending (default 1), then return them. */
   waitForApprovals(count?: number, timeoutMs?: number): Promise<PendingApproval[]>;
@@ -206,6 +210,10 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
     async endTask() {
       expectOk(await send<TaskStateResponse>({ type: 'task.end' }));
     },
+    async setOptions(patch) {
+      const { options } = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' }));
+      return expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: { ...options, ...patch } })).options;
+    },
     async pendingApprovals() {
       return expectOk(await send<TaskStateResponse>({ type: 'task.get' })).pending;
     },
@@ -264,5 +272,6 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       rmSync(profile, { recursive: true, force: true });
     },
   };
+  if (options.sanitizer !== undefined && extensionId !== null) await browser.setOptions({ sanitizer: options.sanitizer });
   return browser;
 }

@@ -41,6 +41,31 @@ export type TaintReport = z.infer<typeof TaintReportSchema>;
 /** Answer to taint.report. */
 export const TaintReportResponseSchema = z.object({ ok: z.literal(true), kept: z.number().int().nonnegative() }).strict();
 
+/**
+ * Sanitizer content script → background. `sanitizer.config` asks whether this tab is sanitised and how;
+ * `sanitizer.removed` reports what was removed (rule and character counts, never the text);
+ * `sanitizer.review` (model mode) asks for the removals a model proposes in one suspicious text block.
+ */
+export const SanitizerModeSchema = z.enum(['off', 'hidden', 'model']);
+export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'model']);
+export const SanitizerConfigSchema = z.object({ type: z.literal('sanitizer.config') }).strict();
+export const SanitizerRemovedSchema = z
+  .object({
+    type: z.literal('sanitizer.removed'),
+    removals: z
+      .array(z.object({ rule: SanitizerRuleSchema, count: z.number().int().positive().max(100_000), chars: z.number().int().nonnegative().max(100_000_000) }).strict())
+      .min(1)
+      .max(SanitizerRuleSchema.options.length),
+  })
+  .strict();
+export const SANITIZER_REVIEW_MAX_CHARS = 4_000;
+export const SanitizerReviewSchema = z.object({ type: z.literal('sanitizer.review'), text: z.string().min(1).max(SANITIZER_REVIEW_MAX_CHARS) }).strict();
+export type SanitizerMode = z.infer<typeof SanitizerModeSchema>;
+export type SanitizerRemovedMessage = z.infer<typeof SanitizerRemovedSchema>;
+/** Answers: the mode for this tab (`off` outside guarded tabs or with no task), and a review's removals (null: no review, keep the deterministic result). */
+export const SanitizerConfigResponseSchema = z.object({ ok: z.literal(true), mode: SanitizerModeSchema }).strict();
+export const SanitizerReviewResponseSchema = z.object({ ok: z.literal(true), removals: z.array(z.string()).nullable(), reason: z.string().optional() }).strict();
+
 /** Popup / options → background. Accepted only from the extension's own pages outside guarded tabs. */
 export const TaskStartSchema = z.object({ type: z.literal('task.start'), request: z.string().min(1).max(20_000) }).strict();
 export const TaskFollowUpSchema = z.object({ type: z.literal('task.followup'), text: z.string().min(1).max(20_000) }).strict();
@@ -74,6 +99,10 @@ export const OptionsSchema = z
     apiKey: z.string().max(500).default(''),
     askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
     guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
+    /** What the agent reads in guarded tabs during a task: `hidden` (deterministic, default), `model`, or `off`. */
+    sanitizer: SanitizerModeSchema.default('hidden'),
+    /** Model mode: at most this many model calls per task (then the deterministic result stands). */
+    sanitizerModelBudget: z.number().int().min(0).max(1000).default(20),
     /**
      * The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call
      * for; `model` also asks the configured endpoint (falling back to `detect` on any failure).
@@ -94,6 +123,9 @@ export const OptionsViewSchema = z.object({ type: z.literal('options.view') }).s
 export const BackgroundMessageSchema = z.discriminatedUnion('type', [
   ProposalMessageSchema,
   TaintReportSchema,
+  SanitizerConfigSchema,
+  SanitizerRemovedSchema,
+  SanitizerReviewSchema,
   TaskStartSchema,
   TaskFollowUpSchema,
   TaskEndSchema,

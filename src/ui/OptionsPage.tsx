@@ -14,7 +14,7 @@ function FieldError({ field, errors }: { field: OptionsField; errors: Partial<Re
   );
 }
 
-/** Compiler backend, model, API key, ask timeout and guard scope; validated before anything is saved or tested. */
+/** Compiler backend, model, API key, ask timeout, guard scope and Sanitizer; validated before anything is saved or tested. */
 export function OptionsPage({ transport }: { transport: Transport }) {
   const [fields, setFields] = useState<OptionsFields | null>(null);
   const [errors, setErrors] = useState<Partial<Record<OptionsField, string>>>({});
@@ -160,6 +160,30 @@ export function OptionsPage({ transport }: { transport: Transport }) {
           <option value="task-tabs">The task’s tab and the tabs it opens</option>
         </select>
         <FieldError field="guardScope" errors={errors} />
+      </fieldset>
+
+      <fieldset disabled={readOnly}>
+        <legend>Sanitizer (what the agent reads)</legend>
+        <label for="sanitizer">Sanitizer</label>
+        <select id="sanitizer" value={fields.sanitizer} onChange={set('sanitizer')} {...invalid('sanitizer')}>
+          <option value="hidden">Remove hidden and agent-addressed instructions (default)</option>
+          <option value="model">Also let the compiler’s model review suspicious text</option>
+          <option value="off">Off</option>
+        </select>
+        <p class="muted">In guarded tabs during a task. The model mode uses the compiler backend above.</p>
+        <FieldError field="sanitizer" errors={errors} />
+
+        <label for="sanitizerModelBudget">Model calls per task</label>
+        <input
+          id="sanitizerModelBudget"
+          type="text"
+          inputMode="numeric"
+          value={fields.sanitizerModelBudget}
+          onInput={set('sanitizerModelBudget')}
+          disabled={fields.sanitizer !== 'model'}
+          {...invalid('sanitizerModelBudget')}
+        />
+        <FieldError field="sanitizerModelBudget" errors={errors} />
       </fieldset>
 
       <fieldset disabled={readOnly}>

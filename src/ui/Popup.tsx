@@ -5,6 +5,7 @@ import { AuditLog } from './AuditLog';
 import type { AuditFilter } from './auditView';
 import { request, type Transport } from './client';
 import { PolicyPanel } from './PolicyPanel';
+import { SanitizerSummary } from './SanitizerSummary';
 import { usePoll } from './usePoll';
 
 const BACKEND_WORDS: Record<Options['backend'], string> = {
@@ -186,6 +187,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
               <p class="notice">The remote compiler failed, so the task is read-only: {task.report.fallbackReason}</p>
             )}
             <PolicyPanel policy={task.policy} report={task.report} />
+            <SanitizerSummary transport={transport} taskId={task.taskId} />
             <form onSubmit={followUp} class="stack">
               <label for="followup-input">Add instruction</label>
               <textarea id="followup-input" rows={2} value={followText} onInput={(e) => setFollowText(e.currentTarget.value)} disabled={busy !== null} />

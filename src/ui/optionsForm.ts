@@ -8,6 +8,8 @@ export interface OptionsFields {
   apiKey: string;
   askTimeoutSeconds: string;
   guardScope: string;
+  sanitizer: string;
+  sanitizerModelBudget: string;
   minimizer: string;
   /** `yes` or `no`. */
   minimizeWithoutAsking: string;
@@ -24,16 +26,23 @@ const FIELD_MESSAGES: Record<OptionsField, string> = {
   apiKey: 'The API key is at most 500 characters.',
   askTimeoutSeconds: 'Enter a whole number of seconds from 5 to 3600.',
   guardScope: 'Choose all tabs, or the task’s tab and the tabs it opens.',
+  sanitizer: 'Choose off, hidden text (deterministic) or model review.',
+  sanitizerModelBudget: 'Enter a whole number of model calls from 0 to 1000.',
   minimizer: 'Choose off, detect or model.',
   minimizeWithoutAsking: 'Choose yes or no.',
 };
 
 export function fieldsFromOptions(o: Options): OptionsFields {
-  return { ...o, askTimeoutSeconds: String(o.askTimeoutSeconds), minimizeWithoutAsking: o.minimizeWithoutAsking ? 'yes' : 'no' };
+  return {
+    ...o,
+    askTimeoutSeconds: String(o.askTimeoutSeconds),
+    sanitizerModelBudget: String(o.sanitizerModelBudget),
+    minimizeWithoutAsking: o.minimizeWithoutAsking ? 'yes' : 'no',
+  };
 }
 
 /** A whole number written in decimal digits only; anything else is NaN so the schema rejects it. */
-function parseSeconds(s: string): number {
+function parseWhole(s: string): number {
   return /^\s*\d+\s*$/.test(s) ? Number(s) : Number.NaN;
 }
 
@@ -47,8 +56,10 @@ export function validateOptions(f: OptionsFields): ValidationResult {
     baseUrl: f.backend === 'openrouter' ? OPENROUTER_BASE_URL : f.baseUrl.trim(),
     model: f.model.trim(),
     apiKey: f.apiKey.trim(),
-    askTimeoutSeconds: parseSeconds(f.askTimeoutSeconds),
+    askTimeoutSeconds: parseWhole(f.askTimeoutSeconds),
     guardScope: f.guardScope,
+    sanitizer: f.sanitizer,
+    sanitizerModelBudget: parseWhole(f.sanitizerModelBudget),
     minimizer: f.minimizer,
     minimizeWithoutAsking: f.minimizeWithoutAsking === 'yes' ? true : f.minimizeWithoutAsking === 'no' ? false : f.minimizeWithoutAsking,
   };

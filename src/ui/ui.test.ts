@@ -212,11 +212,13 @@ describe('validateOptions', () => {
     apiKey: '',
     askTimeoutSeconds: '30',
     guardScope: 'task-tabs',
+    sanitizer: 'model',
+    sanitizerModelBudget: '5',
     minimizer: 'detect',
     minimizeWithoutAsking: 'no',
   };
-  it('accepts valid fields and parses the timeout', () => {
-    expect(validateOptions(good)).toEqual({ ok: true, options: { ...good, askTimeoutSeconds: 30, minimizeWithoutAsking: false } });
+  it('accepts valid fields and parses the timeout and the model-call budget', () => {
+    expect(validateOptions(good)).toEqual({ ok: true, options: { ...good, askTimeoutSeconds: 30, sanitizerModelBudget: 5, minimizeWithoutAsking: false } });
   });
   it('gives every bad field its own clear message', () => {
     const r = validateOptions({ ...good, baseUrl: 'not a url', model: ' ', askTimeoutSeconds: '2', guardScope: 'x' });
@@ -224,6 +226,12 @@ describe('validateOptions', () => {
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['askTimeoutSeconds', 'baseUrl', 'guardScope', 'model']);
     expect(r.errors.askTimeoutSeconds).toBe('Enter a whole number of seconds from 5 to 3600.');
+  });
+  it('rejects an unknown Sanitizer mode and a budget that is not a whole number from 0 to 1000', () => {
+    expect(validateOptions({ ...good, sanitizer: 'strict' })).toEqual({ ok: false, errors: { sanitizer: 'Choose off, hidden text (deterministic) or model review.' } });
+    for (const b of ['', '1.5', '-1', '1001', 'x']) expect(validateOptions({ ...good, sanitizerModelBudget: b }).ok, b).toBe(false);
+    const ok = validateOptions({ ...good, sanitizerModelBudget: '0' });
+    expect(ok.ok && ok.options.sanitizerModelBudget).toBe(0);
   });
   it('rejects non-integer and non-numeric timeouts', () => {
     for (const t of ['', '1.5', '12abc', '-10', '3601', '1e3']) expect(validateOptions({ ...good, askTimeoutSeconds: t }).ok, t).toBe(false);
@@ -235,7 +243,10 @@ describe('validateOptions', () => {
     expect(ok.ok && ok.options.baseUrl).toBe(OPENROUTER_BASE_URL);
   });
   it('round-trips stored options through the form', () => {
-    const stored = { backend: 'rules', baseUrl: OPENROUTER_BASE_URL, model: 'm', apiKey: '', askTimeoutSeconds: 120, guardScope: 'all-tabs', minimizer: 'detect', minimizeWithoutAsking: false } as const;
+    const stored = {
+      backend: 'rules', baseUrl: OPENROUTER_BASE_URL, model: 'm', apiKey: '', askTimeoutSeconds: 120, guardScope: 'all-tabs',
+      sanitizer: 'hidden', sanitizerModelBudget: 20, minimizer: 'detect', minimizeWithoutAsking: false,
+    } as const;
     expect(validateOptions(fieldsFromOptions(stored))).toEqual({ ok: true, options: stored });
   });
 });

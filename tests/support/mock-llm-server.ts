@@ -97,3 +97,27 @@ export async function startMockLlmServer(script: MockScript): Promise<MockLlmSer
 export function userMessage(request: ChatRequest): string {
   return request.messages.find((m) => m.role === 'user')?.content ?? '';
 }
+
+/** Whether a request comes from the Sanitizer's model mode (its system prompt names it). */
+export function isSanitizerRequest(request: ChatRequest): boolean {
+  return request.messages.some((m) => m.role === 'system' && m.content.includes('AgentsFence sanitizer'));
+}
+
+export type SanitizerModel = 'good' | 'over-removing' | 'failing' | 'hanging';
+
+/**
+ * The Sanitizer's models: `good` removes the sentences that carry an attacker address, IBAN or link;
+ * `over-removing` returns the whole block and every sentence of it; `failing` answers 500; `hanging`
+ * never answers.
+ */
+export function sanitizerReply(model: SanitizerModel, request: ChatRequest): MockReply {
+  if (model === 'failing') return { status: 500, message: 'sanitizer model unavailable' };
+  if (model === 'hanging') return { hang: true };
+  const { block } = JSON.parse(userMessage(request)) as { task: string; block: string };
+  const sentences = block.match(/[^.!?]+[.!?]*\s*/g) ?? [block];
+  const removals =
+    model === 'good'
+      ? sentences.filter((s) => /attacker|GB33BUKB|archive@/i.test(s)).map((s) => ({ text: s.trim(), reason: 'instruction aimed at the agent' }))
+      : [block, ...sentences].map((s) => ({ text: s.trim(), reason: 'everything looks suspicious' }));
+  return { content: JSON.stringify({ rewritten: '', removals }) };
+}

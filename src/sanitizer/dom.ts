@@ -1,0 +1,453 @@
+import { applySpans, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
+import { hiddenByStyle, type HiddenReason } from './visibility';
+
+/**
+ * The Sanitizer in a document (ISOLATED world). It rewrites the real DOM, which both worlds share, so what
+ * the agent reads through `innerText`, `page.content()` or the accessibility tree is already clean:
+ * invisible characters go from every text node, attribute and comment; instruction-carrying comments go;
+ * `alt`/`title`/`aria-label` instructions become the marker; text addressed to the agent becomes the
+ * marker wherever it is; imperative text with a target becomes the marker where a person cannot see it.
+ *
+ * It works on blocks: the nearest non-inline ancestor of a text node and the text nodes it holds, so an
+ * instruction split over `<b>`/`<span>` is read whole and removed precisely. One MutationObserver
+ * watches the document, every shadow root it finds (closed ones through `chrome.dom`) and every
+ * `<template>`'s content; records are processed in the observer's callback, before any task (an agent's
+ * `page.evaluate`) can run. Styles and boxes are computed only for text the rules flagged as imperative.
+ */
+
+export type Mode = 'off' | 'hidden' | 'model';
+
+export interface Removal {
+  rule: SanitizerRule;
+  chars: number;
+}
+
+export interface SanitizerEnv {
+  /** Closed shadow roots too, where the browser offers it (`chrome.dom.openOrClosedShadowRoot`). */
+  shadowRootOf(element: Element): ShadowRoot | null;
+  /** Removals of one observer batch (never the text). */
+  report(removals: Removal[]): void;
+  /** Model mode: the removals a model proposes for a suspicious block (exact substrings), or null on any failure. */
+  review?(text: string): Promise<string[] | null>;
+}
+
+/** Inline elements: their text belongs to the enclosing block. */
+const INLINE = new Set([
+  'A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'U', 'VAR', 'WBR', 'BR', 'LABEL', 'BIG', 'TT', 'STRIKE', 'DEL', 'INS',
+]);
+/** Never text for a reader: code and styles, and form values (the user's data). */
+const SKIP = new Set(['SCRIPT', 'STYLE', 'TEXTAREA']);
+const ATTRIBUTES = ['alt', 'title', 'aria-label', 'aria-description', 'aria-roledescription', 'placeholder'] as const;
+const VISIBILITY_ATTRIBUTES = ['style', 'class', 'hidden', 'aria-hidden', 'open'];
+/** Short labels of controls (menu items, buttons, tabs) are never removed for looking imperative. */
+const CONTROL_SELECTOR = 'a,button,summary,option,label,[role=menuitem],[role=tab],[role=button],[role=link],[role=option],[role=menuitemradio],[role=menuitemcheckbox]';
+const CONTROL_LABEL_MAX_WORDS = 6;
+const OPENABLE_ROLES = new Set(['dialog', 'alertdialog', 'tabpanel', 'menu', 'menubar', 'listbox', 'tooltip', 'tree', 'region']);
+const MODEL_TIMEOUT_MS = 10_000;
+
+interface Piece {
+  node: Text;
+  start: number;
+  end: number;
+}
+
+function isElement(node: Node): node is Element {
+  return node.nodeType === 1;
+}
+
+/** The block a text node belongs to: its nearest non-inline ancestor (a shadow root or fragment when none). */
+function blockOf(node: Node): Element | DocumentFragment | null {
+  let parent: Node | null = node.parentNode;
+  while (parent !== null && isElement(parent) && INLINE.has(parent.tagName)) parent = parent.parentNode;
+  if (parent === null) return null;
+  return isElement(parent) || parent.nodeType === 11 ? (parent as Element | DocumentFragment) : null;
+}
+
+function skipped(node: Node): boolean {
+  for (let p = node.parentNode; p !== null && isElement(p); p = p.parentNode) if (SKIP.has(p.tagName)) return true;
+  return false;
+}
+
+/** The block's own text nodes, in order: its text and that of its inline descendants. */
+function piecesOf(block: Element | DocumentFragment): { text: string; pieces: Piece[] } {
+  const pieces: Piece[] = [];
+  let text = '';
+  const visit = (parent: Node) => {
+    for (let child = parent.firstChild; child !== null; child = child.nextSibling) {
+      if (child.nodeType === 3) {
+        const data = (child as Text).data;
+        pieces.push({ node: child as Text, start: text.length, end: text.length + data.length });
+        text += data;
+      } else if (isElement(child) && INLINE.has(child.tagName) && !SKIP.has(child.tagName)) visit(child);
+    }
+  };
+  visit(block);
+  return { text, pieces };
+}
+
+/** Cuts [start, end) out of the pieces' text nodes and puts `marker` where the cut begins. */
+function cut(pieces: readonly Piece[], span: { start: number; end: number }, marker: string): void {
+  let placed = false;
+  for (const piece of pieces) {
+    if (piece.end <= span.start || piece.start >= span.end) continue;
+    const from = Math.max(span.start, piece.start) - piece.start;
+    const to = Math.min(span.end, piece.end) - piece.start;
+    const data = piece.node.data;
+    piece.node.data = data.slice(0, from) + (placed ? '' : marker) + data.slice(to);
+    placed = true;
+  }
+}
+
+export class Sanitizer {
+  private mode: Mode | null = null;
+  private readonly observer: MutationObserver;
+  private readonly observed = new WeakSet<Node>();
+  /** Blocks with visible imperative text: hidden later by a class or style change, they are checked again. */
+  private readonly visibleCandidates = new Set<Element>();
+  /** Custom elements that had no shadow root yet (upgraded later). */
+  private readonly pendingHosts = new Set<Element>();
+  private readonly awaitingReview = new WeakSet<Element | DocumentFragment>();
+  private readonly reviewed = new Map<string, string[] | null>();
+  private removals: Removal[] = [];
+
+  constructor(
+    private readonly doc: Document,
+    private readonly env: SanitizerEnv,
+  ) {
+    this.observer = new MutationObserver((records) => this.onRecords(records));
+  }
+
+  /** Start watching at document_start; nothing is touched until the mode is known. */
+  watch(): void {
+    this.observe(this.doc);
+    // Once parsed and once loaded, the whole document again: stylesheets that arrived since may have
+    // hidden text, and custom elements may have attached their shadow roots.
+    const rescan = () => {
+      if (this.mode !== null && this.mode !== 'off') this.batch(() => this.scan(this.doc));
+    };
+    this.doc.addEventListener('DOMContentLoaded', rescan);
+    this.doc.defaultView?.addEventListener('load', rescan);
+  }
+
+  /** The mode from the background: the whole document so far is processed now, then every mutation. */
+  configure(mode: Mode): void {
+    this.mode = mode;
+    if (mode === 'off') {
+      this.observer.disconnect();
+      return;
+    }
+    this.batch(() => this.scan(this.doc));
+  }
+
+  /** Stops watching (the content script's context ended; tests). */
+  stop(): void {
+    this.mode = 'off';
+    this.observer.disconnect();
+  }
+
+  private observe(root: Node): void {
+    if (this.observed.has(root)) return;
+    this.observed.add(root);
+    this.observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES] });
+  }
+
+  private onRecords(records: MutationRecord[]): void {
+    if (this.mode === null || this.mode === 'off') return;
+    this.batch(() => this.process(records));
+  }
+
+  private process(records: readonly MutationRecord[]): void {
+    const blocks = new Set<Element | DocumentFragment>();
+    for (const record of records) {
+      if (record.type === 'childList') {
+        for (const node of record.addedNodes) this.scanNode(node, blocks);
+      } else if (record.type === 'characterData') {
+        this.scanNode(record.target, blocks);
+      } else if (record.type === 'attributes' && isElement(record.target)) {
+        const name = record.attributeName ?? '';
+        if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
+        else this.recheckCandidates(record.target);
+      }
+    }
+    for (const block of blocks) this.block(block);
+    this.recheckHosts();
+  }
+
+  /**
+   * Runs `work` after the page's mutations not yet delivered (the parser's, when this runs from a message
+   * or timer callback), then drops the records our own edits caused, and reports what was removed.
+   */
+  private batch(work: () => void): void {
+    const pending = this.observer.takeRecords();
+    try {
+      if (pending.length > 0) this.process(pending);
+      work();
+    } finally {
+      this.observer.takeRecords();
+      if (this.removals.length > 0) {
+        const removals = this.removals;
+        this.removals = [];
+        this.env.report(removals);
+      }
+    }
+  }
+
+  private scan(root: Node): void {
+    const blocks = new Set<Element | DocumentFragment>();
+    this.scanNode(root, blocks);
+    for (const block of blocks) this.block(block);
+  }
+
+  /** Cleans comments and attributes under `node`, finds shadow roots and templates, and collects the blocks to read. */
+  private scanNode(node: Node, blocks: Set<Element | DocumentFragment>): void {
+    const visit = (n: Node) => {
+      if (n.nodeType === 3) {
+        if (!skipped(n)) {
+          const block = blockOf(n);
+          if (block !== null) blocks.add(block);
+        }
+        return;
+      }
+      if (n.nodeType === 8) {
+        this.comment(n as Comment);
+        return;
+      }
+      if (isElement(n)) {
+        if (SKIP.has(n.tagName)) return;
+        for (const name of ATTRIBUTES) if (n.hasAttribute(name)) this.attribute(n, name);
+        if (n.tagName === 'TEMPLATE') {
+          const content = (n as HTMLTemplateElement).content;
+          this.observe(content);
+          visit(content);
+        }
+        this.host(n);
+      }
+      // The next sibling is read first: visiting a comment may remove it.
+      for (let child = n.firstChild, next = child?.nextSibling ?? null; child !== null; child = next, next = child?.nextSibling ?? null) visit(child);
+    };
+    visit(node);
+  }
+
+  private host(element: Element): void {
+    const root = this.env.shadowRootOf(element);
+    if (root !== null) {
+      this.pendingHosts.delete(element);
+      if (!this.observed.has(root)) {
+        this.observe(root);
+        this.scan(root);
+      }
+    } else if (element.tagName.includes('-')) this.pendingHosts.add(element);
+  }
+
+  private recheckHosts(): void {
+    for (const element of [...this.pendingHosts]) {
+      if (!element.isConnected) this.pendingHosts.delete(element);
+      else this.host(element);
+    }
+  }
+
+  private recheckCandidates(within: Node): void {
+    for (const block of [...this.visibleCandidates]) {
+      if (!block.isConnected) this.visibleCandidates.delete(block);
+      else if (within.contains(block)) this.block(block);
+    }
+  }
+
+  private comment(node: Comment): void {
+    const cleaned = stripInvisible(node.data);
+    if (findInstructions(cleaned.text, { visible: false }).length > 0) {
+      this.removals.push({ rule: 'comment', chars: node.data.length });
+      node.remove();
+      return;
+    }
+    if (cleaned.removed > 0) {
+      this.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
+      node.data = cleaned.text;
+    }
+  }
+
+  private attribute(element: Element, name: string): void {
+    const value = element.getAttribute(name);
+    if (value === null) return;
+    const cleaned = stripInvisible(value);
+    const spans = findInstructions(cleaned.text, { visible: false });
+    if (spans.length > 0) {
+      this.removals.push({ rule: 'attribute', chars: spans.reduce((n, s) => n + s.end - s.start, 0) });
+      element.setAttribute(name, applySpans(cleaned.text, spans));
+    } else if (cleaned.removed > 0) {
+      this.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
+      element.setAttribute(name, cleaned.text);
+    }
+  }
+
+  /** Reads one block and removes what the rules find; in model mode, sends what is only suspicious. */
+  private block(block: Element | DocumentFragment): void {
+    if (this.awaitingReview.has(block)) return;
+    let { text, pieces } = piecesOf(block);
+    if (text.trim() === '' && !/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u.test(text)) return;
+    // Invisible characters go outright, node by node.
+    let invisible = 0;
+    for (const piece of pieces) {
+      const cleaned = stripInvisible(piece.node.data);
+      if (cleaned.removed > 0) {
+        invisible += cleaned.removed;
+        piece.node.data = cleaned.text;
+      }
+    }
+    if (invisible > 0) {
+      this.removals.push({ rule: 'invisible-chars', chars: invisible });
+      ({ text, pieces } = piecesOf(block));
+    }
+    const found = findInstructions(text, { visible: false });
+    const apply: Span[] = [];
+    let visibleImperative = false;
+    for (const span of found) {
+      if (span.rule !== 'hidden-instruction') apply.push(span);
+      else if (this.isControlLabel(pieces, span, text)) continue;
+      else if (this.hiddenFromPeople(pieces, span) !== null && !this.inOpenableWidget(pieces, span)) apply.push(span);
+      else visibleImperative = true;
+    }
+    // Right to left, so earlier offsets stay valid.
+    for (const span of [...apply].reverse()) {
+      this.removals.push({ rule: span.rule, chars: span.end - span.start });
+      cut(pieces, span, MARKER);
+    }
+    if (isElement(block)) {
+      if (visibleImperative) this.visibleCandidates.add(block);
+      else this.visibleCandidates.delete(block);
+    }
+    if (this.mode === 'model' && this.env.review !== undefined) {
+      const after = apply.length > 0 ? piecesOf(block) : { text, pieces };
+      if (isSuspicious(after.text)) this.review(block, after.text, after.pieces);
+    }
+  }
+
+  private isControlLabel(pieces: readonly Piece[], span: Span, text: string): boolean {
+    const words = text.slice(span.start, span.end).trim().split(/\s+/).length;
+    if (words > CONTROL_LABEL_MAX_WORDS) return false;
+    const first = pieces.find((p) => p.end > span.start);
+    return first?.node.parentElement?.closest(CONTROL_SELECTOR) != null;
+  }
+
+  /**
+   * Closed UI a person can open (a closed `<details>`, a dialog, a popover, a menu, a tab panel, an element
+   * a control points at with `aria-controls` or `data-bs-target`) keeps imperative text ("Send returns to
+   * returns@shop.test"): a person sees it when they open it. Text addressed to the agent goes anyway.
+   */
+  private inOpenableWidget(pieces: readonly Piece[], span: Span): boolean {
+    const first = pieces.find((p) => p.end > span.start && p.node.data.trim() !== '');
+    const root = first?.node.getRootNode();
+    if (root !== undefined && root.nodeType === 11 && !(root instanceof ShadowRoot)) return true; // a <template>'s content: the page renders it later
+    for (let el: Element | null = first?.node.parentElement ?? null; el !== null; el = el.parentElement) {
+      if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG' || el.hasAttribute('popover')) return true;
+      if (OPENABLE_ROLES.has(el.getAttribute('role') ?? '')) return true;
+      if (el.id !== '') {
+        const id = CSS.escape(el.id);
+        if (this.doc.querySelector(`[aria-controls~="${id}"],[data-bs-target="#${id}"],[data-target="#${id}"]`) !== null) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Hidden when every text node the span touches is hidden from a person (for one reason or another). */
+  private hiddenFromPeople(pieces: readonly Piece[], span: { start: number; end: number }): HiddenReason | null {
+    let reason: HiddenReason | null = null;
+    for (const piece of pieces) {
+      if (piece.end <= span.start || piece.start >= span.end || piece.node.data.trim() === '') continue;
+      const why = this.hiddenReason(piece.node);
+      if (why === null) return null;
+      reason = why;
+    }
+    return reason;
+  }
+
+  private hiddenReason(node: Text): HiddenReason | null {
+    const root = node.getRootNode();
+    if (root.nodeType === 11 && !(root instanceof ShadowRoot)) return 'inert-content'; // <template> content
+    if (root !== this.doc && root.nodeType !== 11) return 'inert-content'; // detached
+    const parent = node.parentElement;
+    if (parent === null) return 'inert-content';
+    for (let el: Element | null = parent; el !== null; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null)) {
+      if (el.getAttribute('aria-hidden') === 'true') return 'aria-hidden';
+      if (el.tagName === 'NOSCRIPT') return 'inert-content';
+    }
+    if (!parent.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 'not-rendered';
+    const win = this.doc.defaultView;
+    if (win === null) return null;
+    const range = this.doc.createRange();
+    range.selectNodeContents(node);
+    const rect = range.getBoundingClientRect();
+    const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
+    const box = { width: rect.width, height: rect.height, left: rect.left + win.scrollX, top: rect.top + win.scrollY, right: rect.right + win.scrollX, bottom: rect.bottom + win.scrollY };
+    for (let el: Element | null = parent; el !== null; el = el.parentElement) {
+      const style = win.getComputedStyle(el);
+      const own = el === parent ? box : elementBox(el, win);
+      const background = el === parent ? backgroundOf(el, win) : 'rgb(255, 255, 255)';
+      const why = hiddenByStyle(style, own, page, background);
+      // An ancestor hides its text only by clipping it: a clip, or a zero-size box that hides overflow.
+      if (el === parent ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return why;
+    }
+    return null;
+  }
+
+  /** Model mode: the agent reads a placeholder until the model answers; on any failure the deterministic text stands. */
+  private review(block: Element | DocumentFragment, text: string, pieces: Piece[]): void {
+    const key = maskMarkers(text);
+    if (this.reviewed.has(key)) {
+      this.applyReview(text, pieces, this.reviewed.get(key) ?? null);
+      return;
+    }
+    const saved = pieces.map((p) => p.node.data);
+    pieces.forEach((p, i) => (p.node.data = i === 0 ? PLACEHOLDER : ''));
+    this.awaitingReview.add(block);
+    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), MODEL_TIMEOUT_MS));
+    void Promise.race([this.env.review!(text).catch(() => null), timeout]).then((removals) => {
+      this.reviewed.set(key, removals);
+      this.batch(() => {
+        this.awaitingReview.delete(block);
+        pieces.forEach((p, i) => {
+          if (p.node.data === (i === 0 ? PLACEHOLDER : '')) p.node.data = saved[i]!;
+        });
+        const fresh = piecesOf(block);
+        this.applyReview(fresh.text, fresh.pieces, removals);
+      });
+    });
+  }
+
+  /**
+   * Applies a model's removals: only exact substrings of the block, and only inside sentences the rules
+   * find suspicious, so a model that removes too much cannot take the page's ordinary text.
+   */
+  private applyReview(text: string, pieces: Piece[], removals: string[] | null): void {
+    if (removals === null) return;
+    const suspicious = sentences(text).filter((s) => isSuspicious(text.slice(s.start, s.end)));
+    const spans: Span[] = [];
+    for (const removal of removals) {
+      if (removal.trim().length < 8) continue;
+      for (let at = text.indexOf(removal); at >= 0; at = text.indexOf(removal, at + removal.length)) {
+        const span = { start: at, end: at + removal.length, rule: 'model' as const };
+        const touched = sentences(text).filter((s) => s.start < span.end && s.end > span.start);
+        const allowed = touched.every((s) => suspicious.some((x) => x.start === s.start));
+        if (allowed && !spans.some((s) => s.start < span.end && s.end > span.start)) spans.push(span);
+      }
+    }
+    for (const span of spans.sort((a, b) => b.start - a.start)) {
+      this.removals.push({ rule: 'model', chars: span.end - span.start });
+      cut(pieces, span, MARKER);
+    }
+  }
+}
+
+function elementBox(el: Element, win: Window): { width: number; height: number; left: number; top: number; right: number; bottom: number } {
+  const r = el.getBoundingClientRect();
+  return { width: r.width, height: r.height, left: r.left + win.scrollX, top: r.top + win.scrollY, right: r.right + win.scrollX, bottom: r.bottom + win.scrollY };
+}
+
+/** The colour text is drawn on: the nearest ancestor background that is not transparent (white by default). */
+function backgroundOf(el: Element, win: Window): string {
+  for (let e: Element | null = el; e !== null; e = e.parentElement) {
+    const bg = win.getComputedStyle(e).backgroundColor;
+    if (bg !== '' && bg !== 'transparent' && !/rgba\([^)]*,\s*0\)$/.test(bg)) return bg;
+  }
+  return 'rgb(255, 255, 255)';
+}
