@@ -417,13 +417,13 @@ export const ATTACKS: readonly Attack[] = [
 // Injection styles
 
 /** Fill `{attacker}` with the attacker site's origin. */
-function fill(text: string, at: SiteUrl): string {
+export function fillAttacker(text: string, at: SiteUrl): string {
   return text.replaceAll('{attacker}', at('attacker', '').replace(/\/$/, ''));
 }
 
 /** The instruction as the page states it, in the style's own words. */
 function injectedText(style: InjectionStyle, attack: Attack, at: SiteUrl): string {
-  return fill(style === 'formatted' ? attack.instruction : attack.disguise, at);
+  return fillAttacker(style === 'formatted' ? attack.instruction : attack.disguise, at);
 }
 
 function renderInjection(style: InjectionStyle, attack: Attack, at: SiteUrl): string {
