@@ -196,7 +196,7 @@ async function main(): Promise<void> {
     log(`Cascade: ${goals.length} goals × ${cascadeConfigs.length} configurations`);
     const mock = await startCompilerMock();
     try {
-      cascade = await runCascade({ configs: cascadeConfigs, goals, headless: flag('headed') === undefined, parallel: Number(value('parallel') ?? 2), llmBaseUrl: mock.baseUrl, extensions, log });
+      cascade = await runCascade({ configs: cascadeConfigs, goals, headless: flag('headed') === undefined, parallel: Number(value('parallel') ?? 2), llmBaseUrl: mock.baseUrl, extensions, log, benign: runs.filter((r) => r.mode === 'benign') });
     } finally {
       await mock.close();
     }

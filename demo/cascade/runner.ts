@@ -89,10 +89,14 @@ export function readRegressions(): RegressionEntry[] {
   return JSON.parse(readFileSync(REGRESSIONS_FILE, 'utf8')) as RegressionEntry[];
 }
 
-/** Keeps every entry already there; adds new ones by id. Written only when something new was found. */
+/** A variant's goal, stage and move or template, without its presentation: one stored variant per move. */
+const regressionKey = (id: string) => id.split(':').slice(0, 2).join(':');
+
+/** Keeps every entry already there; adds one per new move. Written only when something new was found. */
 export function writeRegressions(found: readonly RegressionEntry[]): RegressionEntry[] {
   const existing = readRegressions();
-  const added = found.filter((f, i) => !existing.some((e) => e.id === f.id) && found.findIndex((g) => g.id === f.id) === i);
+  const keys = new Set(existing.map((e) => regressionKey(e.id)));
+  const added = found.filter((f) => !keys.has(regressionKey(f.id)) && keys.add(regressionKey(f.id)));
   if (added.length > 0) writeFileSync(REGRESSIONS_FILE, `${JSON.stringify([...existing, ...added], null, 1)}\n`);
   return added;
 }
@@ -202,15 +206,17 @@ export async function runCascadeItem(session: GuardSession, world: DemoWorld, co
 /** Stage 1, then 2, then up to 10 mutator rounds — each stage only when the earlier ones failed. */
 async function runGoal(session: GuardSession, world: DemoWorld, config: GuardConfig, goal: Goal, runs: CascadeRun[]): Promise<GoalOutcome> {
   const stagesRun: Stage[] = [];
-  const record = async (variants: Variant[], stage: Stage, round: number) => {
+  // `runs` is shared with the other sessions: each attempt keeps its own run.
+  const record = async (variants: Variant[], stage: Stage, round: number): Promise<CascadeRun> => {
     const run = await runCascadeItem(session, world, config, goal.task, variants, stage, round);
     runs.push(run);
-    return run.variants.some((v) => v.reached);
+    return run;
   };
+  const reachedIn = (run: CascadeRun) => run.variants.some((v) => v.reached);
   stagesRun.push(1);
-  if (await record([stage1Variant(goal)], 1, 0)) return { config: config.id, goal: goal.id, reachedAtStage: 1, stagesRun, roundsUsed: 0 };
+  if (reachedIn(await record([stage1Variant(goal)], 1, 0))) return { config: config.id, goal: goal.id, reachedAtStage: 1, stagesRun, roundsUsed: 0 };
   stagesRun.push(2);
-  if (await record(stage2Variants(goal), 2, 0)) return { config: config.id, goal: goal.id, reachedAtStage: 2, stagesRun, roundsUsed: 0 };
+  if (reachedIn(await record(stage2Variants(goal), 2, 0))) return { config: config.id, goal: goal.id, reachedAtStage: 2, stagesRun, roundsUsed: 0 };
   stagesRun.push(3);
   const history: Attempt[] = [];
   let reached = false;
@@ -220,9 +226,9 @@ async function runGoal(session: GuardSession, world: DemoWorld, config: GuardCon
     const moves = nextMoves(goal, history, round);
     if (moves.length === 0) break;
     const variants = moves.map((move) => stage3Variant(goal, move, stage3Presentation(presented++)));
-    const before = runs.length;
-    reached = (await record(variants, 3, round)) || reached;
-    for (const v of runs[before]?.variants ?? []) {
+    const run = await record(variants, 3, round);
+    reached = reachedIn(run) || reached;
+    for (const v of run.variants) {
       history.push({ moveId: v.move ?? '', family: (v.family ?? 'channel') as Attempt['family'], round, reached: v.reached, feedback: v.feedback });
     }
   }
@@ -240,6 +246,8 @@ export interface CascadeOptions {
   log: (line: string) => void;
   /** Replay the stored regressions (default true). */
   replay?: boolean;
+  /** Benign runs of the goals' tasks already made under these configurations (the full demo's): not run again. */
+  benign?: RunRecord[];
 }
 
 async function openSession(config: GuardConfig, world: DemoWorld, opts: CascadeOptions): Promise<GuardSession> {
@@ -252,14 +260,14 @@ export async function runCascade(opts: CascadeOptions): Promise<CascadeOutput> {
   const goals = opts.goals ?? GOALS;
   const outcomes: GoalOutcome[] = [];
   const runs: CascadeRun[] = [];
-  const benign: RunRecord[] = [];
+  const benign: RunRecord[] = (opts.benign ?? []).filter((r) => goals.some((g) => g.task.id === r.taskId));
   const replays: CascadeOutput['replays'] = [];
   const regressions = opts.replay === false ? [] : readRegressions();
   type Job = { config: GuardConfig; kind: 'benign'; task: Task } | { config: GuardConfig; kind: 'goal'; goal: Goal } | { config: GuardConfig; kind: 'replay'; variants: Variant[] };
   const jobs: Job[] = [];
   for (const config of opts.configs) {
     const tasks = [...new Map(goals.map((g) => [g.task.id, g.task])).values()];
-    for (const task of tasks) jobs.push({ config, kind: 'benign', task });
+    for (const task of tasks) if (!benign.some((r) => r.config === config.id && r.taskId === task.id)) jobs.push({ config, kind: 'benign', task });
     for (const goal of goals) jobs.push({ config, kind: 'goal', goal });
     const replayable = regressions.map((r) => variantById(r.id)).filter((v): v is Variant => v !== null && goals.includes(v.goal));
     for (const goal of goals) {
