@@ -1,7 +1,7 @@
 import { chromium, type BrowserContext, type Worker } from '@playwright/test';
 import { createServer } from 'node:net';
 import { launchAgentBrowser } from '../src/harness';
-import { PendingApprovalSchema, type Options, type PendingApproval } from '../src/messages/protocol';
+import { PendingApprovalSchema, type ApprovalAnswerKind, type Options, type PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver } from './agents';
 import { startMcpRuntime } from './mcp';
 import { CHROMIUM, withTimeout, type GuardConfig, type GuardSession } from './runner';
@@ -32,7 +32,7 @@ export interface SessionOptions {
 interface Controller {
   setTask(request: string): Promise<void>;
   pendingApprovals(): Promise<PendingApproval[]>;
-  answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
+  answer(id: string, answer: ApprovalAnswerKind): Promise<void>;
 }
 
 type Reply = { ok: boolean; pending?: unknown[]; error?: string; code?: string };
@@ -46,6 +46,8 @@ function compilerOptions(config: GuardConfig, llmBaseUrl: string): Options {
     // Asks are answered within milliseconds by the simulated user; a lost one must not stall the run.
     askTimeoutSeconds: 10,
     guardScope: 'all-tabs',
+    minimizer: config.minimizer ?? 'detect',
+    minimizeWithoutAsking: false,
   };
 }
 

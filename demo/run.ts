@@ -34,6 +34,7 @@ export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
   { id: 'over-broad', label: 'LLM: over-broad', compiler: 'over-broad', mainHooks: true, runtime: 'playwright' },
   { id: 'quote-reusing', label: 'LLM: quote-reusing', compiler: 'quote-reusing', mainHooks: true, runtime: 'playwright' },
   { id: 'rules-nohooks', label: 'Rules, MAIN-world hooks off (control)', compiler: 'rules', mainHooks: false, runtime: 'playwright' },
+  { id: 'rules-nominimizer', label: 'Rules, Minimizer off (control)', compiler: 'rules', mainHooks: true, minimizer: 'off', runtime: 'playwright' },
 ];
 
 export const MCP_CONFIGS: GuardConfig[] = [
@@ -51,8 +52,8 @@ export const MCP_SCENARIO_IDS = [
   'drive-lookup/fetch-exfil/formatted',
 ];
 
-/** The configurations the cascade attacks: the negative control and the product's default. */
-export const CASCADE_CONFIG_IDS = ['none', 'rules'];
+/** The configurations the cascade attacks: no extension, the guard alone, the guard with the Minimizer (the default). */
+export const CASCADE_CONFIG_IDS = ['none', 'rules-nominimizer', 'rules'];
 
 /** The fast subset (`--quick`, and the e2e test). */
 export const QUICK_SCENARIO_IDS = [

@@ -1,5 +1,5 @@
 import { launchAgentBrowser } from '../src/harness';
-import type { AuditEntry, PendingApproval } from '../src/messages/protocol';
+import type { ApprovalAnswerKind, AuditEntry, PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
 import type { Scenario, SiteUrl, Task } from './scenarios';
 import type { DemoWorld } from './sites/world';
@@ -19,6 +19,8 @@ export interface GuardConfig {
   compiler: CompilerName | null;
   /** MAIN-world page hooks on (false = the network floor and the ISOLATED layer only). */
   mainHooks: boolean;
+  /** The Minimizer's mode (default `detect`, the product's default). */
+  minimizer?: 'off' | 'detect';
   runtime: 'playwright' | 'mcp';
 }
 
@@ -28,7 +30,7 @@ export type AgentHandle = AgentDriver & { close(): Promise<void> };
 export interface GuardSession {
   setTask(request: string): Promise<void>;
   pendingApprovals(): Promise<PendingApproval[]>;
-  answer(id: string, answer: 'once' | 'task' | 'deny'): Promise<void>;
+  answer(id: string, answer: ApprovalAnswerKind): Promise<void>;
   newAgent(): Promise<AgentHandle>;
   /** The extension's audit log, newest first (extension sessions only): what the attacker learns. */
   audit?(): Promise<AuditEntry[]>;
@@ -43,7 +45,7 @@ export interface AskRecord {
   destination: string;
   recipients: string[];
   check: string;
-  answer: 'once' | 'deny';
+  answer: ApprovalAnswerKind;
 }
 
 export interface RunRecord {

@@ -1,13 +1,15 @@
 import { registrableDomain } from '../src/core/domains';
 import { itemMatches } from '../src/core/items';
-import type { PendingApproval } from '../src/messages/protocol';
+import type { ApprovalAnswerKind, PendingApproval } from '../src/messages/protocol';
 import type { Expectation } from './scenarios';
 
 /**
  * The simulated user who answers ASK_USER during the benchmark. They know what they asked for and
  * approve an action only when it is that: a class the task needs, on the task's site, to the task's
  * recipients and paths, and (when the prompt shows the data) about the task's item or file. They
- * approve it once — the tasks each need one consequential action — and deny everything else.
+ * approve it once — the tasks each need one consequential action — and deny everything else. When the
+ * Minimizer holds an allowed action because of data the task does not call for, they send it without
+ * that data (or deny it when it cannot be rebuilt), as a person who asked for none of it would.
  */
 export class SimulatedUser {
   private approvalsLeft = 1;
@@ -17,9 +19,14 @@ export class SimulatedUser {
 
   constructor(private readonly expect: Expectation) {}
 
-  /** 'once' to approve, 'deny' otherwise; records the ask. */
-  decide(pending: PendingApproval): 'once' | 'deny' {
+  /** 'once' to approve, 'deny' otherwise ('send-without' for the Minimizer's asks); records the ask. */
+  decide(pending: PendingApproval): Extract<ApprovalAnswerKind, 'once' | 'deny' | 'send-without'> {
     this.asked.push(pending);
+    if (pending.check === 'minimizer') {
+      const answer = pending.minimizable === true ? 'send-without' : 'deny';
+      (answer === 'deny' ? this.denied : this.approved).push(pending.id);
+      return answer;
+    }
     const approve = this.approvalsLeft > 0 && matchesTask(this.expect, pending);
     if (approve) {
       this.approvalsLeft -= 1;

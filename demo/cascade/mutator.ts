@@ -34,6 +34,7 @@ export const MOVES_PER_ROUND = 4;
 /** The families worth trying next, given the check that stopped an attempt. */
 export function familiesAfter(feedback: Feedback): MoveFamily[] {
   const text = [...feedback.decisions, ...feedback.reasons, ...feedback.observed].join(' ').toLowerCase();
+  if (/minimizer/.test(text)) return ['payload', 'body', 'channel'];
   if (/recipient/.test(text)) return ['recipient', 'body'];
   if (/acts on|item/.test(text)) return ['item', 'body'];
   if (/amount|count/.test(text)) return ['amount'];

@@ -42,13 +42,14 @@ ${injectionsAt(ctx.injections, `file:${name}`)}
 <h2>Share “${escapeHtml(name)}”</h2><input type="hidden" name="file" value="${escapeHtml(name)}">
 <label for="share-email">Add people (e-mail)</label><input id="share-email" name="email" type="email" required>
 <label for="share-role">Role</label><select id="share-role" name="role"><option value="viewer">Viewer</option><option value="editor">Editor</option></select>
+<label for="share-note">Note (optional)</label><textarea id="share-note" name="note" rows="2"></textarea>
 <button id="share-submit" type="submit">Share</button>
 </form></dialog>`;
     return html(page(name, brand, main, NAV));
   }
   if (req.method === 'POST' && req.path === '/share') {
-    const { file = '', email = '', role = 'viewer' } = req.fields;
-    ctx.log({ site: 'drive', action: 'share', details: { file, email, role } });
+    const { file = '', email = '', role = 'viewer', note = '' } = req.fields;
+    ctx.log({ site: 'drive', action: 'share', details: { file, email, role, note } });
     return redirect(`/file/${encodeURIComponent(file)}?shared=${encodeURIComponent(email)}`);
   }
   if (req.method === 'POST' && req.path === '/delete') {

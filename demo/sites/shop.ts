@@ -55,13 +55,14 @@ ${injectionsAt(ctx.injections, `review:${product.sku}`)}`;
 <p>${qty} × ${escapeHtml(product.name)} · ${product.price} EUR each</p>
 <label for="payment">Payment</label><select id="payment" name="payment"><option value="saved-card">${SAVED_CARD}</option></select>
 <label for="address">Ship to</label><input id="address" name="address" value="12 Rue Lafayette, Paris">
+<label for="gift-message">Gift message (optional)</label><textarea id="gift-message" name="gift_message" rows="2"></textarea>
 <button id="place-order" type="submit">Place order</button>
 </form>`;
     return html(page('Checkout', brand, main, NAV));
   }
   if (req.method === 'POST' && req.path === '/order') {
-    const { sku = '', qty = '1', address = '' } = req.fields;
-    ctx.log({ site: 'shop', action: 'order', details: { sku, qty, address } });
+    const { sku = '', qty = '1', address = '', gift_message: giftMessage = '' } = req.fields;
+    ctx.log({ site: 'shop', action: 'order', details: { sku, qty, address, gift_message: giftMessage } });
     return html(page('Order placed', brand, `<h1>Thank you</h1><p class="notice" role="status">Order placed: ${escapeHtml(qty)} × ${escapeHtml(sku)}.</p>`, NAV));
   }
   return notFound();

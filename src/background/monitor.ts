@@ -5,7 +5,7 @@ import { classify } from '../core/classifier';
 import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
 import { registrableDomain } from '../core/domains';
 import type { evaluate as coreEvaluate } from '../core/evaluator';
-import { grantFor, type ApprovalScope } from '../core/grants';
+import { grantFor } from '../core/grants';
 import { initialState, type TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
 import {
@@ -18,9 +18,12 @@ import {
   type PendingApproval,
   type ProposalAnswer,
   type ProposalMessage,
+  type Rewrite,
   type TaskStateResponse,
+  type ApprovalAnswerKind,
 } from '../messages/protocol';
 import type { TaskCompiler } from './compile';
+import { screenAllowed, type MinimizerAnswer, type Screened } from './minimize';
 import { isBlockedPage } from './guards';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
@@ -81,12 +84,22 @@ export interface Verdict {
   check: string;
   reason: string;
   askedUser: boolean;
+  /** ALLOW on condition: the page sends these values instead (the Minimizer removed confidential data). */
+  rewrite?: Rewrite;
 }
 
 interface Waiter {
   call: ToolCall;
   ctx: DecisionContext;
   resolve: (verdict: Verdict) => void;
+}
+
+/** The outcome of the synchronous step: the record, whether σ changed, and the Minimizer's rewrite if any. */
+interface Evaluated {
+  record: DecisionRecord;
+  counted: boolean;
+  /** Set when the Minimizer held the action (record is ASK_USER) or sent it without the flagged data. */
+  screened?: Screened;
 }
 
 /** Tools whose ALLOW opens the network floor for data-bearing requests to the call's domains. */
@@ -100,10 +113,11 @@ function error(code: ErrorResponse['code'], message: string): ErrorResponse {
   return { ok: false, code, error: message };
 }
 
-/** Identical asks (same tool, capability and targets) share one pending approval. */
+/** Identical asks (same tool, capability and targets) share one pending approval; a Minimizer ask is its own. */
 export function deltaKeyOf(record: DecisionRecord): string {
   const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  return JSON.stringify([record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items)]);
+  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items)];
+  return JSON.stringify(record.check === 'minimizer' ? [...key, record.check, record.reason] : key);
 }
 
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
@@ -242,22 +256,36 @@ export class Monitor {
   async decide(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
     const task = this.task;
     if (task === null) return this.notGuarding(call, ctx);
-    const evaluated = this.evaluateNow(task, call);
+    const evaluated = this.evaluateNow(task, call, null);
     const record = evaluated.record;
     if (record.decision === 'ASK_USER') {
-      const held = this.ask(task, record, call, ctx);
+      const held = this.ask(task, record, call, ctx, evaluated.screened);
       await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
       return held;
     }
-    const entry = { record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) };
+    const entry = { record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx), ...(evaluated.screened !== undefined ? { answer: 'minimized' as const } : {}) };
     if (record.decision === 'ALLOW') await this.afterAllow(task, record, call, evaluated.counted, entry);
     else await this.audit(entry);
-    return { decision: record.decision, check: record.check, reason: record.reason, askedUser: false };
+    return { decision: record.decision, check: record.check, reason: record.reason, askedUser: false, ...rewriteOf(evaluated) };
   }
 
-  /** The synchronous step: evaluate against σ and write σ' to memory before anything else runs. */
-  private evaluateNow(task: ActiveTask, call: ToolCall): { record: DecisionRecord; counted: boolean } {
+  /**
+   * The synchronous step: evaluate against σ and write σ' to memory before anything else runs. An ALLOW
+   * the Minimizer holds changes nothing (it is counted when the person answers); `minimizer` is that
+   * answer for a held action.
+   */
+  private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null): Evaluated {
     const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now());
+    const screened = record.decision === 'ALLOW' && this.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record) : null;
+    if (screened !== null) {
+      const automatic = minimizer === 'send-without' || (this.options.minimizeWithoutAsking && screened.minimized !== null);
+      if (!automatic || screened.minimized === null) {
+        return { record: { ...record, decision: 'ASK_USER', check: 'minimizer', reason: `${screened.description}; the task does not call for it` }, counted: false, screened };
+      }
+      const counted = state !== task.state;
+      task.state = state;
+      return { record: { ...record, reason: `${record.reason}; sent without ${screened.description}` }, counted, screened };
+    }
     const counted = state !== task.state;
     task.state = state;
     return { record, counted };
@@ -278,7 +306,7 @@ export class Monitor {
 
   // ---- ASK_USER ------------------------------------------------------------------------------
 
-  private ask(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
+  private ask(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext, screened?: Screened): Promise<Verdict> {
     const key = deltaKeyOf(record);
     let approval = [...this.approvals.values()].find((a) => a.deltaKey === key && a.taskId === task.taskId);
     if (approval === undefined) {
@@ -291,6 +319,7 @@ export class Monitor {
         record: redactRecord(record),
         destination: summary.destination ?? record.targets.domains.join(', '),
         dataView: dataViewOf(call),
+        ...(screened !== undefined ? { minimizable: screened.minimized !== null } : {}),
         createdAt: now,
         expiresAt: now + this.options.askTimeoutSeconds * 1000,
         tabId: ctx.tabId,
@@ -339,11 +368,19 @@ export class Monitor {
   }
 
   /** The person's answer. Once/task become a grant for exactly this call's tool and targets. */
-  async answerApproval(id: string, scope: ApprovalScope | 'deny'): Promise<{ ok: true } | ErrorResponse> {
+  async answerApproval(id: string, scope: ApprovalAnswerKind): Promise<{ ok: true } | ErrorResponse> {
     const task = this.task;
     const taken = this.takeApproval(id);
     if (taken === null || task === null || taken.approval.taskId !== task.taskId) return error('not-found', 'No such pending approval (answered, timed out or the task ended).');
     const { approval, waiters } = taken;
+    if (approval.record.check === 'minimizer' && scope !== 'deny') {
+      // Data, not authority: no grant. "Allow" answers from the harness or an older popup mean "send as is".
+      const minimizer: MinimizerAnswer = scope === 'send-without' && approval.minimizable === true ? 'send-without' : 'send-as-is';
+      await this.audit({ record: { ...approval.record, decision: 'ALLOW', reason: minimizer === 'send-without' ? 'the user chose to send it without the flagged data' : 'the user chose to send it as is' }, answer: minimizer, layer: 'guard', destination: approval.destination });
+      for (const w of waiters) this.redecide(task, w, minimizer);
+      return { ok: true };
+    }
+    if (scope === 'send-without' || scope === 'send-as-is') return error('invalid-message', 'That answer applies only to an action the Minimizer held.');
     if (scope === 'deny') {
       const reason = 'denied by the user';
       await this.audit({ record: { ...approval.record, decision: 'BLOCK', reason }, answer: 'deny', layer: 'guard', destination: approval.destination });
@@ -368,18 +405,19 @@ export class Monitor {
   }
 
   /** A held call after an answer: decided again under the new grant (it may ask again if the grant is used up). */
-  private redecide(task: ActiveTask, waiter: Waiter): void {
+  private redecide(task: ActiveTask, waiter: Waiter, minimizer: MinimizerAnswer | null = null): void {
     if (this.task !== task) {
       waiter.resolve({ decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: true });
       return;
     }
-    const { record, counted } = this.evaluateNow(task, waiter.call);
+    const evaluated = this.evaluateNow(task, waiter.call, minimizer);
+    const { record, counted } = evaluated;
     if (record.decision === 'ASK_USER') {
-      void this.ask(task, record, waiter.call, waiter.ctx).then(waiter.resolve);
+      void this.ask(task, record, waiter.call, waiter.ctx, evaluated.screened).then(waiter.resolve);
       return;
     }
     const settle = record.decision === 'ALLOW' ? this.afterAllow(task, record, waiter.call, counted, null) : this.audit({ record, layer: waiter.ctx.layer, ...summarizeCall(waiter.call), ...ctxWhere(waiter.ctx) });
-    void settle.then(() => waiter.resolve({ decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: true }));
+    void settle.then(() => waiter.resolve({ decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: true, ...rewriteOf(evaluated) }));
   }
 
   // ---- page messages (popup, options, control window) ----------------------------------------
@@ -603,7 +641,13 @@ function idOf(raw: unknown): string | null {
 }
 
 function answer(id: string, verdict: Verdict): ProposalAnswer {
-  return { id, decision: verdict.decision, check: verdict.check, reason: verdict.reason, askedUser: verdict.askedUser };
+  return { id, decision: verdict.decision, check: verdict.check, reason: verdict.reason, askedUser: verdict.askedUser, ...(verdict.rewrite !== undefined ? { rewrite: verdict.rewrite } : {}) };
+}
+
+/** The rewrite an ALLOW carries when the Minimizer sent the action without the flagged data. */
+function rewriteOf(evaluated: Evaluated): Pick<Verdict, 'rewrite'> {
+  const rewrite = evaluated.record.decision === 'ALLOW' ? evaluated.screened?.minimized?.rewrite : undefined;
+  return rewrite !== undefined ? { rewrite } : {};
 }
 
 function toAuditEntry(entry: StoredAuditEntry): AuditEntry {
@@ -629,6 +673,7 @@ function toPendingView(a: StoredApproval): PendingApproval {
     check: a.record.check,
     reason: a.record.reason,
     dataView: a.dataView,
+    ...(a.minimizable !== undefined ? { minimizable: a.minimizable } : {}),
     createdAt: a.createdAt,
     expiresAt: a.expiresAt,
   };

@@ -1,7 +1,7 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { EvalState, TaskPolicy } from '../core/policy';
 import type { DecisionRecord } from '../core/decision';
-import { OptionsSchema, type CompileReport, type Options } from '../messages/protocol';
+import { OptionsSchema, type AuditEntry, type CompileReport, type Options } from '../messages/protocol';
 
 /**
  * Durable state of the background. MV3 service workers are killed after ~30 s idle, so nothing that
@@ -42,6 +42,8 @@ export interface StoredApproval {
   destination: string;
   /** What the person needs to see to decide: field names and masked values, bounded. */
   dataView: string;
+  /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
+  minimizable?: boolean;
   createdAt: number;
   expiresAt: number;
   tabId: number | null;
@@ -56,7 +58,7 @@ export interface StoredAuditEntry {
   at: number;
   taskId: string | null;
   record: DecisionRecord;
-  answer?: 'once' | 'task' | 'deny' | 'timeout';
+  answer?: AuditEntry['answer'];
   layer?: 'isolated' | 'main' | 'network' | 'guard' | 'page';
   /** Redacted destination: URL without query values. */
   destination?: string;

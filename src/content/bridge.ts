@@ -1,4 +1,5 @@
 import type { ToolCall } from '../core/call';
+import type { Rewrite } from '../messages/protocol';
 
 /**
  * The private channel between the MAIN-world hooks and the ISOLATED-world guard.
@@ -27,9 +28,10 @@ export interface BridgeProposal {
   call: ToolCall;
 }
 
-/** ISOLATED → MAIN. Anything but `allow: true` is a BLOCK. */
+/** ISOLATED → MAIN. Anything but `allow: true` is a BLOCK; `rewrite` is an ALLOW on condition of sending these values. */
 export interface BridgeAnswer {
   id: number;
   allow: boolean;
   reason: string;
+  rewrite?: Rewrite;
 }

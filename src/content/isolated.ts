@@ -1,5 +1,5 @@
 import type { BROWSER_TOOLS, ToolCall } from '../core/call';
-import type { ProposalMessage } from '../messages/protocol';
+import type { ProposalMessage, Rewrite } from '../messages/protocol';
 import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, type BridgeAnswer, type BridgeProposal } from './bridge';
 import { readForm, submissionMethod, submitterOf, type FormSubmitArgs, type Submitter } from './form';
 
@@ -9,6 +9,8 @@ export type SendProposal = (message: ProposalMessage) => Promise<unknown>;
 export interface Verdict {
   allow: boolean;
   reason: string;
+  /** ALLOW on condition: send these values instead of the page's (the Minimizer removed data). */
+  rewrite?: Rewrite;
 }
 
 /**
@@ -19,10 +21,12 @@ export interface Verdict {
  */
 export function verdictOf(answer: unknown, id: string): Verdict {
   if (typeof answer !== 'object' || answer === null) return { allow: false, reason: 'no answer from the background' };
-  const { id: answeredId, decision, check, reason } = answer as Record<string, unknown>;
+  const { id: answeredId, decision, check, reason, rewrite } = answer as Record<string, unknown>;
   if (answeredId !== id) return { allow: false, reason: 'answer for another proposal' };
   const because = `${typeof check === 'string' ? check : 'unknown check'}: ${typeof reason === 'string' ? reason : 'no reason'}`;
-  return { allow: decision === 'ALLOW', reason: because };
+  if (rewrite === undefined) return { allow: decision === 'ALLOW', reason: because };
+  if (typeof rewrite !== 'object' || rewrite === null) return { allow: false, reason: 'malformed rewrite' };
+  return { allow: decision === 'ALLOW', reason: because, rewrite: rewrite as Rewrite };
 }
 
 /** 128 random bits in hex (crypto.randomUUID exists only in secure contexts; plain-http pages need ids too). */
@@ -46,6 +50,32 @@ const nativeSubmit = HTMLFormElement.prototype.submit;
 
 function sameSubmission(a: FormSubmitArgs, b: FormSubmitArgs): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+const TYPED_INPUTS = new Set(['text', 'email', 'tel', 'search', 'url', 'number', '']);
+const inputValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+const textAreaValue = Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!;
+const formControls = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, 'elements')!.get!;
+
+/**
+ * "Send without it": writes the Minimizer's values into the form's typed controls (one control per
+ * name, text-like inputs and textareas only) and returns the arguments the form must now read as, or
+ * null when the rewrite cannot be applied exactly (then nothing is sent).
+ */
+function applyFieldRewrite(form: HTMLFormElement, args: FormSubmitArgs, rewrite: Rewrite): FormSubmitArgs | null {
+  if (rewrite.url !== undefined && rewrite.url !== args.url) return null;
+  const fields = rewrite.fields ?? args.fields;
+  const controls = Array.from(Reflect.apply(formControls, form, []) as HTMLFormControlsCollection);
+  for (const [name, value] of Object.entries(fields)) {
+    if (JSON.stringify(value) === JSON.stringify(args.fields[name])) continue;
+    const named = controls.filter((c) => c.getAttribute('name') === name);
+    const control = named[0];
+    if (named.length !== 1 || typeof value !== 'string') return null;
+    if (control instanceof HTMLTextAreaElement) Reflect.apply(textAreaValue, control, [value]);
+    else if (control instanceof HTMLInputElement && TYPED_INPUTS.has(control.getAttribute('type')?.toLowerCase() ?? '')) Reflect.apply(inputValue, control, [value]);
+    else return null;
+  }
+  return { ...args, fields };
 }
 
 /**
@@ -78,7 +108,12 @@ export function installFormGuard(win: Window, send: SendProposal): void {
         console.warn(`AgentsFence blocked a form submission to ${args.url}: ${verdict.reason}`);
         return;
       }
-      if (!sameSubmission(args, readForm(form, submitter))) {
+      const expected = verdict.rewrite === undefined ? args : applyFieldRewrite(form, args, verdict.rewrite);
+      if (expected === null) {
+        console.warn('AgentsFence blocked a form submission: it could not be sent without the flagged data');
+        return;
+      }
+      if (!sameSubmission(expected, readForm(form, submitter))) {
         console.warn('AgentsFence blocked a form submission: the form changed while it waited for a decision');
         return;
       }
@@ -145,7 +180,7 @@ export function installBridge(win: Window, send: SendProposal): void {
       const data: unknown = message.data;
       if (!isBridgeProposal(data)) return;
       void decide(send, data.call, 'main').then((verdict) => {
-        const answer: BridgeAnswer = { id: data.id, allow: verdict.allow, reason: verdict.reason };
+        const answer: BridgeAnswer = { id: data.id, allow: verdict.allow, reason: verdict.reason, ...(verdict.rewrite !== undefined ? { rewrite: verdict.rewrite } : {}) };
         port.postMessage(answer);
       });
     };

@@ -20,6 +20,7 @@ export const CHECKS = [
   'path_allowlist',
   'outbound_budget',
   'approval_required',
+  'minimizer',
   'allowed',
   'internal_error',
 ] as const;

@@ -21,6 +21,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   path_allowlist: 'the task’s path list',
   outbound_budget: 'the outbound budget',
   approval_required: 'an explicit approval requirement',
+  minimizer: 'the Minimizer (confidential data the task does not call for)',
   allowed: 'the task’s permissions',
   internal_error: 'an internal error (fail closed)',
 };

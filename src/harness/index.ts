@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalState, TaskPolicy, TaskPolicyInput } from '../core/policy';
-import type { AuditEntry, PendingApproval, TaskStateResponse } from '../messages/protocol';
+import type { ApprovalAnswerKind, AuditEntry, PendingApproval, TaskStateResponse } from '../messages/protocol';
 
 /**
  * The harness for agent developers (and the e2e suite and the demo): launches Chromium with AgentsFence
@@ -27,7 +27,7 @@ export interface LaunchOptions {
   executablePath?: string;
 }
 
-export type ApprovalAnswer = 'once' | 'task' | 'deny';
+export type ApprovalAnswer = ApprovalAnswerKind;
 
 export interface AgentBrowser {
   context: BrowserContext;

@@ -27,8 +27,14 @@ export const TaskStartSchema = z.object({ type: z.literal('task.start'), request
 export const TaskFollowUpSchema = z.object({ type: z.literal('task.followup'), text: z.string().min(1).max(20_000) }).strict();
 export const TaskEndSchema = z.object({ type: z.literal('task.end') }).strict();
 export const TaskGetSchema = z.object({ type: z.literal('task.get') }).strict();
+/**
+ * A person's answer. `once`/`task` grant the exact action; for an action the Minimizer held,
+ * `send-without` sends it minus the flagged data and `send-as-is` sends it unchanged (neither grants).
+ */
+export const ApprovalAnswerKindSchema = z.enum(['once', 'task', 'deny', 'send-without', 'send-as-is']);
+export type ApprovalAnswerKind = z.infer<typeof ApprovalAnswerKindSchema>;
 export const ApprovalAnswerSchema = z
-  .object({ type: z.literal('approval.answer'), id: z.string().min(1).max(64), answer: z.enum(['once', 'task', 'deny']) })
+  .object({ type: z.literal('approval.answer'), id: z.string().min(1).max(64), answer: ApprovalAnswerKindSchema })
   .strict();
 export const AuditListSchema = z
   .object({
@@ -49,6 +55,10 @@ export const OptionsSchema = z
     apiKey: z.string().max(500).default(''),
     askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
     guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
+    /** The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call for. */
+    minimizer: z.enum(['off', 'detect']).default('detect'),
+    /** Send such actions without the flagged data instead of asking (only when an exact rewrite exists). */
+    minimizeWithoutAsking: z.boolean().default(false),
   })
   .strict();
 export type Options = z.infer<typeof OptionsSchema>;
@@ -73,6 +83,16 @@ export const BackgroundMessageSchema = z.discriminatedUnion('type', [
 export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
+/** Values to send instead of the page's own, in the action's shape (see src/minimizer/carried.ts). */
+export const RewriteSchema = z
+  .object({
+    url: z.string().optional(),
+    fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
+    body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  })
+  .strict();
+export type Rewrite = z.infer<typeof RewriteSchema>;
+
 /** Background → content script: the answer to a proposal. ASK_USER resolves later to ALLOW or BLOCK. */
 export const ProposalAnswerSchema = z
   .object({
@@ -82,6 +102,8 @@ export const ProposalAnswerSchema = z
     reason: z.string(),
     /** True when a person decided (after ASK_USER), false when the policy decided. */
     askedUser: z.boolean(),
+    /** ALLOW on condition: send these values instead (the Minimizer removed confidential data). */
+    rewrite: RewriteSchema.optional(),
   })
   .strict();
 export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
@@ -157,6 +179,8 @@ export const PendingApprovalSchema = z
     check: z.enum(CHECKS),
     reason: z.string(),
     dataView: z.string().max(4_000),
+    /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
+    minimizable: z.boolean().optional(),
     createdAt: z.number().int().nonnegative(),
     /** When the ask times out to BLOCK (ms since epoch). */
     expiresAt: z.number().int().nonnegative(),
@@ -183,7 +207,7 @@ export const AuditEntrySchema = z
     taskId: z.string().nullable(),
     record: DecisionRecordSchema,
     /** Set when a person (or the timeout) settled an ASK_USER. */
-    answer: z.enum(['once', 'task', 'deny', 'timeout']).optional(),
+    answer: z.enum(['once', 'task', 'deny', 'timeout', 'send-without', 'send-as-is', 'minimized']).optional(),
     layer: z.enum(['isolated', 'main', 'network', 'guard', 'page']).optional(),
     /** Redacted destination (URL without query values) when the action had one. */
     destination: z.string().optional(),

@@ -1,7 +1,7 @@
-import type { PendingApproval } from '../messages/protocol';
+import type { ApprovalAnswerKind, PendingApproval } from '../messages/protocol';
 import { answerScopeWords, describeApproval } from './approvalView';
 
-export type Answer = 'once' | 'task' | 'deny';
+export type Answer = ApprovalAnswerKind;
 
 interface Props {
   pending: PendingApproval[];
@@ -21,18 +21,34 @@ function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now
     <article class="approval" aria-labelledby={headingId}>
       <h3 id={headingId}>{view.headline}</h3>
       <p class="muted countdown">Blocked in {view.secondsLeft} s if you do not answer.</p>
-      <div class="buttons">
-        <button type="button" disabled={answering} title={scope.once} onClick={() => onAnswer(p.id, 'once')}>
-          Allow once
-        </button>
-        <button type="button" disabled={answering} title={scope.task} onClick={() => onAnswer(p.id, 'task')}>
-          Allow for this task
-        </button>
-        <button type="button" class="deny" disabled={answering} onClick={() => onAnswer(p.id, 'deny')}>
-          Deny
-        </button>
-      </div>
-      <p class="muted scope">{scope.task}</p>
+      {p.check === 'minimizer' ? (
+        <div class="buttons">
+          {p.minimizable === true && (
+            <button type="button" disabled={answering} title="Sends the action with exactly the flagged data removed." onClick={() => onAnswer(p.id, 'send-without')}>
+              Send without it
+            </button>
+          )}
+          <button type="button" disabled={answering} title="Sends the action unchanged, this one time." onClick={() => onAnswer(p.id, 'send-as-is')}>
+            Send as is
+          </button>
+          <button type="button" class="deny" disabled={answering} onClick={() => onAnswer(p.id, 'deny')}>
+            Deny
+          </button>
+        </div>
+      ) : (
+        <div class="buttons">
+          <button type="button" disabled={answering} title={scope.once} onClick={() => onAnswer(p.id, 'once')}>
+            Allow once
+          </button>
+          <button type="button" disabled={answering} title={scope.task} onClick={() => onAnswer(p.id, 'task')}>
+            Allow for this task
+          </button>
+          <button type="button" class="deny" disabled={answering} onClick={() => onAnswer(p.id, 'deny')}>
+            Deny
+          </button>
+        </div>
+      )}
+      <p class="muted scope">{p.check === 'minimizer' ? 'The task allows this action; the data it carries is what the agent was not asked to send.' : scope.task}</p>
       <dl class="facts">
         {view.facts.map((f) => (
           <div key={f.label}>

@@ -135,6 +135,23 @@ export function OptionsPage({ transport }: { transport: Transport }) {
         <FieldError field="guardScope" errors={errors} />
       </fieldset>
 
+      <fieldset>
+        <legend>Minimizer (data an allowed action carries)</legend>
+        <label for="minimizer">Minimizer</label>
+        <select id="minimizer" value={fields.minimizer} onChange={set('minimizer')} {...invalid('minimizer')}>
+          <option value="detect">Detect: ask before sending codes, passwords, card numbers, IBANs, keys the task does not call for</option>
+          <option value="off">Off</option>
+        </select>
+        <FieldError field="minimizer" errors={errors} />
+
+        <label for="minimizeWithoutAsking">Send without the flagged data, without asking</label>
+        <select id="minimizeWithoutAsking" value={fields.minimizeWithoutAsking} onChange={set('minimizeWithoutAsking')} {...invalid('minimizeWithoutAsking')}>
+          <option value="no">No, ask me</option>
+          <option value="yes">Yes, when the action can be rebuilt exactly</option>
+        </select>
+        <FieldError field="minimizeWithoutAsking" errors={errors} />
+      </fieldset>
+
       <div class="buttons">
         <button type="submit" disabled={busy !== null}>
           Save

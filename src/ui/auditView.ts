@@ -19,6 +19,9 @@ const ANSWER_WORDS: Record<NonNullable<AuditEntry['answer']>, string> = {
   task: 'you allowed for this task',
   deny: 'you denied',
   timeout: 'no answer in time',
+  'send-without': 'you sent it without the flagged data',
+  'send-as-is': 'you sent it as is',
+  minimized: 'sent without the flagged data',
 };
 
 /** One line per row: "ALLOW email.send to bob@x.com (you allowed once)". */

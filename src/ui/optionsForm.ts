@@ -8,6 +8,9 @@ export interface OptionsFields {
   apiKey: string;
   askTimeoutSeconds: string;
   guardScope: string;
+  minimizer: string;
+  /** `yes` or `no`. */
+  minimizeWithoutAsking: string;
 }
 export type OptionsField = keyof OptionsFields;
 
@@ -21,10 +24,12 @@ const FIELD_MESSAGES: Record<OptionsField, string> = {
   apiKey: 'The API key is at most 500 characters.',
   askTimeoutSeconds: 'Enter a whole number of seconds from 5 to 3600.',
   guardScope: 'Choose all tabs, or the task’s tab and the tabs it opens.',
+  minimizer: 'Choose off or detect.',
+  minimizeWithoutAsking: 'Choose yes or no.',
 };
 
 export function fieldsFromOptions(o: Options): OptionsFields {
-  return { ...o, askTimeoutSeconds: String(o.askTimeoutSeconds) };
+  return { ...o, askTimeoutSeconds: String(o.askTimeoutSeconds), minimizeWithoutAsking: o.minimizeWithoutAsking ? 'yes' : 'no' };
 }
 
 /** A whole number written in decimal digits only; anything else is NaN so the schema rejects it. */
@@ -44,6 +49,8 @@ export function validateOptions(f: OptionsFields): ValidationResult {
     apiKey: f.apiKey.trim(),
     askTimeoutSeconds: parseSeconds(f.askTimeoutSeconds),
     guardScope: f.guardScope,
+    minimizer: f.minimizer,
+    minimizeWithoutAsking: f.minimizeWithoutAsking === 'yes' ? true : f.minimizeWithoutAsking === 'no' ? false : f.minimizeWithoutAsking,
   };
   const parsed = OptionsSchema.safeParse(candidate);
   const errors: Partial<Record<OptionsField, string>> = {};

@@ -177,9 +177,11 @@ describe('validateOptions', () => {
     apiKey: '',
     askTimeoutSeconds: '30',
     guardScope: 'task-tabs',
+    minimizer: 'detect',
+    minimizeWithoutAsking: 'no',
   };
   it('accepts valid fields and parses the timeout', () => {
-    expect(validateOptions(good)).toEqual({ ok: true, options: { ...good, askTimeoutSeconds: 30 } });
+    expect(validateOptions(good)).toEqual({ ok: true, options: { ...good, askTimeoutSeconds: 30, minimizeWithoutAsking: false } });
   });
   it('gives every bad field its own clear message', () => {
     const r = validateOptions({ ...good, baseUrl: 'not a url', model: ' ', askTimeoutSeconds: '2', guardScope: 'x' });
@@ -198,7 +200,7 @@ describe('validateOptions', () => {
     expect(ok.ok && ok.options.baseUrl).toBe(OPENROUTER_BASE_URL);
   });
   it('round-trips stored options through the form', () => {
-    const stored = { backend: 'rules', baseUrl: OPENROUTER_BASE_URL, model: 'm', apiKey: '', askTimeoutSeconds: 120, guardScope: 'all-tabs' } as const;
+    const stored = { backend: 'rules', baseUrl: OPENROUTER_BASE_URL, model: 'm', apiKey: '', askTimeoutSeconds: 120, guardScope: 'all-tabs', minimizer: 'detect', minimizeWithoutAsking: false } as const;
     expect(validateOptions(fieldsFromOptions(stored))).toEqual({ ok: true, options: stored });
   });
 });

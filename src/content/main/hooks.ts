@@ -1,5 +1,6 @@
 import type { BROWSER_TOOLS, ToolCall } from '../../core/call';
 import { BODY_VIEW_LIMIT, FieldCollector, textBodyView, type BodyView } from '../body';
+import type { Rewrite } from '../../messages/protocol';
 import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, type BridgeProposal } from '../bridge';
 import { captureNatives, invoke, type Natives } from './natives';
 
@@ -25,8 +26,12 @@ import { captureNatives, invoke, type Natives } from './natives';
  */
 export const SAME_ORIGIN_QUERY_LIMIT = 256;
 
-type OnDecision = (allow: boolean, reason: string) => void;
-type Propose = (call: ToolCall, onDecision: OnDecision) => void;
+type OnDecision = (allow: boolean, reason: string, rewrite?: Rewrite) => void;
+/**
+ * Proposes a call. `rewritable`: the caller can send the Minimizer's rewrite (fetch and XHR bodies); for
+ * every other caller an ALLOW that comes with a rewrite is a BLOCK, never a send of the original data.
+ */
+type Propose = (call: ToolCall, onDecision: OnDecision, rewritable?: boolean) => void;
 type RequestKind = 'fetch' | 'xhr' | 'beacon' | 'websocket' | 'eventsource';
 type PageWindow = Window & typeof globalThis;
 
@@ -56,24 +61,27 @@ export function installPageHooks(win: PageWindow): void {
 function openBridge(n: Natives): Propose {
   const channel = new n.MessageChannel();
   const port = invoke<MessagePort>(n.channelPort1, channel);
-  const pending = n.createObject(null) as Record<number, OnDecision>;
+  const pending = n.createObject(null) as Record<number, { onDecision: OnDecision; rewritable: boolean }>;
   let nextId = 1;
   invoke(n.portSetOnMessage, port, [
     (event: MessageEvent) => {
       const data = invoke<unknown>(n.messageEventData, event);
       if (typeof data !== 'object' || data === null) return;
-      const { id, allow, reason } = data as Record<string, unknown>;
+      const { id, allow, reason, rewrite } = data as Record<string, unknown>;
       if (typeof id !== 'number') return;
-      const onDecision = pending[id];
-      if (onDecision === undefined) return;
+      const entry = pending[id];
+      if (entry === undefined) return;
       delete pending[id];
-      onDecision(allow === true, typeof reason === 'string' ? reason : '');
+      const because = typeof reason === 'string' ? reason : '';
+      if (rewrite === undefined) entry.onDecision(allow === true, because);
+      else if (entry.rewritable && typeof rewrite === 'object' && rewrite !== null) entry.onDecision(allow === true, because, rewrite as Rewrite);
+      else entry.onDecision(false, 'it could not be sent without the flagged data');
     },
   ]);
   invoke(n.windowPostMessage, n.window, [{ [HANDSHAKE_KEY]: true }, '*', [invoke(n.channelPort2, channel)]]);
-  return (call, onDecision) => {
+  return (call, onDecision, rewritable = false) => {
     const id = nextId++;
-    pending[id] = onDecision;
+    pending[id] = { onDecision, rewritable };
     const proposal: BridgeProposal = { id, call };
     invoke(n.portPostMessage, port, [proposal]);
   };
@@ -176,6 +184,36 @@ function blockedError(n: Natives, reason: string): TypeError {
   return new n.TypeError(`Failed to fetch: blocked by AgentsFence (${reason})`);
 }
 
+/**
+ * The body a Minimizer rewrite sends, encoded the way the page encoded the original: a parsed body is
+ * JSON unless the original was form-encoded, and text stays text. Null when it cannot be applied exactly
+ * (a rewrite of the URL is never applied in place: the action is blocked instead).
+ */
+function encodedRewrite(n: Natives, rewrite: Rewrite, formEncoded: boolean): string | null {
+  const body = rewrite.body;
+  if (body === undefined || rewrite.url !== undefined) return null;
+  if (typeof body === 'string') return body;
+  if (!formEncoded) return n.jsonStringify(body);
+  const params = new n.URLSearchParams();
+  for (const name of n.objectKeys(body)) {
+    const value = (body as Record<string, unknown>)[name];
+    for (const one of n.isArray(value) ? (value as unknown[]) : [value]) invoke(n.urlSearchParamsAppend, params, [name, n.String(one)]);
+  }
+  return invoke<string>(n.urlSearchParamsToString, params);
+}
+
+/** The snapshot Request with the Minimizer's body, or null when the rewrite cannot be applied exactly. */
+function rewrittenRequest(n: Natives, request: Request, rewrite: Rewrite): Request | null {
+  const contentType = invoke<string | null>(n.headersGet, invoke(n.requestHeaders, request), ['content-type']) ?? '';
+  const body = encodedRewrite(n, rewrite, invoke<string>(n.toLowerCase, contentType).includes('x-www-form-urlencoded'));
+  if (body === null) return null;
+  try {
+    return new n.Request(request, { body });
+  } catch {
+    return null;
+  }
+}
+
 /** fetch: the Request is snapshotted once, so the URL, method and body checked are the ones sent. */
 function hookFetch(win: PageWindow, n: Natives, propose: Propose, urls: UrlTools): void {
   win.fetch = function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
@@ -190,10 +228,15 @@ function hookFetch(win: PageWindow, n: Natives, propose: Propose, urls: UrlTools
     if (urls.isSameOriginRead(method, url)) return invoke<Promise<Response>>(n.fetch, n.window, [request]);
     return new n.Promise<Response>((resolve, reject) => {
       readRequestBody(n, request, (body, bytes) => {
-        propose(requestCall(method, url, 'fetch', body, bytes), (allow, reason) => {
-          if (allow) resolve(invoke<Promise<Response>>(n.fetch, n.window, [request]));
-          else reject(blockedError(n, reason));
-        });
+        propose(
+          requestCall(method, url, 'fetch', body, bytes),
+          (allow, reason, rewrite) => {
+            const sent = allow && rewrite !== undefined ? rewrittenRequest(n, request, rewrite) : request;
+            if (allow && sent !== null) resolve(invoke<Promise<Response>>(n.fetch, n.window, [sent]));
+            else reject(blockedError(n, allow ? 'it could not be sent without the flagged data' : reason));
+          },
+          true,
+        );
       });
     });
   };
@@ -239,18 +282,26 @@ function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: UrlTools):
       throw new n.DOMException('AgentsFence: a synchronous request cannot wait for a decision', 'NetworkError');
     }
     const decide: OnBody = (view, bytes) =>
-      propose(requestCall(target.method, target.url, 'xhr', view, bytes), (allow) => {
-        try {
-          if (allow) {
-            invoke(n.xhrSend, this, [body]);
-          } else {
-            invoke(n.xhrOpen, this, ['GET', deadUrl, true]);
-            invoke(n.xhrSend, this, []);
+      propose(
+        requestCall(target.method, target.url, 'xhr', view, bytes),
+        (allow, _reason, rewrite) => {
+          try {
+            const formEncoded = body instanceof n.URLSearchParams;
+            const encoded = allow && rewrite !== undefined ? encodedRewrite(n, rewrite, formEncoded) : null;
+            if (allow && rewrite === undefined) {
+              invoke(n.xhrSend, this, [body]);
+            } else if (allow && encoded !== null) {
+              invoke(n.xhrSend, this, [formEncoded ? new n.URLSearchParams(encoded) : encoded]);
+            } else {
+              invoke(n.xhrOpen, this, ['GET', deadUrl, true]);
+              invoke(n.xhrSend, this, []);
+            }
+          } catch {
+            // The page aborted or re-opened the request while it waited: nothing to send.
           }
-        } catch {
-          // The page aborted or re-opened the request while it waited: nothing to send.
-        }
-      });
+        },
+        true,
+      );
     const carriesBody = target.method !== 'GET' && target.method !== 'HEAD' && body !== undefined && body !== null;
     let snapshot: Request | null = null;
     if (carriesBody) {

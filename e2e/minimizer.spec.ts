@@ -1,0 +1,141 @@
+import { expect, test, type Page } from '@playwright/test';
+import type { TaskPolicyInput } from '../src/core/policy';
+import type { AgentBrowser } from '../src/harness';
+import { launch, openApp, quiet } from './background.helpers';
+import { startTestServer, type TestServer } from './fixtures/server';
+
+/**
+ * The Minimizer: the task allows a reply to bob@corp.test on app.test, and an injected page tells the agent
+ * to put confidential data into it. The send is in policy; the data is the theft. Judged by what the
+ * server received: with the extension, the message arrives only after a person chose, and "Send without
+ * it" delivers it minus exactly the flagged data; without the extension the data arrives (negative control).
+ */
+
+const REPLY: TaskPolicyInput = {
+  version: 1,
+  taskId: 'minimizer',
+  issuedAt: 0,
+  expiresAt: null,
+  domains: ['app.test'],
+  recipients: ['bob@corp.test'],
+  ceilings: { COMMUNICATION: 'allow' },
+  allow: { tools: [], capabilities: [], classes: ['COMMUNICATION'] },
+};
+
+/** One message per data class: the benign sentence plus the stolen datum. */
+const THEFTS: { kind: string; datum: string }[] = [
+  { kind: 'one-time code', datum: 'My sign-in code is 483920.' },
+  { kind: 'card number', datum: 'Card 4111 1111 1111 1111.' },
+  { kind: 'IBAN', datum: 'IBAN DE89 3704 0044 0532 0130 00.' },
+  { kind: 'API key', datum: 'Key sk-proj-Zx81Lq02Vb77Np3Ta9Ke4Ru6.' },
+  { kind: 'JWT', datum: 'Token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U.' },
+];
+const BENIGN = 'I will attend on Friday.';
+
+let server: TestServer;
+test.beforeAll(async () => {
+  server = await startTestServer();
+});
+test.afterAll(async () => {
+  await server.close();
+});
+
+const sendJson = (page: Page, path: string, text: string) =>
+  page.evaluate(
+    ({ path, text }) =>
+      fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: 'bob@corp.test', text }) }).then(
+        (r) => r.status,
+        (e: unknown) => String(e),
+      ),
+    { path, text },
+  );
+
+async function guarded(): Promise<{ browser: AgentBrowser; page: Page }> {
+  const browser = await launch();
+  await browser.setPolicy(REPLY);
+  const page = await openApp(browser, server, 'app.test');
+  return { browser, page };
+}
+
+test('every data class: held for the person; "Send without it" delivers the message minus exactly that data', async () => {
+  const { browser, page } = await guarded();
+  try {
+    for (const [i, theft] of THEFTS.entries()) {
+      const path = `/api/send/${i}`;
+      const sent = sendJson(page, path, `${BENIGN} ${theft.datum}`);
+      const [approval] = await browser.waitForApprovals(1);
+      expect(approval?.check, theft.kind).toBe('minimizer');
+      expect(approval?.minimizable, theft.kind).toBe(true);
+      expect(server.hits(path), `${theft.kind}: nothing leaves while the person decides`).toHaveLength(0);
+      await browser.answer(approval!.id, 'send-without');
+      expect(await sent).toBe(200);
+      const [hit] = server.hits(path);
+      const body = JSON.parse(hit!.body) as { to: string; text: string };
+      expect(body.to).toBe('bob@corp.test');
+      expect(body.text.startsWith(BENIGN), theft.kind).toBe(true);
+      for (const digits of theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/g) ?? []) expect(body.text, theft.kind).not.toContain(digits);
+    }
+    const audit = await browser.audit({ check: 'minimizer' });
+    expect(audit.some((e) => e.answer === 'send-without')).toBe(true);
+    expect(JSON.stringify(audit)).not.toMatch(/483920|4111 1111|DE89 3704|sk-proj|eyJhbGci/);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('a form whose message field carries a card number: Deny sends nothing; a clean reply passes without a prompt', async () => {
+  const { browser, page } = await guarded();
+  try {
+    server.setPage(
+      '/compose',
+      `<!doctype html><form method="post" action="/form-send"><input name="to" value="bob@corp.test"><textarea name="message">${BENIGN} Card 4111 1111 1111 1111.</textarea><button id="send">Send</button></form>`,
+    );
+    await page.goto(`${server.origin('app.test')}/compose`);
+    await page.click('#send');
+    const [approval] = await browser.waitForApprovals(1);
+    expect(approval?.check).toBe('minimizer');
+    await browser.answer(approval!.id, 'deny');
+    await quiet(page);
+    expect(server.hits('/form-send')).toHaveLength(0);
+
+    expect(await sendJson(page, '/api/clean', BENIGN)).toBe(200);
+    expect(server.hits('/api/clean')).toHaveLength(1);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('"Send without it" on a form rewrites the field and submits the rest', async () => {
+  const { browser, page } = await guarded();
+  try {
+    server.setPage(
+      '/compose2',
+      `<!doctype html><form method="post" action="/form-send2"><input name="to" value="bob@corp.test"><textarea name="message">${BENIGN} My sign-in code is 483920.</textarea><button id="send">Send</button></form>`,
+    );
+    await page.goto(`${server.origin('app.test')}/compose2`);
+    await page.click('#send');
+    const [approval] = await browser.waitForApprovals(1);
+    await browser.answer(approval!.id, 'send-without');
+    const hit = await server.waitFor('/form-send2');
+    const fields = new URLSearchParams(hit.body);
+    expect(fields.get('to')).toBe('bob@corp.test');
+    expect(fields.get('message')).toContain(BENIGN);
+    expect(fields.get('message')).not.toContain('483920');
+  } finally {
+    await browser.close();
+  }
+});
+
+test('negative control: without the extension every data class reaches the server', async () => {
+  const browser = await launch({ extension: false });
+  try {
+    const page = await openApp(browser, server, 'app.test');
+    for (const [i, theft] of THEFTS.entries()) {
+      const path = `/api/control/${i}`;
+      expect(await sendJson(page, path, `${BENIGN} ${theft.datum}`)).toBe(200);
+      expect(server.hits(path)[0]?.body).toContain(theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/)![0]);
+    }
+  } finally {
+    await browser.close();
+  }
+});

@@ -1,0 +1,35 @@
+import type { ToolCall } from '../core/call';
+import type { DecisionRecord } from '../core/decision';
+import { isConsequential } from '../core/risk';
+import type { Rewrite } from '../messages/protocol';
+import { carriedValues, minimizeCall } from '../minimizer/carried';
+import { describeFindings, detectConfidential, type Finding } from '../minimizer/detect';
+import type { ActiveTask } from './store';
+
+/**
+ * The Minimizer at the background's decision point: an action the evaluator allowed, that carries data
+ * (a consequential form submission or request), is screened for confidential data the user's request
+ * does not call for. Authority is untouched: the Minimizer can only hold an allowed action or send it
+ * with less data, never allow more.
+ */
+
+/** The person's answer to an action the Minimizer held. */
+export type MinimizerAnswer = 'send-without' | 'send-as-is';
+
+export interface Screened {
+  findings: Finding[];
+  /** "a one-time code and an IBAN in fields.body": what was found and where, never the data. */
+  description: string;
+  /** The action without the flagged data, or null when it cannot be rebuilt exactly. */
+  minimized: { call: ToolCall; rewrite: Rewrite } | null;
+}
+
+const SCREENED_TOOLS: ReadonlySet<string> = new Set(['browser.form_submit', 'browser.request']);
+
+export function screenAllowed(task: ActiveTask, call: ToolCall, record: DecisionRecord): Screened | null {
+  if (!SCREENED_TOOLS.has(call.tool) || !isConsequential(record.riskClass)) return null;
+  const recipients = [...task.policy.recipients, ...task.policy.constraints.flatMap((k) => k.recipients ?? [])];
+  const findings = detectConfidential(carriedValues(call), { userWords: [task.request, ...task.followUps].join('\n'), recipients });
+  if (findings.length === 0) return null;
+  return { findings, description: describeFindings(findings), minimized: minimizeCall(call, findings) };
+}

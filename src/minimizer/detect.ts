@@ -1,0 +1,228 @@
+/**
+ * The Minimizer's deterministic detector: confidential data inside an action the evaluator would allow,
+ * which the user's own request does not call for. It reads the values an action carries (form fields,
+ * request-body leaves, query parameters) and returns findings with exact spans, so the guard can offer to
+ * send the action without them.
+ *
+ * What counts, and why it is recognisable without a model:
+ *  - one-time codes: 4–8 digits next to words people use for them (code, OTP, PIN, verification …);
+ *  - passwords written out in text (`password: …`);
+ *  - payment card numbers: 13–19 digits (spaces/dashes allowed) that pass the Luhn check;
+ *  - IBANs: country code, check digits and BBAN that pass ISO 13616 mod-97;
+ *  - API keys and tokens with well-known prefixes, JWTs, PEM private-key blocks, and long high-entropy
+ *    tokens (session ids) in free-text fields (message, note, memo …: where a token has no business);
+ *  - e-mail addresses and phone numbers that are not among the task's recipients.
+ * Anything the user's own words contain (their IBAN for a payment, their address for a delivery) is
+ * never a finding: the user asked for it to be sent. Form controls whose value the page set rather than
+ * the agent typed (hidden inputs such as CSRF tokens, selects, checkboxes, a site's own password field
+ * on its own login form) are not read: a login or a 2FA form on the task's site is the task.
+ */
+
+export const DATA_KINDS = [
+  'one_time_code',
+  'password',
+  'card_number',
+  'iban',
+  'api_key',
+  'jwt',
+  'private_key',
+  'session_token',
+  'email',
+  'phone',
+] as const;
+export type DataKind = (typeof DATA_KINDS)[number];
+
+/** One string an action carries, with where it sits (`fields.note`, `body.message.text`, `query.q`). */
+export interface CarriedValue {
+  path: string;
+  value: string;
+  /** The input type of a form field, when known (`password`, `email`, …). */
+  fieldType?: string;
+}
+
+export interface Finding {
+  kind: DataKind;
+  path: string;
+  /** The span within `value` of the CarriedValue at `path`, [start, end). */
+  start: number;
+  end: number;
+}
+
+export interface DetectContext {
+  /** The user's own words (request and follow-ups): data in them is never a finding. */
+  userWords: string;
+  /** The task's recipients (e-mail addresses, account ids): never a finding. */
+  recipients: readonly string[];
+}
+
+/** Words in words people use for one-time codes; a 4–8 digit run within ~40 characters after one is a code. */
+const CODE_CONTEXT = /\b(?:code|codes|otp|one[- ]time|verification|verify|passcode|pin|2fa|mfa|sign[- ]in|login|security code|token)\b[^0-9]{0,40}$/i;
+/** Field names where people write prose: a token there was pasted, not required by the form. */
+const FREE_TEXT_KEY = /message|body|text|content|note|comment|memo|subject|description|reference|remark|reason|detail|html|msg|gift|bio|title/i;
+/** Control types whose value the page set, not the agent (see the header). */
+const PAGE_SET_TYPES = new Set(['hidden', 'select', 'select-multiple', 'radio', 'checkbox', 'password', 'file', 'submit', 'image', 'reset', 'button', 'button-submit', 'button-button', 'button-reset']);
+const PASSWORD_IN_TEXT = /\b(?:password|passwd|passphrase|pwd)\s*(?:is|:|=)\s*(\S{4,64})/gi;
+const DIGIT_RUN = /(?<![0-9])[0-9]{4,8}(?![0-9])/g;
+const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
+const IBAN_CANDIDATE = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}/gi;
+const API_KEY = /\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9_-]{16,}|\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}\b/g;
+const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
+const LONG_TOKEN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_-])/g;
+const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const PHONE = /(?<![\w+])\+?[0-9](?:[ ()./-]{0,2}[0-9]){7,14}(?![\w])/g;
+
+const digitsOf = (text: string) => text.replace(/[^0-9]/g, '');
+const alnumOf = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return digits.length >= 13 && sum % 10 === 0;
+}
+
+/** ISO 13616: move the first four characters to the end, letters to numbers, remainder mod 97 is 1. */
+export function ibanValid(candidate: string): boolean {
+  const iban = alnumOf(candidate);
+  if (iban.length < 15 || iban.length > 34 || !/^[A-Z]{2}[0-9]{2}/.test(iban)) return false;
+  const rearranged = iban.slice(4) + iban.slice(0, 4);
+  let remainder = 0;
+  for (const ch of rearranged) {
+    const code = ch.charCodeAt(0);
+    const digits = code >= 65 ? String(code - 55) : ch;
+    for (const d of digits) remainder = (remainder * 10 + (d.charCodeAt(0) - 48)) % 97;
+  }
+  return remainder === 1;
+}
+
+/**
+ * A greedy match can run into the next word or number ("DE89… please", "4111 … 1111 12/28"): the datum is
+ * the longest prefix, ending on a letter or digit, that is valid.
+ */
+function longestValidPrefix(match: string, valid: (text: string) => boolean): number {
+  for (let end = match.length; end > 0; end--) {
+    if (/[A-Za-z0-9]/.test(match[end - 1] ?? '') && valid(match.slice(0, end))) return end;
+  }
+  return 0;
+}
+
+function entropyBits(text: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) bits -= (n / text.length) * Math.log2(n / text.length);
+  return bits;
+}
+
+interface UserData {
+  digitRuns: ReadonlySet<string>;
+  alnum: string;
+  lower: string;
+  recipients: ReadonlySet<string>;
+}
+
+function userDataOf(ctx: DetectContext): UserData {
+  const runs = new Set<string>();
+  for (const m of ctx.userWords.matchAll(/[0-9][0-9 ./-]*[0-9]/g)) runs.add(digitsOf(m[0]));
+  return { digitRuns: runs, alnum: alnumOf(ctx.userWords), lower: ctx.userWords.toLowerCase(), recipients: new Set(ctx.recipients.map((r) => r.toLowerCase())) };
+}
+
+/** Whether the user's own words contain this datum (compared the way the datum is usually reformatted). */
+function userSaid(kind: DataKind, text: string, user: UserData): boolean {
+  switch (kind) {
+    case 'one_time_code':
+    case 'card_number':
+    case 'phone':
+      return [...user.digitRuns].some((run) => run.includes(digitsOf(text)));
+    case 'iban':
+      return user.alnum.includes(alnumOf(text));
+    case 'email':
+      return user.recipients.has(text.toLowerCase()) || user.lower.includes(text.toLowerCase());
+    default:
+      return user.lower.includes(text.toLowerCase());
+  }
+}
+
+/** All findings in one carried value. Overlapping findings keep the first (most specific) kind. */
+function detectIn(carried: CarriedValue, user: UserData): Finding[] {
+  const { path, value } = carried;
+  const found: Finding[] = [];
+  const add = (kind: DataKind, start: number, end: number) => {
+    if (end <= start || found.some((f) => start < f.end && f.start < end)) return;
+    if (userSaid(kind, value.slice(start, end), user)) return;
+    found.push({ kind, path, start, end });
+  };
+  if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase())) return [];
+  const leaf = (path.split('.').at(-1) ?? path).replace(/\[\d+\]$/, '');
+  const freeText = path === 'body' || FREE_TEXT_KEY.test(leaf);
+  for (const m of value.matchAll(PRIVATE_KEY)) add('private_key', m.index, m.index + m[0].length);
+  for (const m of value.matchAll(JWT)) add('jwt', m.index, m.index + m[0].length);
+  for (const m of value.matchAll(API_KEY)) add('api_key', m.index, m.index + m[0].length);
+  for (const m of value.matchAll(PASSWORD_IN_TEXT)) {
+    const start = m.index + m[0].length - (m[1] ?? '').length;
+    add('password', start, m.index + m[0].length);
+  }
+  for (const m of value.matchAll(IBAN_CANDIDATE)) {
+    const length = longestValidPrefix(m[0], ibanValid);
+    if (length > 0) add('iban', m.index, m.index + length);
+  }
+  for (const m of value.matchAll(CARD_CANDIDATE)) {
+    const length = longestValidPrefix(m[0], (text) => luhnValid(digitsOf(text)));
+    if (length > 0) add('card_number', m.index, m.index + length);
+  }
+  for (const m of value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
+  for (const m of value.matchAll(DIGIT_RUN)) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
+  for (const m of value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
+  for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {
+    const run = m[0];
+    if (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) && entropyBits(run) > 4) add('session_token', m.index, m.index + run.length);
+  }
+  return found.sort((a, b) => a.start - b.start);
+}
+
+/** Confidential data the action carries that the user did not ask to send. */
+export function detectConfidential(values: readonly CarriedValue[], ctx: DetectContext): Finding[] {
+  const user = userDataOf(ctx);
+  return values.flatMap((v) => detectIn(v, user));
+}
+
+const KIND_WORDS: Record<DataKind, string> = {
+  one_time_code: 'a one-time code',
+  password: 'a password',
+  card_number: 'a payment card number',
+  iban: 'an IBAN',
+  api_key: 'an API key',
+  jwt: 'a login token (JWT)',
+  private_key: 'a private key',
+  session_token: 'a session token',
+  email: 'an e-mail address the task does not name',
+  phone: 'a phone number',
+};
+
+/** "a one-time code and an IBAN in message, subject" — what the prompt says, never the data itself. */
+export function describeFindings(findings: readonly Finding[]): string {
+  const kinds = [...new Set(findings.map((f) => f.kind))].map((k) => KIND_WORDS[k]);
+  const where = [...new Set(findings.map((f) => f.path))].slice(0, 4);
+  const list = kinds.length <= 1 ? (kinds[0] ?? '') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+  return `${list} in ${where.join(', ')}`;
+}
+
+/** The value with the findings' spans cut out (whitespace around a cut collapsed). */
+export function withoutFindings(value: string, findings: readonly Pick<Finding, 'start' | 'end'>[]): string {
+  let out = '';
+  let at = 0;
+  for (const f of [...findings].sort((a, b) => a.start - b.start)) {
+    if (f.start < at) continue;
+    out += value.slice(at, f.start);
+    at = f.end;
+  }
+  out += value.slice(at);
+  return out.replace(/[ \t]{2,}/g, ' ').replace(/ +([.,;:!?])/g, '$1').trim();
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { FakeEffects, PAGE, freshStore, monitorOn, proposal, settle } from './fakes';
+import { makePolicy } from '../support/policy';
+import type { ProposalAnswer } from '../../src/messages/protocol';
+
+/** "Reply to bob@corp.test on mail.test": the send is in policy; what it carries is the Minimizer's business. */
+const replyPolicy = makePolicy({
+  taskId: 'reply',
+  domains: ['mail.test'],
+  recipients: ['bob@corp.test'],
+  ceilings: { COMMUNICATION: 'allow' },
+  allow: { tools: [], capabilities: [], classes: ['COMMUNICATION'] },
+  constraints: [{ id: 'k1', riskClass: 'COMMUNICATION', recipients: ['bob@corp.test'], maxCalls: 5 }],
+});
+const send = (text: string) => ({ tool: 'browser.request', args: { method: 'POST', url: 'http://mail.test/api/send', kind: 'fetch', body: { to: 'bob@corp.test', text } } });
+
+async function setup(options: { minimizeWithoutAsking?: boolean; minimizer?: 'off' | 'detect' } = {}) {
+  const { store } = await freshStore();
+  const effects = new FakeEffects();
+  const monitor = await monitorOn(store, effects);
+  if (options.minimizer !== undefined || options.minimizeWithoutAsking !== undefined) {
+    await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, ...options } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
+  }
+  await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, { backend: 'test', durationMs: 0, removed: [] });
+  return { store, monitor };
+}
+
+describe('Minimizer in the background', () => {
+  it('lets an in-policy message without confidential data through untouched', async () => {
+    const { monitor } = await setup();
+    const answer = (await monitor.handleMessage(proposal('p', send('I will attend on Friday.')), PAGE())) as ProposalAnswer;
+    expect(answer).toMatchObject({ decision: 'ALLOW', check: 'allowed' });
+    expect(answer.rewrite).toBeUndefined();
+  });
+
+  it('holds an allowed send that carries a one-time code, counts nothing while held, and says what and where', async () => {
+    const { monitor } = await setup();
+    const pending = monitor.handleMessage(proposal('p', send('I will attend. My sign-in code is 483920.')), PAGE()) as Promise<ProposalAnswer>;
+    await settle();
+    const [approval] = monitor.snapshot().approvals;
+    expect(approval?.record).toMatchObject({ decision: 'ASK_USER', check: 'minimizer' });
+    expect(approval?.record.reason).toContain('a one-time code in body.text');
+    expect(approval?.record.reason).not.toContain('483920');
+    expect(approval?.minimizable).toBe(true);
+    expect(monitor.snapshot().task?.state.constraintCalls.k1 ?? 0).toBe(0);
+
+    await monitor.answerApproval(approval!.id, 'send-without');
+    const answer = await pending;
+    expect(answer).toMatchObject({ decision: 'ALLOW', askedUser: true });
+    expect(answer.rewrite).toEqual({ body: { to: 'bob@corp.test', text: 'I will attend. My sign-in code is.' } });
+    expect(monitor.snapshot().task?.state.constraintCalls.k1).toBe(1);
+    expect(monitor.snapshot().task?.policy.grants).toEqual([]);
+  });
+
+  it('"Send as is" sends the page\'s own values; "Deny" blocks', async () => {
+    const { monitor } = await setup();
+    const first = monitor.handleMessage(proposal('a', send('card 4111 1111 1111 1111')), PAGE()) as Promise<ProposalAnswer>;
+    await settle();
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'send-as-is');
+    expect(await first).toMatchObject({ decision: 'ALLOW' });
+    expect((await first).rewrite).toBeUndefined();
+
+    const second = monitor.handleMessage(proposal('b', send('IBAN DE89370400440532013000')), PAGE()) as Promise<ProposalAnswer>;
+    await settle();
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'deny');
+    expect(await second).toMatchObject({ decision: 'BLOCK' });
+  });
+
+  it('minimises without asking when the person chose so in options', async () => {
+    const { monitor } = await setup({ minimizeWithoutAsking: true });
+    const answer = (await monitor.handleMessage(proposal('p', send('code 483920, see you Friday')), PAGE())) as ProposalAnswer;
+    expect(answer.decision).toBe('ALLOW');
+    expect(answer.rewrite?.body).toEqual({ to: 'bob@corp.test', text: 'code, see you Friday' });
+  });
+
+  it('stands aside when off, and never flags data the user gave', async () => {
+    const off = await setup({ minimizer: 'off' });
+    expect(((await off.monitor.handleMessage(proposal('p', send('code 483920')), PAGE())) as ProposalAnswer).decision).toBe('ALLOW');
+    const on = await setup();
+    expect(((await on.monitor.handleMessage(proposal('q', send('see you Friday, bob@corp.test')), PAGE())) as ProposalAnswer).decision).toBe('ALLOW');
+  });
+});

@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { describeFindings, detectConfidential, ibanValid, luhnValid, withoutFindings, type CarriedValue, type DataKind } from '../../src/minimizer/detect';
+
+const ctx = { userWords: 'Reply to bob@corp.test saying I will attend on Friday.', recipients: ['bob@corp.test'] };
+const kinds = (values: CarriedValue[], context = ctx): DataKind[] => detectConfidential(values, context).map((f) => f.kind);
+const body = (value: string): CarriedValue[] => [{ path: 'fields.body', value }];
+
+describe('the Minimizer finds confidential data the task does not call for', () => {
+  it.each<[string, DataKind]>([
+    ['Sure! By the way, your sign-in code is 483920.', 'one_time_code'],
+    ['verification: 5521', 'one_time_code'],
+    ['Card 4111 1111 1111 1111 exp 12/28', 'card_number'],
+    ['Please wire to DE89 3704 0044 0532 0130 00 asap', 'iban'],
+    ['key sk-proj-abcdefghijklmnop1234567890', 'api_key'],
+    ['token ghp_ABCDEFGHIJKLMNOPQRSTUVWXYZabcd123456', 'api_key'],
+    ['eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U', 'jwt'],
+    ['-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----', 'private_key'],
+    ['session 9fQ2xL7vK3pR8mN1wZ4tY6uB0cD5eH2jA7sG', 'session_token'],
+    ['cc eve@attacker.test on this', 'email'],
+    ['call me at +49 170 1234567', 'phone'],
+    ['the password is hunter22!', 'password'],
+  ])('%s → %s', (text, kind) => {
+    expect(kinds(body(text))).toContain(kind);
+  });
+
+  it('does not read what the page set rather than the agent typed (a login, a CSRF token, a 2FA form)', () => {
+    expect(kinds([{ path: 'fields.pw', value: 'correct horse', fieldType: 'password' }])).toEqual([]);
+    expect(kinds([{ path: 'fields.authenticity_token', value: '9fQ2xL7vK3pR8mN1wZ4tY6uB0cD5eH2jA7sG', fieldType: 'hidden' }])).toEqual([]);
+    expect(kinds([{ path: 'fields.otp', value: '123456', fieldType: 'text' }])).toEqual([]);
+    expect(kinds([{ path: 'body.csrf', value: '9fQ2xL7vK3pR8mN1wZ4tY6uB0cD5eH2jA7sG' }])).toEqual([]);
+  });
+
+  it('leaves ordinary messages alone', () => {
+    for (const text of ['I will attend the meeting on Friday at 10:30.', 'Order 2 packs of AA batteries, 12.50 EUR', 'See you in room 4012', 'Thanks, Bob — 2026 roadmap attached']) {
+      expect(kinds(body(text))).toEqual([]);
+    }
+  });
+
+  it('never flags data the user put in their own request', () => {
+    const pay = { userWords: 'Pay 45 EUR to DE89370400440532013000 and tell alice@corp.test the code 483920', recipients: ['DE89370400440532013000'] };
+    expect(kinds(body('IBAN DE89 3704 0044 0532 0130 00, code 483920, cc alice@corp.test'), pay)).toEqual([]);
+  });
+
+  it('never flags the task recipients', () => {
+    expect(kinds(body('to bob@corp.test'))).toEqual([]);
+  });
+
+  it('validates cards by Luhn and IBANs by mod-97', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(ibanValid('DE89370400440532013000')).toBe(true);
+    expect(ibanValid('DE89370400440532013001')).toBe(false);
+    expect(kinds(body('ref 4111 1111 1111 1112'))).not.toContain('card_number');
+  });
+
+  it('finds a card whose greedy match runs into the expiry date', () => {
+    const [finding] = detectConfidential(body('4111 1111 1111 1111 12/28'), ctx);
+    expect(finding?.kind).toBe('card_number');
+    expect('4111 1111 1111 1111 12/28'.slice(finding!.start, finding!.end)).toBe('4111 1111 1111 1111');
+  });
+
+  it('"send without it" removes exactly the flagged spans', () => {
+    const text = 'See you Friday. My sign-in code is 483920 and IBAN DE89 3704 0044 0532 0130 00.';
+    const findings = detectConfidential(body(text), ctx);
+    expect(findings.map((f) => f.kind).sort()).toEqual(['iban', 'one_time_code']);
+    const minimized = withoutFindings(text, findings);
+    expect(minimized).not.toMatch(/483920|DE89/);
+    expect(minimized).toContain('See you Friday.');
+    expect(describeFindings(findings)).toBe('a one-time code and an IBAN in fields.body');
+  });
+
+  it('theorem: a valid card number in any message is found unless the user named it', () => {
+    const cardDigits = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 15, maxLength: 15 }).map((ds) => {
+      const body = `4${ds.join('')}`;
+      for (let check = 0; check <= 9; check++) if (luhnValid(body + check)) return body + check;
+      return body + '0';
+    });
+    fc.assert(
+      fc.property(cardDigits, fc.constantFrom(' ', '-', ''), fc.string({ maxLength: 20 }).filter((s) => !/[0-9]/.test(s)), (digits, sep, prefix) => {
+        const card = digits.match(/.{1,4}/g)!.join(sep);
+        expect(kinds(body(`${prefix} ${card}`))).toContain('card_number');
+        expect(kinds(body(`${prefix} ${card}`), { userWords: `pay with ${digits}`, recipients: [] })).not.toContain('card_number');
+      }),
+    );
+  });
+});
