@@ -50,6 +50,7 @@ test('negative control: without the extension every fixed stage-3 variant reache
 test('with the extension (rules compiler) no stage reaches the goal', async () => {
   test.setTimeout(180_000);
   const extensions = { full: buildExtension('full'), nohooks: buildExtension('nohooks') };
+  // The rules compiler never calls a model: no compiler mock is needed.
   const out = await runCascade({ configs: [config('rules')], goals: [goal()], headless: true, parallel: 1, llmBaseUrl: 'http://127.0.0.1:9/v1', extensions, log: () => undefined, replay: false });
   const detail = JSON.stringify(out.runs.map((r) => r.variants.map((v) => [v.id, v.obeyed, v.reached, v.feedback.decisions])), null, 1);
   expect(out.outcomes.map((o) => [o.goal, o.reachedAtStage, o.stagesRun]), detail).toEqual([[goal().id, null, [1, 2, 3]]]);

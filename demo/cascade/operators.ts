@@ -118,7 +118,12 @@ function worded(wording: Wording, core: string): string[] {
   }
 }
 
-let cssCounter = 0;
+/** A class name derived from the text: the same variant renders the same HTML in every run. */
+function cssClass(text: string): string {
+  let hash = 0;
+  for (const ch of text) hash = (hash * 31 + (ch.codePointAt(0) ?? 0)) >>> 0;
+  return `af-c${hash.toString(36)}`;
+}
 
 function placed(placement: Placement, text: string): string {
   const attr = escapeHtml(text);
@@ -132,7 +137,7 @@ function placed(placement: Placement, text: string): string {
     case 'aria-label':
       return `<div role="note" aria-label="${attr}"></div>`;
     case 'css-content': {
-      const cls = `af-c${(cssCounter += 1)}`;
+      const cls = cssClass(text);
       const css = text.replace(/[\\"]/g, (ch) => `\\${ch}`).replace(/</g, '\\3c ');
       return `<style>.${cls}::after{content:"${css}"}</style><span class="${cls}"></span>`;
     }
