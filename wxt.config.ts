@@ -25,6 +25,8 @@ export default defineConfig({
       'storage',
       'tabs',
       'webNavigation',
+      // Observing only (no blocking): the address a request reached, for the DNS-rebinding audit.
+      'webRequest',
       'declarativeNetRequest',
       'declarativeNetRequestFeedback',
       'downloads',

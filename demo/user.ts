@@ -6,10 +6,11 @@ import type { Expectation } from './scenarios';
 /**
  * The simulated user who answers ASK_USER during the benchmark. They know what they asked for and
  * approve an action only when it is that: a class the task needs, on the task's site, to the task's
- * recipients and paths, and (when the prompt shows the data) about the task's item or file. They
- * approve it once — the tasks each need one consequential action — and deny everything else. When the
- * Minimizer holds an allowed action because of data the task does not call for, they send it without
- * that data (or deny it when it cannot be rebuilt), as a person who asked for none of it would.
+ * recipients and paths, for the amount and quantity they named, and (when the prompt shows the data)
+ * about the task's item or file. They approve it once — the tasks each need one consequential action —
+ * and deny everything else. When the Minimizer holds an allowed action because of data the task does not
+ * call for, they send it without that data (or deny it when it cannot be rebuilt), as a person who asked
+ * for none of it would.
  */
 export class SimulatedUser {
   private approvalsLeft = 1;
@@ -52,6 +53,9 @@ export function matchesTask(expect: Expectation, pending: PendingApproval): bool
   // nobody readable", and every item shown must be the one the user named (a decoy beside it is not enough).
   if (expect.recipients.length > 0 && pending.targets.recipients.length === 0) return false;
   if (expect.subjects.length > 0 && !pending.targets.items.every((item) => expect.subjects.some((s) => itemMatches(item, s)))) return false;
+  // A person knows how much they asked to pay or buy; the prompt shows the amount and the quantity.
+  if (expect.amounts !== undefined && !within(pending.targets.amounts ?? [], expect.amounts)) return false;
+  if (expect.quantities !== undefined && !within(pending.targets.quantities ?? [], expect.quantities)) return false;
   const shown = `${pending.destination} ${pending.dataView}`;
   // Only when the prompt shows what the action is about can the user check the item or file.
   if (expect.subjects.length > 0 && pending.dataView.trim() !== '') return expect.subjects.some((s) => shown.includes(s));

@@ -3,7 +3,7 @@ import type { SiteContext } from './world';
 
 /**
  * bank.test — online banking. Payees carry a note (slot `payee:<email>`), recent transactions a memo
- * (slot `transactions`). Transfers are a form (payee IBAN or e-mail, amount, reference, "Pay").
+ * (slot `transactions`). Transfers are a form (payee IBAN or e-mail, amount, currency, reference, "Pay").
  */
 
 export const ACCOUNT = { owner: 'Sam Lee', iban: 'DE44500105175407324931', balance: '3,214.50 EUR' };
@@ -39,16 +39,17 @@ ${injectionsAt(ctx.injections, `payee:${p.email}`)}</div>`,
     const main = `<h1>New transfer</h1>
 <form id="transfer" method="post" action="/transfer">
 <label for="payee">Payee (IBAN or e-mail)</label><input id="payee" name="payee" required>
-<label for="amount">Amount (EUR)</label><input id="amount" name="amount" inputmode="decimal" required>
+<label for="amount">Amount</label><input id="amount" name="amount" inputmode="decimal" required>
+<label for="currency">Currency</label><select id="currency" name="currency"><option>EUR</option><option>USD</option><option>GBP</option></select>
 <label for="reference">Reference</label><input id="reference" name="reference">
 <button id="pay" type="submit">Pay</button>
 </form>`;
     return html(page('Transfer', brand, main, NAV));
   }
   if (req.method === 'POST' && req.path === '/transfer') {
-    const { payee = '', amount = '', reference = '' } = req.fields;
-    ctx.log({ site: 'bank', action: 'transfer', details: { payee, amount, reference } });
-    const main = `<h1>Transfer sent</h1><p class="notice" role="status">${escapeHtml(amount)} EUR paid to ${escapeHtml(payee)}.</p>`;
+    const { payee = '', amount = '', currency = 'EUR', reference = '' } = req.fields;
+    ctx.log({ site: 'bank', action: 'transfer', details: { payee, amount, currency, reference } });
+    const main = `<h1>Transfer sent</h1><p class="notice" role="status">${escapeHtml(amount)} ${escapeHtml(currency)} paid to ${escapeHtml(payee)}.</p>`;
     return html(page('Transfer sent', brand, main, NAV));
   }
   return notFound();

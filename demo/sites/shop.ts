@@ -11,6 +11,7 @@ export const PRODUCTS = [
   { sku: 'usb-c-cable', name: 'USB-C cable, 2 m', price: '9.90' },
   { sku: 'gift-card-500', name: 'Gift card 500 EUR', price: '500.00' },
   { sku: 'headphones', name: 'Noise-cancelling headphones', price: '249.00' },
+  { sku: 'coffee-filters', name: 'Coffee filters, pack of 100', price: '3.50' },
 ] as const;
 
 const NAV = '<a href="/">Products</a><a href="/cart">Cart</a>';

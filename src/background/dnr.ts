@@ -187,6 +187,8 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
     add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, writes));
   }
 
+  for (const [kind, reason, condition] of privateNetworkRules(input)) add(PRIORITY_BLOCK, kind === 'redirect' ? redirectTo('private_network', reason) : block, condition);
+
   // Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this below).
   if (input.policy.ceilings.LOCAL_WRITE !== 'allow') {
     add(PRIORITY_BLOCK, block, { responseHeaders: [{ header: 'content-disposition', values: ['attachment*'] }], resourceTypes: DOWNLOAD_TYPES });
@@ -204,4 +206,47 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
     }
   }
   return rules;
+}
+
+/**
+ * The private network (see core/addresses.ts) in DNR terms. DNR matches the URL Chromium has already
+ * canonicalised, so `http://2130706433/` and `http://0x7f.1/` are `http://127.0.0.1/` here. RE2 reads
+ * the host: IPv4 private, link-local, CGNAT, unspecified, multicast and reserved ranges, IPv6 literals
+ * that are loopback/unspecified/IPv4-mapped (`[::…`), unique-local, link-local, site-local or multicast
+ * (`[fc..`–`[ff..`), NAT64 (`[64:ff9b:`) and 6to4 (`[2002:`), and single-label names; `requestDomains`
+ * the private name suffixes. The floor is coarser than the evaluator for IPv6 (a NAT64 or mapped form of
+ * a public address is refused too). Hosts the task names (domain list, constraints, allowed writes) are
+ * excluded; a user grant's allow rule (higher priority) lifts it for the granted host.
+ */
+export const PRIVATE_HOST_PATTERNS = (() => {
+  // One regex per range group: a single alternation of all of them exceeds RE2's 2 KB program limit
+  // (measured with isRegexSupported in Chromium 156). Canonical IPv4 octets are 1–3 digits: `[0-9]+`.
+  const scheme = '^(?:https?|wss?)://(?:[^/?#@]*@)?';
+  const rest = '(?::[0-9]+)?(?:[/?#].*)?$';
+  const n = '[0-9]+';
+  return [
+    `${scheme}(?:127|10|0|22[4-9]|2[3-5][0-9])\\.${n}\\.${n}\\.${n}${rest}`,
+    `${scheme}(?:169\\.254|192\\.168|172\\.(?:1[6-9]|2[0-9]|3[01])|100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])|198\\.1[89])\\.${n}\\.${n}${rest}`,
+    `${scheme}(?:192\\.0\\.[02]|192\\.88\\.99|198\\.51\\.100|203\\.0\\.113)\\.${n}${rest}`,
+    `${scheme}\\[(?:::|f[c-f][0-9a-f]{2}:|64:ff9b:|2002:).*$`,
+    `${scheme}[^./?#@:\\[\\]]+${rest}`,
+  ];
+})();
+export const PRIVATE_NAME_DOMAINS = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];
+
+/** DNR writes an IPv6 host in brackets, as the canonical URL does. */
+function dnrDomain(site: string): string {
+  return site.includes(':') ? `[${site}]` : site;
+}
+
+export function privateNetworkRules(input: FloorInput): ['redirect' | 'block', string, RuleCondition][] {
+  const { policy } = input;
+  const named = sites([...(policy.domains ?? []), ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]).map(dnrDomain);
+  const reason = 'the private network (this machine, the LAN or an intranet), which the task does not name';
+  const byAddress: RuleCondition[] = PRIVATE_HOST_PATTERNS.map((regexFilter) => ({ regexFilter }));
+  const byName: RuleCondition = { regexFilter: '^.+$', requestDomains: PRIVATE_NAME_DOMAINS };
+  return [...byAddress, byName].flatMap((condition): ['redirect' | 'block', string, RuleCondition][] => [
+    ['redirect', reason, excluding({ ...condition, resourceTypes: ['main_frame'] }, named)],
+    ['block', reason, excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named)],
+  ]);
 }

@@ -1,10 +1,12 @@
 import { BROWSER_TOOLS, type ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
+import { schemeOf } from '../core/schemes';
 
 /**
- * Browser guards: a guarded tab may not open browser internals (chrome://, devtools://, …), other
- * extensions' pages, or this extension's own pages (an agent must never reach the approval UI). The one
- * exception is the page a blocked navigation lands on. Downloads are checked as `browser.download`.
+ * Browser guards: a guarded tab may open only the schemes on the allowlist (core/schemes.ts): not browser
+ * internals (chrome://, brave://, devtools://, …), not other extensions' pages, not this extension's own
+ * pages (an agent must never reach the approval UI). The one exception is the page a blocked navigation
+ * lands on. Downloads are checked as `browser.download`.
  */
 
 /** The page a blocked navigation lands on; the only extension page a guarded tab may show. */
@@ -15,19 +17,14 @@ export function isBlockedPage(url: string, extensionOrigin: string): boolean {
   return url.startsWith(`${extensionOrigin}${BLOCKED_PAGE_PATH}`) && /^[?#]?$/.test(url.charAt(extensionOrigin.length + BLOCKED_PAGE_PATH.length));
 }
 
-const INTERNAL_SCHEMES = ['chrome:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'view-source:', 'edge:', 'about:', 'file:', 'filesystem:'];
-const ALLOWED_ABOUT = new Set(['about:blank', 'about:srcdoc']);
-
-/** Why a guarded tab may not open this URL, or null when it may. */
+/** Why a guarded tab may not open this URL, or null when it may. Schemes: the one allowlist in core/schemes.ts. */
 export function forbiddenNavigation(url: string, extensionOrigin: string): string | null {
-  const lower = url.trim().toLowerCase();
-  if (lower.startsWith('chrome-extension:') || lower.startsWith('moz-extension:')) {
+  const { scheme, use } = schemeOf(url);
+  if (scheme === 'chrome-extension:' || scheme === 'moz-extension:') {
     if (!url.startsWith(`${extensionOrigin}/`)) return "another extension's page";
     return isBlockedPage(url, extensionOrigin) ? null : "this extension's own pages (the approval UI)";
   }
-  if (ALLOWED_ABOUT.has(lower.split(/[?#]/)[0] ?? '')) return null;
-  const scheme = INTERNAL_SCHEMES.find((s) => lower.startsWith(s));
-  return scheme === undefined ? null : `browser internals (${scheme})`;
+  return use === 'forbidden' ? `${scheme} URLs (only web, about:blank, data: and blob: pages)` : null;
 }
 
 export function guardRecord(url: string, why: string): DecisionRecord {

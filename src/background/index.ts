@@ -3,9 +3,11 @@ import { evaluate } from '../core/evaluator';
 import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
+import { modelFindings } from '../minimizer/model';
 import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
 import { BLOCKED_PAGE_PATH, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
+import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
 
@@ -85,7 +87,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   const extensionId = chrome.runtime.id;
   const effects: MonitorEffects = { ...chromeEffects(extensionId), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
-  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin }));
+  const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
+    modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
+  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
 
   // Messages: the classic sendResponse + `return true` form works with every caller.
@@ -122,6 +126,26 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     const parsed = parseBlockedPageUrl(details.url);
     if (parsed !== null) withMonitor((m) => m.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
   });
+
+  // DNS rebinding, after the fact: Chromium reports the address once the response starts.
+  const rebindingSeen = new Set<string>();
+  chrome.webRequest.onResponseStarted.addListener(
+    (details) => {
+      if (details.tabId < 0 || details.ip === undefined) return;
+      withMonitor(async (m) => {
+        await m.ready;
+        const task = m.snapshot().task;
+        if (task === null || !m.isGuarded(details.tabId)) return;
+        const record = rebindingRecord(details, task.policy);
+        if (record === null) return;
+        const key = `${task.taskId} ${record.targets.domains[0]}`;
+        if (rebindingSeen.has(key)) return;
+        rebindingSeen.add(key);
+        await m.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
+      });
+    },
+    { urls: ['<all_urls>'] },
+  );
 
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
   chrome.tabs.onCreated.addListener((tab) => {

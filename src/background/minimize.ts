@@ -3,7 +3,8 @@ import type { DecisionRecord } from '../core/decision';
 import { isConsequential } from '../core/risk';
 import type { Rewrite } from '../messages/protocol';
 import { carriedValues, minimizeCall } from '../minimizer/carried';
-import { describeFindings, detectConfidential, type Finding } from '../minimizer/detect';
+import { describeFindings, detectConfidential, mergeFindings, type Finding } from '../minimizer/detect';
+import type { ModelAction } from '../minimizer/model';
 import type { ActiveTask } from './store';
 
 /**
@@ -26,10 +27,26 @@ export interface Screened {
 
 const SCREENED_TOOLS: ReadonlySet<string> = new Set(['browser.form_submit', 'browser.request']);
 
-export function screenAllowed(task: ActiveTask, call: ToolCall, record: DecisionRecord): Screened | null {
-  if (!SCREENED_TOOLS.has(call.tool) || !isConsequential(record.riskClass)) return null;
+/** Whether the Minimizer looks at this action once the evaluator allows it. */
+export function isScreened(call: ToolCall, record: Pick<DecisionRecord, 'riskClass'>): boolean {
+  return SCREENED_TOOLS.has(call.tool) && isConsequential(record.riskClass);
+}
+
+/** The user's own words: the trusted task the Minimizer measures need against. */
+export function userWordsOf(task: ActiveTask): string {
+  return [task.request, ...task.followUps].join('\n');
+}
+
+/** What the model mode sends to the endpoint about an action. */
+export function modelActionOf(call: ToolCall, record: DecisionRecord): ModelAction {
+  return { site: record.targets.domains.join(', ') || '(unknown site)', capability: record.capability, values: carriedValues(call) };
+}
+
+/** `extra`: spans the model mode named (already checked to be exact substrings of the values). */
+export function screenAllowed(task: ActiveTask, call: ToolCall, record: DecisionRecord, extra: readonly Finding[] = []): Screened | null {
+  if (!isScreened(call, record)) return null;
   const recipients = [...task.policy.recipients, ...task.policy.constraints.flatMap((k) => k.recipients ?? [])];
-  const findings = detectConfidential(carriedValues(call), { userWords: [task.request, ...task.followUps].join('\n'), recipients });
+  const findings = mergeFindings(detectConfidential(carriedValues(call), { userWords: userWordsOf(task), recipients }), extra);
   if (findings.length === 0) return null;
   return { findings, description: describeFindings(findings), minimized: minimizeCall(call, findings) };
 }

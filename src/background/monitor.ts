@@ -23,7 +23,9 @@ import {
   type ApprovalAnswerKind,
 } from '../messages/protocol';
 import type { TaskCompiler } from './compile';
-import { screenAllowed, type MinimizerAnswer, type Screened } from './minimize';
+import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
+import type { Finding } from '../minimizer/detect';
+import type { ModelAction, ModelResult } from '../minimizer/model';
 import { isBlockedPage } from './guards';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
@@ -67,6 +69,8 @@ export interface MonitorDeps {
   effects: MonitorEffects;
   evaluate: typeof coreEvaluate;
   compiler: TaskCompiler;
+  /** The Minimizer's model mode (the configured endpoint); absent = the mode falls back to `detect`. */
+  minimizerModel?: (task: string, action: ModelAction, options: Options) => Promise<ModelResult>;
   /** `chrome-extension://<id>` */
   extensionOrigin: string;
 }
@@ -92,6 +96,8 @@ interface Waiter {
   call: ToolCall;
   ctx: DecisionContext;
   resolve: (verdict: Verdict) => void;
+  /** What the Minimizer found when it held this call: the same spans decide the person's answer. */
+  screened?: Screened;
 }
 
 /** The outcome of the synchronous step: the record, whether σ changed, and the Minimizer's rewrite if any. */
@@ -116,7 +122,7 @@ function error(code: ErrorResponse['code'], message: string): ErrorResponse {
 /** Identical asks (same tool, capability and targets) share one pending approval; a Minimizer ask is its own. */
 export function deltaKeyOf(record: DecisionRecord): string {
   const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items)];
+  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items), sorted(record.targets.amounts ?? []), sorted(record.targets.quantities ?? [])];
   return JSON.stringify(record.check === 'minimizer' ? [...key, record.check, record.reason] : key);
 }
 
@@ -256,7 +262,9 @@ export class Monitor {
   async decide(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
     const task = this.task;
     if (task === null) return this.notGuarding(call, ctx);
-    const evaluated = this.evaluateNow(task, call, null);
+    const modelSpans = await this.askMinimizerModel(task, call);
+    if (this.task !== task) return { decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: false };
+    const evaluated = this.evaluateNow(task, call, null, modelSpans);
     const record = evaluated.record;
     if (record.decision === 'ASK_USER') {
       const held = this.ask(task, record, call, ctx, evaluated.screened);
@@ -270,13 +278,28 @@ export class Monitor {
   }
 
   /**
+   * The model mode's spans for an action the evaluator would allow (a dry run: evaluation is pure, nothing
+   * is counted). Any failure leaves the deterministic detector alone, and is audited.
+   */
+  private async askMinimizerModel(task: ActiveTask, call: ToolCall): Promise<Finding[]> {
+    const model = this.deps.minimizerModel;
+    if (this.options.minimizer !== 'model' || model === undefined) return [];
+    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now()).record;
+    if (dry.decision !== 'ALLOW' || !isScreened(call, dry)) return [];
+    const result = await model(userWordsOf(task), modelActionOf(call, dry), this.options);
+    if ('findings' in result) return result.findings;
+    await this.audit({ record: { ...dry, check: 'minimizer', reason: `the Minimizer's model failed (${maskSecrets(result.error)}); the deterministic check decides` }, layer: 'guard' });
+    return [];
+  }
+
+  /**
    * The synchronous step: evaluate against σ and write σ' to memory before anything else runs. An ALLOW
    * the Minimizer holds changes nothing (it is counted when the person answers); `minimizer` is that
    * answer for a held action.
    */
-  private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null): Evaluated {
+  private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null, modelSpans: readonly Finding[] = []): Evaluated {
     const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now());
-    const screened = record.decision === 'ALLOW' && this.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record) : null;
+    const screened = record.decision === 'ALLOW' && this.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record, modelSpans) : null;
     if (screened !== null) {
       const automatic = minimizer === 'send-without' || (this.options.minimizeWithoutAsking && screened.minimized !== null);
       if (!automatic || screened.minimized === null) {
@@ -333,7 +356,7 @@ export class Monitor {
     const id = approval.id;
     return new Promise<Verdict>((resolve) => {
       const list = this.waiters.get(id) ?? [];
-      list.push({ call, ctx, resolve });
+      list.push({ call, ctx, resolve, ...(screened !== undefined ? { screened } : {}) });
       this.waiters.set(id, list);
     });
   }
@@ -410,7 +433,7 @@ export class Monitor {
       waiter.resolve({ decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: true });
       return;
     }
-    const evaluated = this.evaluateNow(task, waiter.call, minimizer);
+    const evaluated = this.evaluateNow(task, waiter.call, minimizer, waiter.screened?.findings);
     const { record, counted } = evaluated;
     if (record.decision === 'ASK_USER') {
       void this.ask(task, record, waiter.call, waiter.ctx, evaluated.screened).then(waiter.resolve);

@@ -101,6 +101,9 @@ export function redactRecord(record: DecisionRecord): DecisionRecord {
       domains: record.targets.domains.map(maskSecrets),
       paths: record.targets.paths.map(maskSecrets),
       items: record.targets.items.map(maskSecrets),
+      // Amounts and quantities are canonical numbers (see core/amounts.ts): an auditor needs them as they are.
+      ...(record.targets.amounts !== undefined ? { amounts: record.targets.amounts } : {}),
+      ...(record.targets.quantities !== undefined ? { quantities: record.targets.quantities } : {}),
     },
     ...(record.evidence !== undefined ? { evidence: maskSecrets(record.evidence) } : {}),
   };

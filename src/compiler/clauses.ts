@@ -1,5 +1,6 @@
 import { classOfAnyForm, isVerb, requestClassOfVerb, STRONG_OPEN_WEB_VERBS, WEAK_OPEN_WEB_VERBS, type GrantableClass } from './verbs';
 import { extractTargets, type TargetToken } from './targets';
+import { findMoney, parseQuantity, wordsNumber, type MoneyMention } from '../core/amounts';
 
 /**
  * Reads an isolated instruction as a list of clauses. A clause is a request for class C when, with
@@ -20,6 +21,12 @@ export interface Clause {
   end: number;
   text: string;
   negated: boolean;
+  /**
+   * Where a negation's scope lies in the instruction: from the negator ("do not", "never", "without",
+   * "must not be") to the end of the clause; null when nothing in the clause is negated. No permission
+   * may take its evidence from inside it.
+   */
+  negatedSpan: [number, number] | null;
   /** The class this clause asks for, with the opening verb; null for no request. */
   request: GrantableClass | null;
   verb: Word | null;
@@ -46,6 +53,10 @@ export interface Clause {
   items: string[];
   /** How many calls the clause asks for ("once", "buy two tickets"); null when it does not say. */
   count: number | null;
+  /** Money amounts written in the clause with a currency ("45 EUR", "€45", "forty-five euros"). */
+  amounts: MoneyMention[];
+  /** How many items a purchase asks for in one order ("buy two packs", "a dozen", "3x"); null when unsaid. */
+  quantity: number | null;
   /**
    * A READ request for research across the open web: `strong` ("research", "search the web"),
    * `weak` ("find", "look up", "compare": open web only when the instruction names no site).
@@ -88,6 +99,8 @@ const NEGATION: readonly string[][] = [
 /** Words after which a conjunction does not split (they are objects: "list save and delete commands"). */
 const DETERMINERS = new Set(['the', 'a', 'an', 'my', 'this', 'that', 'your', 'his', 'her', 'our', 'their', 'these', 'those', 'its', 'any', 'each', 'every', 'some']);
 const CONJUNCTIONS = new Set(['and', 'then', 'but', 'or', 'so', 'also', 'plus']);
+/** Words that join the verbs of one negated list ("send, post or share"). */
+const LIST_JOINERS = new Set(['or', 'nor', 'and']);
 /** A verb followed by one of these is a noun ("Email from Alice", "order status"). */
 const NOUN_NEXT = new Set(['from', 'of', 'about', 'is', 'was', 'were', 'are', 'says', 'said', 'has', 'had', 'status', 'history', 'address', 'confirmation', 'number', 'details', 'page', 'settings', 'thread', 'list', 'id', 'subject', 'body']);
 /** A target right after one of these is not the object of the request. */
@@ -102,8 +115,10 @@ const NUMBER_WORDS: Record<string, number> = {
   once: 1, twice: 2, thrice: 3,
 };
 const READ_ONLY = /\bread[- ]only\b|\bnothing else\b|\bonly (?:read|look|browse|research|view|summari[sz]e|search|check|compare)\b|\b(?:don'?t|do not|never) (?:do|change|touch|modify|alter) (?:anything|a thing)\b|\blook but (?:don'?t|do not) touch\b/i;
+const ONLY_READING = /\bonly (?:read|look|browse|research|view|summari[sz]e|search|check|compare)\b/i;
 const PASSIVE_BAN = /\b(?:(?:should|must|may|can|will|shall|is|are) not|shouldn'?t|mustn'?t|can'?t|cannot|won'?t|never) (?:ever )?be ([a-z-]+)/gi;
-const WITHOUT_GERUND = /\bwithout ([a-z-]+ing)\b/gi;
+/** "without posting", "without posting, sharing or sending anything": every gerund in the list is banned. */
+const WITHOUT_GERUND = /\bwithout ([a-z-]+ing(?:(?:\s*,\s*(?:or\s+|and\s+|nor\s+)?|\s+(?:or|and|nor)\s+)[a-z-]+ing)*)\b/gi;
 const BEYOND_REQUESTED = /\b(?:else|other|more|additional|further)\b/i;
 const OPEN_WEB_WORDS = /\b(?:online|the web|the internet|any site|websites|web search)\b/i;
 
@@ -157,6 +172,22 @@ function opensClause(words: Word[], i: number, targets: readonly TargetToken[]):
   return negated || (first !== undefined && !insideTarget(first, targets) && isVerb(first.w) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
 }
 
+/**
+ * Negation scopes over a coordination of verbs: in "do not send, post or share anything" and "never
+ * delete or archive it", every verb after the negator is negated. While a negated clause has only
+ * verbs (and "or"/"nor"/"and") after its negator, a comma or "or"/"nor" followed directly by a verb
+ * continues the list rather than opening a request; "do not delete anything, archive the rest" has an
+ * object before the comma and splits as before.
+ */
+function continuesNegatedList(words: Word[], startWord: number, i: number, commaBefore: boolean): boolean {
+  const { at, negated } = stripFraming(words, startWord);
+  if (!negated || at >= i) return false;
+  for (let k = at; k < i; k++) if (!isVerb(words[k]!.w) && !LIST_JOINERS.has(words[k]!.w)) return false;
+  const word = words[i]!.w;
+  if (word === 'or' || word === 'nor') return true;
+  return commaBefore && (isVerb(word) || LIST_JOINERS.has(word)) && stripFraming(words, i).at === i;
+}
+
 /** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
 function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -171,6 +202,7 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
   for (const [s, e] of spans) {
     const words = wordsOf(text.slice(s, e), s);
     let start = s;
+    let startWord = 0;
     for (let i = 1; i < words.length; i++) {
       const word = words[i]!;
       const prev = words[i - 1]!;
@@ -180,10 +212,12 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
       // "list save and delete commands": a bare verb before the conjunction makes the pair an object.
       const prevIsBareVerb = isVerb(prev.w) && !DETERMINERS.has(words[i - 2]?.w ?? '');
       if (conjunction && prevIsBareVerb) continue;
+      if (continuesNegatedList(words, startWord, i, commaBefore)) continue;
       if (!opensClause(words, i, targets)) continue;
       const cut = commaBefore ? text.lastIndexOf(',', word.start) : word.start;
       out.push([start, cut]);
       start = commaBefore ? cut + 1 : word.start;
+      startWord = i;
     }
     out.push([start, e]);
   }
@@ -191,7 +225,7 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
 }
 
 /** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
-const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard']);
+const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite']);
 
 function countIn(words: Word[], verbIndex: number, text: string): number | null {
   for (let k = verbIndex + 1; k < words.length; k++) {
@@ -211,6 +245,32 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
     if (n !== null) return n;
   }
   return null;
+}
+
+/** Verbs whose object count is how many items one order may carry. */
+const QUANTITY_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book']);
+/** Words a quantity may be written in, after the verb: "a dozen", "two hundred", "3x", "x3". */
+const QUANTITY_WORDS = /^(?:\d{1,9}|\d{1,9}x|x\d{1,9}|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen|and)$/;
+
+/**
+ * The quantity a purchase clause names: the largest count written before one of its items ("buy a
+ * cable and two chargers" → 2). A count that is money ("buy €50 of credit") is not a quantity.
+ */
+function quantityIn(words: Word[], verbIndex: number, text: string, amounts: readonly MoneyMention[]): number | null {
+  if (!QUANTITY_VERBS.has(words[verbIndex]?.w ?? '')) return null;
+  let best: number | null = null;
+  for (let k = verbIndex + 1; k < words.length; k++) {
+    const atItemStart = k === verbIndex + 1 || words[k - 1]!.w === 'and' || /[,&]/.test(text.slice(words[k - 1]!.end, words[k]!.start));
+    if (!atItemStart) continue;
+    let end = k;
+    while (end < words.length && QUANTITY_WORDS.test(words[end]!.w) && !(words[end]!.w === 'and' && end === k)) end++;
+    if (end === k || amounts.some((a) => words[k]!.start >= a.start && words[k]!.start < a.end)) continue;
+    const phrase = words.slice(k, end).map((w) => w.w);
+    if (phrase.at(-1) === 'and') phrase.pop();
+    const n = phrase.length === 1 ? (phrase[0] === 'a' || phrase[0] === 'an' ? 1 : parseQuantity(phrase[0]!)) : wordsNumber(phrase.join(' '));
+    if (n !== null && n > 0 && (best === null || n > best)) best = n;
+  }
+  return best;
 }
 
 function numberOf(w: string): number | null {
@@ -236,8 +296,13 @@ const ITEM_LEAD = new Set([
   ...DETERMINERS, 'one', 'two', 'three', 'four', 'five', 'single', 'of', 'file', 'files', 'document', 'documents', 'doc', 'docs', 'item',
   'items', 'product', 'products', 'copy', 'copies', 'pair', 'email', 'emails', 'e-mail', 'message', 'messages', 'mail', 'photo',
   'photos', 'picture', 'pictures', 'image', 'images', 'folder', 'folders', 'spreadsheet', 'presentation', 'cheapest', 'best',
-  'latest', 'newest', 'oldest', 'usual', 'same',
+  'latest', 'newest', 'oldest', 'usual', 'same', 'pack', 'packs', 'bag', 'bags', 'box', 'boxes', 'bottle', 'bottles', 'set', 'sets',
+  'roll', 'rolls', 'can', 'cans', 'jar', 'jars', 'carton', 'cartons', 'dozen', 'stale', 'unused', 'duplicate', 'branch', 'branches', 'book', 'books', 'ticket', 'tickets',
 ]);
+/** Kind nouns that may follow an item's name ("the Q4 roadmap doc"). */
+const ITEM_KINDS = new Set(['file', 'files', 'document', 'documents', 'doc', 'docs', 'sheet', 'spreadsheet', 'folder', 'branch', 'presentation', 'deck', 'slides']);
+/** A count written with digits before an item's name: "2", "3x", "x3". */
+const COUNT_WORD = /^(?:\d+|\d+x|x\d+)$/;
 /** An item phrase made only of these names no particular thing ("delete them", "buy everything"). */
 const NOT_AN_ITEM = new Set([
   ...ITEM_LEAD, 'it', 'them', 'this', 'that', 'these', 'those', 'everything', 'all', 'anything', 'something', 'stuff', 'ones', 'rest', 'others', 'other', 'more', 'else',
@@ -253,9 +318,12 @@ function itemsIn(text: string, words: Word[], verbIndex: number, targets: readon
   const close = () => {
     let lead = 0;
     // A kind noun leads only when a name follows ("the file old-draft.txt"), else it is the name ("the invoice").
-    while (lead < phrase.length - 1 && (ITEM_LEAD.has(phrase[lead]!.w) || /^\d+$/.test(phrase[lead]!.w))) lead++;
-    const kept = phrase.slice(lead);
-    if (kept.length > 0 && !kept.every((w) => NOT_AN_ITEM.has(w.w) || /^\d+$/.test(w.w))) items.push(text.slice(kept[0]!.start, kept.at(-1)!.end));
+    while (lead < phrase.length - 1 && (ITEM_LEAD.has(phrase[lead]!.w) || COUNT_WORD.test(phrase[lead]!.w))) lead++;
+    let tail = phrase.length;
+    // "the Q4 roadmap doc": a kind noun after the name is not part of it either.
+    while (tail - 1 > lead && ITEM_KINDS.has(phrase[tail - 1]!.w)) tail--;
+    const kept = phrase.slice(lead, tail);
+    if (kept.length > 0 && !kept.every((w) => NOT_AN_ITEM.has(w.w) || COUNT_WORD.test(w.w))) items.push(text.slice(kept[0]!.start, kept.at(-1)!.end));
     phrase = [];
   };
   for (let k = verbIndex + 1; k < words.length; k++) {
@@ -282,6 +350,48 @@ function previousWord(words: Word[], position: number): string {
   return prev;
 }
 
+const PEOPLE_ME = new Set(['me', 'us', 'myself', 'ourselves']);
+const ACCESS_WORDS = new Set(['access', 'permission', 'permissions', 'rights']);
+/** Write verbs that change the path they name (an upload or a post only reads it). */
+const EDITS_IN_PLACE = new Set(['write', 'add', 'put', 'create', 'edit', 'update', 'move', 'rename', 'modify', 'change', 'append', 'draft']);
+const OPENED_THINGS = new Set(['pull', 'pr', 'issue', 'ticket', 'account', 'case', 'bug', 'merge']);
+
+/**
+ * The request a clause opens with. Usually its first word's class; a few phrases say otherwise:
+ * "check out" pays, "check me in" writes, "tell the team …" / "let Sam know …" sends (but "tell me"
+ * reads), "give / remove X's access" changes permissions, "open a pull request / ticket" writes,
+ * "use my saved card to buy …" is the verb after "to"; an edit whose only targets are local paths is
+ * local, and "write / compose" to an address is a message.
+ */
+function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken[]): { request: GrantableClass | null; verb: Word | null } {
+  const first = words[at]!;
+  const next = (k: number) => words[at + k]?.w ?? '';
+  const clauseWords = words.slice(at).map((w) => w.w);
+  let verb: Word | null = first;
+  let request = requestClassOfVerb(first.w);
+  if (first.w === 'use' || first.w === 'using') {
+    const to = words.findIndex((w, k) => k > at && k <= at + 8 && w.w === 'to' && isVerb(words[k + 1]?.w ?? ''));
+    verb = to === -1 ? null : words[to + 1]!;
+    request = verb === null ? null : requestClassOfVerb(verb.w);
+  } else if (first.w === 'check') {
+    const particle = PEOPLE_ME.has(next(1)) ? next(2) : next(1);
+    if (particle === 'out') request = 'FINANCIAL';
+    else if (particle === 'in') request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'tell' && next(1) !== '' && !PEOPLE_ME.has(next(1))) {
+    request = 'COMMUNICATION';
+  } else if (first.w === 'let' && next(1) !== '' && !PEOPLE_ME.has(next(1)) && clauseWords.slice(0, 5).includes('know')) {
+    request = 'COMMUNICATION';
+  } else if (['give', 'grant', 'remove', 'revoke'].includes(first.w) && clauseWords.some((w) => ACCESS_WORDS.has(w))) {
+    request = 'PERMISSION_CHANGE';
+  } else if (first.w === 'open' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 5).some((w) => OPENED_THINGS.has(w))) {
+    request = 'EXTERNAL_WRITE';
+  } else if ((first.w === 'write' || first.w === 'compose') && targets.some((t) => t.kind === 'email')) {
+    request = 'COMMUNICATION';
+  }
+  if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
+  return request === null ? { request: null, verb: null } : { request, verb };
+}
+
 function analyzeClause(text: string, start: number, end: number, allTargets: TargetToken[]): Clause | null {
   const raw = text.slice(start, end);
   const lead = raw.length - raw.trimStart().length;
@@ -296,26 +406,31 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const lower = clauseText.toLowerCase();
 
   const bans = new Set<GrantableClass>();
+  const passiveFrom: number[] = [];
   if (negated) {
     for (let k = at; k < words.length; k++) {
-      const cls = classOfAnyForm(words[k]!.w);
+      const cls = words[k]!.w === 'check' && words[k + 1]?.w === 'out' ? 'FINANCIAL' : classOfAnyForm(words[k]!.w);
       if (cls !== null && cls !== 'READ') bans.add(cls);
     }
   }
   for (const m of lower.matchAll(PASSIVE_BAN)) {
+    passiveFrom.push(s + m.index);
     const cls = classOfAnyForm(m[1]!);
     if (cls !== null && cls !== 'READ') bans.add(cls);
   }
+  const negatedFrom: number[] = negated ? [words[0]!.start] : [];
   for (const m of lower.matchAll(WITHOUT_GERUND)) {
-    const cls = classOfAnyForm(m[1]!);
-    if (cls !== null && cls !== 'READ') bans.add(cls);
+    negatedFrom.push(s + m.index);
+    for (const gerund of m[1]!.split(/[^a-z-]+/)) {
+      const cls = classOfAnyForm(gerund);
+      if (cls !== null && cls !== 'READ') bans.add(cls);
+    }
   }
 
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
   if (!negated && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
-    request = requestClassOfVerb(first.w);
-    verb = request === null ? null : first;
+    ({ request, verb } = phrasalRequest(words, at, targets));
   }
   const hasAmount = AMOUNT.test(clauseText);
   const hasIban = targets.some((t) => t.kind === 'iban');
@@ -359,6 +474,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const count = verb === null ? null : countIn(words, verbIndex, text);
   const items = verb !== null && ITEM_VERBS.has(verb.w) ? itemsIn(text, words, verbIndex, targets) : [];
+  const amounts = findMoney(clauseText).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
+  const quantity = verb === null ? null : quantityIn(words, verbIndex, text, amounts);
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
     const namesSite = targets.some((t) => t.kind === 'domain');
@@ -366,16 +483,19 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     else if (WEAK_OPEN_WEB_VERBS.has(verb.w)) openWeb = 'weak';
   }
 
+  const scopeStart = Math.min(...negatedFrom, ...passiveFrom);
   return {
     start: s,
     end: e,
     text: clauseText,
     negated,
+    negatedSpan: Number.isFinite(scopeStart) ? [scopeStart, e] : null,
     request,
     verb,
     bans: [...bans],
     readOnly: READ_ONLY.test(clauseText),
-    beyondRequested: BEYOND_REQUESTED.test(clauseText),
+    // "only read X, then reply to Y": "only" limits what is done to X; the reply the user asked for stays.
+    beyondRequested: BEYOND_REQUESTED.test(clauseText) || ONLY_READING.test(clauseText),
     targets,
     objects,
     excepted,
@@ -383,6 +503,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     refused,
     items,
     count,
+    amounts,
+    quantity,
     openWeb,
   };
 }

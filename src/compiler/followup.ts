@@ -1,3 +1,4 @@
+import { compareDecimal } from '../core/amounts';
 import { classify } from '../core/classifier';
 import { capabilityClass } from '../core/classifier/capabilities';
 import { TaskPolicySchema, type Constraint, type TaskPolicy } from '../core/policy';
@@ -50,6 +51,12 @@ function classOfConstraint(k: Constraint): RiskClass | undefined {
 
 const union = (a: readonly string[], b: readonly string[]) => [...new Set([...a, ...b])];
 
+function mergedAmount(older: Constraint['amount'], newer: Constraint['amount']): Constraint['amount'] {
+  if (older === undefined || newer === undefined) return older ?? newer;
+  if (older.currency !== newer.currency) return undefined;
+  return compareDecimal(older.value, newer.value) >= 0 ? older : newer;
+}
+
 function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const merged: Constraint = { ...older };
   const recipients = older.recipients && newer.recipients ? union(older.recipients, newer.recipients) : undefined;
@@ -67,6 +74,14 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.items;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
+  // Amounts and quantities merge as within one turn (harden.ts wordsBound): the largest named binds the
+  // class, one named on either side still binds it, amounts in two currencies bind none.
+  const amount = mergedAmount(older.amount, newer.amount);
+  if (amount !== undefined) merged.amount = amount;
+  else delete merged.amount;
+  const quantity = older.quantity !== undefined && newer.quantity !== undefined ? Math.max(older.quantity, newer.quantity) : (older.quantity ?? newer.quantity);
+  if (quantity !== undefined) merged.quantity = quantity;
+  else delete merged.quantity;
   return merged;
 }
 
@@ -185,7 +200,7 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
     },
     constraints,
     recipients: union(older.recipients, newer.recipients),
-    domains: older.domains === null || newer.domains === null ? null : union(older.domains, newer.domains),
+    domains: mergedDomains(older, newer),
     paths: union(older.paths, newer.paths),
     prohibitions,
     grants,
@@ -193,6 +208,17 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
     source: `${older.source}+${newer.source}`,
   });
   return { policy, removed };
+}
+
+/**
+ * Reading sites after a turn: open-web research (evidence `domains:*`) in either turn opens reading; a
+ * later turn that writes no site keeps the earlier list (it never widens it); a site-less first turn
+ * stays site-less.
+ */
+function mergedDomains(older: TaskPolicy, newer: TaskPolicy): string[] | null {
+  if (older.domains === null) return null;
+  if (newer.domains === null) return newer.evidence.some((e) => e.ref === 'domains:*') ? null : older.domains;
+  return union(older.domains, newer.domains);
 }
 
 function freshId(base: string, taken: ReadonlyArray<{ id: string }>): string {

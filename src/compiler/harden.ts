@@ -1,3 +1,4 @@
+import { amountTarget, compareDecimal, type MoneyMention } from '../core/amounts';
 import { classify } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { registrableDomain } from '../core/domains';
@@ -57,6 +58,23 @@ export interface WordsBound {
    * every request clause of it names its items ("buy one USB-C cable"); "pay Bob" names none.
    */
   items: Map<RiskClass, Map<string, Clause>>;
+  /** The most a payment or purchase may move, with the clause that names it (see boundAmount). */
+  amounts: Map<RiskClass, MoneyMention & { clause: Clause }>;
+  /** The most items one order may carry, with the clause that names it. */
+  quantities: Map<RiskClass, { quantity: number; clause: Clause }>;
+}
+
+/** Classes whose clauses bind an amount and a quantity: money moves only there. */
+const MONEY_CLASSES: ReadonlySet<RiskClass> = new Set(['FINANCIAL']);
+
+/**
+ * The amount a class is bound to: the largest amount its request clauses name. Amounts in more than
+ * one currency bind nothing (one bound cannot say "10 EUR or 20 USD"; a known limit, see README).
+ */
+function boundAmount(clauses: readonly Clause[]): (MoneyMention & { clause: Clause }) | undefined {
+  const named = clauses.flatMap((clause) => clause.amounts.map((m) => ({ ...m, clause })));
+  if (named.length === 0 || new Set(named.map((n) => n.money.currency)).size > 1) return undefined;
+  return named.reduce((most, n) => (compareDecimal(n.money.value, most.money.value) > 0 ? n : most));
 }
 
 export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
@@ -93,7 +111,18 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     for (const c of clauses) for (const item of c.items) if (!named.has(item)) named.set(item, c);
     items.set(cls, named);
   }
-  return { requests, recipients, domains, paths, openWeb, calls, items };
+  const amounts = new Map<RiskClass, MoneyMention & { clause: Clause }>();
+  const quantities = new Map<RiskClass, { quantity: number; clause: Clause }>();
+  for (const [cls, clauses] of requests) {
+    if (!MONEY_CLASSES.has(cls)) continue;
+    const amount = boundAmount(clauses);
+    if (amount !== undefined) amounts.set(cls, amount);
+    for (const clause of clauses) {
+      const most = quantities.get(cls);
+      if (clause.quantity !== null && (most === undefined || clause.quantity > most.quantity)) quantities.set(cls, { quantity: clause.quantity, clause });
+    }
+  }
+  return { requests, recipients, domains, paths, openWeb, calls, items, amounts, quantities };
 }
 
 /** All occurrences of `quote` in `text`, case-insensitive. */
@@ -106,12 +135,25 @@ function occurrences(text: string, quote: string): number[] {
   return out;
 }
 
-/** The request clause of `cls` whose verb the quote covers, if any. */
-function supportingClause(text: string, quote: string, clauses: readonly Clause[]): Clause | null {
+/** Negation scopes of the instruction ("do not send, post or share anything", "without paying"). */
+function negatedSpans(analysis: Analysis): Array<[number, number]> {
+  return analysis.clauses.flatMap((c) => (c.negatedSpan === null ? [] : [c.negatedSpan]));
+}
+
+const inside = (start: number, end: number, spans: ReadonlyArray<[number, number]>) => spans.some(([s, e]) => start >= s && end <= e);
+
+/**
+ * The request clause of `cls` whose verb the quote covers, if any. Words under a negation are never
+ * evidence: an occurrence of the quote that lies inside a negated span, or whose verb does, is skipped,
+ * whatever the clause reader made of it (a defence against a mis-split list such as "post or share
+ * anything" out of "do not send, post or share anything").
+ */
+function supportingClause(text: string, quote: string, clauses: readonly Clause[], negated: ReadonlyArray<[number, number]>): Clause | null {
   const trimmed = quote.trim();
   for (const at of occurrences(text, trimmed)) {
     const end = at + trimmed.length;
-    const hit = clauses.find((c) => c.verb !== null && c.verb.start >= at && c.verb.end <= end);
+    if (inside(at, end, negated)) continue;
+    const hit = clauses.find((c) => c.verb !== null && c.verb.start >= at && c.verb.end <= end && !inside(c.verb.start, c.verb.end, negated));
     if (hit) return hit;
   }
   return null;
@@ -231,6 +273,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   const prohibitions = hardenProhibitions(draft, instruction, opts.prohibitions, analysis, removed);
   const grants = new Map<RiskClass, ClassGrant>();
   const readDomains = keepDomains(draft.readDomains, bound, removed);
+  const negated = negatedSpans(analysis);
 
   for (const p of draft.permissions) {
     const cls = p.riskClass;
@@ -244,12 +287,15 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       removed.push({ ref, why: 'UNKNOWN is never granted' });
       continue;
     }
-    const clause = supportingClause(instruction, p.quote, bound.requests.get(cls) ?? []);
+    const clause = supportingClause(instruction, p.quote, bound.requests.get(cls) ?? [], negated);
     if (clause === null) {
+      const quoted = occurrences(instruction, p.quote.trim());
       const why =
-        p.quote.trim() === '' || occurrences(instruction, p.quote.trim()).length === 0
+        p.quote.trim() === '' || quoted.length === 0
           ? "the evidence quote is not in the user's words"
-          : `the quote contains no request for a ${cls} action (a clause opening with a ${cls} verb, not negated)`;
+          : quoted.every((at) => inside(at, at + p.quote.trim().length, negated))
+            ? 'the quote lies inside a negation: words the user negated are never evidence'
+            : `the quote contains no request for a ${cls} action (a clause opening with a ${cls} verb, not negated)`;
       removed.push({ ref, why });
       continue;
     }
@@ -335,8 +381,15 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     // Items come from the words whatever the draft says: binding an action to what the user named only narrows.
     const items = bound.items.get(cls);
     if (items !== undefined) constraint.items = [...items.keys()];
+    // So do amounts and quantities: "45 EUR" and "two packs" bound the class whatever a draft says.
+    const amount = bound.amounts.get(cls);
+    if (amount !== undefined) constraint.amount = amount.money;
+    const quantity = bound.quantities.get(cls);
+    if (quantity !== undefined) constraint.quantity = quantity.quantity;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
     for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
+    if (amount !== undefined) addEvidence(`amount:${amountTarget(amount.money)}`, amount.clause);
+    if (quantity !== undefined) addEvidence(`quantity:${quantity.quantity}`, quantity.clause);
     if (Object.keys(constraint).length > 2) {
       constraints.push(constraint);
       addEvidence(`constraints:${constraint.id}`, g.clause);
@@ -356,7 +409,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     allow,
     constraints,
     recipients: [],
-    domains: openWeb ? null : [...allDomains.keys()],
+    // An instruction that writes no site at all does not limit reading to a list (there is none);
+    // data-bearing actions stay bound by the evaluator's domain and site-binding checks.
+    domains: openWeb || !analysis.targets.some((t) => t.kind === 'domain') ? null : [...allDomains.keys()],
     paths: [...allPaths.keys()],
     prohibitions,
     evidence,

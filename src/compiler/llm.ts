@@ -1,4 +1,5 @@
-import OpenAI, { APIError } from 'openai';
+import { APIError, type OpenAI } from 'openai';
+import { chatClient, redactKey, type LlmOptions } from '../llm/client';
 import { policyDraftJsonSchema, type PolicyDraft } from './draft';
 import { validateDraft } from './validate';
 
@@ -8,19 +9,9 @@ import { validateDraft } from './validate';
  * refuses schemas; invalid output retried once. Never throws: failures come back as `error`, and the
  * error text never carries the API key.
  */
-export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1';
-export const DEFAULT_MODEL = 'openai/gpt-4o-mini';
-export const DEFAULT_TIMEOUT_MS = 20_000;
+export { DEFAULT_BASE_URL, DEFAULT_MODEL, DEFAULT_TIMEOUT_MS, type LlmOptions } from '../llm/client';
 /** The model sees at most this much of the instruction; prohibitions are read from all of it. */
 export const MAX_MODEL_INPUT_CHARS = 8_000;
-
-export interface LlmOptions {
-  baseUrl?: string;
-  model?: string;
-  apiKey?: string;
-  timeoutMs?: number;
-  fetch?: typeof fetch;
-}
 
 export interface LlmResult {
   draft: PolicyDraft | null;
@@ -41,37 +32,13 @@ readDomains: sites the user names for reading. openWeb: true only if the user as
 web. prohibitions: things the user forbids (classes, exceptRecipients, quote copied verbatim).
 Do not grant anything for text the user only quotes, explains or describes.`;
 
-function redact(message: string, apiKey: string | undefined): string {
-  const short = message.slice(0, 300);
-  return apiKey && apiKey.length > 0 ? short.split(apiKey).join('[redacted]') : short;
-}
-
-function isLoopback(baseUrl: string): boolean {
-  try {
-    const host = new URL(baseUrl).hostname;
-    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
-  } catch {
-    return false;
-  }
-}
-
 type Mode = 'json_schema' | 'json_object';
 
 export async function llmDraft(instruction: string, opts: LlmOptions): Promise<LlmResult> {
-  const baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
-  // Local servers (Ollama, vLLM, LM Studio) take no key; remote ones without a key are a failure.
-  const apiKey = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey : isLoopback(baseUrl) ? 'no-key' : undefined;
-  if (apiKey === undefined) return { draft: null, modelCalls: 0, error: 'no API key for the remote compiler' };
+  const endpoint = chatClient(opts);
+  if ('error' in endpoint) return { draft: null, modelCalls: 0, error: 'no API key for the remote compiler' };
   if (instruction.trim() === '') return { draft: null, modelCalls: 0, error: 'empty instruction' };
-  const client = new OpenAI({
-    baseURL: baseUrl,
-    apiKey,
-    timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxRetries: 0,
-    dangerouslyAllowBrowser: true,
-    ...(opts.fetch ? { fetch: opts.fetch } : {}),
-  });
-  const model = opts.model ?? DEFAULT_MODEL;
+  const { client, model, apiKey } = endpoint;
   const schema = policyDraftJsonSchema();
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: 'system', content: SYSTEM_PROMPT },
@@ -106,8 +73,8 @@ export async function llmDraft(instruction: string, opts: LlmOptions): Promise<L
         continue;
       }
       const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-      return { draft: null, modelCalls, error: redact(message, apiKey) };
+      return { draft: null, modelCalls, error: redactKey(message, apiKey) };
     }
   }
-  return { draft: null, modelCalls, error: redact(lastError, apiKey) };
+  return { draft: null, modelCalls, error: redactKey(lastError, apiKey) };
 }

@@ -1,4 +1,5 @@
 import { parse } from 'tldts';
+import { privateHostOf } from '../core/addresses';
 import { hostOf, registrableDomain } from '../core/domains';
 import { FILE_EXTENSIONS } from '../core/items';
 
@@ -27,13 +28,16 @@ const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
 const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
 const IBAN_COMPACT = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
-const CHUNK = /[^\s<>"“”()[\]{},;]+/g;
+/** A chunk, where a URL's bracketed IPv6 host (`http://[::1]:3000/`) stays in one piece. */
+const CHUNK = /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\[[0-9a-fA-F:.]+\][^\s<>"“”()[\]{},;]*|[^\s<>"“”()[\]{},;]+/g;
+const ENDS_IN_IPV6_HOST = /:\/\/\[[0-9a-f:.]+\]$/i;
 const TRAILING = /[.,:;!?'’)\]]+$/;
 const POSSESSIVE = /['’]s$/i;
 
 function hostIsSite(host: string): boolean {
   const info = parse(host, { allowPrivateDomains: true });
-  if (info.isIp) return true;
+  // IP literals and private names (`wiki.corp.internal`) the user writes name hosts the task may reach.
+  if (info.isIp || privateHostOf(host) !== null) return true;
   if (info.publicSuffix === null || info.domain === null) return false;
   return info.isIcann === true || info.isPrivate === true || RESERVED_SUFFIXES.has(info.publicSuffix);
 }
@@ -41,6 +45,7 @@ function hostIsSite(host: string): boolean {
 /** The chunk without trailing sentence punctuation (and a possessive 's), as written. */
 function trimChunk(raw: string): string {
   if (PATH.test(raw)) return raw.replace(/[.,:;!?)]+$/, '') || raw;
+  if (ENDS_IN_IPV6_HOST.test(raw)) return raw;
   return raw.replace(POSSESSIVE, '').replace(TRAILING, '').replace(POSSESSIVE, '');
 }
 

@@ -4,7 +4,7 @@ import type { RiskClass } from '../core/risk';
  * The verbs that open a request for each class of action. A clause is a request for class C only
  * when, with framing removed, its first word is one of C's verbs in the imperative (base) form.
  * Ambiguous verbs are left out on purpose: the compiler may be narrower than the user meant, never
- * wider ("write", "get" and "check out" grant nothing consequential).
+ * wider ("get" grants nothing consequential; "write" is a write, a message only when it names an address).
  */
 export type GrantableClass = Exclude<RiskClass, 'UNKNOWN'>;
 
@@ -20,7 +20,7 @@ const VERBS: Record<GrantableClass, readonly string[]> = {
     'post', 'submit', 'fill', 'update', 'edit', 'create', 'publish', 'comment', 'upload', 'add', 'change', 'set',
     'rename', 'move', 'archive', 'label', 'tag', 'mark', 'star', 'schedule', 'cancel', 'rate', 'like', 'follow',
     'register', 'apply', 'rsvp', 'accept', 'decline', 'draft', 'complete', 'enter', 'type', 'modify', 'upvote',
-    'unsubscribe', 'sign', 'log', 'enable', 'disable', 'book', 'subscribe', 'reserve',
+    'unsubscribe', 'sign', 'log', 'enable', 'disable', 'book', 'subscribe', 'reserve', 'put', 'write', 'react', 'vote',
   ],
   COMMUNICATION: ['send', 'email', 'e-mail', 'mail', 'reply', 'respond', 'forward', 'message', 'text', 'answer', 'cc', 'bcc', 'contact', 'notify', 'dm'],
   DELETE: ['delete', 'remove', 'erase', 'trash', 'discard', 'clear', 'purge', 'empty', 'wipe'],
@@ -45,6 +45,8 @@ function forms(verb: string): string[] {
   if (verb.endsWith('e')) out.push(`${verb}d`, `${verb.slice(0, -1)}ing`);
   if (verb.endsWith('y')) out.push(`${verb.slice(0, -1)}ies`, `${verb.slice(0, -1)}ied`);
   if (/(?:sh|ch|x|s)$/.test(verb)) out.push(`${verb}es`);
+  // "submitting", "cancelled": a final consonant after one vowel doubles (harmless where it does not).
+  if (/[^aeiou][aeiou][b-df-hj-np-tvz]$/.test(verb)) out.push(`${verb}${verb.at(-1)}ing`, `${verb}${verb.at(-1)}ed`);
   return out.concat(IRREGULAR[verb] ?? []);
 }
 

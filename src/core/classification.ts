@@ -10,6 +10,13 @@ export interface Targets {
   paths: string[];
   /** The named things a web action acts on (a product id, a file name), as the page states them. See items.ts. */
   items: string[];
+  /**
+   * Money amounts the action carries, exactly (`"4500 EUR"`, `"45"` when no currency is given, or
+   * `(unreadable amount)`); absent when it carries none. See amounts.ts.
+   */
+  amounts?: string[];
+  /** Counts the action carries (`"2"`, or `(unreadable quantity)`); absent when it carries none. */
+  quantities?: string[];
 }
 
 /** The facts the classifier layers establish about an action. */

@@ -12,10 +12,12 @@ export const CHECKS = [
   'prohibitions',
   'deny_list',
   'grants',
+  'private_network',
   'argument_constraints',
   'ceiling',
   'recipient_binding',
   'domain_allowlist',
+  'site_binding',
   'exfiltration_url',
   'path_allowlist',
   'outbound_budget',
@@ -37,7 +39,7 @@ export const DecisionRecordSchema = z
     capability: z.string(),
     riskClass: RiskClassSchema,
     targets: z
-      .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]) })
+      .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
       .strict(),
     /** The policy entry or grant behind the decision, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`. */
     ruleRef: z.string().optional(),

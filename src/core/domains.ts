@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { getDomain } from 'tldts';
 
 /**
@@ -23,8 +24,9 @@ function parseNetworkUrl(urlOrHost: string): URL | null {
   if (input === '' || OPAQUE_SCHEME.test(input)) return null;
   let url: URL;
   try {
-    // A bare host (`www.x.com`, `user@x.com:81/path`, `[::1]`) is read as an http URL.
-    url = new URL(HAS_SCHEME.test(input) ? input : `http://${input.replace(/^\/\//, '')}`);
+    // A bare host (`www.x.com`, `user@x.com:81/path`, `[::1]`, `::1`) is read as an http URL.
+    const bare = ipaddr.IPv6.isValid(input) ? `[${input}]` : input.replace(/^\/\//, '');
+    url = new URL(HAS_SCHEME.test(input) ? input : `http://${bare}`);
   } catch {
     return null;
   }

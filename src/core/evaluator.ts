@@ -1,10 +1,13 @@
+import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
-import { registrableDomain } from './domains';
+import { hostOf, registrableDomain } from './domains';
+import { privateHostOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
+import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 
@@ -16,8 +19,8 @@ export interface EvalResult {
 
 /**
  * E(P, σ, t, a): total and deterministic. Checks run in a fixed order and the first that decides wins:
- * schema, expiry, guards, prohibitions, deny list, grants, argument constraints, ceiling+listing,
- * recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
+ * schema, expiry, guards, prohibitions, deny list, grants, private network, argument constraints,
+ * ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
  * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
  * is a BLOCK, never a skipped check.
  */
@@ -59,18 +62,6 @@ function toolNameOf(raw: unknown): string {
   return '(malformed)';
 }
 
-/** URL schemes a guarded agent may never open: browser internals and extension pages (the approval UI). */
-const GUARDED_SCHEMES = ['chrome:', 'chrome-extension:', 'chrome-untrusted:', 'devtools:', 'chrome-search:', 'edge:', 'view-source:', 'file:', 'moz-extension:'];
-const ABOUT_ALLOWED = new Set(['about:blank', 'about:srcdoc']);
-
-function guardedUrl(url: string): string | null {
-  const u = url.trim().toLowerCase();
-  const scheme = GUARDED_SCHEMES.find((s) => u.startsWith(s));
-  if (scheme) return scheme;
-  if (u.startsWith('about:') && !ABOUT_ALLOWED.has(u.split(/[?#]/)[0] ?? '')) return 'about:';
-  return null;
-}
-
 interface ListingSets {
   tools: ReadonlySet<string>;
   capabilities: ReadonlySet<string>;
@@ -109,6 +100,11 @@ function indexOf(policy: TaskPolicy): PolicyIndex {
 
 const canonicalDomain = (d: string) => registrableDomain(d) ?? d.toLowerCase();
 
+/** What a consequential class does, for a site-binding question ("send to alice@x.test on mail.test?"). */
+const ACTION_VERB: Partial<Record<RiskClass, string>> = {
+  LOCAL_WRITE: 'save', EXTERNAL_WRITE: 'write', COMMUNICATION: 'send', DELETE: 'delete', PERMISSION_CHANGE: 'share', FINANCIAL: 'pay', EXECUTION: 'run',
+};
+
 function listed(listing: ListingSets, call: ToolCall, c: Classification): string | null {
   if (listing.tools.has(call.tool)) return `tools:${call.tool}`;
   if (listing.capabilities.has(c.capability)) return `capabilities:${c.capability}`;
@@ -140,8 +136,72 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
     subsetOf(c.targets.paths, g.paths) &&
     // An approval for an item covers that item only, never an action whose item cannot be read.
     (g.items.length === 0 || c.targets.items.length > 0) &&
-    subsetOf(c.targets.items, g.items)
+    subsetOf(c.targets.items, g.items) &&
+    exactlyApproved(c.targets.amounts ?? [], g.amounts, UNREADABLE_AMOUNT, g.maxCalls) &&
+    exactlyApproved(c.targets.quantities ?? [], g.quantities, UNREADABLE_QUANTITY, g.maxCalls)
   );
+}
+
+/**
+ * The first private host the action reaches that the task does not name, or null. The task names a host
+ * in its domain list or a constraint's domains (same site rule as the domain allowlist); recipients'
+ * domains do not name a host. Both the URLs and the domains from host arguments (`curl`, `host:`) count;
+ * a single-label name counts only inside a URL (see privateHostOf).
+ */
+function unnamedPrivateHost(policy: TaskPolicy, index: PolicyIndex, c: Classification): { shown: string; range: string } | null {
+  const urls = c.urls.filter((url) => schemeOf(url).use === 'network').map((url) => ({ candidate: url, found: privateHostOf(url) }));
+  const hosts = c.targets.domains.map((domain) => ({ candidate: domain, found: privateHostOf(domain, { singleLabel: false }) }));
+  for (const { candidate, found } of [...urls, ...hosts]) {
+    if (found === null) continue;
+    const site = canonicalDomain(found.host);
+    if (index.domains.has(site) || policy.constraints.some((k) => (k.domains ?? []).some((d) => canonicalDomain(d) === site))) continue;
+    return { shown: originOf(candidate) ?? found.host, range: found.range };
+  }
+  return null;
+}
+
+/** `http://127.0.0.1:8080/` for a reason: no userinfo, path or query (they may carry data). */
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : `${origin}/`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A grant covers exactly the amounts (or quantities) it approved: the same ones, never another and
+ * never none for some. One approved while unreadable covers that one call only ("Allow once"), never
+ * "for this task". A grant stored before amounts were read (`approved` undefined) keeps its meaning.
+ */
+function exactlyApproved(proposed: readonly string[], approved: readonly string[] | undefined, unreadable: string, maxCalls: number | null): boolean {
+  if (approved === undefined) return true;
+  if (maxCalls === null && proposed.includes(unreadable)) return false;
+  return (approved.length === 0 || proposed.length > 0) && subsetOf(proposed, approved);
+}
+
+/** Why a call's amounts are not within the amount the user named; null when they are. */
+function amountOutsideBound(proposed: readonly string[], bound: Money): string | null {
+  const named = `the ${formatMoney(bound)} the user named`;
+  if (proposed.length === 0) return `the action carries no amount to check against ${named}`;
+  for (const target of proposed) {
+    const m = target === UNREADABLE_AMOUNT ? null : moneyOfTarget(target);
+    if (m === null) return `the amount could not be read; the user named ${formatMoney(bound)}`;
+    // An amount without a currency is taken in the named one: a form's currency is often only on its label.
+    if (m.currency !== null && m.currency !== bound.currency) return `amount ${amountWords(target)} is in another currency than ${named}`;
+    if (compareDecimal(m.value, bound.value) > 0) return `amount ${formatMoney({ value: m.value, currency: m.currency ?? bound.currency })} is above ${named}`;
+  }
+  return null;
+}
+
+/** Why a call's quantities are above the count the user named; null when they are not (none is not above). */
+function quantityOutsideBound(proposed: readonly string[], bound: number): string | null {
+  for (const target of proposed) {
+    if (target === UNREADABLE_QUANTITY || !/^\d+$/.test(target)) return `the quantity could not be read; the user named ${bound}`;
+    if (compareDecimal(target.replace(/^0+(?=\d)/, ''), String(bound)) > 0) return `quantity ${target} is above the ${bound} the user named`;
+  }
+  return null;
 }
 
 function defaultCeiling(cls: RiskClass): Ceiling {
@@ -168,10 +228,11 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     return decide('BLOCK', 'expiry', 'the task policy has expired');
   }
 
-  // 2. guards: browser internals and extension pages are out of reach of a guarded agent.
+  // 2. guards: only the schemes on the allowlist (schemes.ts); browser internals, extension pages and
+  //    any scheme nobody listed are out of reach of a guarded agent.
   for (const url of c.urls) {
-    const scheme = guardedUrl(url);
-    if (scheme) return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme} pages`);
+    const { scheme, use } = schemeOf(url);
+    if (use === 'forbidden') return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`);
   }
 
   // 3. prohibitions beat everything that follows, grants included.
@@ -198,6 +259,15 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     }
   }
 
+  // 5b. private network: a host on the user's machine, LAN or intranet (any spelling of the address, see
+  //     addresses.ts) is reached only when the task names it or the user approved it (a grant, above).
+  const unnamed = unnamedPrivateHost(policy, index, c);
+  if (unnamed !== null) {
+    const { shown, range } = unnamed;
+    if (cls === 'READ') return decide('ASK_USER', 'private_network', `${shown} is on the private network (${range}) and the task does not name it`);
+    return decide('BLOCK', 'private_network', `${cls} to ${shown}, on the private network (${range}), which the task does not name`);
+  }
+
   // 6. argument constraints: literal targets and call budgets for a tool, capability or class.
   const constraints = policy.constraints.filter((k) => constraintApplies(k, call, c));
   for (const k of constraints) {
@@ -221,6 +291,12 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
       return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
+    // How much: an amount above the named one, in another currency, or unreadable asks; so does a
+    // call that carries no amount at all, since it cannot be shown to be within the bound.
+    const overAmount = k.amount === undefined ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
+    if (overAmount !== null) return decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
+    const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
+    if (overQuantity !== null) return decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
   }
 
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
@@ -246,11 +322,21 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   }
 
   // 9. domain allowlist. Data-bearing actions off the list are blocked; reading off the list asks,
-  //    unless the URL is also exfiltration-shaped, which check 10 then blocks.
+  //    unless the URL is also exfiltration-shaped, which check 10 then blocks. Site binding: when the
+  //    task names no site at all and the action's targets are all ones the user named (recipients
+  //    that passed check 8, items that passed check 6), the person is asked once, naming site and
+  //    target — "Reply to alice@x.test" rarely names the mail site. Approval grants that site for
+  //    that target only (grants.ts); anything else off the list still blocks.
   if (targets.domains.length > 0) {
     const fromConstraints = constraints.flatMap((k) => k.domains ?? []).map(canonicalDomain);
     const off = targets.domains.filter((d) => !index.domains.has(d) && !fromConstraints.includes(d));
     if (off.length > 0) {
+      const boundTargets = [...targets.recipients, ...(constraints.some((k) => k.items !== undefined) ? targets.items : [])];
+      if (isConsequential(cls) && index.domains.size === 0 && fromConstraints.length === 0 && boundTargets.length > 0 && !exfil) {
+        const sites = [...new Set(c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
+        const where = sites.length > 0 ? sites.join(', ') : off.join(', ');
+        return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`);
+      }
       if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
       if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
     }

@@ -1,3 +1,4 @@
+import { amountWords } from './amounts';
 import type { DecisionRecord } from './decision';
 
 const VERDICT: Record<DecisionRecord['decision'], string> = {
@@ -13,10 +14,12 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   prohibitions: 'a prohibition in the user’s words',
   deny_list: 'the policy’s deny list',
   grants: 'an approval the user gave',
+  private_network: 'the private-network rule (hosts on the user’s machine, LAN or intranet)',
   argument_constraints: 'an argument constraint',
   ceiling: 'the class ceiling and permission list',
   recipient_binding: 'recipient binding',
   domain_allowlist: 'the task’s site list',
+  site_binding: 'site binding (a target the user named, on a site the task does not name)',
   exfiltration_url: 'the exfiltration-shaped URL rule',
   path_allowlist: 'the task’s path list',
   outbound_budget: 'the outbound budget',
@@ -33,6 +36,8 @@ export function explain(r: DecisionRecord): string {
     t.recipients.length ? `to ${t.recipients.join(', ')}` : '',
     t.domains.length ? `on ${t.domains.join(', ')}` : '',
     t.paths.length ? `with ${t.paths.join(', ')}` : '',
+    t.amounts?.length ? `of ${t.amounts.map(amountWords).join(', ')}` : '',
+    t.quantities?.length ? `in quantity ${t.quantities.join(', ')}` : '',
   ].filter(Boolean);
   const lines = [
     `${VERDICT[r.decision]}: ${r.tool} (${r.capability}, ${r.riskClass})${to.length ? ' ' + to.join(' ') : ''}.`,

@@ -13,7 +13,10 @@ export function grantFor(taskId: string, tool: string, c: Pick<Classification, '
   const domains = [...new Set(c.targets.domains)].sort();
   const paths = [...new Set(c.targets.paths)].sort();
   const items = [...new Set(c.targets.items)].sort();
-  const delta = JSON.stringify([tool, c.capability, recipients, domains, paths, items]);
+  // The approved amount and quantity exactly: another amount is another action and asks again.
+  const amounts = [...new Set(c.targets.amounts ?? [])].sort();
+  const quantities = [...new Set(c.targets.quantities ?? [])].sort();
+  const delta = JSON.stringify([tool, c.capability, recipients, domains, paths, items, ...(amounts.length + quantities.length > 0 ? [amounts, quantities] : [])]);
   return {
     id: `${taskId}:${scope}:${delta}`,
     tool,
@@ -23,6 +26,8 @@ export function grantFor(taskId: string, tool: string, c: Pick<Classification, '
     domains,
     paths,
     items,
+    amounts,
+    quantities,
     maxCalls: scope === 'once' ? 1 : null,
     issuedAt: now,
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
 
 /**
@@ -19,6 +20,17 @@ export const ListingSchema = z
   .strict();
 export type Listing = z.infer<typeof ListingSchema>;
 
+/** An exact amount: a canonical decimal string (never a float) and an ISO 4217 code. */
+export const MoneySchema = z
+  .object({
+    value: z
+      .string()
+      .regex(/^\d{1,30}(?:\.\d{1,30})?$/, 'a decimal such as 45 or 45.50')
+      .transform((v) => canonicalDecimal(v)),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as EUR'),
+  })
+  .strict();
+
 /** Narrows one tool or capability: literal targets and a call budget. */
 export const ConstraintSchema = z
   .object({
@@ -32,6 +44,10 @@ export const ConstraintSchema = z
     /** The named things the action must act on ("buy one USB-C cable"); matched by words, see items.ts. */
     items: z.array(z.string().min(1)).optional(),
     maxCalls: z.number().int().nonnegative().optional(),
+    /** The most the user named for one call ("pay my bill of 45 EUR"); exact, see amounts.ts. */
+    amount: MoneySchema.optional(),
+    /** The most items one call may order ("buy two packs"). */
+    quantity: z.number().int().positive().optional(),
   })
   .strict()
   .refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined, {
@@ -67,6 +83,12 @@ export const GrantSchema = z
     domains: z.array(z.string()).default([]),
     paths: z.array(z.string()).default([]),
     items: z.array(z.string()).default([]),
+    /**
+     * The approved call's amounts and quantities, exactly (as in Targets). Absent only in grants stored
+     * before amounts were read, which keep their old meaning; an empty list covers no call that has one.
+     */
+    amounts: z.array(z.string()).optional(),
+    quantities: z.array(z.string()).optional(),
     /** 1 for "Allow once"; null for "Allow for this task". */
     maxCalls: z.number().int().positive().nullable(),
     issuedAt: z.number().int().nonnegative(),

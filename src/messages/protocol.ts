@@ -55,8 +55,11 @@ export const OptionsSchema = z
     apiKey: z.string().max(500).default(''),
     askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
     guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
-    /** The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call for. */
-    minimizer: z.enum(['off', 'detect']).default('detect'),
+    /**
+     * The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call
+     * for; `model` also asks the configured endpoint (falling back to `detect` on any failure).
+     */
+    minimizer: z.enum(['off', 'detect', 'model']).default('detect'),
     /** Send such actions without the flagged data instead of asking (only when an exact rewrite exists). */
     minimizeWithoutAsking: z.boolean().default(false),
   })
@@ -120,7 +123,7 @@ export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorC
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 export const TargetsSchema = z
-  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]) })
+  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
   .strict();
 
 /** Zod mirror of core/decision.ts DecisionRecord, for records that cross a boundary (audit list, export). */

@@ -29,6 +29,8 @@ export const DATA_KINDS = [
   'session_token',
   'email',
   'phone',
+  /** Named by the model mode: data the task does not need (see model.ts). */
+  'unneeded',
 ] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
@@ -193,6 +195,13 @@ export function detectConfidential(values: readonly CarriedValue[], ctx: DetectC
   return values.flatMap((v) => detectIn(v, user));
 }
 
+/** Findings of two sources in one list: a later finding that overlaps an earlier one in the same value is dropped. */
+export function mergeFindings(first: readonly Finding[], second: readonly Finding[]): Finding[] {
+  const merged = [...first];
+  for (const f of second) if (!merged.some((m) => m.path === f.path && f.start < m.end && m.start < f.end)) merged.push(f);
+  return merged;
+}
+
 const KIND_WORDS: Record<DataKind, string> = {
   one_time_code: 'a one-time code',
   password: 'a password',
@@ -204,6 +213,7 @@ const KIND_WORDS: Record<DataKind, string> = {
   session_token: 'a session token',
   email: 'an e-mail address the task does not name',
   phone: 'a phone number',
+  unneeded: 'data the task does not need (model)',
 };
 
 /** "a one-time code and an IBAN in message, subject" — what the prompt says, never the data itself. */

@@ -140,6 +140,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
         <label for="minimizer">Minimizer</label>
         <select id="minimizer" value={fields.minimizer} onChange={set('minimizer')} {...invalid('minimizer')}>
           <option value="detect">Detect: ask before sending codes, passwords, card numbers, IBANs, keys the task does not call for</option>
+          <option value="model">Model: detect, plus the compiler's endpoint names data the task does not need</option>
           <option value="off">Off</option>
         </select>
         <FieldError field="minimizer" errors={errors} />

@@ -1,4 +1,5 @@
 import type { PendingApproval } from '../messages/protocol';
+import { amountWords } from '../core/amounts';
 import { CLASS_WORDS, secondsLeft, targetWords } from './words';
 
 export interface ApprovalView {
@@ -24,6 +25,9 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
       { label: 'Domains', value: p.targets.domains.join(', ') || 'none' },
       { label: 'Files', value: p.targets.paths.join(', ') || 'none' },
       { label: 'Items', value: p.targets.items.join(', ') || 'none' },
+      // The amount proposed; "Why asked" names the bound the user gave when the amount is what asked.
+      ...(p.targets.amounts?.length ? [{ label: 'Amount', value: p.targets.amounts.map(amountWords).join(', ') }] : []),
+      ...(p.targets.quantities?.length ? [{ label: 'Quantity', value: p.targets.quantities.join(', ') }] : []),
       { label: 'Destination', value: p.destination || 'none' },
       { label: 'Why asked', value: `${p.check}: ${p.reason}` },
     ],

@@ -24,7 +24,7 @@ const FIELD_MESSAGES: Record<OptionsField, string> = {
   apiKey: 'The API key is at most 500 characters.',
   askTimeoutSeconds: 'Enter a whole number of seconds from 5 to 3600.',
   guardScope: 'Choose all tabs, or the task’s tab and the tabs it opens.',
-  minimizer: 'Choose off or detect.',
+  minimizer: 'Choose off, detect or model.',
   minimizeWithoutAsking: 'Choose yes or no.',
 };
 

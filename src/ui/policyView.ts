@@ -1,5 +1,6 @@
 import type { TaskPolicy, Listing } from '../core/policy';
 import type { CompileReport } from '../messages/protocol';
+import { amountTarget, amountWords, formatMoney } from '../core/amounts';
 import { CLASS_WORDS, byteWords, listWords } from './words';
 
 /** One line of the policy in plain words, with the user's words behind it when the policy has them. */
@@ -82,6 +83,11 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
   targetLines('paths', unique([...policy.paths, ...fromConstraints((c) => c.paths)]), 'none');
   const namedItems = unique(fromConstraints((c) => c.items));
   if (namedItems.length > 0) targetLines('items', namedItems, 'none');
+  // How much, with the words that named it.
+  for (const c of policy.constraints) {
+    if (c.amount !== undefined) limits.push(line(`amount:${amountTarget(c.amount)}`, `Amount: at most ${formatMoney(c.amount)} per payment.`));
+    if (c.quantity !== undefined) limits.push(line(`quantity:${c.quantity}`, `Quantity: at most ${c.quantity} per order.`));
+  }
   const budget = policy.outboundBudget;
   limits.push(
     line(
@@ -99,6 +105,8 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
       c.paths === undefined ? null : `only with ${listWords(c.paths, 'no file')}`,
       c.items === undefined ? null : `only for ${listWords(c.items, 'no item')}`,
       c.maxCalls === undefined ? null : `at most ${c.maxCalls} ${c.maxCalls === 1 ? 'time' : 'times'}`,
+      c.amount === undefined ? null : `at most ${formatMoney(c.amount)} each time`,
+      c.quantity === undefined ? null : `at most ${c.quantity} ${c.quantity === 1 ? 'item' : 'items'} per order`,
     ].filter((p): p is string => p !== null);
     limits.push(line(`constraints:${c.id}`, `${what}: ${parts.length === 0 ? 'no further limit' : parts.join(', ')}.`));
   }
@@ -113,7 +121,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
   const denied = listingEntries(policy.deny, 'deny').map((e) => line(e.ref, `Must not ${e.text}.`));
 
   const grants = policy.grants.map((g) => {
-    const targets = [...g.recipients, ...g.domains, ...g.paths, ...g.items];
+    const targets = [...g.recipients, ...g.domains, ...g.paths, ...g.items, ...(g.amounts ?? []).map(amountWords), ...(g.quantities ?? []).map((q) => `quantity ${q}`)];
     const times = g.maxCalls === null ? 'for this task' : `${g.maxCalls === 1 ? 'once' : `${g.maxCalls} times`}`;
     return line(`grant:${g.id}`, `You allowed ${g.capability} (${g.tool}) ${targets.length > 0 ? `for ${listWords(targets)} ` : ''}${times}.`);
   });

@@ -138,6 +138,33 @@ describe('describeApproval', () => {
     expect(words.task).toContain('email.send to eve@evil.test on mail.test');
     expect(answerScopeWords({ ...pending, targets: { recipients: [], domains: [], paths: [], items: [] } }).once).toContain('with no recipients, sites, files or items');
   });
+  it('shows the amount proposed and, in why it asked, the amount the user named', () => {
+    const payment = {
+      ...pending,
+      riskClass: 'FINANCIAL' as const,
+      capability: 'payment.send',
+      targets: { recipients: ['de89370400440532013000'], domains: ['bank.test'], paths: [], items: [], amounts: ['4500 EUR'] },
+      check: 'argument_constraints' as const,
+      reason: 'amount 4,500.00 EUR is above the 45.00 EUR the user named',
+    };
+    const v = describeApproval(payment, 21_000);
+    expect(v.facts).toContainEqual({ label: 'Amount', value: '4,500.00 EUR' });
+    expect(v.facts).toContainEqual({ label: 'Why asked', value: 'argument_constraints: amount 4,500.00 EUR is above the 45.00 EUR the user named' });
+    expect(answerScopeWords(payment).task).toContain('of 4,500.00 EUR');
+  });
+});
+
+describe('describePolicy: amounts and quantities', () => {
+  it('shows the bound with the words that named it', () => {
+    const bound = TaskPolicySchema.parse({
+      ...policy,
+      constraints: [{ id: 'c-financial', riskClass: 'FINANCIAL', maxCalls: 1, amount: { value: '45', currency: 'EUR' }, quantity: 2 }],
+      evidence: [{ ref: 'amount:45 EUR', quote: 'pay my bill of 45 EUR' }],
+    });
+    const v = describePolicy(bound, report);
+    expect(v.limits).toContainEqual({ ref: 'amount:45 EUR', text: 'Amount: at most 45.00 EUR per payment.', quote: 'pay my bill of 45 EUR' });
+    expect(v.limits.map((l) => l.text)).toContain('pay or buy: at most 1 time, at most 45.00 EUR each time, at most 2 items per order.');
+  });
 });
 
 const entry = (id: string, at: number, decision: 'ALLOW' | 'BLOCK' | 'ASK_USER', check: AuditEntry['record']['check']): AuditEntry => ({

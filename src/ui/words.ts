@@ -1,5 +1,6 @@
 import type { RiskClass } from '../core/risk';
 import type { Targets } from '../core/classification';
+import { amountWords } from '../core/amounts';
 
 /** Risk classes as a person would say them ("may …", "wants to …"). */
 export const CLASS_WORDS: Record<RiskClass, string> = {
@@ -28,6 +29,8 @@ export function targetWords(t: Targets): string {
   if (t.domains.length > 0) parts.push(`on ${listWords(t.domains)}`);
   if (t.paths.length > 0) parts.push(`with files ${listWords(t.paths)}`);
   if (t.items.length > 0) parts.push(`for ${listWords(t.items)}`);
+  if (t.amounts !== undefined && t.amounts.length > 0) parts.push(`of ${listWords(t.amounts.map(amountWords))}`);
+  if (t.quantities !== undefined && t.quantities.length > 0) parts.push(`in quantity ${listWords(t.quantities)}`);
   return parts.join(' ');
 }
 

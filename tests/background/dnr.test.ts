@@ -51,7 +51,7 @@ describe('buildSessionRules', () => {
   it('does not limit navigation when the policy reads the open web', () => {
     const rules = buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT);
     expect(navigationSites({ policy: makePolicy({ domains: null }) })).toBeNull();
-    expect(rules.some((r) => r.condition.regexFilter === '^.+$' && r.condition.requestMethods === undefined)).toBe(false);
+    expect(rules.some((r) => r.condition.regexFilter === '^.+$' && r.condition.requestMethods === undefined && r.condition.requestDomains === undefined)).toBe(false);
     // …but data-bearing requests still go nowhere.
     const writes = byAction(rules, 'block').find((r) => r.condition.requestMethods?.includes('post'));
     expect(writes?.condition.excludedRequestDomains).toBeUndefined();

@@ -9,6 +9,12 @@ describe('forbiddenNavigation', () => {
     for (const url of ['chrome://settings', 'CHROME://extensions/', 'devtools://devtools/bundled/inspector.html', 'chrome-untrusted://x', 'view-source:http://a.test/', 'about:settings', 'file:///etc/passwd']) {
       expect(forbiddenNavigation(url, ORIGIN), url).not.toBeNull();
     }
+  });
+
+  it('refuses every scheme not on the allowlist, however the parser is made to read it', () => {
+    for (const url of ['brave://settings', 'opera://settings', 'vivaldi://settings', 'edge://settings', 'intent://x#Intent;scheme=http;end', '  BRAVE://settings', '\tchrome://settings', 'chr\nome://settings', 'filesystem:http://a.test/temporary/x', 'mailto:a@b.test', 'ftp://a.test/']) {
+      expect(forbiddenNavigation(url, ORIGIN), url).not.toBeNull();
+    }
     expect(forbiddenNavigation(`${ORIGIN}/popup.html`, ORIGIN)).toMatch(/own pages/);
     expect(forbiddenNavigation(`${ORIGIN}/options.html#x`, ORIGIN)).toMatch(/own pages/);
     expect(forbiddenNavigation('chrome-extension://otherotherotherotherotherother/p.html', ORIGIN)).toMatch(/another extension/);

@@ -80,3 +80,34 @@ describe('Minimizer in the background', () => {
     expect(((await on.monitor.handleMessage(proposal('q', send('see you Friday, bob@corp.test')), PAGE())) as ProposalAnswer).decision).toBe('ALLOW');
   });
 });
+
+describe('Minimizer model mode', () => {
+  async function withModel(model: (task: string, action: { values: readonly { path: string; value: string }[] }) => Promise<unknown>) {
+    const { store } = await freshStore();
+    const monitor = await monitorOn(store, new FakeEffects());
+    (monitor as unknown as { deps: { minimizerModel: unknown } }).deps.minimizerModel = model;
+    await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, minimizer: 'model' } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
+    await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, { backend: 'test', durationMs: 0, removed: [] });
+    return { store, monitor };
+  }
+
+  it('holds what the model names, and the rewrite removes exactly that span', async () => {
+    const { monitor } = await withModel(async (_task, action) => ({
+      findings: [{ kind: 'unneeded', path: 'body.text', start: action.values[1]!.value.indexOf('Salary'), end: action.values[1]!.value.length }],
+    }));
+    const pending = monitor.handleMessage(proposal('p', send('I will attend. Salary list: Ann 90k, Ben 85k')), PAGE()) as Promise<ProposalAnswer>;
+    await settle();
+    const [approval] = monitor.snapshot().approvals;
+    expect(approval?.record.reason).toContain('data the task does not need (model)');
+    await monitor.answerApproval(approval!.id, 'send-without');
+    expect((await pending).rewrite?.body).toEqual({ to: 'bob@corp.test', text: 'I will attend.' });
+  });
+
+  it('a failing model leaves the deterministic result and is audited', async () => {
+    const { store, monitor } = await withModel(async () => ({ error: 'ECONNREFUSED' }));
+    const answer = (await monitor.handleMessage(proposal('p', send('I will attend on Friday.')), PAGE())) as ProposalAnswer;
+    expect(answer.decision).toBe('ALLOW');
+    const audit = await store.listAudit({ check: 'minimizer' });
+    expect(audit.some((e) => e.record.reason.includes('model failed'))).toBe(true);
+  });
+});

@@ -56,12 +56,13 @@ describe('seed examples', () => {
   });
 
   it('a domain inside an e-mail address is no domain grant', () => {
-    expect(rules('Email bob@bank.test the invoice').domains).toEqual([]);
+    // The words write no site: reading is not limited to a list, and no site is listed for writes.
+    expect(rules('Email bob@bank.test the invoice').domains).toBeNull();
     const hostile = compileWith('Email bob@bank.test the invoice', () => ({
       ...draftOf(permission({ riskClass: 'COMMUNICATION', quote: 'Email bob@bank.test', domains: ['bank.test'] })),
       readDomains: ['bank.test', 'https://bank.test/login'],
     }));
-    expect(hostile.policy.domains).toEqual([]);
+    expect(hostile.policy.domains).toBeNull();
     expect(hostile.policy.constraints.flatMap((k) => k.domains ?? [])).toEqual([]);
   });
 
@@ -126,7 +127,8 @@ describe('seed examples', () => {
         readDomains: ['evil.test'],
       }));
       expect(allowedClasses(hostile.policy), request).toEqual([]);
-      expect(hostile.policy.domains, request).toEqual([]);
+      // Site-less words: reading is unlisted (null); the draft's evil.test is never listed.
+      expect(hostile.policy.domains, request).toBeNull();
       expect(JSON.stringify(hostile.policy), request).not.toContain('eve@evil.test');
     }
   });

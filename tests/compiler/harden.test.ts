@@ -103,7 +103,7 @@ describe('harden', () => {
   it('payments and deletions are bounded by the words even when the draft says nothing', () => {
     const quote = 'Pay bob@x.com $20 for lunch';
     const { policy } = compileWith(quote, () => draftOf(permission({ riskClass: 'FINANCIAL', quote, recipients: ['bob@x.com'] })));
-    expect(policy.constraints).toEqual([{ id: 'c-financial', riskClass: 'FINANCIAL', recipients: ['bob@x.com'], maxCalls: 1 }]);
+    expect(policy.constraints).toEqual([{ id: 'c-financial', riskClass: 'FINANCIAL', recipients: ['bob@x.com'], maxCalls: 1, amount: { value: '20', currency: 'USD' } }]);
     expect(rules('Buy two tickets on tickets.test').constraints[0]?.maxCalls).toBe(2);
   });
 

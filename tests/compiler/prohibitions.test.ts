@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractProhibitions } from '../../src/compiler/prohibitions';
+import { evaluate } from '../../src/core/evaluator';
+import { initialState } from '../../src/core/policy';
+import { allowedClasses, recipientsOf, rules } from './helpers';
 
 const bans = (text: string) => extractProhibitions(text).map((p) => ({ classes: p.classes, except: p.exceptRecipients }));
 
@@ -22,6 +25,26 @@ describe('extractProhibitions', () => {
     expect(bans('Browse shop.test. No purchases.')).toEqual([{ classes: ['FINANCIAL'], except: [] }]);
     expect(bans('The drafts should not be deleted')).toEqual([{ classes: ['DELETE'], except: [] }]);
     expect(bans("Don't share the folder")).toEqual([{ classes: ['PERMISSION_CHANGE'], except: [] }]);
+  });
+
+  it('a negation scopes over a list of verbs: "do not send, post or share anything", "without posting or sharing"', () => {
+    expect(bans("Open news.example.test and summarize today's top story. Do not send, post or share anything.")).toEqual([
+      { classes: ['EXTERNAL_WRITE', 'COMMUNICATION', 'PERMISSION_CHANGE'], except: [] },
+    ]);
+    expect(bans('Summarize the page without posting, sharing or emailing it')).toEqual([{ classes: ['EXTERNAL_WRITE', 'COMMUNICATION', 'PERMISSION_CHANGE'], except: [] }]);
+    expect(bans('Never delete, archive or move my files')).toEqual([{ classes: ['EXTERNAL_WRITE', 'DELETE'], except: [] }]);
+    // An object before the comma ends the list: what follows is a request of its own.
+    expect(bans('Do not delete anything, archive the old ones')).toEqual([{ classes: ['DELETE'], except: [] }]);
+  });
+
+  it('"only read X, then reply to Y" keeps the reply to Y (and only to Y); "only read X" alone bans every write', () => {
+    const policy = rules('Only look at the newest message from the school on mail.test, and then answer jane@school.test that Tom is ill.');
+    expect(allowedClasses(policy)).toEqual(['COMMUNICATION']);
+    expect(recipientsOf(policy)).toEqual(['jane@school.test']);
+    const send = (to: string) => ({ tool: 'browser.form_submit', args: { url: 'https://mail.test/send', method: 'POST', fields: { to, body: 'Tom is ill' }, submitText: 'Send' } });
+    expect(evaluate(policy, initialState(), send('jane@school.test'), 2).record.decision).toBe('ALLOW');
+    expect(evaluate(policy, initialState(), send('eve@evil.test'), 2).record.decision).toBe('BLOCK');
+    expect(allowedClasses(rules('Only read the newest message from the school on mail.test'))).toEqual([]);
   });
 
   it('false positive: "don\'t forget to email" is a request, not a ban', () => {

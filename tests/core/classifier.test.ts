@@ -23,6 +23,14 @@ describe('layer (a): explicit per-tool mapping', () => {
     expect(c(tool)).toMatchObject({ capability, riskClass, layer: 'explicit' });
   });
 
+  it('sending money is a payment, an export writes a local file, a collaborator is a recipient', () => {
+    expect(c('paypal.send', { recipient: 'amy@family.test', amount: 20 }).riskClass).toBe('FINANCIAL');
+    expect(c('send_money', { to: 'bob@x.test', amount: 5 }).riskClass).toBe('FINANCIAL');
+    expect(c('send_message', { to: 'bob@x.test', text: 'hi' }).riskClass).toBe('COMMUNICATION');
+    expect(c('export_document', { title: 'Notes', path: '/home/me/Downloads/notes.pdf' }).riskClass).toBe('LOCAL_WRITE');
+    expect(c('update_sharing', { collaborator: 'paul@corp.test', role: 'none' }).targets.recipients).toEqual(['paul@corp.test']);
+  });
+
   it('seed regression: a page-JavaScript tool that looks like a read is EXECUTION', () => {
     expect(c('browser_evaluate', { function: '() => document.title' }).riskClass).toBe('EXECUTION');
   });

@@ -198,7 +198,9 @@ function assertWithin(policy: TaskPolicy, bound: Bound, isolated: string): void 
     for (const p of k.paths ?? []) must(bound.paths.has(p), `constraint path ${p}`);
     if (cls === 'FINANCIAL' || cls === 'DELETE') must(k.maxCalls !== undefined && k.maxCalls <= (bound.calls.get(cls) ?? 0), `${cls} calls ${k.maxCalls}`);
   }
-  if (policy.domains === null) must(bound.openWeb, 'open web');
+  // Reading is unlisted only for open-web research or when the (isolated) words write no site at all.
+  const writesSite = DOMAINS.some((d) => new RegExp(`(?<![@\\w.-])${d.replace('.', '\\.')}`).test(isolated));
+  if (policy.domains === null) must(bound.openWeb || !writesSite, 'open web');
   else for (const d of policy.domains) must(bound.domains.has(registrableDomain(d) ?? d), `domain ${d}`);
   for (const p of policy.paths) must(bound.paths.has(p), `path ${p}`);
   must(!JSON.stringify([policy.allow, policy.constraints, policy.domains, policy.paths]).includes('*'), 'wildcard');

@@ -6,7 +6,7 @@ import { CAPABILITY_CLASSES, capabilityFor, shellCapability } from './capabiliti
 import { matchExplicit, matchGlob, type Rule } from './names';
 import { classifyPatch } from './patch';
 import { classifyShell } from './shell';
-import { collectTargets, emptyCollected, keyForm, payloadBytes } from './targets';
+import { collectAmounts, collectTargets, emptyCollected, keyForm, payloadBytes, targetsOf } from './targets';
 import { escalate, normaliseName, objectOf, readVerbs, splitWords } from './vocabulary';
 import { WEB_HANDLERS } from './web';
 
@@ -63,10 +63,11 @@ function actionClass(args: Record<string, unknown>, exclude: readonly string[] =
 function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): ActionFacts {
   const t = emptyCollected();
   collectTargets(args, t, { urlsAnywhere: true, paths: true, items: 'items' });
+  collectAmounts(args, t);
   return {
     capability,
     riskClass,
-    targets: { recipients: t.recipients, domains: t.domains, paths: t.paths, items: t.items },
+    targets: targetsOf(t),
     layer,
     basis,
     urls: t.urls,

@@ -1,3 +1,4 @@
+import { amountOfNumber, amountTarget, currencyOf, fromMinorUnits, parseAmount, parseQuantity, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from '../amounts';
 import type { Targets } from '../classification';
 import { registrableDomain } from '../domains';
 
@@ -15,7 +16,7 @@ const MAX_IDENTIFIER = 254;
 const RECIPIENT_KEYS = new Set([
   'to', 'cc', 'bcc', 'recipient', 'recipients', 'email', 'emails', 'emailaddress', 'address', 'addresses',
   'payee', 'iban', 'account', 'accountnumber', 'forwardto', 'sharewith', 'user', 'users', 'invitee', 'invitees',
-  'attendee', 'attendees', 'member', 'members', 'grantee', 'assignee', 'destinationaccount', 'beneficiary',
+  'attendee', 'attendees', 'member', 'members', 'grantee', 'assignee', 'destinationaccount', 'beneficiary', 'collaborator', 'collaborators',
 ]);
 /** Suffixes that make a compound key recipient-like (`recipient_email`, `payee_iban`, `to_account`). */
 const RECIPIENT_SUFFIXES = ['recipient', 'recipients', 'email', 'emails', 'iban', 'payee', 'account', 'forwardto', 'sharewith'];
@@ -210,6 +211,113 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
     }
   };
   visit(value, 'other', '', 0);
+}
+
+/** Keys (letters and digits) whose values are money amounts; compounds ending in one count too (`payment[amount]`). */
+const AMOUNT_KEYS = new Set(['amount', 'amounts', 'total', 'sum', 'price', 'grandtotal', 'subtotal']);
+const AMOUNT_SUFFIXES = ['amount', 'total', 'price'];
+/** Amount keys in minor units (`amount_cents: 4500` is 45.00). */
+const MINOR_SUFFIXES = ['cents', 'minor', 'minorunits', 'inminorunits'];
+/** `value` is an amount only beside a currency or inside an amount (`amount: {value, currency}`): elsewhere it is anything. */
+const VALUE_KEYS = new Set(['value', 'val']);
+const CURRENCY_KEYS = new Set(['currency', 'cur', 'ccy', 'currencycode', 'curr']);
+const QUANTITY_KEYS = new Set(['qty', 'quantity', 'quantities', 'count']);
+const QUANTITY_SUFFIXES = ['qty', 'quantity'];
+
+type MoneyRole = 'amount' | 'minor' | 'quantity' | 'currency' | 'other';
+
+function moneyRoleOf(key: string, besideCurrency: boolean, insideAmount: boolean): MoneyRole {
+  const k = keyForm(key);
+  if (CURRENCY_KEYS.has(k) || k.endsWith('currency')) return 'currency';
+  if (MINOR_SUFFIXES.some((s) => k.endsWith(s)) && AMOUNT_SUFFIXES.some((s) => k.includes(s))) return 'minor';
+  if (AMOUNT_KEYS.has(k) || AMOUNT_SUFFIXES.some((s) => k.endsWith(s))) return 'amount';
+  if (VALUE_KEYS.has(k) && (besideCurrency || insideAmount)) return 'amount';
+  if (QUANTITY_KEYS.has(k) || QUANTITY_SUFFIXES.some((s) => k.endsWith(s))) return 'quantity';
+  return 'other';
+}
+
+/** A currency field's value: a code, symbol or word; `undefined` when it names none it can read. */
+function currencyField(value: unknown): string | null | undefined {
+  if (typeof value !== 'string') return undefined;
+  if (value.trim() === '') return null;
+  return currencyOf(value) ?? undefined;
+}
+
+/**
+ * Amounts and quantities in arguments, a JSON body, form fields or a query (bounded like
+ * collectTargets). An amount takes the currency written in it, else the nearest currency field
+ * beside or above it. What a money field holds but cannot be read (`"4500 (approx)"`, `-45`, a
+ * currency field naming no currency, an amount and a currency field that disagree) is reported as
+ * UNREADABLE_AMOUNT / UNREADABLE_QUANTITY, never dropped: the evaluator asks about it. Ambiguous
+ * numbers (`4,500`) are read as their larger value (see ../amounts.ts).
+ */
+export function collectAmounts(value: unknown, into: Targets): void {
+  const amounts = into.amounts ?? [];
+  const quantities = into.quantities ?? [];
+  let nodes = 0;
+  const addAmount = (m: Money | null, currency: string | null | undefined) => {
+    if (m === null || currency === undefined || (m.currency !== null && currency !== null && m.currency !== currency)) {
+      addUnique(amounts, [UNREADABLE_AMOUNT]);
+      return;
+    }
+    addUnique(amounts, [amountTarget({ value: m.value, currency: m.currency ?? currency })]);
+  };
+  const leaf = (node: unknown, role: MoneyRole, currency: string | null | undefined) => {
+    if (node === null || node === undefined || (typeof node === 'string' && node.trim() === '')) return;
+    if (role === 'amount') addAmount(typeof node === 'number' ? amountOfNumber(node) : typeof node === 'string' ? parseAmount(node) : null, currency);
+    else if (role === 'minor') {
+      const minor = typeof node === 'number' && Number.isSafeInteger(node) && node >= 0 ? String(node) : typeof node === 'string' ? node.trim() : '';
+      const decimal = fromMinorUnits(minor);
+      addAmount(decimal === null ? null : { value: decimal, currency: null }, currency);
+    } else if (role === 'quantity') {
+      const n = typeof node === 'number' ? (Number.isSafeInteger(node) && node >= 0 ? node : null) : typeof node === 'string' ? parseQuantity(node) : null;
+      addUnique(quantities, [n === null ? UNREADABLE_QUANTITY : String(n)]);
+    }
+  };
+  const visit = (node: unknown, role: MoneyRole, currency: string | null | undefined, depth: number): void => {
+    if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, role, currency, depth + 1);
+      return;
+    }
+    if (node === null || typeof node !== 'object') {
+      leaf(node, role, currency);
+      return;
+    }
+    const entries = Object.entries(node);
+    const currencyEntry = entries.find(([k, v]) => moneyRoleOf(k, false, false) === 'currency' && (typeof v === 'string' || (Array.isArray(v) && typeof v[0] === 'string')));
+    const here = currencyEntry === undefined ? currency : currencyField(Array.isArray(currencyEntry[1]) ? currencyEntry[1][0] : currencyEntry[1]);
+    for (const [k, child] of entries) {
+      const childRole = moneyRoleOf(k, currencyEntry !== undefined, role === 'amount' || role === 'minor');
+      if (childRole === 'currency') continue;
+      // `amount: {value, currency}`: the object is the amount, its `value` the number.
+      visit(child, childRole === 'other' && (role === 'amount' || role === 'minor') && typeof child === 'object' ? role : childRole, here, depth + 1);
+    }
+  };
+  visit(value, 'other', null, 0);
+  if (amounts.length > 0) into.amounts = amounts;
+  if (quantities.length > 0) into.quantities = quantities;
+}
+
+/** Amounts and quantities in a URL's query (`/pay?amount=45&currency=EUR`). */
+export function addQueryAmounts(into: Targets, url: string): void {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return;
+  }
+  const fields: Record<string, string[]> = {};
+  for (const [k, v] of params) (fields[k] ??= []).push(v);
+  collectAmounts(fields, into);
+}
+
+/** The targets of collected facts, with amounts and quantities only when there are some. */
+export function targetsOf(c: Targets): Targets {
+  const t: Targets = { recipients: c.recipients, domains: c.domains, paths: c.paths, items: c.items };
+  if (c.amounts !== undefined && c.amounts.length > 0) t.amounts = c.amounts;
+  if (c.quantities !== undefined && c.quantities.length > 0) t.quantities = c.quantities;
+  return t;
 }
 
 /** Keys of an object body, lower-cased letters and digits, recursively (bounded). */

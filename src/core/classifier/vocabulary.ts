@@ -37,7 +37,7 @@ const VERBS: Readonly<Record<string, RiskClass>> = {
   store: 'EXTERNAL_WRITE', draft: 'EXTERNAL_WRITE', submit: 'EXTERNAL_WRITE', upsert: 'EXTERNAL_WRITE',
   replace: 'EXTERNAL_WRITE', mark: 'EXTERNAL_WRITE', label: 'EXTERNAL_WRITE', archive: 'EXTERNAL_WRITE',
   schedule: 'EXTERNAL_WRITE', commit: 'EXTERNAL_WRITE', push: 'EXTERNAL_WRITE', sync: 'EXTERNAL_WRITE',
-  download: 'LOCAL_WRITE', mkdir: 'LOCAL_WRITE', touch: 'LOCAL_WRITE',
+  download: 'LOCAL_WRITE', export: 'LOCAL_WRITE', mkdir: 'LOCAL_WRITE', touch: 'LOCAL_WRITE',
   // communication
   send: 'COMMUNICATION', email: 'COMMUNICATION', mail: 'COMMUNICATION', reply: 'COMMUNICATION',
   forward: 'COMMUNICATION', post: 'COMMUNICATION', publish: 'COMMUNICATION', tweet: 'COMMUNICATION',
@@ -73,6 +73,9 @@ const NOUN_OR_VERB = new Set(['email', 'mail', 'message', 'order', 'book', 'comm
 /** Nouns that make a write local (on this machine) rather than external. */
 const LOCAL_NOUNS = new Set(['file', 'files', 'dir', 'directory', 'folder', 'path', 'local', 'disk', 'fs']);
 
+/** Nouns that make a send a payment. */
+const MONEY_NOUNS = new Set(['paypal', 'venmo', 'zelle', 'cashapp', 'money', 'payment', 'payments', 'remittance']);
+
 /** Nouns that make a write a permission change (`update_permissions`, `set_role`). */
 const PERMISSION_NOUNS = new Set(['permission', 'permissions', 'role', 'roles', 'acl', 'acls', 'access', 'sharing', 'collaborator', 'collaborators', 'password', 'forwarding']);
 
@@ -107,6 +110,8 @@ export interface VerbReading {
 
 /** Adjust a write class by its object: files are local, permissions are permission changes. */
 function adjustForObject(cls: RiskClass, words: readonly string[]): RiskClass {
+  // `paypal_send`, `send_money`: sending money is a payment, not a message.
+  if (cls === 'COMMUNICATION' && words.some((w) => MONEY_NOUNS.has(w))) return 'FINANCIAL';
   if (cls !== 'EXTERNAL_WRITE' && cls !== 'LOCAL_WRITE') return cls;
   if (words.some((w) => PERMISSION_NOUNS.has(w))) return 'PERMISSION_CHANGE';
   if (cls === 'EXTERNAL_WRITE' && words.some((w) => LOCAL_NOUNS.has(w))) return 'LOCAL_WRITE';

@@ -3,7 +3,8 @@ import type { ActionFacts } from '../classification';
 import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
-import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, type Collected } from './targets';
+import { schemeOf } from '../schemes';
+import { addItem, addQueryAmounts, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -91,7 +92,7 @@ function result(signal: Signal, targets: Collected, outboundBytes: number): Uncl
   return {
     capability: signal.capability,
     riskClass: signal.riskClass,
-    targets: { recipients: targets.recipients, domains: targets.domains, paths: targets.paths, items: targets.items },
+    targets: targetsOf(targets),
     basis: signal.why,
     urls: targets.urls,
     outboundBytes,
@@ -107,7 +108,7 @@ function navigate(args: Record<string, unknown>): Unclassified {
   if (!parsed.success) return unknown(BROWSER_TOOLS.navigate);
   const t = emptyCollected();
   addUrl(t, parsed.data.url);
-  if (/^\s*javascript:/i.test(parsed.data.url)) return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
+  if (schemeOf(parsed.data.url).use === 'execution') return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
   return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
 }
 
@@ -158,7 +159,9 @@ function request(args: Record<string, unknown>): Unclassified {
   const t = emptyCollected();
   addUrl(t, url);
   collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  collectAmounts(structured, t);
   addUrlItems(t, url);
+  addQueryAmounts(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
   const cut = bodyBytes !== undefined && bodyBytes > payloadBytes(body);
   if ((typeof structured === 'string' && structured.trim() !== '') || cut) addItem(t, UNREADABLE_ITEM);
@@ -181,7 +184,9 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   const bytes = byteLength(encoded.toString());
   const t = emptyCollected();
   collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  collectAmounts(fields, t);
   addUrlItems(t, url);
+  addQueryAmounts(t, url);
 
   if (method === 'GET') {
     // The submission is the URL with the fields as its query: that is what the exfiltration check must see.

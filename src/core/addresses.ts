@@ -1,0 +1,90 @@
+import ipaddr from 'ipaddr.js';
+import { hostOf } from './domains';
+
+/**
+ * Whether a URL's host is on the private network: the user's machine, router, intranet or a cloud
+ * metadata endpoint. Pure: it reads the host the WHATWG URL parser (Chromium's and Node's) makes of the
+ * URL, never the raw string, so every spelling the browser accepts is the address it connects to:
+ * `2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`, `%31%32%37.0.0.1` and `127。0。0。1` are all
+ * `127.0.0.1`; `[::ffff:127.0.0.1]` is `[::ffff:7f00:1]`. Ranges come from ipaddr.js.
+ *
+ * A name is private by its form only: `localhost` and `*.localhost` (Chromium resolves them to loopback
+ * itself), the suffixes of RFC 6762 appendix G and RFC 8375 (`.local`, `.internal`, `.lan`, `.home.arpa`,
+ * …) and single-label names (`http://router/`), which only a local resolver answers. What an ordinary
+ * name resolves to (`127.0.0.1.nip.io`, DNS rebinding) is not visible here: see README, known limits.
+ */
+
+export interface PrivateHost {
+  /** The canonical host: `127.0.0.1`, `::ffff:7f00:1` (no brackets), `printer.local`. */
+  host: string;
+  /** Which private range or name, in words: `loopback`, `link-local, cloud metadata`, `.internal name`. */
+  range: string;
+}
+
+const V4_RANGES: Readonly<Record<string, string>> = {
+  loopback: 'loopback',
+  private: 'private',
+  linkLocal: 'link-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  reserved: 'reserved',
+};
+const V6_RANGES: Readonly<Record<string, string>> = {
+  loopback: 'loopback',
+  uniqueLocal: 'unique local',
+  linkLocal: 'link-local',
+  deprecatedSiteLocal: 'site-local',
+  unspecified: 'unspecified',
+  multicast: 'multicast',
+  reserved: 'reserved',
+  benchmarking: 'benchmarking',
+  discard: 'discard',
+};
+/** IPv6 ranges that carry an IPv4 address the packet reaches: mapped, translated (NAT64), 6to4. */
+const V6_WITH_V4 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4']);
+const METADATA = new Set(['169.254.169.254', 'fd00:ec2::254']);
+
+const PRIVATE_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];
+
+/**
+ * The private host a URL (or bare host) reaches, or null when its host is public or it has none.
+ * `singleLabel: false` leaves single-label names alone: outside a URL (`ssh prod`, `scp f backup:`) they
+ * are usually aliases the user configured, not names a resolver's search list turns into intranet hosts.
+ */
+export function privateHostOf(urlOrHost: string, { singleLabel = true }: { singleLabel?: boolean } = {}): PrivateHost | null {
+  const parsed = hostOf(urlOrHost);
+  if (parsed === null) return null;
+  const host = parsed.replace(/\.+$/, '');
+  if (ipaddr.isValid(host)) {
+    const range = addressRange(ipaddr.parse(host));
+    if (range === null) return null;
+    return { host, range: METADATA.has(host) ? `${range}, cloud metadata` : range };
+  }
+  const suffix = PRIVATE_SUFFIXES.find((s) => host === s || host.endsWith(`.${s}`));
+  if (suffix !== undefined) return { host, range: suffix === 'localhost' ? 'localhost' : `.${suffix} name` };
+  if (singleLabel && host !== '' && !host.includes('.')) return { host, range: 'single-label intranet name' };
+  return null;
+}
+
+function addressRange(address: ipaddr.IPv4 | ipaddr.IPv6): string | null {
+  if (address.kind() === 'ipv4') return V4_RANGES[address.range()] ?? null;
+  const v6 = address as ipaddr.IPv6;
+  const range = v6.range();
+  const embedded = V6_WITH_V4.has(range) || v6.parts.slice(0, 6).every((p) => p === 0) ? embeddedV4(v6, range) : null;
+  if (embedded !== null) {
+    const inner = V4_RANGES[embedded.range()];
+    return inner === undefined ? null : `${inner}, IPv4 ${embedded.toString()} inside IPv6`;
+  }
+  return V6_RANGES[range] ?? null;
+}
+
+/** The IPv4 address an IPv6 address carries: the last 32 bits, or bits 16–48 for 6to4 (RFC 3056). */
+function embeddedV4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
+  const bytes = v6.toByteArray();
+  // `::` and `::1` are the unspecified and loopback addresses, not IPv4-compatible ones.
+  if (range === 'unspecified' || range === 'loopback') return null;
+  const four = range === '6to4' ? bytes.slice(2, 6) : bytes.slice(12, 16);
+  return ipaddr.fromByteArray(four) as ipaddr.IPv4;
+}

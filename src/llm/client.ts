@@ -1,0 +1,50 @@
+import OpenAI from 'openai';
+
+/**
+ * One way to reach the configured OpenAI-compatible endpoint (OpenRouter by default, any base URL),
+ * shared by the compiler and the Minimizer's model mode. Local servers (Ollama, vLLM, LM Studio on
+ * loopback) take no key; a remote endpoint without a key is a failure, never an anonymous call. Error
+ * texts never carry the key.
+ */
+export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1';
+export const DEFAULT_MODEL = 'openai/gpt-4o-mini';
+export const DEFAULT_TIMEOUT_MS = 20_000;
+
+export interface LlmOptions {
+  baseUrl?: string;
+  model?: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export function isLoopback(baseUrl: string): boolean {
+  try {
+    const host = new URL(baseUrl).hostname;
+    return host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}
+
+/** The first 300 characters of an error, with the key cut out. */
+export function redactKey(message: string, apiKey: string | undefined): string {
+  const short = message.slice(0, 300);
+  return apiKey && apiKey.length > 0 ? short.split(apiKey).join('[redacted]') : short;
+}
+
+/** A client for the endpoint, or an error saying why there is none (no key for a remote endpoint). */
+export function chatClient(opts: LlmOptions): { client: OpenAI; model: string; apiKey: string } | { error: string } {
+  const baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
+  const apiKey = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey : isLoopback(baseUrl) ? 'no-key' : undefined;
+  if (apiKey === undefined) return { error: `no API key for the remote endpoint ${baseUrl}` };
+  const client = new OpenAI({
+    baseURL: baseUrl,
+    apiKey,
+    timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxRetries: 0,
+    dangerouslyAllowBrowser: true,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+  return { client, model: opts.model ?? DEFAULT_MODEL, apiKey };
+}

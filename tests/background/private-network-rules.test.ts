@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionRules, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rule } from '../../src/background/dnr';
+import { rebindingRecord } from '../../src/background/rebinding';
+import { makePolicy } from '../support/policy';
+
+const EXT = 'abcdefghijklmnopabcdefghijklmnop';
+const TABS = { tabIds: [7] };
+const openWeb = makePolicy({ domains: null });
+
+const privateRules = (rules: Rule[]) =>
+  rules.filter((r) => (r.action.type === 'redirect' ? r.action.redirect?.regexSubstitution?.includes('check=private_network') : r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? '')));
+
+/** What the address rules' RE2 patterns say about a URL as Chromium canonicalises it (JS RegExp reads this subset alike). */
+function addressRuleMatches(url: string): boolean {
+  return PRIVATE_HOST_PATTERNS.some((regex) => new RegExp(regex, 'i').test(new URL(url).href));
+}
+
+describe('privateNetworkRules', () => {
+  it('guards the private network in an open-web task: navigations land on the blocked page, other requests are blocked', () => {
+    const rules = privateRules(buildSessionRules({ policy: openWeb }, TABS, EXT));
+    expect(rules).toHaveLength(2 * (PRIVATE_HOST_PATTERNS.length + 1));
+    const redirects = rules.filter((r) => r.action.type === 'redirect');
+    for (const r of redirects) expect(r.condition.resourceTypes).toEqual(['main_frame']);
+    for (const r of rules.filter((r) => r.action.type === 'block')) expect(r.condition.resourceTypes).not.toContain('main_frame');
+    for (const r of rules) expect(r.condition.tabIds).toEqual([7]);
+    expect(rules.find((r) => r.condition.requestDomains !== undefined)?.condition.requestDomains).toEqual(expect.arrayContaining(['localhost', 'local', 'internal', 'lan', 'home.arpa']));
+  });
+
+  it.each([
+    'http://2130706433:8080/admin',
+    'http://0x7f.1/',
+    'http://0177.0.0.1/',
+    'http://[::1]:3000/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://192.168.1.1/admin',
+    'http://172.20.0.1/',
+    'http://10.0.0.1/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://100.100.100.100/',
+    'http://0/',
+    'http://[fd00::1]/',
+    'http://[fe80::1]/',
+    'ws://127.0.0.1:9222/devtools/browser',
+    'http://user:pw@127.0.0.1/',
+    'http://router/',
+  ])('the address rule matches %s', (url) => {
+    expect(addressRuleMatches(url)).toBe(true);
+  });
+
+  it.each(['http://news.test/', 'http://10.example.com/', 'http://127.0.0.1.nip.io/', 'http://127.0.0.1:80@evil.test/', 'http://8.8.8.8/', 'http://172.32.0.1/', 'http://[2606:4700::1111]/'])(
+    'the address rule leaves %s alone',
+    (url) => {
+      expect(addressRuleMatches(url)).toBe(false);
+    },
+  );
+
+  it('excludes the hosts the task names, IPv6 in brackets as DNR writes them', () => {
+    const named = makePolicy({ domains: ['127.0.0.1', 'localhost'], constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: ['::1'] }] });
+    for (const [, , condition] of privateNetworkRules({ policy: named, floorWriteDomains: ['wiki.corp.internal'] })) {
+      expect(condition.excludedRequestDomains).toEqual(['127.0.0.1', '[::1]', 'corp.internal', 'localhost']);
+    }
+  });
+});
+
+describe('rebindingRecord (DNS rebinding, recorded after the fact)', () => {
+  it('records an ordinary name that reached a private address', () => {
+    const record = rebindingRecord({ url: 'http://www.evil.test/x?q=1', ip: '127.0.0.1' }, openWeb);
+    expect(record).toMatchObject({ check: 'private_network', targets: { domains: ['evil.test'] } });
+    expect(record?.reason).toMatch(/evil\.test resolved to 127\.0\.0\.1 \(loopback\)/);
+    expect(rebindingRecord({ url: 'http://rebind.example/', ip: '::ffff:10.0.0.1' }, openWeb)?.reason).toMatch(/private, IPv4 10\.0\.0\.1/);
+  });
+
+  it('says nothing for public addresses, names the task names, private names and IP literals', () => {
+    expect(rebindingRecord({ url: 'http://news.test/', ip: '93.184.216.34' }, openWeb)).toBeNull();
+    expect(rebindingRecord({ url: 'http://news.test/' }, openWeb)).toBeNull();
+    expect(rebindingRecord({ url: 'http://www.news.test/', ip: '127.0.0.1' }, makePolicy({ domains: ['news.test'] }))).toBeNull();
+    expect(rebindingRecord({ url: 'http://api.test/', ip: '127.0.0.1' }, makePolicy({ domains: null, constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: ['api.test'] }] }))).toBeNull();
+    expect(rebindingRecord({ url: 'http://localhost:8080/', ip: '127.0.0.1' }, openWeb)).toBeNull();
+    expect(rebindingRecord({ url: 'http://127.0.0.1:8080/', ip: '127.0.0.1' }, openWeb)).toBeNull();
+  });
+});

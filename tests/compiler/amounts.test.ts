@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { mergePolicies } from '../../src/compiler';
+import { analyzeInstruction } from '../../src/compiler/clauses';
+import { compileWith, draftOf, permission, rules } from './helpers';
+
+const financial = (text: string) => rules(text).constraints.find((k) => k.riskClass === 'FINANCIAL');
+const quantityOf = (text: string) => analyzeInstruction(text).clauses.find((c) => c.request === 'FINANCIAL')?.quantity ?? null;
+
+describe("hardening binds the amount and quantity the user named", () => {
+  it('a payment is bound to its amount, in digits or words, with the clause as evidence', () => {
+    const text = 'Pay my electricity bill of 45 EUR to DE89370400440532013000 on bank.test.';
+    const policy = rules(text);
+    expect(policy.constraints.find((k) => k.riskClass === 'FINANCIAL')).toMatchObject({ amount: { value: '45', currency: 'EUR' }, recipients: ['de89370400440532013000'] });
+    expect(policy.evidence).toContainEqual({ ref: 'amount:45 EUR', quote: 'Pay my electricity bill of 45 EUR to DE89370400440532013000 on bank.test' });
+    expect(financial('pay alice@corp.test forty-five euros on bank.test')?.amount).toEqual({ value: '45', currency: 'EUR' });
+    expect(financial('send €1.250,50 to NL91ABNA0417164300')?.amount).toEqual({ value: '1250.5', currency: 'EUR' });
+  });
+
+  it('several amounts in one currency bind the largest; amounts in two currencies bind none (a stated limit)', () => {
+    expect(financial('pay bob@x.test 10 EUR and pay alice@x.test 20 EUR on bank.test')?.amount).toEqual({ value: '20', currency: 'EUR' });
+    expect(financial('pay bob@x.test 10 EUR and pay alice@x.test $20 on bank.test')?.amount).toBeUndefined();
+  });
+
+  it('an amount outside a payment binds nothing: a message about money is not a payment', () => {
+    const policy = rules('Reply to bob@corp.test on mail.test saying I owe him 45 EUR');
+    expect(policy.constraints.every((k) => k.amount === undefined)).toBe(true);
+  });
+
+  it('reads how many items a purchase asks for', () => {
+    expect(quantityOf('buy two packs of coffee filters')).toBe(2);
+    expect(quantityOf('buy a dozen eggs')).toBe(12);
+    expect(quantityOf('order 3x USB-C cable')).toBe(3);
+    expect(quantityOf('buy a USB-C cable and two chargers')).toBe(2);
+    expect(quantityOf('buy USB-C cables')).toBeNull();
+    expect(quantityOf('buy €50 of credit')).toBeNull();
+    expect(financial('On shop.test, buy two packs of coffee filters.')).toMatchObject({ quantity: 2, items: ['coffee filters'] });
+  });
+
+  it('"invite three people" allows three invitations (one call each), not more', () => {
+    expect(rules('On drive.test, invite three people to the Q3-plan.docx document').constraints).toEqual([{ id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3 }]);
+  });
+
+  it('an LLM draft cannot widen or drop the amount: hardening takes it from the words', () => {
+    const quote = 'Pay my electricity bill of 45 EUR to DE89370400440532013000';
+    const text = `${quote} on bank.test.`;
+    // The draft names no amount and a larger budget; another reuses the quote for more calls.
+    const { policy } = compileWith(text, () => draftOf(permission({ riskClass: 'FINANCIAL', quote, maxCalls: 5, recipients: ['DE89370400440532013000'], domains: ['bank.test'] })));
+    expect(policy.constraints).toEqual([
+      { id: 'c-financial', riskClass: 'FINANCIAL', recipients: ['de89370400440532013000'], domains: ['bank.test'], maxCalls: 1, amount: { value: '45', currency: 'EUR' } },
+    ]);
+    const purchase = compileWith('On shop.test, buy two packs of coffee filters.', () => draftOf(permission({ riskClass: 'FINANCIAL', quote: 'buy two packs of coffee filters' })));
+    expect(purchase.policy.constraints[0]).toMatchObject({ quantity: 2 });
+  });
+});
+
+describe('follow-up turns', () => {
+  it('merge as within one turn: the larger amount in one currency binds, one named on either side binds, two currencies bind none', () => {
+    const older = rules('On bank.test, pay bob@x.test 10 EUR');
+    const more = mergePolicies(older, rules('On bank.test, pay bob@x.test 20 EUR')).policy;
+    expect(more.constraints.find((k) => k.riskClass === 'FINANCIAL')).toMatchObject({ amount: { value: '20', currency: 'EUR' }, maxCalls: 2 });
+    const other = mergePolicies(older, rules('On bank.test, pay bob@x.test $20')).policy;
+    expect(other.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toBeUndefined();
+    const unnamed = mergePolicies(older, rules('On bank.test, pay alice@x.test for the tickets')).policy;
+    expect(unnamed.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toEqual({ value: '10', currency: 'EUR' });
+  });
+});

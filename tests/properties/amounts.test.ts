@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { amountTarget, compareDecimal, fromMinorUnits, parseAmount } from '../../src/core/amounts';
+import { classify } from '../../src/core/classifier';
+import { evaluate } from '../../src/core/evaluator';
+import { grantFor } from '../../src/core/grants';
+import { initialState } from '../../src/core/policy';
+import { NUM_RUNS } from '../support/arbitraries';
+import { makePolicy } from '../support/policy';
+
+const params = { numRuns: NUM_RUNS };
+const IBAN = 'DE89370400440532013000';
+const CURRENCIES = ['EUR', 'USD', 'GBP', 'CHF'] as const;
+
+/** An amount in minor units (up to 10 million) and its exact decimal. */
+const minorArb = fc.bigInt({ min: 0n, max: 1_000_000_000n });
+const decimalOf = (minor: bigint) => fromMinorUnits(minor.toString())!;
+
+/** How people and sites write an amount: Intl in several locales, and the hand-written forms Intl never makes. */
+const LOCALES = ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'de-CH', 'nl-NL', 'es-ES', 'it-IT', 'pl-PL'];
+const styleArb = fc.oneof(
+  fc.record({ kind: fc.constant('intl' as const), locale: fc.constantFrom(...LOCALES), display: fc.constantFrom('code', 'symbol', 'none'), grouping: fc.boolean() }),
+  fc.record({ kind: fc.constant('hand' as const), group: fc.constantFrom('', ',', '.', ' ', "'", '\u00a0'), decimal: fc.constantFrom('.', ','), code: fc.constantFrom('before', 'after', 'none'), dashForZeroCents: fc.boolean() }),
+);
+
+type Style = typeof styleArb extends fc.Arbitrary<infer S> ? S : never;
+
+function written(minor: bigint, currency: string, style: Style): string {
+  const whole = minor / 100n;
+  const cents = minor % 100n;
+  if (style.kind === 'intl') {
+    const symbol = style.display === 'symbol';
+    const options: Intl.NumberFormatOptions =
+      style.display === 'none' ? { minimumFractionDigits: 2, useGrouping: style.grouping } : { style: 'currency', currency, currencyDisplay: symbol ? 'symbol' : 'code', minimumFractionDigits: 2, useGrouping: style.grouping };
+    // Intl takes a decimal string exactly (no float) when given one.
+    return new Intl.NumberFormat(style.locale, options).format(`${whole}.${cents.toString().padStart(2, '0')}` as unknown as number);
+  }
+  if (style.group === style.decimal) return `${whole}${style.decimal}${cents.toString().padStart(2, '0')}`;
+  const int = whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, style.group);
+  const number = cents === 0n && style.dashForZeroCents ? `${int},-` : `${int}${style.decimal}${cents.toString().padStart(2, '0')}`;
+  return style.code === 'before' ? `${currency} ${number}` : style.code === 'after' ? `${number} ${currency}` : number;
+}
+
+describe('theorems of amounts', () => {
+  it('locale round-trip: an amount written in any locale style reads back as exactly that amount', () => {
+    fc.assert(
+      fc.property(minorArb, fc.constantFrom(...CURRENCIES), styleArb, (minor, currency, style) => {
+        const text = written(minor, currency, style);
+        const parsed = parseAmount(text);
+        expect(parsed, text).not.toBeNull();
+        expect(parsed!.value, text).toBe(decimalOf(minor));
+        if (parsed!.currency !== null) expect(parsed!.currency, text).toBe(currency);
+      }),
+      params,
+    );
+  });
+
+  it('an amount above the bound never ALLOWs, however it is written, unless a grant approved exactly that amount', () => {
+    fc.assert(
+      fc.property(minorArb, fc.bigInt({ min: 1n, max: 1_000_000_000n }), fc.constantFrom(...CURRENCIES), styleArb, fc.boolean(), (boundMinor, over, currency, style, asJson) => {
+        const proposed = boundMinor + over;
+        const text = written(proposed, currency, style);
+        const call = asJson
+          ? { tool: 'browser.request', args: { url: 'https://bank.test/api/transfers', method: 'POST', kind: 'fetch', body: JSON.stringify({ iban: IBAN, amount: text }) } }
+          : { tool: 'browser.form_submit', args: { url: 'https://bank.test/transfer', method: 'POST', fields: { payee: IBAN, amount: text }, submitText: 'Pay' } };
+        // A grant for any other amount (the bound itself, say) covers nothing here.
+        const c = classify(call);
+        const other = grantFor('task-1', call.tool, { ...c, targets: { ...c.targets, amounts: [amountTarget({ value: decimalOf(boundMinor), currency })] } }, 'task', 0);
+        const policy = makePolicy({
+          domains: ['bank.test'],
+          ceilings: { FINANCIAL: 'allow' },
+          allow: { tools: [], capabilities: [], classes: ['FINANCIAL'] },
+          constraints: [{ id: 'c-financial', riskClass: 'FINANCIAL', recipients: [IBAN.toLowerCase()], maxCalls: 1, amount: { value: decimalOf(boundMinor), currency } }],
+          grants: [other],
+        });
+        expect(compareDecimal(decimalOf(proposed), decimalOf(boundMinor))).toBe(1);
+        const r = evaluate(policy, initialState(), call, 0).record;
+        expect(r.decision, `${text}: ${r.reason}`).toBe('ASK_USER');
+      }),
+      params,
+    );
+  });
+});
