@@ -113,8 +113,11 @@ for (const variant of ['full', 'nohooks'] as const) {
     await expect(agent.getByText('Today a cat was elected mayor.')).toBeVisible();
     expect(await postComment(agent)).toMatch(/^failed:/);
     expect(server.hits('/comments')).toHaveLength(0);
-    const blocked = await browser.audit({ decision: 'BLOCK' });
-    expect(blocked.some((e) => e.record.check === 'prohibitions')).toBe(true);
+    // With the hooks, the fetch is decided (and audited) by the prohibition; without them the floor refuses it.
+    if (variant === 'full') {
+      const blocked = await browser.audit({ decision: 'BLOCK' });
+      expect(blocked.some((e) => e.record.check === 'prohibitions')).toBe(true);
+    }
   });
 }
 

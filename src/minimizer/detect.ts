@@ -1,3 +1,5 @@
+import { isRecipientKey } from '../core/classifier/targets';
+
 /**
  * The Minimizer's deterministic detector: confidential data inside an action the evaluator would allow,
  * which the user's own request does not call for. It reads the values an action carries (form fields,
@@ -179,7 +181,8 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
     const length = longestValidPrefix(m[0], (text) => luhnValid(digitsOf(text)));
     if (length > 0) add('card_number', m.index, m.index + length);
   }
-  for (const m of value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
+  // Who receives the action is the evaluator's recipient binding; the Minimizer reads what it carries.
+  for (const m of isRecipientKey(leaf) ? [] : value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
   for (const m of value.matchAll(DIGIT_RUN)) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
   for (const m of value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
   for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {

@@ -1,0 +1,78 @@
+import { requestCall, type PageWindow, type Propose, type UrlTools } from './channel';
+import { readRequestBody, type OnBody } from './bodies';
+import { encodedRewrite } from './fetch';
+import { invoke, type Natives } from './natives';
+
+interface XhrTarget {
+  method: string;
+  url: string;
+  async: boolean;
+}
+
+/**
+ * XHR: `open` resolves the URL once and opens the native request with that string; `send` proposes and
+ * sends on ALLOW. On BLOCK the request is re-opened to a revoked blob: URL and sent, so the page sees
+ * the ordinary network-error path (readyState 4, status 0, `error` event) and nothing leaves.
+ * A synchronous XHR cannot wait for a decision: unless exempt it throws a NetworkError.
+ */
+export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: UrlTools): void {
+  const targets = new n.WeakMap<XMLHttpRequest, XhrTarget>();
+  const deadUrl = invoke<string>(n.createObjectURL, n.URL, [new n.Blob()]);
+  invoke(n.revokeObjectURL, n.URL, [deadUrl]);
+  const proto = win.XMLHttpRequest.prototype;
+
+  proto.open = function open(this: XMLHttpRequest, ...args: unknown[]): void {
+    const url = args.length >= 2 ? urls.resolve(args[1]) : null;
+    if (url === null) {
+      invoke(n.xhrOpen, this, args); // the native open reports the error
+      return;
+    }
+    args[1] = urls.href(url);
+    invoke(n.xhrOpen, this, args);
+    const target: XhrTarget = { method: urls.upper(args[0]), url: urls.href(url), async: args.length < 3 || Boolean(args[2]) };
+    invoke(n.weakMapSet, targets, [this, target]);
+  } as typeof proto.open;
+
+  proto.send = function send(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null): void {
+    const target = invoke<XhrTarget | undefined>(n.weakMapGet, targets, [this]);
+    if (target === undefined || urls.isSameOriginRead(target.method, target.url)) {
+      invoke(n.xhrSend, this, [body]);
+      return;
+    }
+    if (!target.async) {
+      throw new n.DOMException('AgentsFence: a synchronous request cannot wait for a decision', 'NetworkError');
+    }
+    const decide: OnBody = (view, bytes) =>
+      propose(
+        requestCall(target.method, target.url, 'xhr', view, bytes),
+        (allow, _reason, rewrite) => {
+          try {
+            const formEncoded = body instanceof n.URLSearchParams;
+            const encoded = allow && rewrite !== undefined ? encodedRewrite(n, rewrite, formEncoded) : null;
+            if (allow && rewrite === undefined) {
+              invoke(n.xhrSend, this, [body]);
+            } else if (allow && encoded !== null) {
+              invoke(n.xhrSend, this, [formEncoded ? new n.URLSearchParams(encoded) : encoded]);
+            } else {
+              invoke(n.xhrOpen, this, ['GET', deadUrl, true]);
+              invoke(n.xhrSend, this, []);
+            }
+          } catch {
+            // The page aborted or re-opened the request while it waited: nothing to send.
+          }
+        },
+        true,
+      );
+    const carriesBody = target.method !== 'GET' && target.method !== 'HEAD' && body !== undefined && body !== null;
+    let snapshot: Request | null = null;
+    if (carriesBody) {
+      try {
+        snapshot = new n.Request(target.url, { method: target.method, body: body as BodyInit });
+      } catch {
+        snapshot = null;
+      }
+    }
+    if (snapshot === null) decide(carriesBody ? '[unreadable body]' : undefined, 0);
+    else readRequestBody(n, snapshot, decide);
+  };
+}
