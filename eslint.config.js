@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['.output/**', '.wxt/**', 'node_modules/**', 'bench/results/**', 'demo/out/**', 'test-results/**', 'playwright-report/**'] },
+  { ignores: ['.output/**', 'dist/**', '.wxt/**', 'node_modules/**', 'bench/results/**', 'demo/out/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

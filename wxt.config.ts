@@ -34,7 +34,7 @@ export default defineConfig({
       'alarms',
     ],
     host_permissions: ['<all_urls>'],
-    // The page a blocked navigation lands on (DNR redirect); renderer-initiated navigations need it listed.
-    web_accessible_resources: [{ resources: ['blocked.html'], matches: ['<all_urls>'] }],
+    // No web_accessible_resources: the background opens blocked.html itself (tabs.update), so no web
+    // page can navigate to any of this extension's pages, the blocked page included.
   },
 });

@@ -144,15 +144,20 @@ test('start task → the policy in words → Allow once lets one send through; t
   const agent = await agentTab(s);
   expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
 
-  const approvalsBox = await popup.locator('.approvals').boundingBox();
+  // Nothing waiting: the approvals region is one line, not a block of the popup.
+  expect((await popup.locator('.approvals').boundingBox())!.height).toBeLessThan(80);
+  await expect(popup.getByRole('region', { name: 'Your task' }).getByText(TASK)).toBeVisible();
   const first = send(agent, s, 'carol@corp.test');
   const card = approvalFor(popup, 'carol@corp.test');
   await expect(card).toBeVisible();
   expect(await within(first, 300)).toBe('pending');
   expect(sentTo(s, 'carol@corp.test')).toBe(0);
-  // No layout shift: the approvals region keeps its place and size when an approval arrives.
-  expect(await popup.locator('.approvals').boundingBox()).toEqual(approvalsBox);
+  // The whole request fits in the region, nothing cut off: its details and the data it carries.
+  const region = (await popup.locator('.approvals').boundingBox())!;
+  const cardBox = (await card.boundingBox())!;
+  expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(region.y + region.height);
   await expect(card.getByText('Destination')).toBeVisible();
+  await expect(card.getByLabel('Data the action carries (redacted)')).toBeInViewport({ ratio: 1 });
   await screenshot(popup, 'popup-pending-approval.png');
 
   await card.getByRole('button', { name: 'Allow once' }).click();
@@ -216,7 +221,7 @@ test('no answer: BLOCK after the ask timeout set on the options page', async () 
 
   await popup.getByRole('tab', { name: 'Audit log' }).click();
   await popup.getByLabel('Decision', { exact: true }).selectOption('BLOCK');
-  await expect(popup.getByRole('list', { name: 'Audit entries, newest first' }).getByText(/no answer in time/)).toBeVisible();
+  await expect(popup.getByRole('list', { name: 'Audit entries, newest first' }).locator('summary').getByText(/no answer in time/)).toBeVisible();
 });
 
 test('an agent tab cannot reach the extension’s pages, and a copy of the popup in a tab cannot approve', async () => {
@@ -280,6 +285,9 @@ test('the exported audit log lists exactly the actions taken', async () => {
   await expect(rows.first()).toBeVisible();
   await rows.first().locator('summary').click();
   await expect(rows.first().getByLabel('Decision record')).toBeVisible();
+  // An opened entry reads as labelled fields, not JSON.
+  await expect(rows.first().getByLabel('Decision record').getByText('Check', { exact: true })).toBeVisible();
+  await expect(rows.first().getByLabel('Decision record')).not.toContainText('{');
   await screenshot(popup, 'popup-audit-log.png');
 
   const download = popup.waitForEvent('download');
@@ -333,6 +341,27 @@ test('keyboard only: start a task and deny an approval without the mouse; every 
   await popup.keyboard.press('ArrowRight');
   await expect(popup.getByRole('tab', { name: 'Audit log' })).toBeFocused();
   await expect(popup.getByRole('tab', { name: 'Audit log' })).toHaveAttribute('aria-selected', 'true');
+});
+
+test("Chrome's own Options entry opens a working page: settings read-only with the key masked, and a button to the settings window", async () => {
+  type Chromeish = { chrome: { runtime: { sendMessage(m: unknown): Promise<{ ok: boolean }> } } };
+  // chrome://extensions → Options (and the toolbar menu's Options) open options.html in an ordinary tab
+  // (open_in_tab): a tab the extension did not open as a control window, like this one.
+  const page = await s.context.newPage();
+  await page.goto(`chrome-extension://${s.extensionId}/options.html`);
+  await expect(page.getByText(/^Read only\./)).toBeVisible();
+  await expect(page.getByText(/Cannot load/)).toHaveCount(0);
+  await expect(page.getByLabel('Compiler backend')).toHaveValue('rules');
+  await expect(page.getByLabel('Compiler backend')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Save' })).toBeHidden();
+  // The tab itself may not change the settings, start a task or answer approvals.
+  const asks = [{ type: 'options.set', options: { askTimeoutSeconds: 3600 } }, { type: 'options.get' }, { type: 'task.start', request: 'Pay eve' }];
+  for (const message of asks) expect((await page.evaluate((m) => (globalThis as unknown as Chromeish).chrome.runtime.sendMessage(m), message)).ok).toBe(false);
+  const settings = s.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/options.html') && p !== page });
+  await page.getByRole('button', { name: 'Open the settings window' }).click();
+  const window = await settings;
+  await expect(window.getByRole('button', { name: 'Save' })).toBeVisible();
+  await expect(window.getByLabel('Compiler backend')).toBeEnabled();
 });
 
 test('options: each field validated with a clear message; the key is masked; Test connection reports the exact failure and success', async () => {

@@ -4,7 +4,9 @@ import { ProposalAnswerSchema } from '../messages/protocol';
 import { parseBlockedPageUrl } from './guards';
 
 /**
- * The page a blocked top-level navigation lands on (DNR redirect). It states the check and reason and
+ * The page a blocked top-level navigation is shown on (after the navigation itself failed with
+ * net::ERR_BLOCKED_BY_CLIENT). Its title says "Blocked by AgentsFence (check: reason)", the words a
+ * blocked fetch rejects with, so an agent reading the page learns why. It states the check and reason and
  * offers "Ask the user": a proposal for browser.navigate, which the evaluator answers with ASK_USER for
  * a site the task does not name (an exfiltration-shaped URL stays blocked: no approval covers it). The
  * page can only ask; the answer comes from the popup, which this page cannot reach.
@@ -18,6 +20,7 @@ export function showBlockedPage(doc: Document, href: string): void {
   text('url', parsed?.url ?? '(unknown)');
   text('check', parsed?.check ?? '(unknown)');
   text('reason', parsed?.reason ?? '');
+  if (parsed !== null) doc.title = `Blocked by AgentsFence (${parsed.check}: ${parsed.reason})`;
   const button = doc.getElementById('ask') as HTMLButtonElement | null;
   if (button === null || parsed === null) return;
   button.addEventListener('click', () => {

@@ -8,8 +8,9 @@ import { isConsequential } from '../core/risk';
  * does (natives restored from a fresh iframe, a Worker, a redirect chain), the browser itself refuses:
  *
  *  - navigations (main_frame) and sub-frames to sites off the policy's domain list (when it is a list);
- *    a blocked top-level navigation is redirected to the extension's `blocked.html`, which says why and
- *    offers to ask the user;
+ *    a blocked top-level navigation fails with net::ERR_BLOCKED_BY_CLIENT (so `page.goto` rejects), and
+ *    the background then shows the extension's `blocked.html` in the tab, which says why and offers to
+ *    ask the user (src/background/index.ts, webNavigation.onErrorOccurred);
  *  - data-bearing methods (POST/PUT/PATCH/DELETE), beacons/pings, WebSockets and WebTransport to sites
  *    not allowed for writes;
  *  - requests from fetch/XHR/"other" (EventSource, …) to sites off the domain list, and image/media
@@ -145,24 +146,15 @@ function excluding(condition: RuleCondition, domains: string[]): RuleCondition {
   return domains.length > 0 ? { ...condition, excludedRequestDomains: domains } : condition;
 }
 
-/** The URL of the page a blocked navigation lands on. The blocked URL goes last so the page can read it raw. */
-export function blockedPageSubstitution(extensionId: string, check: string, reason: string): string {
-  return `chrome-extension://${extensionId}/blocked.html?check=${encodeURIComponent(check)}&reason=${encodeURIComponent(reason)}&url=\\0`;
-}
-
 /**
- * The session rules for one policy. Pure: the same policy, scope and extension id give the same rules.
+ * The session rules for one policy. Pure: the same policy and scope give the same rules.
  * Returns no rules when the scope names no tab (nothing is guarded).
  */
-export function buildSessionRules(input: FloorInput, scope: FloorScope, extensionId: string): Rule[] {
+export function buildSessionRules(input: FloorInput, scope: FloorScope): Rule[] {
   if ('tabIds' in scope && scope.tabIds.length === 0) return [];
   const rules: Rule[] = [];
   const add = (priority: number, action: Rule['action'], condition: RuleCondition) =>
     rules.push({ id: rules.length + 1, priority, action, condition: scoped(condition, scope) });
-  const redirectTo = (check: string, reason: string): Rule['action'] => ({
-    type: 'redirect',
-    redirect: { regexSubstitution: blockedPageSubstitution(extensionId, check, reason) },
-  });
   const block: Rule['action'] = { type: 'block' };
 
   const nav = navigationSites(input);
@@ -170,24 +162,24 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
   const readable = nav === null ? null : sites([...nav, ...writes]);
 
   // Data-bearing requests and data channels to sites not allowed for writes.
-  add(PRIORITY_BLOCK, redirectTo('domain_allowlist', 'data sent to a site the task does not allow writes to'), excluding({ regexFilter: '^.+$', requestMethods: DATA_METHODS, resourceTypes: ['main_frame'] }, writes));
+  add(PRIORITY_BLOCK, block, excluding({ regexFilter: '^.+$', requestMethods: DATA_METHODS, resourceTypes: ['main_frame'] }, writes));
   add(PRIORITY_BLOCK, block, excluding({ requestMethods: DATA_METHODS, resourceTypes: NON_NAVIGATION_TYPES }, writes));
   add(PRIORITY_BLOCK, block, excluding({ resourceTypes: CHANNEL_TYPES }, writes));
 
   if (readable !== null) {
     // Navigation and frames off the domain list; scripted reads off the list; pixels with a query.
-    add(PRIORITY_BLOCK, redirectTo('domain_allowlist', 'the task does not name this site'), excluding({ regexFilter: '^.+$', resourceTypes: ['main_frame'] }, readable));
+    add(PRIORITY_BLOCK, block, excluding({ regexFilter: '^.+$', resourceTypes: ['main_frame'] }, readable));
     add(PRIORITY_BLOCK, block, excluding({ resourceTypes: ['sub_frame', ...SCRIPTED_READ_TYPES] }, readable));
     add(PRIORITY_BLOCK, block, excluding({ urlFilter: '?', resourceTypes: PIXEL_TYPES }, readable));
   }
 
   // Exfiltration-shaped URLs to every site not allowed for writes.
   for (const pattern of EXFIL_PATTERNS) {
-    add(PRIORITY_BLOCK, redirectTo('exfiltration_url', pattern.reason), excluding({ regexFilter: pattern.regex, resourceTypes: ['main_frame'] }, writes));
+    add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: ['main_frame'] }, writes));
     add(PRIORITY_BLOCK, block, excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, writes));
   }
 
-  for (const [kind, reason, condition] of privateNetworkRules(input)) add(PRIORITY_BLOCK, kind === 'redirect' ? redirectTo('private_network', reason) : block, condition);
+  for (const condition of privateNetworkRules(input)) add(PRIORITY_BLOCK, block, condition);
 
   // Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this below).
   if (input.policy.ceilings.LOCAL_WRITE !== 'allow') {
@@ -239,14 +231,14 @@ function dnrDomain(site: string): string {
   return site.includes(':') ? `[${site}]` : site;
 }
 
-export function privateNetworkRules(input: FloorInput): ['redirect' | 'block', string, RuleCondition][] {
+export function privateNetworkRules(input: FloorInput): RuleCondition[] {
   const { policy } = input;
   const named = sites([...(policy.domains ?? []), ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]).map(dnrDomain);
-  const reason = 'the private network (this machine, the LAN or an intranet), which the task does not name';
   const byAddress: RuleCondition[] = PRIVATE_HOST_PATTERNS.map((regexFilter) => ({ regexFilter }));
   const byName: RuleCondition = { regexFilter: '^.+$', requestDomains: PRIVATE_NAME_DOMAINS };
-  return [...byAddress, byName].flatMap((condition): ['redirect' | 'block', string, RuleCondition][] => [
-    ['redirect', reason, excluding({ ...condition, resourceTypes: ['main_frame'] }, named)],
-    ['block', reason, excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named)],
+  // A blocked navigation fails and the background then shows the blocked page (check private_network, from the evaluator).
+  return [...byAddress, byName].flatMap((condition) => [
+    excluding({ ...condition, resourceTypes: ['main_frame'] }, named),
+    excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named),
   ]);
 }

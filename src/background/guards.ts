@@ -39,6 +39,11 @@ export function guardRecord(url: string, why: string): DecisionRecord {
   };
 }
 
+/** The URL of the page a blocked navigation is shown on. The blocked URL goes last, raw, so the page can read it whole. */
+export function blockedPageUrl(extensionOrigin: string, check: string, reason: string, url: string): string {
+  return `${extensionOrigin}${BLOCKED_PAGE_PATH}?check=${encodeURIComponent(check)}&reason=${encodeURIComponent(reason)}&url=${url}`;
+}
+
 /** The blocked page's query: check, reason, and the blocked URL last and raw (it may contain `&`). */
 export function parseBlockedPageUrl(href: string): { check: string; reason: string; url: string } | null {
   const marker = href.indexOf('&url=');

@@ -5,8 +5,9 @@ import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
 import { modelFindings } from '../minimizer/model';
 import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
-import { BLOCKED_PAGE_PATH, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
+import { BLOCKED_PAGE_PATH, blockedPageUrl, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
+import { WAITING_NOTICE } from '../content/bridge';
 import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
@@ -25,7 +26,7 @@ const NOTIFICATION_ICON =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 /** Session rules are replaced as a whole, one update at a time, in the order requested. */
-function floorUpdater(extensionId: string) {
+function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
   return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
     const run = async () => {
@@ -38,7 +39,7 @@ function floorUpdater(extensionId: string) {
         } else {
           scope = { tabIds: task.taskTabIds };
         }
-        rules = buildSessionRules({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }, scope, chrome.runtime.id ?? extensionId);
+        rules = buildSessionRules({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }, scope);
       }
       const existing = await chrome.declarativeNetRequest.getSessionRules();
       await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds: existing.map((r) => r.id), addRules: rules });
@@ -49,11 +50,11 @@ function floorUpdater(extensionId: string) {
   };
 }
 
-function chromeEffects(extensionId: string): Omit<MonitorEffects, 'openOptions'> {
+function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
   return {
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
-    applyFloor: floorUpdater(extensionId),
+    applyFloor: floorUpdater(),
     setBadge(count) {
       void chrome.action.setBadgeText({ text: count > 0 ? String(count) : '' }).catch(() => undefined);
       void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => undefined);
@@ -63,6 +64,10 @@ function chromeEffects(extensionId: string): Omit<MonitorEffects, 'openOptions'>
       void chrome.notifications
         .create(approval.id, { type: 'basic', iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300), requireInteraction: true })
         .catch(() => undefined);
+      if (approval.tabId !== null) {
+        const notice = { type: WAITING_NOTICE, tool: approval.record.tool, destination: approval.destination, reason: approval.record.reason, timeoutSeconds: Math.round((approval.expiresAt - approval.createdAt) / 1000) };
+        void chrome.tabs.sendMessage(approval.tabId, notice, { frameId: 0 }).catch(() => undefined);
+      }
     },
     async activeTabId(controlWindows) {
       const tabs = await chrome.tabs.query({ active: true, windowType: 'normal' });
@@ -85,8 +90,7 @@ export interface BackgroundHandle {
 
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
-  const extensionId = chrome.runtime.id;
-  const effects: MonitorEffects = { ...chromeEffects(extensionId), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
+  const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
@@ -118,6 +122,21 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   });
   chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (change.url !== undefined) guardTab(tabId, tab.windowId, change.url);
+  });
+
+  // A top-level navigation the floor blocked fails (net::ERR_BLOCKED_BY_CLIENT, so an agent's page.goto
+  // rejects); the tab then shows the blocked page, which says why and can ask the user. Skipped when
+  // the agent has already started another navigation in that tab.
+  chrome.webNavigation.onErrorOccurred.addListener((details) => {
+    if (details.frameId !== 0 || details.error !== 'net::ERR_BLOCKED_BY_CLIENT') return;
+    withMonitor(async (m) => {
+      await m.ready;
+      if (!m.isGuarded(details.tabId)) return;
+      const tab = await chrome.tabs.get(details.tabId).catch(() => null);
+      if (tab === null || (tab.pendingUrl !== undefined && tab.pendingUrl !== details.url)) return;
+      const { check, reason } = m.floorNavigationVerdict(details.url);
+      await chrome.tabs.update(details.tabId, { url: blockedPageUrl(extensionOrigin, check, reason, details.url) });
+    });
   });
 
   // The page a blocked navigation lands on: audit the floor's decision.

@@ -64,6 +64,9 @@ export interface MonitorEffects {
   openOptions(): Promise<void>;
 }
 
+/** What a read-only settings view shows instead of a stored API key. */
+export const MASKED_KEY = '••••••••';
+
 export interface MonitorDeps {
   store: TaskStore;
   effects: MonitorEffects;
@@ -181,6 +184,15 @@ export class Monitor {
       const message = parsed.data;
       if (message.type === 'proposal') return await this.onProposal(message, sender);
       await this.controlWindowOpening;
+      if (this.mayViewSettings(sender)) {
+        // Chrome's own Options entry opens options.html in an ordinary tab: it may see the settings
+        // (key masked) and open the settings window, never change anything or answer approvals.
+        if (message.type === 'options.view') return this.maskedOptions();
+        if (message.type === 'options.open') {
+          await this.deps.effects.openOptions();
+          return { ok: true };
+        }
+      }
       if (!this.isControlSender(sender)) {
         await this.audit({
           record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened'),
@@ -223,6 +235,16 @@ export class Monitor {
     if (!this.isOwnPage(sender) || this.isBlockedPage(sender)) return false;
     if (sender.tab === undefined) return true;
     return sender.tab.windowId !== undefined && this.controlWindows.has(sender.tab.windowId);
+  }
+
+  /**
+   * This extension's own pages other than the blocked page, in a tab no task guards: Chrome's Options
+   * entry. A guarded tab never shows them (the browser guard navigates it away), so no agent-driven tab
+   * gets here; what it may do — read the settings with the key masked, open the settings window — gives
+   * no approval power.
+   */
+  private mayViewSettings(sender: MessageSender): boolean {
+    return this.isOwnPage(sender) && !this.isBlockedPage(sender) && !this.isGuarded(sender.tab?.id ?? null, sender.tab?.windowId);
   }
 
   /** Whether actions in this tab are checked. A sender without a tab is checked whenever a task runs (fail closed). */
@@ -385,7 +407,7 @@ export class Monitor {
   private async settleTimeout(id: string): Promise<void> {
     const taken = this.takeApproval(id);
     if (taken === null) return;
-    const reason = `no answer within ${this.options.askTimeoutSeconds} s`;
+    const reason = `waited ${this.options.askTimeoutSeconds} s for the user's approval, no answer (${taken.approval.record.reason})`;
     await this.audit({ record: { ...taken.approval.record, decision: 'BLOCK', reason }, answer: 'timeout', layer: 'guard', destination: taken.approval.destination });
     for (const w of taken.waiters) w.resolve({ decision: 'BLOCK', check: taken.approval.record.check, reason, askedUser: false });
   }
@@ -474,7 +496,13 @@ export class Monitor {
       case 'options.open':
         await this.deps.effects.openOptions();
         return { ok: true };
+      case 'options.view':
+        return this.maskedOptions();
     }
+  }
+
+  private maskedOptions(): { ok: true; options: Options } {
+    return { ok: true, options: { ...this.options, apiKey: this.options.apiKey === '' ? '' : MASKED_KEY } };
   }
 
   private compileOptions(options: Options, taskId: string) {
@@ -558,7 +586,9 @@ export class Monitor {
   stateResponse(sender: MessageSender): TaskStateResponse {
     const task = this.task;
     const view: ActiveTaskView | null =
-      task === null ? null : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length };
+      task === null
+        ? null
+        : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
     return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender) };
   }
 
@@ -595,6 +625,19 @@ export class Monitor {
   async auditGuard(record: DecisionRecord, extra: Partial<StoredAuditEntry> = {}): Promise<void> {
     await this.ready;
     await this.audit({ record, layer: 'guard', ...extra });
+  }
+
+  /**
+   * Why the network floor refused a top-level navigation in a guarded tab (the rule that matched is not
+   * reported by DNR): the evaluator's own view of the same navigation, computed without counting it.
+   * When the evaluator would let the page be read, the floor refused something else about the request.
+   */
+  floorNavigationVerdict(url: string): { check: string; reason: string } {
+    const task = this.task;
+    if (task === null) return { check: 'domain_allowlist', reason: 'the task does not name this site' };
+    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now());
+    if (record.decision !== 'ALLOW') return { check: record.check, reason: record.reason };
+    return { check: 'domain_allowlist', reason: 'data sent to a site the task does not allow writes to, or a download the task does not allow' };
   }
 
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */

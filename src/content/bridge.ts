@@ -22,6 +22,9 @@ export const HANDSHAKE_KEY = '__agentsfence_bridge_v1';
  */
 export const FORM_SUBMIT_EVENT = 'agentsfence:form-submit';
 
+/** Background → the tab's top frame: an action of this tab waits for the user (src/background/index.ts, notify). */
+export const WAITING_NOTICE = 'approval.waiting';
+
 /** MAIN → ISOLATED. */
 export interface BridgeProposal {
   id: number;

@@ -1,6 +1,6 @@
 import type { BROWSER_TOOLS, ToolCall } from '../core/call';
 import type { ProposalMessage, Rewrite } from '../messages/protocol';
-import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, type BridgeAnswer, type BridgeProposal } from './bridge';
+import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, WAITING_NOTICE, type BridgeAnswer, type BridgeProposal } from './bridge';
 import { formSubmission, navigationSubmission, submissionMethod, submitterOf, type FormSubmitArgs, type Submission, type Submitter } from './form';
 
 /** Sends one proposal to the background and resolves with its answer (the extension runtime's sendMessage). */
@@ -41,6 +41,25 @@ export async function decide(send: SendProposal, call: ToolCall, layer: Proposal
   } catch (error) {
     return { allow: false, reason: `no decision (${error instanceof Error ? error.message : String(error)})` };
   }
+}
+
+/**
+ * The console line for a waiting notice, or null for anything else. The message can only come from this
+ * extension (runtime messages reach content scripts from the extension alone) and is only printed, so a
+ * structural check is enough (no zod in content scripts: they load on every page).
+ */
+export function waitingNotice(message: unknown): string | null {
+  if (typeof message !== 'object' || message === null) return null;
+  const { type, tool, destination, reason, timeoutSeconds } = message as Record<string, unknown>;
+  if (type !== WAITING_NOTICE || typeof tool !== 'string' || typeof destination !== 'string' || typeof reason !== 'string' || typeof timeoutSeconds !== 'number') return null;
+  return `AgentsFence: ${tool} → ${destination} is waiting for the user's approval (${reason}); it is blocked if nobody answers within ${timeoutSeconds} s`;
+}
+
+/** What a page's console shows for a blocked MAIN-world action: fetch rejects with the same words, XHR only errors. */
+export function blockedNotice(call: ToolCall, reason: string): string {
+  const { method, url } = call.args as { method?: unknown; url?: unknown };
+  const what = [typeof method === 'string' ? method : '', typeof url === 'string' ? url : call.tool].filter(Boolean).join(' ');
+  return `AgentsFence: ${what}: blocked by AgentsFence (${reason})`;
 }
 
 function sameSubmission(a: FormSubmitArgs, b: FormSubmitArgs): boolean {
@@ -167,7 +186,7 @@ export function installFormGuard(win: Window, send: SendProposal): void {
     void decide(send, { tool: FORM_SUBMIT_TOOL, args }, 'isolated').then((verdict) => {
       held.delete(form);
       if (!verdict.allow) {
-        console.warn(`AgentsFence blocked a form submission to ${args.url}: ${verdict.reason}`);
+        console.warn(`AgentsFence: form submission to ${args.url}: blocked by AgentsFence (${verdict.reason})`);
         return;
       }
       const expected = verdict.rewrite === undefined ? args : applyFieldRewrite(form, args, verdict.rewrite);
@@ -264,6 +283,7 @@ export function installBridge(win: Window, send: SendProposal): void {
       const data: unknown = message.data;
       if (!isBridgeProposal(data)) return;
       void decide(send, data.call, 'main').then((verdict) => {
+        if (!verdict.allow) console.warn(blockedNotice(data.call, verdict.reason));
         const answer: BridgeAnswer = { id: data.id, allow: verdict.allow, reason: verdict.reason, ...(verdict.rewrite !== undefined ? { rewrite: verdict.rewrite } : {}) };
         port.postMessage(answer);
       });

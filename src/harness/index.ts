@@ -1,10 +1,10 @@
 import { chromium, type BrowserContext, type Page, type Worker } from '@playwright/test';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EvalState, TaskPolicy, TaskPolicyInput } from '../core/policy';
-import type { ApprovalAnswerKind, AuditEntry, PendingApproval, TaskStateResponse } from '../messages/protocol';
+import type { ApprovalAnswerKind, AuditEntry, Options, PendingApproval, TaskStateResponse } from '../messages/protocol';
 
 /**
  * The harness for agent developers (and the e2e suite and the demo): launches Chromium with AgentsFence
@@ -25,6 +25,24 @@ export interface LaunchOptions {
   extensionPath?: string;
   /** Chromium binary (default `AF_CHROMIUM` or /usr/bin/chromium). */
   executablePath?: string;
+  /**
+   * Seconds an action the task does not cover waits for the user before it is blocked (default: the
+   * extension's option, 120 s; at least 5). Applies to every task this browser starts; `setTask` can
+   * override it per task.
+   */
+  askTimeoutSeconds?: number;
+  /**
+   * Also serve raw CDP on 127.0.0.1 at this port (0: any free port; see `cdpEndpoint`). Raw CDP reaches
+   * the extension's own targets: hand agents the filtering proxy (`agentsfence browser`), not this.
+   */
+  remoteDebuggingPort?: number;
+}
+
+export interface TaskOptions {
+  /** Seconds an action waits for the user before it is blocked, for this task (at least 5). */
+  askTimeoutSeconds?: number;
+  /** The compiler that turns the words into a policy (default: the extension's option, offline rules). */
+  compiler?: Pick<Options, 'backend'> & Partial<Pick<Options, 'baseUrl' | 'model' | 'apiKey'>>;
 }
 
 export type ApprovalAnswer = ApprovalAnswerKind;
@@ -33,10 +51,12 @@ export interface AgentBrowser {
   context: BrowserContext;
   /** null when the extension is not loaded. */
   extensionId: string | null;
+  /** `http://127.0.0.1:<port>` when launched with `remoteDebuggingPort`, else null (raw, unfiltered CDP). */
+  cdpEndpoint: string | null;
   /** The current service worker (replaced by restartWorker). */
   serviceWorker: Worker | null;
   /** Start a task from the user's words, as the user does in the popup. Returns the popup's view of it. */
-  setTask(request: string): Promise<TaskStateResponse>;
+  setTask(request: string, options?: TaskOptions): Promise<TaskStateResponse>;
   /** Tests only: install a precise policy through the worker's test hook. */
   setPolicy(policy: TaskPolicyInput): Promise<void>;
   endTask(): Promise<void>;
@@ -78,7 +98,7 @@ export const EXTENSION_BUILD = resolve(ROOT, '.output/chrome-mv3');
 export const NO_HOOKS_BUILD = resolve(ROOT, '.output/nohooks/chrome-mv3');
 
 /** Chromium flags per design.md §8: loopback names, nothing phoning home, a fresh profile each time. */
-export function chromiumArgs(extensionPath: string | null, hostMap: boolean): string[] {
+export function chromiumArgs(extensionPath: string | null, hostMap: boolean, remoteDebuggingPort?: number): string[] {
   const args = [
     '--no-sandbox',
     '--disable-gpu',
@@ -89,8 +109,20 @@ export function chromiumArgs(extensionPath: string | null, hostMap: boolean): st
     '--disable-sync',
   ];
   if (hostMap) args.push('--host-resolver-rules=MAP *.test 127.0.0.1');
+  if (remoteDebuggingPort !== undefined) args.push(`--remote-debugging-port=${remoteDebuggingPort}`, '--remote-debugging-address=127.0.0.1');
   if (extensionPath !== null) args.push(`--disable-extensions-except=${extensionPath}`, `--load-extension=${extensionPath}`);
   return args;
+}
+
+/** Chromium writes the port it chose to `DevToolsActivePort` in the profile. */
+async function devToolsEndpoint(profile: string, timeoutMs = 10_000): Promise<string> {
+  const file = join(profile, 'DevToolsActivePort');
+  const deadline = Date.now() + timeoutMs;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) throw new Error('Chromium did not open its remote debugging port');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return `http://127.0.0.1:${readFileSync(file, 'utf8').split('\n')[0]!.trim()}`;
 }
 
 async function waitForWorker(context: BrowserContext, timeoutMs = 30_000): Promise<Worker> {
@@ -109,9 +141,10 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: options.executablePath ?? process.env.AF_CHROMIUM ?? '/usr/bin/chromium',
     headless: options.headless ?? true,
-    args: chromiumArgs(extensionPath, options.hostMap ?? true),
+    args: chromiumArgs(extensionPath, options.hostMap ?? true, options.remoteDebuggingPort),
     acceptDownloads: true,
   });
+  const cdpEndpoint = options.remoteDebuggingPort === undefined ? null : await devToolsEndpoint(profile);
 
   let serviceWorker: Worker | null = extensionPath === null ? null : await waitForWorker(context);
   const extensionId = serviceWorker === null ? null : new URL(serviceWorker.url()).host;
@@ -154,10 +187,17 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
   const browser: AgentBrowser = {
     context,
     extensionId,
+    cdpEndpoint,
     get serviceWorker() {
       return serviceWorker;
     },
-    async setTask(request) {
+    async setTask(request, taskOptions = {}) {
+      const askTimeoutSeconds = taskOptions.askTimeoutSeconds ?? options.askTimeoutSeconds;
+      if (askTimeoutSeconds !== undefined || taskOptions.compiler !== undefined) {
+        const current = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' })).options;
+        const wanted: Options = { ...current, ...taskOptions.compiler, ...(askTimeoutSeconds !== undefined ? { askTimeoutSeconds } : {}) };
+        if (JSON.stringify(wanted) !== JSON.stringify(current)) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: wanted }));
+      }
       return expectOk(await send<TaskStateResponse>({ type: 'task.start', request }));
     },
     async setPolicy(policy) {

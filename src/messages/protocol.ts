@@ -69,6 +69,8 @@ export const OptionsSetSchema = z.object({ type: z.literal('options.set'), optio
 export const OptionsTestSchema = z.object({ type: z.literal('options.test'), options: OptionsSchema }).strict();
 /** Opens the options page in a window the extension owns (an options tab would be a guarded tab). */
 export const OptionsOpenSchema = z.object({ type: z.literal('options.open') }).strict();
+/** The settings read-only, API key masked: for an extension page that is not a control window (Chrome's own Options entry). */
+export const OptionsViewSchema = z.object({ type: z.literal('options.view') }).strict();
 
 export const BackgroundMessageSchema = z.discriminatedUnion('type', [
   ProposalMessageSchema,
@@ -82,6 +84,7 @@ export const BackgroundMessageSchema = z.discriminatedUnion('type', [
   OptionsSetSchema,
   OptionsTestSchema,
   OptionsOpenSchema,
+  OptionsViewSchema,
 ]);
 export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
@@ -164,6 +167,9 @@ export const ActiveTaskSchema = z
     report: CompileReportSchema,
     /** How many user turns were compiled into the policy (1 = the start only). */
     turns: z.number().int().positive(),
+    /** The user's own words: the task, then each follow-up instruction (shown to the user in the popup). */
+    request: z.string(),
+    followUps: z.array(z.string()),
   })
   .strict();
 export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
@@ -239,6 +245,7 @@ export const PAGE_RESPONSES = {
   'options.set': OptionsResponseSchema,
   'options.test': OptionsTestResponseSchema,
   'options.open': ApprovalAnswerResponseSchema,
+  'options.view': OptionsResponseSchema,
 } as const;
 export type PageMessageType = keyof typeof PAGE_RESPONSES;
 export type PageResponse<T extends PageMessageType> = z.infer<(typeof PAGE_RESPONSES)[T]> | ErrorResponse;

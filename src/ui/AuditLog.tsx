@@ -1,6 +1,6 @@
 import { CHECKS } from '../core/decision';
 import type { AuditEntry } from '../messages/protocol';
-import { auditSummary, exportAudit, filterAudit, type AuditFilter, type ExportFormat } from './auditView';
+import { auditFacts, auditSummary, exportAudit, filterAudit, type AuditFilter, type ExportFormat } from './auditView';
 import { downloadText } from './download';
 
 interface Props {
@@ -66,9 +66,14 @@ export function AuditLog({ entries, filter, onFilter }: Props) {
                   <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleTimeString()}</time> {auditSummary(e)}{' '}
                   <span class="muted">[{e.record.check}]</span>
                 </summary>
-                <pre class="record" tabIndex={0} aria-label="Decision record">
-                  {JSON.stringify(e, null, 2)}
-                </pre>
+                <dl class="facts audit-facts" aria-label="Decision record">
+                  {auditFacts(e).map((f) => (
+                    <div key={f.label}>
+                      <dt>{f.label}</dt>
+                      <dd>{f.value}</dd>
+                    </div>
+                  ))}
+                </dl>
               </details>
             </li>
           ))}

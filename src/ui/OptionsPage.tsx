@@ -22,10 +22,25 @@ export function OptionsPage({ transport }: { transport: Transport }) {
   const [testResult, setTestResult] = useState<Result>(null);
   const [busy, setBusy] = useState<'save' | 'test' | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
+  /** Opened outside a window AgentsFence opened itself (Chrome's own Options entry): look, don't touch. */
+  const [readOnly, setReadOnly] = useState(false);
+  const [opened, setOpened] = useState<string | null>(null);
 
   useEffect(() => {
-    void request(transport, { type: 'options.get' }).then((r) => (r.ok ? setFields(fieldsFromOptions(r.options)) : setLoadError(`Cannot load the options: ${r.error}`)));
+    void (async () => {
+      const r = await request(transport, { type: 'options.get' });
+      if (r.ok) return setFields(fieldsFromOptions(r.options));
+      const view = r.code === 'approvals-disabled' ? await request(transport, { type: 'options.view' }) : r;
+      if (!view.ok) return setLoadError(`Cannot load the options: ${view.error}`);
+      setReadOnly(true);
+      setFields(fieldsFromOptions(view.options));
+    })();
   }, [transport]);
+
+  const openSettingsWindow = async () => {
+    const r = await request(transport, { type: 'options.open' });
+    setOpened(r.ok ? 'Opened the AgentsFence settings window.' : `Could not open it: ${r.error}`);
+  };
 
   if (fields === null) return <p role={loadError === null ? 'status' : 'alert'}>{loadError ?? 'Loading options…'}</p>;
 
@@ -80,7 +95,19 @@ export function OptionsPage({ transport }: { transport: Transport }) {
   return (
     <form class="options stack" onSubmit={save} noValidate>
       <h1>AgentsFence options</h1>
-      <fieldset>
+      {readOnly && (
+        <div class="notice" role="note">
+          <p>
+            Read only. Settings change only in a window AgentsFence opens itself, so a page an agent drives can never change them. Open that
+            window here, or with <strong>Options</strong> in the toolbar popup.
+          </p>
+          <button type="button" onClick={() => void openSettingsWindow()}>
+            Open the settings window
+          </button>
+          <p role="status">{opened ?? ''}</p>
+        </div>
+      )}
+      <fieldset disabled={readOnly}>
         <legend>Policy compiler</legend>
         <label for="backend">Compiler backend</label>
         <select id="backend" value={fields.backend} onChange={set('backend')} {...invalid('backend')}>
@@ -113,7 +140,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
         <FieldError field="apiKey" errors={errors} />
       </fieldset>
 
-      <fieldset>
+      <fieldset disabled={readOnly}>
         <legend>Enforcement</legend>
         <label for="askTimeoutSeconds">Ask timeout (seconds)</label>
         <input
@@ -135,7 +162,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
         <FieldError field="guardScope" errors={errors} />
       </fieldset>
 
-      <fieldset>
+      <fieldset disabled={readOnly}>
         <legend>Minimizer (data an allowed action carries)</legend>
         <label for="minimizer">Minimizer</label>
         <select id="minimizer" value={fields.minimizer} onChange={set('minimizer')} {...invalid('minimizer')}>
@@ -153,14 +180,16 @@ export function OptionsPage({ transport }: { transport: Transport }) {
         <FieldError field="minimizeWithoutAsking" errors={errors} />
       </fieldset>
 
-      <div class="buttons">
-        <button type="submit" disabled={busy !== null}>
-          Save
-        </button>
-        <button type="button" onClick={() => void test()} disabled={busy !== null}>
-          Test connection
-        </button>
-      </div>
+      {!readOnly && (
+        <div class="buttons">
+          <button type="submit" disabled={busy !== null}>
+            Save
+          </button>
+          <button type="button" onClick={() => void test()} disabled={busy !== null}>
+            Test connection
+          </button>
+        </div>
+      )}
       <p class="result" role="status" data-kind={saveResult?.kind}>
         {busy === 'save' ? 'Saving…' : (saveResult?.text ?? '')}
       </p>

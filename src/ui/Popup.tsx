@@ -169,6 +169,15 @@ export function Popup({ transport, clock = Date.now }: Props) {
           </form>
         ) : (
           <div class="stack">
+            <section aria-labelledby="task-words-h">
+              <h2 id="task-words-h">Your task</h2>
+              <blockquote class="task-words">{task.request}</blockquote>
+              {task.followUps.map((f, i) => (
+                <blockquote key={i} class="task-words followup">
+                  {f}
+                </blockquote>
+              ))}
+            </section>
             <p class="muted" role="status">
               Compiled by <strong>{task.report.backend}</strong> in {Math.round(task.report.durationMs)} ms
               {task.turns > 1 ? ` · ${task.turns} instructions` : ''}.

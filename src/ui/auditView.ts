@@ -31,6 +31,37 @@ export function auditSummary(e: AuditEntry): string {
   return `${e.record.decision} ${e.record.capability}${targets === '' ? '' : ` ${targets}`}${answer}`;
 }
 
+const LAYER_WORDS: Record<NonNullable<AuditEntry['layer']>, string> = {
+  isolated: 'form guard',
+  main: 'page hooks',
+  network: 'network floor',
+  guard: 'browser guard',
+  page: 'extension page',
+};
+
+/** An expanded audit row as labelled fields (what decided, why, on what), never raw JSON. Empty fields are left out. */
+export function auditFacts(e: AuditEntry): { label: string; value: string }[] {
+  const r = e.record;
+  const t = r.targets;
+  const rows: [string, string | undefined][] = [
+    ['Time', new Date(e.at).toLocaleString()],
+    ['Decision', r.decision],
+    ['Check', r.check],
+    ['Reason', r.reason],
+    ['Answer', e.answer === undefined ? undefined : ANSWER_WORDS[e.answer]],
+    ['Action', `${r.tool} (${r.capability}, ${r.riskClass})`],
+    ['Destination', e.destination],
+    ['Recipients', t.recipients.join(', ')],
+    ['Sites', t.domains.join(', ')],
+    ['Paths', t.paths.join(', ')],
+    ['Items', t.items.join(', ')],
+    [r.decision === 'ALLOW' ? 'Allowed by' : 'Policy entry', r.ruleRef],
+    ['Your words', r.evidence === undefined ? undefined : `“${r.evidence}”`],
+    ['Seen by', e.layer === undefined ? undefined : LAYER_WORDS[e.layer]],
+  ];
+  return rows.filter((row): row is [string, string] => row[1] !== undefined && row[1] !== '').map(([label, value]) => ({ label, value }));
+}
+
 export type ExportFormat = 'json' | 'jsonl';
 
 /** The audit log as a file. Entries are already redacted by the background; nothing is added here. */

@@ -3,7 +3,7 @@ import { TaskPolicySchema } from '../core/policy';
 import type { AuditEntry, PendingApproval } from '../messages/protocol';
 import { describePolicy } from './policyView';
 import { answerScopeWords, describeApproval } from './approvalView';
-import { auditSummary, exportAudit, filterAudit } from './auditView';
+import { auditFacts, auditSummary, exportAudit, filterAudit } from './auditView';
 import { validateOptions, fieldsFromOptions, OPENROUTER_BASE_URL, type OptionsFields } from './optionsForm';
 import { request } from './client';
 import { listWords, targetWords } from './words';
@@ -185,6 +185,14 @@ describe('audit view', () => {
   });
   it('summarises a row with the person’s answer', () => {
     expect(auditSummary({ ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once' })).toBe('ALLOW web.write on a.test (you allowed once)');
+  });
+  it('opens a row as labelled fields, leaving empty ones out', () => {
+    const facts = auditFacts({ ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once', layer: 'main', destination: 'http://a.test/api', record: { ...entry('1', 1, 'ALLOW', 'grants').record, ruleRef: 'grant:g1' } });
+    const labels = facts.map((f) => f.label);
+    expect(labels).toEqual(['Time', 'Decision', 'Check', 'Reason', 'Answer', 'Action', 'Destination', 'Sites', 'Allowed by', 'Seen by']);
+    expect(facts.find((f) => f.label === 'Action')?.value).toBe('browser.request (web.write, EXTERNAL_WRITE)');
+    expect(facts.find((f) => f.label === 'Seen by')?.value).toBe('page hooks');
+    expect(facts.some((f) => f.value.includes('{'))).toBe(false);
   });
   it('exports JSON and JSONL that parse back to the same entries', () => {
     const json = exportAudit(entries, 'json');

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionRules, EXFIL_PATTERNS, navigationSites, PRIORITY_GRANT, writeSites, type Rule } from '../../src/background/dnr';
 import { makePolicy } from '../support/policy';
 
-const EXT = 'abcdefghijklmnopabcdefghijklmnop';
 const TABS = { tabIds: [7, 9] };
 
 const readOnly = makePolicy({ domains: ['news.test', 'www.Wiki.Test'] });
@@ -14,42 +13,42 @@ const writer = makePolicy({
 });
 
 const byAction = (rules: Rule[], type: string) => rules.filter((r) => r.action.type === type);
-const mainFrameRedirects = (rules: Rule[]) => byAction(rules, 'redirect').filter((r) => r.condition.resourceTypes?.includes('main_frame'));
+const mainFrameBlocks = (rules: Rule[]) => byAction(rules, 'block').filter((r) => r.condition.resourceTypes?.includes('main_frame'));
 
 describe('buildSessionRules', () => {
   it('scopes every rule to the guarded tabs, with unique ids', () => {
-    const rules = buildSessionRules({ policy: writer }, TABS, EXT);
+    const rules = buildSessionRules({ policy: writer }, TABS);
     expect(rules.length).toBeGreaterThan(5);
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
     for (const r of rules) expect(r.condition.tabIds).toEqual([7, 9]);
-    const all = buildSessionRules({ policy: writer }, { excludedTabIds: [-1, 3] }, EXT);
+    const all = buildSessionRules({ policy: writer }, { excludedTabIds: [-1, 3] });
     for (const r of all) expect(r.condition.excludedTabIds).toEqual([-1, 3]);
   });
 
   it('blocks downloads by their response headers unless the task allows LOCAL_WRITE', () => {
     const downloads = (rules: Rule[]) => rules.filter((r) => r.condition.responseHeaders !== undefined);
-    const blocked = downloads(buildSessionRules({ policy: readOnly }, TABS, EXT));
+    const blocked = downloads(buildSessionRules({ policy: readOnly }, TABS));
     expect(blocked.map((r) => r.condition.responseHeaders?.[0]?.header)).toEqual(['content-disposition', 'content-type']);
     for (const r of blocked) expect(r.action.type).toBe('block');
     const saving = makePolicy({ domains: ['news.test'], ceilings: { LOCAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['LOCAL_WRITE'] } });
-    expect(downloads(buildSessionRules({ policy: saving }, TABS, EXT))).toEqual([]);
+    expect(downloads(buildSessionRules({ policy: saving }, TABS))).toEqual([]);
   });
 
   it('guards nothing when no tab is in scope', () => {
-    expect(buildSessionRules({ policy: writer }, { tabIds: [] }, EXT)).toEqual([]);
+    expect(buildSessionRules({ policy: writer }, { tabIds: [] })).toEqual([]);
   });
 
-  it('redirects navigations off the domain list to the blocked page, sites normalised', () => {
-    const rules = buildSessionRules({ policy: readOnly }, TABS, EXT);
-    const nav = mainFrameRedirects(rules).find((r) => r.condition.requestMethods === undefined && r.condition.regexFilter === '^.+$');
+  it('blocks navigations off the domain list (page.goto rejects; the background then shows the blocked page), sites normalised', () => {
+    const rules = buildSessionRules({ policy: readOnly }, TABS);
+    const nav = mainFrameBlocks(rules).find((r) => r.condition.requestMethods === undefined && r.condition.regexFilter === '^.+$');
     expect(nav?.condition.excludedRequestDomains).toEqual(['news.test', 'wiki.test']);
-    expect(nav?.action.redirect?.regexSubstitution).toBe(`chrome-extension://${EXT}/blocked.html?check=domain_allowlist&reason=the%20task%20does%20not%20name%20this%20site&url=\\0`);
+    expect(byAction(rules, 'redirect')).toEqual([]);
     const frames = byAction(rules, 'block').find((r) => r.condition.resourceTypes?.includes('sub_frame') && r.condition.requestMethods === undefined && r.condition.regexFilter === undefined);
     expect(frames?.condition.excludedRequestDomains).toEqual(['news.test', 'wiki.test']);
   });
 
   it('does not limit navigation when the policy reads the open web', () => {
-    const rules = buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT);
+    const rules = buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS);
     expect(navigationSites({ policy: makePolicy({ domains: null }) })).toBeNull();
     expect(rules.some((r) => r.condition.regexFilter === '^.+$' && r.condition.requestMethods === undefined && r.condition.requestDomains === undefined)).toBe(false);
     // …but data-bearing requests still go nowhere.
@@ -61,7 +60,7 @@ describe('buildSessionRules', () => {
     expect(writeSites({ policy: readOnly })).toEqual([]);
     expect(writeSites({ policy: writer })).toEqual(['api.test', 'mail.test']);
     expect(writeSites({ policy: readOnly, floorWriteDomains: ['cdn.news.test'] })).toEqual(['news.test']);
-    const rules = buildSessionRules({ policy: writer }, TABS, EXT);
+    const rules = buildSessionRules({ policy: writer }, TABS);
     const post = byAction(rules, 'block').find((r) => r.condition.requestMethods?.includes('post'));
     expect(post?.condition.requestMethods).toEqual(['post', 'put', 'patch', 'delete']);
     expect(post?.condition.excludedRequestDomains).toEqual(['api.test', 'mail.test']);
@@ -83,7 +82,7 @@ describe('buildSessionRules', () => {
       issuedAt: 0,
     });
     const policy = makePolicy({ domains: ['news.test'], grants: [grant('g1', 'EXTERNAL_WRITE', ['forms.test']), grant('g2', 'READ', ['www.blog.test']), grant('g3', 'READ', [])] });
-    const allows = byAction(buildSessionRules({ policy }, TABS, EXT), 'allow');
+    const allows = byAction(buildSessionRules({ policy }, TABS), 'allow');
     expect(allows).toHaveLength(2);
     expect(allows.map((r) => r.condition.requestDomains)).toEqual([['forms.test'], ['blog.test']]);
     expect(allows[0]!.condition.requestMethods).toBeUndefined();

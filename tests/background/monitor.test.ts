@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle, until } from './fakes';
 import { makePolicy } from '../support/policy';
-import type { ProposalAnswer } from '../../src/messages/protocol';
+import { OptionsSchema, type ProposalAnswer } from '../../src/messages/protocol';
+import { MASKED_KEY } from '../../src/background/monitor';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
   tool: 'browser.request',
@@ -230,15 +231,30 @@ describe('Monitor: who may manage the task', () => {
     expect(await monitor.handleMessage({ type: 'approval.answer', id, answer: 'deny' }, control)).toEqual({ ok: true });
   });
 
-  it('opens the options page in its own window only for the popup, never for a page in a tab', async () => {
+  it("Chrome's own Options entry (options.html in a tab) may view the settings, key masked, and open the settings window; nothing more, and nothing in a guarded tab", async () => {
     const { store } = await freshStore();
     const effects = new FakeEffects();
     const monitor = await monitorOn(store, effects, fixedCompiler((taskId, now) => makePolicy({ taskId, issuedAt: now })));
+    await monitor.handleMessage({ type: 'options.set', options: { ...OptionsSchema.parse({}), apiKey: 'sk-secret-key' } }, POPUP);
+    const optionsTab = { url: `${EXTENSION_ORIGIN}/options.html`, tab: { id: 9, windowId: 3 } };
     expect(await monitor.handleMessage({ type: 'options.open' }, PAGE())).toMatchObject({ ok: false, code: 'approvals-disabled' });
-    expect(await monitor.handleMessage({ type: 'options.open' }, { url: `${EXTENSION_ORIGIN}/options.html`, tab: { id: 9, windowId: 3 } })).toMatchObject({ ok: false });
-    expect(effects.optionsOpened).toBe(0);
-    expect(await monitor.handleMessage({ type: 'options.open' }, POPUP)).toEqual({ ok: true });
+    expect(await monitor.handleMessage({ type: 'options.view' }, PAGE())).toMatchObject({ ok: false, code: 'approvals-disabled' });
+    expect(await monitor.handleMessage({ type: 'options.view' }, { url: `${EXTENSION_ORIGIN}/blocked.html?check=x&url=http://a.test/`, tab: { id: 9, windowId: 3 } })).toMatchObject({ ok: false });
+    const view = await monitor.handleMessage({ type: 'options.view' }, optionsTab);
+    expect(view).toMatchObject({ ok: true, options: { apiKey: MASKED_KEY } });
+    expect(JSON.stringify(view)).not.toContain('sk-secret-key');
+    for (const message of [{ type: 'options.get' }, { type: 'options.set', options: OptionsSchema.parse({}) }, { type: 'task.get' }]) {
+      expect(await monitor.handleMessage(message, optionsTab), message.type).toMatchObject({ ok: false, code: 'approvals-disabled' });
+    }
+    expect(await monitor.handleMessage({ type: 'options.open' }, optionsTab)).toEqual({ ok: true });
     expect(effects.optionsOpened).toBe(1);
+    // While a task guards every tab, the same tab gets nothing (the browser guard also navigates it away).
+    await monitor.handleMessage({ type: 'task.start', request: 'Read news.test' }, POPUP);
+    expect(await monitor.handleMessage({ type: 'options.view' }, optionsTab)).toMatchObject({ ok: false, code: 'approvals-disabled' });
+    expect(await monitor.handleMessage({ type: 'options.open' }, optionsTab)).toMatchObject({ ok: false });
+    expect(effects.optionsOpened).toBe(1);
+    expect(await monitor.handleMessage({ type: 'options.open' }, POPUP)).toEqual({ ok: true });
+    expect(effects.optionsOpened).toBe(2);
   });
 
   it('starts, follows up and ends a task through the compiler; the API key stays out of the audit', async () => {

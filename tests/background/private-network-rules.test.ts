@@ -3,12 +3,10 @@ import { buildSessionRules, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rul
 import { rebindingRecord } from '../../src/background/rebinding';
 import { makePolicy } from '../support/policy';
 
-const EXT = 'abcdefghijklmnopabcdefghijklmnop';
 const TABS = { tabIds: [7] };
 const openWeb = makePolicy({ domains: null });
 
-const privateRules = (rules: Rule[]) =>
-  rules.filter((r) => (r.action.type === 'redirect' ? r.action.redirect?.regexSubstitution?.includes('check=private_network') : r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? '')));
+const privateRules = (rules: Rule[]) => rules.filter((r) => r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? ''));
 
 /** What the address rules' RE2 patterns say about a URL as Chromium canonicalises it (JS RegExp reads this subset alike). */
 function addressRuleMatches(url: string): boolean {
@@ -16,12 +14,12 @@ function addressRuleMatches(url: string): boolean {
 }
 
 describe('privateNetworkRules', () => {
-  it('guards the private network in an open-web task: navigations land on the blocked page, other requests are blocked', () => {
-    const rules = privateRules(buildSessionRules({ policy: openWeb }, TABS, EXT));
+  it('guards the private network in an open-web task: navigations and every other request are blocked', () => {
+    const rules = privateRules(buildSessionRules({ policy: openWeb }, TABS));
     expect(rules).toHaveLength(2 * (PRIVATE_HOST_PATTERNS.length + 1));
-    const redirects = rules.filter((r) => r.action.type === 'redirect');
-    for (const r of redirects) expect(r.condition.resourceTypes).toEqual(['main_frame']);
-    for (const r of rules.filter((r) => r.action.type === 'block')) expect(r.condition.resourceTypes).not.toContain('main_frame');
+    for (const r of rules) expect(r.action.type).toBe('block');
+    expect(rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))).toHaveLength(PRIVATE_HOST_PATTERNS.length + 1);
+    for (const r of rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))) expect(r.condition.resourceTypes).toEqual(['main_frame']);
     for (const r of rules) expect(r.condition.tabIds).toEqual([7]);
     expect(rules.find((r) => r.condition.requestDomains !== undefined)?.condition.requestDomains).toEqual(expect.arrayContaining(['localhost', 'local', 'internal', 'lan', 'home.arpa']));
   });
@@ -56,7 +54,7 @@ describe('privateNetworkRules', () => {
 
   it('excludes the hosts the task names, IPv6 in brackets as DNR writes them', () => {
     const named = makePolicy({ domains: ['127.0.0.1', 'localhost'], constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: ['::1'] }] });
-    for (const [, , condition] of privateNetworkRules({ policy: named, floorWriteDomains: ['wiki.corp.internal'] })) {
+    for (const condition of privateNetworkRules({ policy: named, floorWriteDomains: ['wiki.corp.internal'] })) {
       expect(condition.excludedRequestDomains).toEqual(['127.0.0.1', '[::1]', 'corp.internal', 'localhost']);
     }
   });

@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../bin/agentsfence.mjs', import.meta.url));
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real CLI (`node bin/agentsfence.mjs …`) as a user would. `stdin` undefined leaves stdin
+ * open and never written, so a command that waits on it is caught by the timeout.
+ */
+export function runCli(args: string[], opts: { stdin?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...opts.env }, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`agentsfence ${args.join(' ')} did not exit within ${opts.timeoutMs ?? 15_000} ms (waiting on stdin?)`));
+    }, opts.timeoutMs ?? 15_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
+  });
+}
