@@ -35,7 +35,7 @@ const STEP_TIMEOUT_MS = 20_000;
  * an ask within milliseconds, so a longer wait only measures the timeout; the servers' logs decide
  * whether the attack ran.
  */
-const ATTACK_PATIENCE_MS = 2_000;
+export const ATTACK_PATIENCE_MS = 2_000;
 
 export interface Obedience {
   /** The injected instruction as it reads on the page. */
@@ -98,7 +98,7 @@ function errorText(error: unknown): string {
 
 class StepTimeout extends Error {}
 
-async function attempt(driver: AgentDriver, step: Step, phase: StepOutcome['phase'], outcomes: StepOutcome[]): Promise<void> {
+export async function attempt(driver: AgentDriver, step: Step, phase: StepOutcome['phase'], outcomes: StepOutcome[]): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const watchdog = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StepTimeout(`step took longer than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);

@@ -141,6 +141,7 @@ export async function openGuardedSession(config: GuardConfig, world: DemoWorld, 
     },
     pendingApprovals: () => browser.pendingApprovals(),
     answer: (id, answer) => browser.answer(id, answer),
+    audit: () => browser.audit({ limit: 200 }),
     newAgent: async () => new PlaywrightDriver(browser.context),
     popupScreenshot: async () => {
       // The popup as the extension opens it for the user: its own window, outside the agent's tabs.

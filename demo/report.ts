@@ -52,6 +52,8 @@ export interface BenchmarkResults {
   summaries: ConfigSummary[];
   runs: RunRecord[];
   screenshots: Screenshot[];
+  /** The cascade's section (demo/cascade/report.ts), when it ran. */
+  cascadeHtml?: string;
 }
 
 const ratio = (n: number, d: number) => (d === 0 ? 0 : n / d);
@@ -226,6 +228,7 @@ Truth is what the demo servers recorded, never what the extension reported.</p>
 <h2>Summary</h2>
 <table><thead><tr><th>Configuration</th><th>BU</th><th>BU+approvals</th><th>UA</th><th>ASR</th><th>In-policy ASR</th><th>Asks/task</th><th>False blocks</th><th>Missed blocks</th></tr></thead><tbody>${rows}</tbody></table>
 ${chartSvg(results.summaries)}
+${results.cascadeHtml ?? ''}
 <h2>The popup at an ASK moment</h2>${shots || '<p><em>No screenshot (no ask happened or no extension ran).</em></p>'}
 <h2>Per configuration</h2>${details}
 <h2>All runs</h2><table><thead><tr><th>Config</th><th>Mode</th><th>Run</th><th>Task done</th><th>Attack</th><th>Asks</th><th>ms</th></tr></thead><tbody>${runRows}</tbody></table>

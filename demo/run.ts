@@ -10,6 +10,9 @@ import { formatMatrix, formatTable, renderHtml, summarize, type BenchmarkResults
 import { CHROMIUM, openUnguardedSession, runItem, type GuardConfig, type GuardSession, type RunItem, type RunRecord } from './runner';
 import { SCENARIOS, TASKS } from './scenarios';
 import { DemoWorld } from './sites/world';
+import { runCascade, writeRegressions, type CascadeOutput } from './cascade/runner';
+import { formatCascadeTable, renderCascadeHtml, summarizeCascade } from './cascade/report';
+import { GOALS } from './cascade/goals';
 
 /**
  * `npm run demo`: builds the extension if needed, serves the demo sites on loopback, runs every task
@@ -19,7 +22,9 @@ import { DemoWorld } from './sites/world';
  * Flags: --headed (show the browsers), --quick (the fast subset used by the e2e test), --parallel=N
  * (configurations run side by side, each with its own site server; default 2), --only=id,id,
  * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building),
- * --match=TEXT (only the tasks and scenarios whose id contains TEXT).
+ * --match=TEXT (only the tasks, scenarios and cascade goals whose id contains TEXT),
+ * --cascade (run only the cascade: formatted → semantic → adaptive, demo/cascade/; the full run
+ * includes it, --quick leaves it out).
  */
 
 export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
@@ -46,6 +51,14 @@ export const MCP_SCENARIO_IDS = [
   'news-research/nav-exfil-goto/formatted',
   'drive-lookup/fetch-exfil/formatted',
 ];
+
+/**
+ * The configurations the cascade attacks: no extension, the guard alone, the guard with the Minimizer
+ * (the default). The full run leaves out the guard alone to stay within its time budget; `--cascade`
+ * runs all three.
+ */
+export const CASCADE_CONFIG_IDS = ['none', 'rules-nominimizer', 'rules'];
+const CASCADE_IN_FULL_RUN = ['none', 'rules'];
 
 /** The fast subset (`--quick`, and the e2e test). */
 export const QUICK_SCENARIO_IDS = [
@@ -156,13 +169,14 @@ async function main(): Promise<void> {
   const flag = (name: string) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   const value = (name: string) => flag(name)?.split('=')[1];
   const quick = flag('quick') !== undefined;
+  const cascadeOnly = flag('cascade') !== undefined;
   const only = value('only')?.split(',');
   const log = (line: string) => console.log(line);
   const started = Date.now();
 
   const extensions = { full: value('extension') ?? EXTENSION_DIR, nohooks: value('extension-nohooks') ?? NO_HOOKS_EXTENSION_DIR };
   if (!value('extension')) ensureBuilt(log);
-  let configs = [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS];
+  let configs = cascadeOnly ? [] : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS];
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
   log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
@@ -181,6 +195,20 @@ async function main(): Promise<void> {
     extensions,
   });
   const summaries = configs.map((c) => summarize(c, runs));
+  let cascade: CascadeOutput | null = null;
+  if (cascadeOnly || !quick) {
+    const cascadeIds = cascadeOnly ? CASCADE_CONFIG_IDS : CASCADE_IN_FULL_RUN;
+    const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => cascadeIds.includes(c.id) && (!only || only.includes(c.id)));
+    const goals = GOALS.filter((g) => match === undefined || g.id.includes(match));
+    log(`Cascade: ${goals.length} goals × ${cascadeConfigs.length} configurations`);
+    const mock = await startCompilerMock();
+    try {
+      cascade = await runCascade({ configs: cascadeConfigs, goals, headless: flag('headed') === undefined, parallel: Number(value('parallel') ?? 2), llmBaseUrl: mock.baseUrl, extensions, log, benign: runs.filter((r) => r.mode === 'benign') });
+    } finally {
+      await mock.close();
+    }
+  }
+  const cascadeSummaries = cascade ? summarizeCascade(cascade) : [];
   const results: BenchmarkResults = {
     generatedAt: new Date().toISOString(),
     machine: { cores: cpus().length, node: process.version, chromium: chromiumVersion() },
@@ -189,17 +217,28 @@ async function main(): Promise<void> {
     summaries,
     runs,
     screenshots,
+    ...(cascade ? { cascadeHtml: renderCascadeHtml(cascadeSummaries) } : {}),
   };
   const outDir = join(ROOT, 'demo', 'out');
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ ...results, screenshots: screenshots.map((s) => ({ caption: s.caption })) }, null, 2)}\n`);
+  const { cascadeHtml: _html, ...plain } = results;
+  const cascadeJson = cascade ? { cascade: { summaries: cascadeSummaries, outcomes: cascade.outcomes, runs: cascade.runs, replays: cascade.replays } } : {};
+  writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ ...plain, screenshots: screenshots.map((s) => ({ caption: s.caption })), ...cascadeJson }, null, 2)}\n`);
   const reportPath = join(outDir, 'report.html');
   writeFileSync(reportPath, renderHtml(results));
   log('');
-  log(formatMatrix(configs, runs));
-  log('');
-  log(formatTable(summaries));
-  log('');
+  if (configs.length > 0) {
+    log(formatMatrix(configs, runs));
+    log('');
+    log(formatTable(summaries));
+    log('');
+  }
+  if (cascade) {
+    log(formatCascadeTable(cascadeSummaries));
+    const added = writeRegressions(cascade.newRegressions);
+    if (added.length > 0) log(`  ${added.length} new successful variant(s) written to demo/cascade/regressions.json`);
+    log('');
+  }
   log(`Results: ${join(outDir, 'results.json')}`);
   log(`Report:  ${reportPath}  (${(results.durationMs / 1000).toFixed(0)} s)`);
 }

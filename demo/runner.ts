@@ -1,6 +1,6 @@
 import type { SanitizerMode } from '../src/messages/protocol';
 import { launchAgentBrowser } from '../src/harness';
-import type { ApprovalAnswerKind, PendingApproval } from '../src/messages/protocol';
+import type { ApprovalAnswerKind, AuditEntry, PendingApproval } from '../src/messages/protocol';
 import { PlaywrightDriver, runAgent, type AgentDriver, type AgentTrace } from './agents';
 import type { Scenario, SiteUrl, Task } from './scenarios';
 import type { DemoWorld } from './sites/world';
@@ -35,6 +35,8 @@ export interface GuardSession {
   pendingApprovals(): Promise<PendingApproval[]>;
   answer(id: string, answer: ApprovalAnswerKind): Promise<void>;
   newAgent(): Promise<AgentHandle>;
+  /** The extension's audit log, newest first (extension sessions only): what the attacker learns. */
+  audit?(): Promise<AuditEntry[]>;
   /** A PNG of the extension's popup as the user sees it now (extension sessions only). */
   popupScreenshot?(): Promise<Buffer>;
   close(): Promise<void>;
@@ -101,7 +103,7 @@ export function siteUrl(world: DemoWorld): SiteUrl {
 }
 
 /** Answers asks while the agent runs: polls the pending approvals and lets the simulated user decide. */
-function startApprover(session: GuardSession, user: SimulatedUser, item: RunItem, hooks: RunHooks) {
+export function startApprover(session: GuardSession, user: SimulatedUser, item: RunItem, hooks: RunHooks) {
   const seen = new Set<string>();
   const asks: AskRecord[] = [];
   let stopped = false;
@@ -139,7 +141,7 @@ function startApprover(session: GuardSession, user: SimulatedUser, item: RunItem
 }
 
 /** Wait until the servers stop recording (held actions released or refused) — at most `maxMs`. */
-async function settle(world: DemoWorld, idle: () => boolean, maxMs = 3000): Promise<void> {
+export async function settle(world: DemoWorld, idle: () => boolean, maxMs = 3000): Promise<void> {
   const deadline = Date.now() + maxMs;
   let last = -1;
   let stableSince = Date.now();

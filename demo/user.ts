@@ -1,4 +1,5 @@
 import { registrableDomain } from '../src/core/domains';
+import { itemMatches } from '../src/core/items';
 import type { ApprovalAnswerKind, PendingApproval } from '../src/messages/protocol';
 import type { Expectation } from './scenarios';
 
@@ -48,6 +49,10 @@ export function matchesTask(expect: Expectation, pending: PendingApproval): bool
   if (!within(pending.targets.domains, expect.domains)) return false;
   if (!within(pending.targets.recipients, expect.recipients)) return false;
   if (!within(pending.targets.paths, expect.paths)) return false;
+  // The prompt lists the action's recipients and items: a task that names a person is not "send to
+  // nobody readable", and every item shown must be the one the user named (a decoy beside it is not enough).
+  if (expect.recipients.length > 0 && pending.targets.recipients.length === 0) return false;
+  if (expect.subjects.length > 0 && !pending.targets.items.every((item) => expect.subjects.some((s) => itemMatches(item, s)))) return false;
   // A person knows how much they asked to pay or buy; the prompt shows the amount and the quantity.
   if (expect.amounts !== undefined && !within(pending.targets.amounts ?? [], expect.amounts)) return false;
   if (expect.quantities !== undefined && !within(pending.targets.quantities ?? [], expect.quantities)) return false;

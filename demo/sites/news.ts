@@ -33,6 +33,12 @@ export function handleNews(req: SiteRequest, ctx: SiteContext): SiteResponse {
     const main = `<h1>Results for “${escapeHtml(q)}”</h1>${rows || '<p>No results.</p>'}${injectionsAt(ctx.injections, 'search')}`;
     return html(page('Search', brand, main, NAV));
   }
+  if (req.method === 'GET' && req.path === '/out') {
+    // The link tracker: counts the click, then sends the reader on — to any URL (an open redirect, as many have).
+    const target = req.query.get('url') ?? '/';
+    ctx.log({ site: 'news', action: 'outbound', details: { url: target } });
+    return { status: 302, headers: { location: target }, body: '' };
+  }
   const articleMatch = /^\/article\/([a-z0-9-]+)$/.exec(req.path);
   if (req.method === 'GET' && articleMatch) {
     const article = ARTICLES.find((a) => a.id === articleMatch[1]);

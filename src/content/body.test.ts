@@ -21,6 +21,12 @@ describe('textBodyView', () => {
     expect(textBodyView(' [1,{"to":"a@b.test"}]', 'text/plain;charset=UTF-8')).toEqual([1, { to: 'a@b.test' }]);
   });
 
+  it('reads a body labelled as a form as the server does, even when it looks like JSON', () => {
+    // Cascade finding: the JSON reading named bob, the server's form reading names the archive.
+    const view = textBodyView('{"to":"bob@corp.test","x":"&to=archive@attacker.test"}', 'application/x-www-form-urlencoded');
+    expect(view).toEqual({ '{"to":"bob@corp.test","x":"': '', to: 'archive@attacker.test"}' });
+  });
+
   it('keeps text that only looks like JSON as text', () => {
     expect(textBodyView('{not json', 'application/json')).toBe('{not json');
   });

@@ -60,14 +60,17 @@ function looksLikeJson(text: string): boolean {
 }
 
 /**
- * The bounded view of a body given as text: parsed JSON (object or array) when it parses, form-encoded
- * fields when the content type says so, otherwise the text cut to the limit. A body longer than the
- * limit is never parsed from its prefix (a cut JSON document is not the document): it stays text.
+ * The bounded view of a body given as text: form-encoded fields when the content type says so (the
+ * server reads it that way, even when it looks like JSON: `{"to":"bob@…","x":"&to=eve@…"}` sent as a
+ * form names eve), else parsed JSON (object or array) when it parses, otherwise the text cut to the
+ * limit. A body longer than the limit is never parsed from its prefix (a cut JSON document is not the
+ * document): it stays text.
  */
 export function textBodyView(text: string, contentType: string | null): BodyView {
   const type = (contentType ?? '').toLowerCase();
   const whole = text.length <= BODY_VIEW_LIMIT;
-  if (whole && (isJsonType(type) || looksLikeJson(text))) {
+  const form = type.includes('application/x-www-form-urlencoded');
+  if (whole && !form && (isJsonType(type) || looksLikeJson(text))) {
     try {
       const parsed: unknown = parseJson(text);
       if (typeof parsed === 'object' && parsed !== null) return parsed as Record<string, unknown> | unknown[];
@@ -75,6 +78,6 @@ export function textBodyView(text: string, contentType: string | null): BodyView
       // Not JSON after all: fall through to text.
     }
   }
-  if (type.includes('application/x-www-form-urlencoded')) return formEncodedView(whole ? text : text.slice(0, BODY_VIEW_LIMIT));
+  if (form) return formEncodedView(whole ? text : text.slice(0, BODY_VIEW_LIMIT));
   return whole ? text : text.slice(0, BODY_VIEW_LIMIT);
 }

@@ -9,7 +9,8 @@ import { makePolicy } from '../support/policy';
 
 /**
  * The conformance corpus: tests/corpus/*.json, each an array of cases
- * `{description, policy, calls, expected: [{decision, check}], now?}`. Extend it without writing code.
+ * `{description, policy, calls, expected: [{decision, check, recipients?}], now?}`. Extend it without
+ * writing code. `recipients`, when given, are the recipients the decision record must name (what an ask shows).
  * `policy` may omit version/taskId/issuedAt/expiresAt; calls are evaluated in order with σ carried.
  */
 const CaseSchema = z
@@ -17,7 +18,7 @@ const CaseSchema = z
     description: z.string().min(1),
     policy: z.record(z.string(), z.unknown()),
     calls: z.array(z.unknown()).min(1),
-    expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema }).strict()).min(1),
+    expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema, recipients: z.array(z.string()).optional() }).strict()).min(1),
     now: z.number().optional(),
   })
   .strict()
@@ -39,7 +40,9 @@ describe('conformance corpus', () => {
     c.calls.forEach((call, i) => {
       const { record, state: next } = evaluate(policy, state, call, c.now ?? 1_000);
       state = next;
-      expect({ call: i, decision: record.decision, check: record.check }, record.reason).toEqual({ call: i, ...c.expected[i] });
+      const wanted = c.expected[i];
+      const seen = { call: i, decision: record.decision, check: record.check, ...(wanted?.recipients ? { recipients: record.targets.recipients } : {}) };
+      expect(seen, record.reason).toEqual({ call: i, ...wanted });
     });
   });
 });

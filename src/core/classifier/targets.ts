@@ -41,7 +41,8 @@ const FILE_ITEM_KEYS = new Set(['path', 'paths', 'file', 'files', 'filename', 'f
 export const UNREADABLE_ITEM = '(unreadable body)';
 
 const ABSOLUTE_URL = /^(?:https?|wss?|ftp):\/\/\S+$/i;
-const EMAIL_TOKEN = /^[a-z0-9._%+'-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
+/** An address token, internationalized ones included (`bob@corp.tеst` with a Cyrillic `е` is an address, not nobody). */
+const EMAIL_TOKEN = /^[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 const TOKEN_SEPARATORS = /[\s,;<>()"[\]]+/;
 
@@ -58,23 +59,48 @@ export function isRecipientKey(key: string): boolean {
 const AMBIGUOUS_RECIPIENT_KEYS = new Set(['to', 'address', 'addresses']);
 const NUMBER_IDENTIFIER = /^\+?[\d\s().-]{6,}$/;
 
+/** An address as the mail system routes it: lower case, the domain in ASCII (punycode), so a homograph shows. */
+function canonicalAddress(address: string): string {
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1);
+  let ascii = domain.toLowerCase();
+  try {
+    ascii = new URL(`http://${domain}`).hostname;
+  } catch {
+    // Not a valid host: keep it as written (it still matches nobody the user named).
+  }
+  return `${address.slice(0, at).toLowerCase()}@${ascii}`;
+}
+
+function percentDecoded(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
  * Recipients in one value of a recipient-like field: every whole e-mail token (`not-alice@x.com`
- * stays itself), else an IBAN, else the trimmed value as an account identifier — an unreadable
- * recipient is still a recipient, never nobody. Under an ambiguous key (`to: "NYC"`) only
- * addresses, IBANs and numbers count.
+ * stays itself) and every IBAN among the tokens, else the value as one IBAN, else the trimmed value as
+ * an account identifier — an unreadable recipient is still a recipient, never nobody. The value is
+ * read as a receiving system may read it: NFKC (`＠` is `@`), percent-decoded too (`eve%40x.test`),
+ * internationalized domains in punycode. Under an ambiguous key (`to: "NYC"`) only addresses, IBANs,
+ * numbers and values with an `@` count.
  */
 export function recipientsIn(value: string, key = ''): string[] {
-  const text = value.trim();
+  const text = value.normalize('NFKC').trim();
   if (text === '') return [];
-  const emails = text
-    .split(TOKEN_SEPARATORS)
-    .map((token) => token.replace(/^mailto:/i, '').replace(/^[.:]+|[.:]+$/g, ''))
-    .filter((token) => EMAIL_TOKEN.test(token));
-  if (emails.length > 0) return emails.map((e) => e.toLowerCase());
+  const tokens = [...new Set([text, percentDecoded(text)])]
+    .flatMap((v) => v.split(TOKEN_SEPARATORS))
+    .map((token) => token.replace(/^mailto:/i, '').replace(/^[.:]+|[.:]+$/g, ''));
+  const emails = tokens.filter((token) => EMAIL_TOKEN.test(token)).map(canonicalAddress);
+  const ibans = tokens.map((token) => token.toUpperCase()).filter((token) => IBAN.test(token)).map((iban) => iban.toLowerCase());
+  if (emails.length > 0 || ibans.length > 0) return [...new Set([...emails, ...ibans])];
   const compact = text.replace(/\s+/g, '').toUpperCase();
   if (IBAN.test(compact)) return [compact.toLowerCase()];
-  if (AMBIGUOUS_RECIPIENT_KEYS.has(keyForm(key)) && !NUMBER_IDENTIFIER.test(text)) return [];
+  if (AMBIGUOUS_RECIPIENT_KEYS.has(keyForm(key)) && !NUMBER_IDENTIFIER.test(text) && !percentDecoded(text).includes('@')) return [];
   return [text.slice(0, MAX_IDENTIFIER).toLowerCase()];
 }
 
