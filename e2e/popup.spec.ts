@@ -369,19 +369,19 @@ test('options: each field validated with a clear message; the key is masked; Tes
   await expectNamedControls(options);
   await options.getByLabel('Compiler backend').selectOption('openai-compatible');
   await options.getByLabel('Base URL').fill('not a url');
-  await options.getByLabel('Model').fill('');
+  await options.getByLabel('Model', { exact: true }).fill('');
   await options.getByLabel('Ask timeout (seconds)').fill('1.5');
   await options.getByRole('button', { name: 'Save' }).click();
   await expect(options.getByText('Not saved: fix the fields marked above.')).toBeVisible();
   await expect(options.getByLabel('Base URL')).toHaveAccessibleDescription(/Enter a full URL/);
-  await expect(options.getByLabel('Model')).toHaveAccessibleDescription(/Enter a model name/);
+  await expect(options.getByLabel('Model', { exact: true })).toHaveAccessibleDescription(/Enter a model name/);
   await expect(options.getByLabel('Ask timeout (seconds)')).toHaveAttribute('aria-invalid', 'true');
 
   const secret = 'sk-test-0123456789SECRET';
   await expect(options.getByLabel('API key')).toHaveAttribute('type', 'password');
   await options.getByLabel('API key').fill(secret);
   await options.getByLabel('Base URL').fill(`${s.server.origin('127.0.0.1')}/v1`);
-  await options.getByLabel('Model').fill('test-model');
+  await options.getByLabel('Model', { exact: true }).fill('test-model');
   await options.getByLabel('Ask timeout (seconds)').fill('30');
   await options.getByRole('button', { name: 'Test connection' }).click();
   const result = options.getByRole('status', { name: 'Connection test result' });
