@@ -2,7 +2,6 @@ import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMO
 import { ToolCallSchema, type ToolCall } from './call';
 import type { Classification, Targets } from './classification';
 import { classify } from './classifier';
-import { DEPENDENCY_CAPABILITY } from './classifier/web';
 import type { Check, Decision, DecisionRecord } from './decision';
 import { hostOf, registrableDomain } from './domains';
 import { privateHostOf } from './addresses';
@@ -339,9 +338,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
         return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`);
       }
       if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
-      // A dependency image from an unnamed site (a CDN) is not a page the agent reads: it loads unless its URL
-      // is exfiltration-shaped (check 10) — and, in the extension, unless it carries the session's taint.
-      if (policy.domains !== null && !exfil && c.capability !== DEPENDENCY_CAPABILITY) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
+      if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
     }
   }
 

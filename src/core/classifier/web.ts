@@ -23,8 +23,6 @@ interface Signal {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** An image an element loads (`img.src`, CSS `url()`): a dependency fetch, judged by its shape and taint, not by the site list. */
-export const DEPENDENCY_CAPABILITY = 'web.dependency';
 
 const PATH_WORDS: readonly [RiskClass, string, ReadonlySet<string>][] = [
   ['DELETE', 'data.delete', new Set(['delete', 'remove', 'trash', 'destroy', 'erase', 'purge'])],
@@ -170,11 +168,7 @@ function request(args: Record<string, unknown>): Unclassified {
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
-  if (READ_METHODS.has(method) && body === undefined) {
-    // An image an element loads is a page's dependency, not a page the agent reads (see the evaluator's site check).
-    if (kind === 'image') return result({ riskClass: 'READ', capability: DEPENDENCY_CAPABILITY, why: 'an element loads an image' }, t, 0);
-    return result({ riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
-  }
+  if (READ_METHODS.has(method) && body === undefined) return result({ riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
   const signals = [...pathSignals(url), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
   return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
