@@ -1,4 +1,4 @@
-import { chatClient, redactKey } from '../llm/client';
+import { askForJson } from '../llm/client';
 import type { DecisionRecord } from '../core/decision';
 import { registrableDomain } from '../core/domains';
 import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../messages/protocol';
@@ -27,27 +27,18 @@ export type Reviewer = (input: { task: string; text: string; options: Options })
 
 /** The model call: JSON out, removals must be strings (the content script checks they are substrings). */
 export const modelReviewer: Reviewer = async ({ task, text, options }) => {
-  const setup = chatClient({ baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: SANITIZER_MODEL_TIMEOUT_MS });
-  if ('error' in setup) throw new Error(setup.error);
-  try {
-    const completion = await setup.client.chat.completions.create({
-      model: setup.model,
-      temperature: 0,
-      response_format: { type: 'json_object' },
-      messages: [
-        { role: 'system', content: SANITIZER_SYSTEM_PROMPT },
-        { role: 'user', content: JSON.stringify({ task, block: text }) },
-      ],
-    });
-    const parsed = JSON.parse(completion.choices[0]?.message?.content ?? '') as { removals?: unknown };
-    if (!Array.isArray(parsed.removals)) throw new Error('the model answered without a removals list');
-    return parsed.removals.flatMap((r: unknown) => {
-      const t = typeof r === 'string' ? r : typeof r === 'object' && r !== null ? (r as { text?: unknown }).text : undefined;
-      return typeof t === 'string' && t.length > 0 ? [t] : [];
-    });
-  } catch (err) {
-    throw new Error(redactKey(err instanceof Error ? `${err.name}: ${err.message}` : String(err), setup.apiKey), { cause: err });
-  }
+  const answer = await askForJson(
+    { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: SANITIZER_MODEL_TIMEOUT_MS },
+    SANITIZER_SYSTEM_PROMPT,
+    JSON.stringify({ task, block: text }),
+  );
+  if ('error' in answer) throw new Error(answer.error);
+  const removals = (answer.json as { removals?: unknown } | null)?.removals;
+  if (!Array.isArray(removals)) throw new Error('the model answered without a removals list');
+  return removals.flatMap((r: unknown) => {
+    const t = typeof r === 'string' ? r : typeof r === 'object' && r !== null ? (r as { text?: unknown }).text : undefined;
+    return typeof t === 'string' && t.length > 0 ? [t] : [];
+  });
 };
 
 export interface SanitizerDeskHost {

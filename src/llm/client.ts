@@ -48,3 +48,27 @@ export function chatClient(opts: LlmOptions): { client: OpenAI; model: string; a
   });
   return { client, model: opts.model ?? DEFAULT_MODEL, apiKey };
 }
+
+/**
+ * One chat completion in JSON-object mode, parsed: the shape the Minimizer's and the Sanitizer's model
+ * modes share. Never throws; every failure (no key, an error, a timeout, text that is not JSON) comes back
+ * as `error`, without the key.
+ */
+export async function askForJson(opts: LlmOptions, system: string, user: string): Promise<{ json: unknown } | { error: string }> {
+  const endpoint = chatClient(opts);
+  if ('error' in endpoint) return { error: endpoint.error };
+  try {
+    const completion = await endpoint.client.chat.completions.create({
+      model: endpoint.model,
+      temperature: 0,
+      response_format: { type: 'json_object' },
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ],
+    });
+    return { json: JSON.parse(completion.choices[0]?.message?.content ?? '') as unknown };
+  } catch (err) {
+    return { error: redactKey(err instanceof Error ? `${err.name}: ${err.message}` : String(err), endpoint.apiKey) };
+  }
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatClient, redactKey, type LlmOptions } from '../llm/client';
+import { askForJson, type LlmOptions } from '../llm/client';
 import type { CarriedValue, Finding } from './detect';
 
 /**
@@ -35,31 +35,18 @@ const MAX_VALUE_CHARS = 2_000;
 
 /** The spans the model says the task does not need, checked against the values; never more than a removal. */
 export async function modelFindings(task: string, action: ModelAction, opts: LlmOptions): Promise<ModelResult> {
-  const endpoint = chatClient(opts);
-  if ('error' in endpoint) return { error: endpoint.error };
   const listing = action.values.map((v) => `${v.path}: ${v.value.slice(0, MAX_VALUE_CHARS)}`).join('\n');
-  try {
-    const completion = await endpoint.client.chat.completions.create({
-      model: endpoint.model,
-      temperature: 0,
-      response_format: { type: 'json_object' },
-      messages: [
-        { role: 'system', content: MODEL_MINIMIZER_PROMPT },
-        { role: 'user', content: `User's request:\n${task.slice(0, 4_000)}\n\nAction: ${action.capability} on ${action.site}\nValues:\n${listing}` },
-      ],
-    });
-    const parsed = ModelAnswerSchema.safeParse(JSON.parse(completion.choices[0]?.message?.content ?? ''));
-    if (!parsed.success) return { error: 'the model did not answer with the removals JSON' };
-    const findings: Finding[] = [];
-    for (const removal of parsed.data.removals) {
-      const carried = action.values.find((v) => v.path === removal.path);
-      const start = carried?.value.indexOf(removal.text) ?? -1;
-      // Only exact substrings of the value it names: the model cannot invent, move or rewrite data.
-      if (carried === undefined || start < 0) continue;
-      findings.push({ kind: 'unneeded', path: removal.path, start, end: start + removal.text.length });
-    }
-    return { findings };
-  } catch (err) {
-    return { error: redactKey(err instanceof Error ? `${err.name}: ${err.message}` : String(err), endpoint.apiKey) };
+  const answer = await askForJson(opts, MODEL_MINIMIZER_PROMPT, `User's request:\n${task.slice(0, 4_000)}\n\nAction: ${action.capability} on ${action.site}\nValues:\n${listing}`);
+  if ('error' in answer) return answer;
+  const parsed = ModelAnswerSchema.safeParse(answer.json);
+  if (!parsed.success) return { error: 'the model did not answer with the removals JSON' };
+  const findings: Finding[] = [];
+  for (const removal of parsed.data.removals) {
+    const carried = action.values.find((v) => v.path === removal.path);
+    const start = carried?.value.indexOf(removal.text) ?? -1;
+    // Only exact substrings of the value it names: the model cannot invent, move or rewrite data.
+    if (carried === undefined || start < 0) continue;
+    findings.push({ kind: 'unneeded', path: removal.path, start, end: start + removal.text.length });
   }
+  return { findings };
 }
