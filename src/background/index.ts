@@ -11,6 +11,8 @@ import { WAITING_NOTICE } from '../content/bridge';
 import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
+import { CollectorShipper } from '../org/collector';
+import type { OrgFloor } from '../core/org';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered
@@ -54,7 +56,7 @@ async function applyChannelSettings(taskRunning: boolean): Promise<void> {
  */
 function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
-  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
+  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void> => {
     const run = async () => {
       const build = async (withTaint: boolean): Promise<Rule[]> => {
         if (task === null) return [];
@@ -65,7 +67,7 @@ function floorUpdater() {
         } else {
           scope = { tabIds: task.taskTabIds };
         }
-        const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [] };
+        const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [], orgBlockedSites: org?.blockedSites ?? [] };
         return buildSessionRules(input, scope, chrome.runtime.id);
       };
       await applyChannelSettings(task !== null).catch((err: unknown) => console.error('AgentsFence: channel settings failed', err));
@@ -113,6 +115,7 @@ function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
       const handle = setTimeout(fn, ms);
       return () => clearTimeout(handle);
     },
+    readManaged: () => chrome.storage.managed.get(),
   };
 }
 
@@ -122,13 +125,48 @@ export interface BackgroundHandle {
   openControlWindow(path?: string): Promise<number>;
 }
 
+/** The alarm that wakes a restarted worker to retry shipping the audit log. */
+const COLLECTOR_ALARM = 'agentsfence-collector-retry';
+
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
-  const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
+  let shipper: CollectorShipper | null = null;
+  const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined), audited: () => shipper?.kick() };
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
-  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
+  const monitor = TaskStore.open().then((store) => {
+    const m = new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel });
+    // The organisation's collector: entries still waiting from before a restart go out on every wake.
+    shipper = new CollectorShipper({
+      store,
+      async collectorUrl() {
+        await m.ready;
+        const org = m.orgState();
+        return org.status === 'active' ? (org.policy.collectorUrl ?? null) : null;
+      },
+      fetch: (input, init) => fetch(input, init),
+      now: () => Date.now(),
+      newId: () => crypto.randomUUID(),
+      version: chrome.runtime.getManifest().version,
+      setTimer: effects.setTimer,
+      wakeLater: (ms) => void chrome.alarms.create(COLLECTOR_ALARM, { when: Date.now() + ms }),
+    });
+    shipper.kick();
+    return m;
+  });
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
+  chrome.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === COLLECTOR_ALARM) withMonitor(async () => shipper?.flush());
+  });
+
+  // The organisation's floor changed (enterprise policy pushed anew): apply it at once.
+  chrome.storage.onChanged.addListener((_changes, area) => {
+    if (area === 'managed')
+      withMonitor(async (m) => {
+        await m.orgChanged();
+        shipper?.kick();
+      });
+  });
 
   // Messages: the classic sendResponse + `return true` form works with every caller.
   chrome.runtime.onMessage.addListener((raw: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => {

@@ -32,6 +32,8 @@ import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAn
 import type { Finding } from '../minimizer/detect';
 import type { ModelAction, ModelResult } from '../minimizer/model';
 import { isBlockedPage } from './guards';
+import { effectiveOptions, floorOf, NO_ORG, orgLimitsInWords, readManaged, type OrgState } from '../org/managed';
+import type { OrgFloor } from '../core/org';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
 
@@ -58,8 +60,8 @@ export interface MessageSender {
 export interface MonitorEffects {
   now(): number;
   newId(): string;
-  /** Bring the network floor in line with the task (null: remove every rule). Resolves once applied. */
-  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void>;
+  /** Bring the network floor in line with the task (null: remove every rule) and the organisation's floor. Resolves once applied. */
+  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
   setBadge(pendingCount: number): void;
   notify(approval: StoredApproval): void;
   /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
@@ -67,6 +69,10 @@ export interface MonitorEffects {
   setTimer(fn: () => void, ms: number): () => void;
   /** Open the options page in a window the extension owns, so it may change options. */
   openOptions(): Promise<void>;
+  /** The organisation's managed policy as the browser gives it (`storage.managed.get()`); absent: none. */
+  readManaged?(): Promise<unknown>;
+  /** An audit entry was committed (the collector ships it later, off the decision path). */
+  audited?(): void;
 }
 
 /** What a read-only settings view shows instead of a stored API key. */
@@ -148,7 +154,10 @@ function classificationOf(record: DecisionRecord): Pick<Classification, 'capabil
 
 export class Monitor {
   private task: ActiveTask | null = null;
+  /** The options in force: the user's (`userOptions`) under the organisation's (`org`). */
   private options!: Options;
+  private userOptions!: Options;
+  private org: OrgState = NO_ORG;
   private readonly controlWindows = new Set<number>();
   private readonly approvals = new Map<string, StoredApproval>();
   private readonly waiters = new Map<string, Waiter[]>();
@@ -177,7 +186,8 @@ export class Monitor {
     const { store, effects } = this.deps;
     const [task, options, windows, approvals] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.listApprovals()]);
     this.task = task;
-    this.options = options;
+    this.userOptions = options;
+    await this.setOrg(await this.readOrg());
     for (const id of windows) this.controlWindows.add(id);
     const now = effects.now();
     for (const approval of approvals) {
@@ -192,7 +202,35 @@ export class Monitor {
       }
     }
     effects.setBadge(this.approvals.size);
-    await effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+    await this.applyFloor();
+  }
+
+  /** The managed storage, read at the ingest boundary. A browser that cannot read it has no organisation floor. */
+  private async readOrg(): Promise<OrgState> {
+    const read = this.deps.effects.readManaged;
+    if (read === undefined) return NO_ORG;
+    return readManaged(await read().catch(() => undefined));
+  }
+
+  /** A malformed managed policy is audited each time it is read (a wake, a change): the floor then blocks everything. */
+  private async setOrg(org: OrgState): Promise<void> {
+    this.org = org;
+    this.options = effectiveOptions(this.userOptions, org);
+    if (org.status === 'malformed') {
+      await this.audit({ record: emptyRecord('(managed-policy)', 'BLOCK', 'org_floor', `the organisation's managed policy is ${org.reason}; every action in a task is blocked until it is fixed`), layer: 'guard' });
+    }
+  }
+
+  /** `storage.onChanged` in the managed area: read it again and apply the new floor at once. */
+  async orgChanged(): Promise<void> {
+    await this.ready;
+    await this.setOrg(await this.readOrg());
+    await this.applyFloor();
+  }
+
+  /** The organisation's state (the collector reads its URL from here). */
+  orgState(): OrgState {
+    return this.org;
   }
 
   // ---- entry point ---------------------------------------------------------------------------
@@ -384,7 +422,7 @@ export class Monitor {
   private async askMinimizerModel(task: ActiveTask, call: ToolCall): Promise<Finding[]> {
     const model = this.deps.minimizerModel;
     if (this.options.minimizer !== 'model' || model === undefined) return [];
-    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now()).record;
+    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.org)).record;
     if (dry.decision !== 'ALLOW' || !isScreened(call, dry)) return [];
     const result = await model(userWordsOf(task), modelActionOf(call, dry), this.options);
     if ('findings' in result) return result.findings;
@@ -398,7 +436,7 @@ export class Monitor {
    * answer for a held action.
    */
   private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null, modelSpans: readonly Finding[] = []): Evaluated {
-    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now());
+    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.org));
     const screened = record.decision === 'ALLOW' && this.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record, modelSpans) : null;
     if (screened !== null) {
       const automatic = minimizer === 'send-without' || (this.options.minimizeWithoutAsking && screened.minimized !== null);
@@ -504,6 +542,8 @@ export class Monitor {
       return { ok: true };
     }
     if (scope === 'send-without' || scope === 'send-as-is') return error('invalid-message', 'That answer applies only to an action the Minimizer held.');
+    // On a site the organisation always asks about, an approval covers this one action only.
+    if (approval.record.check === 'org_floor' && scope === 'task') scope = 'once';
     if (scope === 'deny') {
       const reason = 'denied by the user';
       await this.audit({ record: { ...approval.record, decision: 'BLOCK', reason }, answer: 'deny', layer: 'guard', destination: approval.destination });
@@ -563,14 +603,15 @@ export class Monitor {
         return { ok: true, entries: entries.map(toAuditEntry) };
       }
       case 'options.get':
-        return { ok: true, options: this.options };
+        return { ok: true, options: this.userOptions };
       case 'options.set':
-        this.options = message.options;
+        this.userOptions = message.options;
+        this.options = effectiveOptions(message.options, this.org);
         await this.deps.store.putOptions(message.options);
         await this.applyFloor();
-        return { ok: true, options: this.options };
+        return { ok: true, options: this.userOptions };
       case 'options.test':
-        return this.testOptions(message.options);
+        return this.testOptions(effectiveOptions(message.options, this.org));
       case 'options.open':
         await this.deps.effects.openOptions();
         return { ok: true };
@@ -580,7 +621,7 @@ export class Monitor {
   }
 
   private maskedOptions(): { ok: true; options: Options } {
-    return { ok: true, options: { ...this.options, apiKey: this.options.apiKey === '' ? '' : MASKED_KEY } };
+    return { ok: true, options: { ...this.userOptions, apiKey: this.userOptions.apiKey === '' ? '' : MASKED_KEY } };
   }
 
   private compileOptions(options: Options, taskId: string) {
@@ -667,7 +708,7 @@ export class Monitor {
       task === null
         ? null
         : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
-    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender) };
+    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender), org: orgLimitsInWords(this.org) };
   }
 
   // ---- browser events (wired in index.ts) ----------------------------------------------------
@@ -713,7 +754,7 @@ export class Monitor {
   floorNavigationVerdict(url: string): { check: string; reason: string } {
     const task = this.task;
     if (task === null) return { check: 'domain_allowlist', reason: 'the task does not name this site' };
-    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now());
+    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now(), floorOf(this.org));
     if (record.decision !== 'ALLOW') return { check: record.check, reason: record.reason };
     return { check: 'domain_allowlist', reason: 'data sent to a site the task does not allow writes to, or a download the task does not allow' };
   }
@@ -756,11 +797,13 @@ export class Monitor {
   /** The task (unless it has ended meanwhile) and an audit entry, written in one transaction, in order. */
   private commit(task: ActiveTask | null, entry: AuditInput | null): Promise<void> {
     const full = entry === null ? null : this.auditEntry(entry);
-    return this.write(() => this.deps.store.commitDecision(task !== null && this.task === task ? task : null, full));
+    const written = this.write(() => this.deps.store.commitDecision(task !== null && this.task === task ? task : null, full));
+    // Shipping to the organisation's collector starts after the commit and is never awaited here.
+    return full === null ? written : written.then(() => this.deps.effects.audited?.());
   }
 
   private applyFloor(): Promise<void> {
-    return this.deps.effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+    return this.deps.effects.applyFloor(this.task, this.options, [...this.controlWindows], floorOf(this.org));
   }
 
   private audit(entry: AuditInput): Promise<void> {

@@ -88,6 +88,13 @@ export const AUDIT_LIMIT_DEFAULT = 10_000;
 const KEY_TASK = 'task';
 const KEY_OPTIONS = 'options';
 const KEY_WINDOWS = 'controlWindows';
+const KEY_COLLECTOR = 'collector';
+
+/** The audit entries up to `shippedSeq` reached the collector (a 2xx); `instanceId` names this profile there. */
+export interface CollectorCursor {
+  shippedSeq: number;
+  instanceId: string;
+}
 
 export class TaskStore {
   private constructor(
@@ -197,5 +204,23 @@ export class TaskStore {
 
   async countAudit(): Promise<number> {
     return this.db.count('audit');
+  }
+
+  /**
+   * Oldest first: the entries after `seq`. The collector's queue is the audit log's unshipped tail, so an
+   * entry is queued in the same transaction that commits it, and the queue shares the log's bound.
+   */
+  async auditAfter(seq: number, limit: number): Promise<StoredAuditEntry[]> {
+    return this.db.getAll('audit', IDBKeyRange.lowerBound(seq, true), limit);
+  }
+
+  /** The collector's place in the audit log (moved only after a 2xx) and this profile's instance id. */
+  async getCollectorCursor(): Promise<CollectorCursor | null> {
+    const value = (await this.db.get('kv', KEY_COLLECTOR)) as CollectorCursor | undefined;
+    return value !== undefined && typeof value.shippedSeq === 'number' && typeof value.instanceId === 'string' ? value : null;
+  }
+
+  async putCollectorCursor(cursor: CollectorCursor): Promise<void> {
+    await this.db.put('kv', cursor, KEY_COLLECTOR);
   }
 }

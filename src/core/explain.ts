@@ -11,6 +11,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   schema: 'the proposal was malformed',
   expiry: 'the task had expired',
   guards: 'a browser guard',
+  org_floor: 'the organisation’s floor (enterprise policy)',
   prohibitions: 'a prohibition in the user’s words',
   deny_list: 'the policy’s deny list',
   grants: 'an approval the user gave',

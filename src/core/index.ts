@@ -6,6 +6,7 @@ export * from './decision';
 export * from './evaluator';
 export * from './explain';
 export * from './grants';
+export * from './org';
 export * from './paths';
 export * from './items';
 export { classify } from './classifier';
