@@ -346,7 +346,7 @@ export class Monitor {
     if (token === null) return null;
     const c = classify(call);
     const reason = `the URL carries ${KIND_WORDS[token.kind]} to a site the task does not name`;
-    return { decision: 'BLOCK', check: 'exfiltration_url', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'taint' };
+    return { decision: 'BLOCK', check: 'exfiltration_url', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:taint', classifierLayer: c.layer, basis: c.basis };
   }
 
   /**
@@ -816,6 +816,9 @@ function toPendingView(a: StoredApproval): PendingApproval {
     destination: a.destination,
     check: a.record.check,
     reason: a.record.reason,
+    ...(a.record.ruleRef !== undefined ? { ruleRef: a.record.ruleRef } : {}),
+    ...(a.record.classifierLayer !== undefined ? { classifierLayer: a.record.classifierLayer } : {}),
+    ...(a.record.basis !== undefined ? { basis: a.record.basis } : {}),
     dataView: a.dataView,
     ...(a.minimizable !== undefined ? { minimizable: a.minimizable } : {}),
     createdAt: a.createdAt,
