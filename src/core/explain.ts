@@ -32,7 +32,8 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   sanitizer: 'the Sanitizer (text removed from what the agent reads)',
 };
 
-const LAYER_WORDS: Record<ClassifierLayer, string> = {
+/** The classifier layers as a person would name them. */
+export const CLASSIFIER_LAYER_WORDS: Record<ClassifierLayer, string> = {
   web: 'the web heuristics',
   explicit: 'the tool table',
   shell: 'the shell reader',
@@ -84,7 +85,7 @@ export function explain(r: DecisionRecord): string {
   const lines = [
     `${VERDICT[r.decision]}: ${r.tool} (${r.capability}, ${r.riskClass})${to.length ? ' ' + to.join(' ') : ''}.`,
   ];
-  if (r.basis !== undefined) lines.push(`Read by ${LAYER_WORDS[r.classifierLayer ?? 'unknown']}: ${r.basis}.`);
+  if (r.basis !== undefined) lines.push(`Read by ${CLASSIFIER_LAYER_WORDS[r.classifierLayer ?? 'unknown']}: ${r.basis}.`);
   lines.push(`Decided by ${CHECK_WORDS[r.check]}: ${r.reason}.`);
   const rule = r.ruleRef === undefined ? null : parseRuleRef(r.ruleRef);
   if (r.ruleRef !== undefined) lines.push(`Rule: ${r.ruleRef}${rule === null ? '' : ` (${ruleWords(rule)})`}.`);
