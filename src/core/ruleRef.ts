@@ -19,6 +19,11 @@ export const BUILTIN_RULES = {
   'site-binding': 'a named target on a site the task does not name is asked once',
   'exfiltration-url': 'an exfiltration-shaped URL is blocked',
   taint: 'session data from a guarded page may not leave to a site the task does not name',
+  minimizer: 'confidential data the task does not call for is shown to a person before it is sent',
+  'network-floor': 'the network floor stops what the task does not allow before the request leaves',
+  'message-schema': 'a message from a page or a content script must be well-formed',
+  'control-sender': 'the task and its approvals are managed only from the toolbar popup or a window the extension opened',
+  'not-guarding': 'no task is running, or the tab is outside the guard scope: actions are recorded, not checked',
 } as const;
 export type BuiltinRule = keyof typeof BUILTIN_RULES;
 

@@ -43,6 +43,8 @@ describe('Monitor: malformed input', () => {
       else expect(answer).toMatchObject({ decision: 'BLOCK', check: 'schema' });
     }
     expect(await store.countAudit()).toBe(before + inputs.length);
+    // Every entry names the rule that decided: here, that a message must be well-formed.
+    expect(new Set((await store.listAudit()).map((e) => e.record.ruleRef))).toEqual(new Set(['builtin:message-schema']));
   });
 
   it('survives arbitrary JSON values (property)', async () => {
@@ -239,6 +241,7 @@ describe('Monitor: who may manage the task', () => {
     }
     expect(monitor.snapshot().approvals).toHaveLength(1);
     expect((await store.listAudit({ check: 'guards' })).length).toBe(refusedSenders.length * 2);
+    expect(new Set((await store.listAudit({ check: 'guards' })).map((e) => e.record.ruleRef))).toEqual(new Set(['builtin:control-sender']));
 
     await monitor.registerControlWindow(42);
     const control = { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 50, windowId: 42 } };
