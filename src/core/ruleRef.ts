@@ -43,7 +43,9 @@ export type RuleRef =
   | `outboundBudget.${'maxCalls' | 'maxBytes'}`
   | `builtin:${BuiltinRule}`
   /** Not an action: a Sanitizer rule that removed text (src/sanitizer). */
-  | `sanitizer:${string}`;
+  | `sanitizer:${string}`
+  /** `builtin:taint` as audit entries stored before the built-in rules had a prefix spell it. */
+  | 'taint';
 
 /** A ruleRef read back: what kind of rule, and its id, index key or name. */
 export type ParsedRuleRef =
@@ -64,6 +66,7 @@ const PREFIXED = /^(prohibition|grant|constraints|builtin|sanitizer):([\s\S]+)$/
 /** The typed reading of a ruleRef, or null when the string names no rule. */
 export function parseRuleRef(ref: string): ParsedRuleRef | null {
   if (ref === 'expiresAt') return { kind: 'expiry' };
+  if (ref === 'taint') return { kind: 'builtin', rule: 'taint' };
   if (ref === 'recipients' || ref === 'domains' || ref === 'paths') return { kind: 'allowlist', list: ref };
   if (ref === 'outboundBudget.maxCalls' || ref === 'outboundBudget.maxBytes') return { kind: 'outbound_budget', limit: ref === 'outboundBudget.maxCalls' ? 'maxCalls' : 'maxBytes' };
   if (ref.startsWith('ceilings.')) {
