@@ -77,7 +77,7 @@ const richPolicyArb = fc
       fc.record({ id: fc.string({ minLength: 1, maxLength: 6 }), classes: fc.subarray([...RISK_CLASSES], { maxLength: 2 }), tools: fc.subarray(['bash', 'zorp_frob']) }),
       { maxLength: 2 },
     ),
-    requireApproval: fc.subarray([...RISK_CLASSES], { maxLength: 3 }),
+    requireApproval: fc.subarray([...RISK_CLASSES]),
     expiresAt: fc.option(fc.integer({ min: 0, max: 2_000 }), { nil: null }),
     maxBytes: fc.option(fc.integer({ min: 0, max: 40 }), { nil: null }),
   })
@@ -96,10 +96,20 @@ const edgeCallArb = fc.oneof(
   fc.constant({ tool: 'browser.form_submit', args: { url: 'https://shop.test/buy', method: 'POST', fields: { item: 'usb-c-cable' }, submitText: 'Buy' } }),
 );
 
+/** "Reply to bob@corp.test": a task that sends to a named recipient and names no site (so site binding asks). */
+const siteless = (p: TaskPolicy): TaskPolicy => ({
+  ...p,
+  domains: [],
+  ceilings: { ...p.ceilings, COMMUNICATION: 'allow' },
+  allow: { ...p.allow, classes: [...p.allow.classes, 'COMMUNICATION'] },
+  recipients: [...p.recipients, 'bob@corp.test'],
+});
+
 /** A policy, sometimes with the user's approval of exactly this call (so the grant check decides too), and a call. */
 const caseArb = fc
-  .record({ policy: richPolicyArb, call: fc.oneof(callArb, edgeCallArb, fc.anything()), approved: fc.boolean(), now: fc.integer({ min: 0, max: 3_000 }) })
-  .map(({ policy, call, approved, now }) => {
+  .record({ base: richPolicyArb, call: fc.oneof(callArb, edgeCallArb, fc.anything()), approved: fc.boolean(), sitesNamed: fc.boolean(), now: fc.integer({ min: 0, max: 3_000 }) })
+  .map(({ base, call, approved, sitesNamed, now }) => {
+    const policy = sitesNamed ? base : siteless(base);
     const parsed = ToolCallSchema.safeParse(call);
     if (!approved || !parsed.success) return { policy, call, now };
     const grant = grantFor(policy.taskId, parsed.data.tool, classify(parsed.data), 'task', 0);
@@ -134,16 +144,18 @@ describe('diagnostics: every decision names the rule that decided it', () => {
     );
   });
 
+  // A witness that the theorems above are not vacuous. The seed is fixed so that the witness is stable;
+  // more runs (FC_NUM_RUNS) only add samples after the same first ones.
   it('the generators reach every check the evaluator has', () => {
     const seen = new Set<string>();
     fc.assert(
       fc.property(caseArb, ({ policy: p, call, now }) => {
         seen.add(evaluate(p, initialState(), call, now).record.check);
       }),
-      { numRuns: Math.max(NUM_RUNS, 10_000), seed: 14 },
+      { numRuns: Math.max(NUM_RUNS, 3_000), seed: 14 },
     );
     const checks = Object.keys(RULE_KINDS).filter((c) => c !== 'internal_error');
-    expect([...seen].sort()).toEqual(expect.arrayContaining(checks));
+    expect(checks.filter((c) => !seen.has(c))).toEqual([]);
   });
 
   it('an internal error keeps the classification and names the fail-closed rule', () => {
