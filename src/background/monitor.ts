@@ -10,7 +10,6 @@ import { initialState, type TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
 import {
   BackgroundMessageSchema,
-  type ActiveTask as ActiveTaskView,
   type AuditEntry,
   type BackgroundMessage,
   type ErrorResponse,
@@ -21,6 +20,7 @@ import {
   type TaintReport,
   type Rewrite,
   type TaskStateResponse,
+  type TaskView,
   type ApprovalAnswerKind,
 } from '../messages/protocol';
 import { urlCarriesTaint } from '../taint/encode';
@@ -148,6 +148,8 @@ function classificationOf(record: DecisionRecord): Pick<Classification, 'capabil
 
 export class Monitor {
   private task: ActiveTask | null = null;
+  /** Why the background ended a task on its own; shown by the popup until the next task starts. */
+  private notice: string | null = null;
   private options!: Options;
   private readonly controlWindows = new Set<number>();
   private readonly approvals = new Map<string, StoredApproval>();
@@ -175,9 +177,13 @@ export class Monitor {
   /** Rebuild memory from IndexedDB (every wake of the worker). */
   private async load(): Promise<void> {
     const { store, effects } = this.deps;
-    const [task, options, windows, approvals] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.listApprovals()]);
-    this.task = task;
+    const [stored, options, windows, notice] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.getNotice()]);
     this.options = options;
+    this.notice = notice?.text ?? null;
+    if (stored !== null && !stored.ok) await this.endUnreadableTask(stored.error);
+    const task = stored?.ok === true ? stored.value : null;
+    this.task = task;
+    const approvals = await store.listApprovals();
     for (const id of windows) this.controlWindows.add(id);
     const now = effects.now();
     for (const approval of approvals) {
@@ -193,6 +199,19 @@ export class Monitor {
     }
     effects.setBadge(this.approvals.size);
     await effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+  }
+
+  /**
+   * A stored task this build cannot read (after migrations) is ended, once: one audit entry and a notice
+   * the popup shows, instead of a task whose every decision would be an internal error.
+   */
+  private async endUnreadableTask(why: string): Promise<void> {
+    const { store, effects } = this.deps;
+    const text = `The running task was ended: its saved state could not be read after an update (${why}). Start the task again.`;
+    await store.clearTask();
+    await store.appendAudit({ at: effects.now(), taskId: null, record: emptyRecord('(stored task)', 'BLOCK', 'internal_error', `stored task unreadable, task ended: ${why}`.slice(0, 300)), layer: 'guard' });
+    await store.putNotice({ text, at: effects.now() });
+    this.notice = text;
   }
 
   // ---- entry point ---------------------------------------------------------------------------
@@ -602,6 +621,10 @@ export class Monitor {
   /** Replace the active task (the previous one ends: its held actions are BLOCKed). */
   async installTask(taskId: string, request: string, policy: TaskPolicy, report: ActiveTask['report']): Promise<void> {
     await this.endTask();
+    if (this.notice !== null) {
+      this.notice = null;
+      await this.write(() => this.deps.store.putNotice(null));
+    }
     const tabId = await this.deps.effects.activeTabId([...this.controlWindows]);
     const task: ActiveTask = {
       taskId,
@@ -654,7 +677,7 @@ export class Monitor {
   private async testOptions(options: Options): Promise<unknown> {
     try {
       const { report } = await this.deps.compiler.compileTask('Open example.test and read the front page.', this.compileOptions(options, 'options-test'));
-      if (report.fallbackReason !== undefined) return error('compile-failed', maskSecrets(report.fallbackReason));
+      if (report.fallbackReason !== null) return error('compile-failed', maskSecrets(report.fallbackReason));
       return { ok: true, message: `Compiled a test request with ${report.backend} in ${Math.round(report.durationMs)} ms.` };
     } catch (err) {
       return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
@@ -663,11 +686,11 @@ export class Monitor {
 
   stateResponse(sender: MessageSender): TaskStateResponse {
     const task = this.task;
-    const view: ActiveTaskView | null =
+    const view: TaskView | null =
       task === null
         ? null
         : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
-    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender) };
+    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender), ...(this.notice !== null ? { notice: this.notice } : {}) };
   }
 
   // ---- browser events (wired in index.ts) ----------------------------------------------------

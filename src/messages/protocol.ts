@@ -1,9 +1,16 @@
 import { z } from 'zod';
 import { ToolCallSchema } from '../core/call';
-import { CHECKS } from '../core/decision';
-import { TaskPolicySchema } from '../core/policy';
+import { CHECKS, DecisionRecordSchema } from '../core/decision';
+import { EvalStateSchema, TaskPolicySchema } from '../core/policy';
 import { RiskClassSchema } from '../core/risk';
-import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TaintKindSchema } from '../taint/tokens';
+import { CompileReportSchema } from '../compiler/report';
+import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../llm/defaults';
+import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TaintKindSchema, TaintTokenSchema } from '../taint/tokens';
+
+/** The decision record and the compile report have one definition each (core, compiler); the protocol carries them as they are. */
+export { DecisionRecordSchema, CompileReportSchema };
+export type { DecisionRecord } from '../core/decision';
+export type { CompileReport } from '../compiler/report';
 
 /**
  * The one message protocol map. Every message that crosses a boundary (content script → background,
@@ -94,8 +101,8 @@ export const BackendSchema = z.enum(['rules', 'openrouter', 'openai-compatible']
 export const OptionsSchema = z
   .object({
     backend: BackendSchema.default('rules'),
-    baseUrl: z.url().default('https://openrouter.ai/api/v1'),
-    model: z.string().min(1).max(200).default('openai/gpt-4o-mini'),
+    baseUrl: z.url().default(DEFAULT_BASE_URL),
+    model: z.string().min(1).max(200).default(DEFAULT_MODEL),
     apiKey: z.string().max(500).default(''),
     askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
     guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
@@ -177,54 +184,46 @@ export const ErrorCodeSchema = z.enum(['approvals-disabled', 'invalid-message', 
 export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string() }).strict();
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
-export const TargetsSchema = z
-  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
-  .strict();
+export const TargetsSchema = DecisionRecordSchema.shape.targets;
 
-/** Zod mirror of core/decision.ts DecisionRecord, for records that cross a boundary (audit list, export). */
-export const DecisionRecordSchema = z
-  .object({
-    decision: z.enum(['ALLOW', 'BLOCK', 'ASK_USER']),
-    check: z.enum(CHECKS),
-    reason: z.string(),
-    tool: z.string(),
-    capability: z.string(),
-    riskClass: RiskClassSchema,
-    targets: TargetsSchema,
-    ruleRef: z.string().optional(),
-    evidence: z.string().optional(),
-  })
-  .strict();
-
-/** What hardening removed from the draft and why (from the compiler's report). */
-export const RemovedItemSchema = z.object({ what: z.string(), why: z.string() }).strict();
-export const CompileReportSchema = z
-  .object({
-    /** The backend that produced the policy, e.g. `rules`, `openrouter:openai/gpt-4o-mini`, `fallback:read-only`. */
-    backend: z.string(),
-    durationMs: z.number().nonnegative(),
-    removed: z.array(RemovedItemSchema),
-    /** Set when a remote backend failed and the compiler fell back (the exact failure, no secrets). */
-    fallbackReason: z.string().optional(),
-  })
-  .strict();
-export type CompileReport = z.infer<typeof CompileReportSchema>;
-
+/**
+ * The active task: the one shape the background keeps in IndexedDB (src/background/records.ts) and
+ * rebuilds its memory from; the popup sees the part `TaskViewSchema` picks.
+ */
 export const ActiveTaskSchema = z
   .object({
-    taskId: z.string(),
-    startedAt: z.number().int().nonnegative(),
+    taskId: z.string().min(1),
+    /** The user's own words (shown in the popup; never written to the audit log). */
+    request: z.string(),
+    /** Follow-up instructions, in order. */
+    followUps: z.array(z.string()),
+    /** The policy, grants included (grants are part of TaskPolicy). */
     policy: TaskPolicySchema,
+    state: EvalStateSchema,
     /** Report of the latest compile (the start, or the latest follow-up that changed the policy). */
     report: CompileReportSchema,
-    /** How many user turns were compiled into the policy (1 = the start only). */
-    turns: z.number().int().positive(),
-    /** The user's own words: the task, then each follow-up instruction (shown to the user in the popup). */
-    request: z.string(),
-    followUps: z.array(z.string()),
+    startedAt: z.number().int().nonnegative(),
+    /** For guard scope `task-tabs`: the task's tab and the tabs and popups it opened. */
+    taskTabIds: z.array(z.number().int()),
+    /**
+     * Domains the evaluator allowed a consequential action to this task. The network floor lets
+     * data-bearing requests through to these (and only these, plus the policy's own write targets).
+     */
+    floorWriteDomains: z.array(z.string()),
+    /**
+     * The data-lane taint: session data the guarded pages showed or the agent typed (bounded and ordered
+     * by `mergeTaint`). Stored with the task so a worker restart loses none of it.
+     */
+    taint: z.array(TaintTokenSchema).optional(),
   })
   .strict();
 export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
+
+/** What the popup shows of the active task; `turns` = how many user turns were compiled (1 = the start only). */
+export const TaskViewSchema = ActiveTaskSchema.pick({ taskId: true, startedAt: true, policy: true, report: true, request: true, followUps: true })
+  .extend({ turns: z.number().int().positive() })
+  .strict();
+export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** An ASK_USER waiting for a person. `dataView` is redacted and bounded by the background. */
 export const PendingApprovalSchema = z
@@ -253,7 +252,9 @@ export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 export const TaskStateResponseSchema = z
   .object({
     ok: z.literal(true),
-    task: ActiveTaskSchema.nullable(),
+    task: TaskViewSchema.nullable(),
+    /** Set when the background had to end a task on its own (e.g. its stored state could not be read after an update). */
+    notice: z.string().optional(),
     pending: z.array(PendingApprovalSchema),
     /** False when this sender may not answer approvals (e.g. a copy of the popup inside a guarded tab). */
     approvalsAllowed: z.boolean(),
