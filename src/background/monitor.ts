@@ -2,10 +2,11 @@ import type { ToolCall } from '../core/call';
 import { BROWSER_TOOLS } from '../core/call';
 import type { Classification } from '../core/classification';
 import { classify } from '../core/classifier';
+import { emptyTargets } from '../core/classification';
 import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
 import { registrableDomain } from '../core/domains';
 import type { evaluate as coreEvaluate } from '../core/evaluator';
-import { grantFor } from '../core/grants';
+import { approvalKeyOf, grantFor } from '../core/grants';
 import { initialState, type TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
 import {
@@ -127,18 +128,11 @@ const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request,
 const TAINT_FLOOR_DELAY_MS = 50;
 
 function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string): DecisionRecord {
-  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
+  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets() };
 }
 
 function error(code: ErrorResponse['code'], message: string): ErrorResponse {
   return { ok: false, code, error: message };
-}
-
-/** Identical asks (same tool, capability and targets) share one pending approval; a Minimizer ask is its own. */
-export function deltaKeyOf(record: DecisionRecord): string {
-  const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items), sorted(record.targets.amounts ?? []), sorted(record.targets.quantities ?? [])];
-  return JSON.stringify(record.check === 'minimizer' ? [...key, record.check, record.reason] : key);
 }
 
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
@@ -449,7 +443,7 @@ export class Monitor {
   // ---- ASK_USER ------------------------------------------------------------------------------
 
   private ask(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext, screened?: Screened): Promise<Verdict> {
-    const key = deltaKeyOf(record);
+    const key = approvalKeyOf(record);
     let approval = [...this.approvals.values()].find((a) => a.deltaKey === key && a.taskId === task.taskId);
     if (approval === undefined) {
       const now = this.deps.effects.now();

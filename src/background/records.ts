@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DecisionRecordSchema } from '../core/decision';
+import { approvalKeyOf } from '../core/grants';
 import { migratePolicy } from '../core/policy';
 import { ActiveTaskSchema, AuditEntrySchema, OptionsSchema, type ActiveTask } from '../messages/protocol';
 
@@ -90,7 +91,12 @@ export const TASK: RecordKind<ActiveTask> = {
   },
 };
 
-export const APPROVAL: RecordKind<StoredApproval> = { name: 'approval', schema: StoredApprovalSchema, migrations: { 1: identity } };
+export const APPROVAL: RecordKind<StoredApproval> = {
+  name: 'approval',
+  schema: StoredApprovalSchema,
+  // v1 keys listed empty amounts and quantities; v2 keys are core/grants.ts deltas (as grant ids are).
+  migrations: { 1: (old) => (isObject(old) ? { ...old, deltaKey: approvalKeyOf(DecisionRecordSchema.parse(old.record)) } : old) },
+};
 
 export const AUDIT_ENTRY: RecordKind<StoredAuditEntry> = { name: 'audit entry', schema: StoredAuditEntrySchema, migrations: { 1: identity } };
 

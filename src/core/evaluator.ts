@@ -1,6 +1,6 @@
 import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
-import type { Classification, Targets } from './classification';
+import { emptyTargets, type Classification, type Targets } from './classification';
 import { classify } from './classifier';
 import type { Check, Decision, DecisionRecord } from './decision';
 import { hostOf, registrableDomain } from './domains';
@@ -51,7 +51,7 @@ export function decideClassified(policy: TaskPolicy, state: EvalState, call: Too
 }
 
 function failClosed(rawCall: unknown, check: 'schema' | 'internal_error', reason: string): DecisionRecord {
-  return { decision: 'BLOCK', check, reason, tool: toolNameOf(rawCall), capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
+  return { decision: 'BLOCK', check, reason, tool: toolNameOf(rawCall), capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets() };
 }
 
 function toolNameOf(raw: unknown): string {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import stateV1 from './fixtures/state.v1.json';
 import stateV2 from './fixtures/state.v2.json';
-import { FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal } from './fakes';
+import { FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle } from './fakes';
 import { TaskStore } from '../../src/background/store';
 import { STATE_VERSION, TASK, readRecord } from '../../src/background/records';
 import { evaluate } from '../../src/core/evaluator';
@@ -110,6 +110,10 @@ describe('stored v1 task with a grant from before items', () => {
     const name = await seed(stateV1 as Fixture);
     const monitor = await monitorOn(await TaskStore.open(name), new FakeEffects());
     expect(await monitor.handleMessage(proposal('p1', CALLS[0]), PAGE())).toMatchObject({ decision: 'ALLOW', check: 'grants' });
+    expect(monitor.snapshot().approvals.map((a) => a.id)).toEqual(['a-v1']);
+    // The same ask again shares the pending v1 approval (its key was migrated to the grant delta).
+    void monitor.handleMessage(proposal('p2', CALLS[2]), PAGE());
+    await settle();
     expect(monitor.snapshot().approvals.map((a) => a.id)).toEqual(['a-v1']);
   });
 
