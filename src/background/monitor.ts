@@ -9,10 +9,13 @@ import type { evaluate as coreEvaluate } from '../core/evaluator';
 import { approvalKeyOf, grantFor } from '../core/grants';
 import { initialState, type TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
+import { answerWith, type Handler, type Handlers } from './handlers';
 import {
   BackgroundMessageSchema,
   type AuditEntry,
-  type BackgroundMessage,
+  type MessageType,
+  type PageMessageType,
+  type Reply,
   type ErrorResponse,
   type Options,
   type PendingApproval,
@@ -211,37 +214,12 @@ export class Monitor {
   // ---- entry point ---------------------------------------------------------------------------
 
   /** Total: every input gets an answer; nothing here throws. */
-  async handleMessage(raw: unknown, sender: MessageSender): Promise<unknown> {
+  async handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
     try {
       await this.ready;
       const parsed = BackgroundMessageSchema.safeParse(raw);
       if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
-      const message = parsed.data;
-      if (message.type === 'proposal') return await this.onProposal(message, sender);
-      if (message.type === 'taint.report') return await this.onTaintReport(message, sender);
-      // The Sanitizer's content script (any tab; answers depend on whether the tab is guarded).
-      if (message.type === 'sanitizer.config') return this.sanitizer.config(sender);
-      if (message.type === 'sanitizer.removed') return await this.sanitizer.removed(message, sender, originOf(sender.url));
-      if (message.type === 'sanitizer.review') return await this.sanitizer.review(message.text, sender);
-      await this.controlWindowOpening;
-      if (this.mayViewSettings(sender)) {
-        // Chrome's own Options entry opens options.html in an ordinary tab: it may see the settings
-        // (key masked) and open the settings window, never change anything or answer approvals.
-        if (message.type === 'options.view') return this.maskedOptions();
-        if (message.type === 'options.open') {
-          await this.deps.effects.openOptions();
-          return { ok: true };
-        }
-      }
-      if (!this.isControlSender(sender)) {
-        await this.audit({
-          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened'),
-          layer: 'page',
-          ...this.where(sender),
-        });
-        return error('approvals-disabled', 'This page may not manage the task or answer approvals. Use the toolbar popup.');
-      }
-      return await this.onPageMessage(message, sender);
+      return await answerWith(this.handlers, parsed.data, sender);
     } catch (err) {
       const reason = `internal error: ${maskSecrets(err instanceof Error ? err.message : String(err))}`;
       await this.audit({ record: emptyRecord('(internal)', 'BLOCK', 'internal_error', reason), ...this.where(sender) }).catch(() => undefined);
@@ -250,7 +228,67 @@ export class Monitor {
     }
   }
 
-  private async rejectMalformed(raw: unknown, sender: MessageSender, issue: { path: PropertyKey[]; message: string } | undefined): Promise<unknown> {
+  /** One handler per message type of the protocol map; `answerWith` checks each answer against the map. */
+  private readonly handlers: Handlers<MessageSender> = {
+    proposal: (message, sender) => this.onProposal(message, sender),
+    'taint.report': (message, sender) => this.onTaintReport(message, sender),
+    // The Sanitizer's content script (any tab; answers depend on whether the tab is guarded).
+    'sanitizer.config': (_message, sender) => this.sanitizer.config(sender),
+    'sanitizer.removed': (message, sender) => this.sanitizer.removed(message, sender, originOf(sender.url)),
+    'sanitizer.review': (message, sender) => this.sanitizer.review(message.text, sender),
+    'task.start': this.fromControl((message, sender) => this.startTask(message.request, sender)),
+    'task.followup': this.fromControl((message, sender) => this.followUp(message.text, sender)),
+    'task.end': this.fromControl(async (_message, sender) => {
+      await this.endTask();
+      return this.stateResponse(sender);
+    }),
+    'task.get': this.fromControl((_message, sender) => this.stateResponse(sender)),
+    'approval.answer': this.fromControl((message) => this.answerApproval(message.id, message.answer)),
+    'audit.list': this.fromControl(async (message) => {
+      const entries = await this.deps.store.listAudit({ decision: message.decision, check: message.check, limit: message.limit });
+      return { ok: true, entries: entries.map(toAuditEntry) };
+    }),
+    'options.get': this.fromControl(() => ({ ok: true, options: this.options })),
+    'options.set': this.fromControl(async (message) => {
+      this.options = message.options;
+      await this.deps.store.putOptions(message.options);
+      await this.applyFloor();
+      return { ok: true, options: this.options };
+    }),
+    'options.test': this.fromControl((message) => this.testOptions(message.options)),
+    'options.open': this.fromControl(
+      async () => {
+        await this.deps.effects.openOptions();
+        return { ok: true };
+      },
+      { settingsView: true },
+    ),
+    'options.view': this.fromControl(() => this.maskedOptions(), { settingsView: true }),
+  };
+
+  /**
+   * A page message's handler, answered only for the toolbar popup or a window the extension opened;
+   * anyone else is refused and audited. `settingsView`: Chrome's own Options entry opens options.html in
+   * an ordinary tab, which may see the settings (key masked) and open the settings window, never change
+   * anything or answer approvals.
+   */
+  private fromControl<T extends PageMessageType>(handler: Handler<T, MessageSender>, { settingsView = false } = {}): Handler<T, MessageSender> {
+    return async (message, sender) => {
+      await this.controlWindowOpening;
+      if (settingsView && this.mayViewSettings(sender)) return handler(message, sender);
+      if (!this.isControlSender(sender)) {
+        await this.audit({
+          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened'),
+          layer: 'page',
+          ...this.where(sender),
+        });
+        return error('approvals-disabled', 'This page may not manage the task or answer approvals. Use the toolbar popup.');
+      }
+      return handler(message, sender);
+    };
+  }
+
+  private async rejectMalformed(raw: unknown, sender: MessageSender, issue: { path: PropertyKey[]; message: string } | undefined): Promise<ProposalAnswer | ErrorResponse> {
     const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
     const reason = `malformed message at ${where}: ${issue?.message ?? 'invalid'}`.slice(0, 300);
     await this.audit({ record: emptyRecord('(malformed)', 'BLOCK', 'schema', reason), ...this.where(sender) });
@@ -558,40 +596,6 @@ export class Monitor {
 
   // ---- page messages (popup, options, control window) ----------------------------------------
 
-  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage | TaintReport | { type: `sanitizer.${string}` }>, sender: MessageSender): Promise<unknown> {
-    switch (message.type) {
-      case 'task.start':
-        return this.startTask(message.request, sender);
-      case 'task.followup':
-        return this.followUp(message.text, sender);
-      case 'task.end':
-        await this.endTask();
-        return this.stateResponse(sender);
-      case 'task.get':
-        return this.stateResponse(sender);
-      case 'approval.answer':
-        return this.answerApproval(message.id, message.answer);
-      case 'audit.list': {
-        const entries = await this.deps.store.listAudit({ decision: message.decision, check: message.check, limit: message.limit });
-        return { ok: true, entries: entries.map(toAuditEntry) };
-      }
-      case 'options.get':
-        return { ok: true, options: this.options };
-      case 'options.set':
-        this.options = message.options;
-        await this.deps.store.putOptions(message.options);
-        await this.applyFloor();
-        return { ok: true, options: this.options };
-      case 'options.test':
-        return this.testOptions(message.options);
-      case 'options.open':
-        await this.deps.effects.openOptions();
-        return { ok: true };
-      case 'options.view':
-        return this.maskedOptions();
-    }
-  }
-
   private maskedOptions(): { ok: true; options: Options } {
     return { ok: true, options: { ...this.options, apiKey: this.options.apiKey === '' ? '' : MASKED_KEY } };
   }
@@ -668,7 +672,7 @@ export class Monitor {
     await this.applyFloor();
   }
 
-  private async testOptions(options: Options): Promise<unknown> {
+  private async testOptions(options: Options): Promise<Reply<'options.test'>> {
     try {
       const { report } = await this.deps.compiler.compileTask('Open example.test and read the front page.', this.compileOptions(options, 'options-test'));
       if (report.fallbackReason !== null) return error('compile-failed', maskSecrets(report.fallbackReason));

@@ -127,25 +127,6 @@ export const OptionsOpenSchema = z.object({ type: z.literal('options.open') }).s
 /** The settings read-only, API key masked: for an extension page that is not a control window (Chrome's own Options entry). */
 export const OptionsViewSchema = z.object({ type: z.literal('options.view') }).strict();
 
-export const BackgroundMessageSchema = z.discriminatedUnion('type', [
-  ProposalMessageSchema,
-  TaintReportSchema,
-  SanitizerConfigSchema,
-  SanitizerRemovedSchema,
-  SanitizerReviewSchema,
-  TaskStartSchema,
-  TaskFollowUpSchema,
-  TaskEndSchema,
-  TaskGetSchema,
-  ApprovalAnswerSchema,
-  AuditListSchema,
-  OptionsGetSchema,
-  OptionsSetSchema,
-  OptionsTestSchema,
-  OptionsOpenSchema,
-  OptionsViewSchema,
-]);
-export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
 /** Values to send instead of the page's own, in the action's shape (see src/minimizer/carried.ts). */
@@ -283,22 +264,68 @@ export const AuditListResponseSchema = z.object({ ok: z.literal(true), entries: 
 export const OptionsResponseSchema = z.object({ ok: z.literal(true), options: OptionsSchema }).strict();
 /** Answer to options.test: success with a short description (e.g. the model answered), or an ErrorResponse with the exact failure. */
 export const OptionsTestResponseSchema = z.object({ ok: z.literal(true), message: z.string() }).strict();
-/** Answer to approval.answer. */
-export const ApprovalAnswerResponseSchema = z.object({ ok: z.literal(true) }).strict();
 
-/** Which response each page message gets (besides ErrorResponse). */
-export const PAGE_RESPONSES = {
-  'task.start': TaskStateResponseSchema,
-  'task.followup': TaskStateResponseSchema,
-  'task.end': TaskStateResponseSchema,
-  'task.get': TaskStateResponseSchema,
-  'approval.answer': ApprovalAnswerResponseSchema,
-  'audit.list': AuditListResponseSchema,
-  'options.get': OptionsResponseSchema,
-  'options.set': OptionsResponseSchema,
-  'options.test': OptionsTestResponseSchema,
-  'options.open': ApprovalAnswerResponseSchema,
-  'options.view': OptionsResponseSchema,
+/** Answer to the messages that only report or act (approval.answer, options.open, sanitizer.removed). */
+export const OkResponseSchema = z.object({ ok: z.literal(true) }).strict();
+
+/**
+ * The protocol map: each message type, the request the receiver parses and the response it answers
+ * (or an ErrorResponse). The background's handler helper (src/background/handlers.ts) checks every
+ * answer against it; extension pages parse what they get with it (src/ui/client.ts).
+ */
+export const MESSAGES = {
+  proposal: { request: ProposalMessageSchema, response: ProposalAnswerSchema },
+  'taint.report': { request: TaintReportSchema, response: TaintReportResponseSchema },
+  'sanitizer.config': { request: SanitizerConfigSchema, response: SanitizerConfigResponseSchema },
+  'sanitizer.removed': { request: SanitizerRemovedSchema, response: OkResponseSchema },
+  'sanitizer.review': { request: SanitizerReviewSchema, response: SanitizerReviewResponseSchema },
+  'task.start': { request: TaskStartSchema, response: TaskStateResponseSchema },
+  'task.followup': { request: TaskFollowUpSchema, response: TaskStateResponseSchema },
+  'task.end': { request: TaskEndSchema, response: TaskStateResponseSchema },
+  'task.get': { request: TaskGetSchema, response: TaskStateResponseSchema },
+  'approval.answer': { request: ApprovalAnswerSchema, response: OkResponseSchema },
+  'audit.list': { request: AuditListSchema, response: AuditListResponseSchema },
+  'options.get': { request: OptionsGetSchema, response: OptionsResponseSchema },
+  'options.set': { request: OptionsSetSchema, response: OptionsResponseSchema },
+  'options.test': { request: OptionsTestSchema, response: OptionsTestResponseSchema },
+  'options.open': { request: OptionsOpenSchema, response: OkResponseSchema },
+  'options.view': { request: OptionsViewSchema, response: OptionsResponseSchema },
 } as const;
-export type PageMessageType = keyof typeof PAGE_RESPONSES;
-export type PageResponse<T extends PageMessageType> = z.infer<(typeof PAGE_RESPONSES)[T]> | ErrorResponse;
+export type MessageType = keyof typeof MESSAGES;
+export type Request<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['request']>;
+/** What the background answers a message of type T: its response, or why it could not. */
+export type Reply<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['response']> | ErrorResponse;
+
+/** Every request the background accepts, discriminated by `type` (the receiver's one parse). */
+export const BackgroundMessageSchema = z.discriminatedUnion('type', [
+  MESSAGES.proposal.request,
+  MESSAGES['taint.report'].request,
+  MESSAGES['sanitizer.config'].request,
+  MESSAGES['sanitizer.removed'].request,
+  MESSAGES['sanitizer.review'].request,
+  MESSAGES['task.start'].request,
+  MESSAGES['task.followup'].request,
+  MESSAGES['task.end'].request,
+  MESSAGES['task.get'].request,
+  MESSAGES['approval.answer'].request,
+  MESSAGES['audit.list'].request,
+  MESSAGES['options.get'].request,
+  MESSAGES['options.set'].request,
+  MESSAGES['options.test'].request,
+  MESSAGES['options.open'].request,
+  MESSAGES['options.view'].request,
+]);
+export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
+// The union and the map list the same types (a message added to one and not the other fails to compile).
+const sameTypes: [MessageType, BackgroundMessage['type']] extends [BackgroundMessage['type'], MessageType] ? true : never = true;
+void sameTypes;
+
+/**
+ * How a content script sends a message of type T: the request as the map types it; the answer is what
+ * the background's handler returned (checked there against the map), or undefined when no background
+ * answered. Content scripts load on every page and carry no zod: they read answers structurally.
+ */
+export type Send<T extends MessageType> = (message: Request<T>) => Promise<Reply<T> | undefined>;
+
+/** Messages from the extension's own pages (popup, options, control windows); the rest come from content scripts. */
+export type PageMessageType = Exclude<MessageType, 'proposal' | 'taint.report' | `sanitizer.${string}`>;
