@@ -85,6 +85,24 @@ describe('stored state: one fixture per version', () => {
   });
 });
 
+describe('unreadable approvals and audit entries', () => {
+  it('an approval that cannot be read is deleted (nobody could be shown what it asks); an audit entry is left out of the list', async () => {
+    const name = await seed({
+      kv: {},
+      approvals: [{ id: 'broken', taskId: 't' }, ...stateV2.approvals],
+      audit: [...stateV2.audit, { seq: 2, at: 6, taskId: null, record: { decision: 'MAYBE' } }],
+    });
+    const store = await TaskStore.open(name);
+    expect((await store.listApprovals()).map((a) => a.id)).toEqual(['a-v1']);
+    expect((await store.listAudit()).map((e) => e.seq)).toEqual([1]);
+    store.close();
+    const db = await openDB(name);
+    expect(await db.getAllKeys('approvals')).toEqual(['a-v1']);
+    expect(await db.count('audit')).toBe(2);
+    db.close();
+  });
+});
+
 describe('stored v1 task with a grant from before items', () => {
   it('unmigrated (the defect: the old store cast the record), a call that reaches the grant check is an internal error', () => {
     const { record } = evaluate(v1Task.policy as unknown as TaskPolicy, initialState(), CALLS[0]!, 10);
