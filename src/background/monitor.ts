@@ -1,8 +1,7 @@
 import type { ToolCall } from '../core/call';
 import { BROWSER_TOOLS } from '../core/call';
-import type { Classification } from '../core/classification';
+import { emptyTargets, type Classification } from '../core/classification';
 import { classify } from '../core/classifier';
-import { emptyTargets } from '../core/classification';
 import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
 import { registrableDomain } from '../core/domains';
 import type { evaluate as coreEvaluate } from '../core/evaluator';
