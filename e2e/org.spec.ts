@@ -114,6 +114,23 @@ test('the managed floor blocks a payment the task allows and a site the task nam
   });
 });
 
+test('a policy pushed while the browser runs applies at once (storage.onChanged, area managed)', async () => {
+  await withManaged({ maxAskTimeoutSeconds: 60 }, 'nohooks', async (browser, copy) => {
+    await browser.setPolicy(payTask);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin('shop.test')}/cart`);
+    expect(server.hits('/cart', 'shop.test')).toHaveLength(1);
+    // Chromium watches the policy directory and reloads it after a settle delay of a few seconds.
+    writeManagedPolicy(copy.id, { maxAskTimeoutSeconds: 60, blockedSites: ['shop.test'] });
+    await expect
+      .poll(async () => (await browser.sessionRules()).some((r) => JSON.stringify(r).includes('"requestDomains":["shop.test"]')), { timeout: 30_000 })
+      .toBe(true);
+    await page.goto(`${server.origin('shop.test')}/cart?again`).catch(() => undefined);
+    await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=org_floor`));
+    expect(server.hits('/cart', 'shop.test')).toHaveLength(1);
+  });
+});
+
 test('control: the same task without the managed policy pays and opens the shop', async () => {
   await withManaged(null, 'nohooks', async (browser) => {
     await browser.setPolicy(payTask);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Classification } from './classification';
 import { hostOf } from './domains';
 import { RiskClassSchema } from './risk';
+import type { RuleRef } from './ruleRef';
 
 /**
  * The organisation's floor: limits an administrator sets by enterprise policy (`storage.managed`, parsed
@@ -29,7 +30,7 @@ export interface OrgVerdict {
   decision: 'BLOCK' | 'ASK_USER';
   reason: string;
   /** `org.blockedSites:<site>`, `org.neverAllow:<class>`, `org.askSites:<site>` or `org.unreadable`. */
-  ruleRef: string;
+  ruleRef: RuleRef;
 }
 
 /** A site entry as written by an administrator: `bank.test`, `*.bank.test`, `https://bank.test/` all name bank.test. */

@@ -22,7 +22,7 @@ import { otlpLogsRequest } from './otlp';
 
 export interface ShipperDeps {
   store: {
-    auditAfter(seq: number, limit: number): Promise<StoredAuditEntry[]>;
+    auditAfter(seq: number, limit: number): Promise<{ entries: StoredAuditEntry[]; throughSeq: number }>;
     getCollectorCursor(): Promise<CollectorCursor | null>;
     putCollectorCursor(cursor: CollectorCursor): Promise<void>;
   };
@@ -99,14 +99,15 @@ export class CollectorShipper {
         const url = await this.deps.collectorUrl();
         if (url === null) return;
         const cursor = (await this.deps.store.getCollectorCursor()) ?? (await this.firstCursor());
-        const batch = await this.deps.store.auditAfter(cursor.shippedSeq, BATCH_SIZE);
-        if (batch.length === 0) return;
-        const firstSeq = batch[0]!.seq ?? cursor.shippedSeq + 1;
-        const lastSeq = batch[batch.length - 1]!.seq ?? cursor.shippedSeq;
-        const body = otlpLogsRequest(batch, { instanceId: cursor.instanceId, version: this.deps.version }, this.deps.now(), firstSeq - cursor.shippedSeq - 1);
-        const response = await this.deps.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
-        if (!response.ok) throw new Error(`collector answered ${response.status}`);
-        await this.deps.store.putCollectorCursor({ shippedSeq: lastSeq, instanceId: cursor.instanceId });
+        const { entries, throughSeq } = await this.deps.store.auditAfter(cursor.shippedSeq, BATCH_SIZE);
+        if (throughSeq === cursor.shippedSeq) return;
+        if (entries.length > 0) {
+          const firstSeq = entries[0]!.seq ?? cursor.shippedSeq + 1;
+          const body = otlpLogsRequest(entries, { instanceId: cursor.instanceId, version: this.deps.version }, this.deps.now(), firstSeq - cursor.shippedSeq - 1);
+          const response = await this.deps.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+          if (!response.ok) throw new Error(`collector answered ${response.status}`);
+        }
+        await this.deps.store.putCollectorCursor({ shippedSeq: throughSeq, instanceId: cursor.instanceId });
         this.failures = 0;
       }
     } catch (err) {

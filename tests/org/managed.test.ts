@@ -7,6 +7,7 @@ import { OptionsSchema, type ProposalAnswer, type TaskStateResponse } from '../.
 import { effectiveOptions, ManagedPolicySchema, orgLimitsInWords, readManaged } from '../../src/org/managed';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, proposal, until } from '../background/fakes';
 import { makePolicy } from '../support/policy';
+import { reportWithoutCompile } from '../../src/compiler/report';
 
 const PAY = { tool: 'browser.request', args: { method: 'POST', url: 'http://bank.test/transfer', body: { amount: '10' }, kind: 'fetch' } };
 const WRITE = (host: string) => ({ tool: 'browser.request', args: { method: 'POST', url: `http://${host}/w`, body: { a: '1' }, kind: 'fetch' } });
@@ -26,7 +27,7 @@ async function monitorWith(managed: unknown) {
   const org = Object.assign(effects, { readManaged: async () => current });
   const monitor = new Monitor({ store, effects: org, evaluate, compiler: fixedCompiler(() => generous), extensionOrigin: EXTENSION_ORIGIN });
   await monitor.ready;
-  await monitor.installTask('t-org', 'pay the bill', generous, { backend: 'test', durationMs: 0, removed: [] });
+  await monitor.installTask('t-org', 'pay the bill', generous, reportWithoutCompile('test'));
   return { store, effects, monitor, setManaged: (m: unknown) => (current = m) };
 }
 

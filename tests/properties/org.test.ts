@@ -8,6 +8,7 @@ import { grantFor } from '../../src/core/grants';
 import { OrgFloorSchema, type OrgFloor } from '../../src/core/org';
 import { initialState, type EvalState, type TaskPolicy } from '../../src/core/policy';
 import { RISK_CLASSES } from '../../src/core/risk';
+import { parseRuleRef } from '../../src/core/ruleRef';
 import { callArb, domainArb, grantArb, NUM_RUNS, policyArb } from '../support/arbitraries';
 
 const NOW = 1_000;
@@ -53,6 +54,7 @@ describe('theorems of the organisation floor', () => {
         const cls = classify(call as ToolCall).riskClass;
         const r = decide(approvedEverything(p, call as ToolCall, extra), call, OrgFloorSchema.parse({ neverAllow: [cls] }));
         expect(r.decision).toBe('BLOCK');
+        if (r.check === 'org_floor') expect(parseRuleRef(r.ruleRef ?? '')).toEqual({ kind: 'org', rule: 'neverAllow', value: cls });
       }),
       params,
     );
@@ -64,6 +66,7 @@ describe('theorems of the organisation floor', () => {
         const withGrants = { ...p, grants: [...p.grants, ...extra, grantFor(p.taskId, call.tool, classify(call as ToolCall), 'task', 0)] };
         const r = decide(withGrants, call, OrgFloorSchema.parse({ askSites: [site] }));
         const onSite = classify(call as ToolCall).urls.some((u) => hostOf(u) === site);
+        if (r.check === 'org_floor') expect(parseRuleRef(r.ruleRef ?? '')).toEqual({ kind: 'org', rule: 'askSites', value: site });
         if (onSite && r.decision === 'ALLOW') {
           expect(r.check).toBe('grants');
           expect(withGrants.grants.find((g) => `grant:${g.id}` === r.ruleRef)?.maxCalls).not.toBeNull();
