@@ -1,11 +1,11 @@
 import type { Browser } from '@wxt-dev/browser';
 import { evaluate } from '../core/evaluator';
-import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
 import { modelFindings } from '../minimizer/model';
 import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
-import { BLOCKED_PAGE_PATH, blockedPageUrl, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
+import { guardDownloads } from './downloads';
+import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { WAITING_NOTICE } from '../content/bridge';
 import { rebindingRecord } from './rebinding';
@@ -207,45 +207,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.tabOpened(details.tabId, details.sourceTabId)));
   chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
 
-  // Downloads, decided as browser.download: held in onDeterminingFilename where Chrome offers it, and
-  // paused in onCreated (downloads a debugger manages, e.g. Playwright's, skip onDeterminingFilename).
-  // One decision per download, whichever event comes first; cancelled unless allowed.
-  const downloadDecisions = new Map<number, Promise<'ALLOW' | 'BLOCK'>>();
-  // The popup's audit export: a blob only this extension's own pages can mint, never a page's download.
-  const isOwnExport = (url: string) => url.startsWith(`blob:chrome-extension://${chrome.runtime.id}/`);
-  const decideDownload = (item: Browser.downloads.DownloadItem): Promise<'ALLOW' | 'BLOCK'> => {
-    let decision = downloadDecisions.get(item.id);
-    if (decision === undefined) {
-      decision = monitor
-        .then(async (m) => {
-          await m.ready;
-          if (m.snapshot().task === null || isOwnExport(item.url)) return 'ALLOW' as const;
-          return (await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null })).decision;
-        })
-        .catch(() => 'BLOCK' as const)
-        .then(async (verdict) => {
-          if (verdict !== 'ALLOW') await chrome.downloads.cancel(item.id).catch(() => undefined);
-          setTimeout(() => downloadDecisions.delete(item.id), 60_000);
-          return verdict;
-        });
-      downloadDecisions.set(item.id, decision);
-    }
-    return decision;
-  };
-  chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
-    void decideDownload(item).then(() => suggest());
-    return true;
-  });
-  chrome.downloads.onCreated.addListener((item) => {
-    if (isOwnExport(item.url)) return;
-    // Pause before anything else: a small download can finish while the monitor wakes.
-    const paused = chrome.downloads.pause(item.id).catch(() => undefined);
-    withMonitor(async (m) => {
-      await paused;
-      await m.ready;
-      if (m.snapshot().task === null || (await decideDownload(item)) === 'ALLOW') await chrome.downloads.resume(item.id).catch(() => undefined);
-    });
-  });
+  guardDownloads(chrome.downloads, monitor, chrome.runtime.id);
 
   const openControlWindow = async (path = '/popup.html'): Promise<number> => {
     const m = await monitor;
@@ -256,36 +218,5 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     return windowId;
   };
 
-  const handle: BackgroundHandle = { monitor, openControlWindow };
-  exposeTestHook(handle);
-  return handle;
-}
-
-/**
- * `globalThis.__agentsfence` in the service worker, for the harness and the e2e suite. Reachable only by
- * code running in the worker itself (or a debugger attached to it — out of scope per the threat model).
- */
-function exposeTestHook(handle: BackgroundHandle): void {
-  (globalThis as Record<string, unknown>).__agentsfence = {
-    handle,
-    openControlWindow: handle.openControlWindow,
-    async handleMessage(raw: unknown, sender?: MessageSender) {
-      const m = await handle.monitor;
-      return m.handleMessage(raw, sender ?? { url: chrome.runtime.getURL('/background.js') });
-    },
-    /** Installs a precise policy as the active task (tests only; the user path is task.start). */
-    async setPolicy(input: TaskPolicyInput) {
-      const m = await handle.monitor;
-      await m.ready;
-      const policy = TaskPolicySchema.parse(input);
-      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, { backend: 'test-hook', durationMs: 0, removed: [] });
-      return m.snapshot();
-    },
-    async snapshot() {
-      const m = await handle.monitor;
-      await m.ready;
-      return m.snapshot();
-    },
-    sessionRules: () => chrome.declarativeNetRequest.getSessionRules(),
-  };
+  return { monitor, openControlWindow };
 }
