@@ -37,7 +37,7 @@ export default defineConfig({
       'downloads',
       'notifications',
       'alarms',
-      // WebRTC IP handling and network prediction, closed during a task (src/background/index.ts).
+      // WebRTC IP handling and network prediction, closed during a task (src/background/floor-sync.ts).
       'privacy',
     ],
     host_permissions: ['<all_urls>'],
