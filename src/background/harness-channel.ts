@@ -1,5 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
-import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
+import { reportWithoutCompile } from '../compiler/report';
+import { parsePolicy, type TaskPolicyInput } from '../core/policy';
 import type { BackgroundHandle } from './index';
 import type { MessageSender } from './monitor';
 
@@ -30,8 +31,8 @@ export function openHarnessChannel(handle: BackgroundHandle): void {
     async setPolicy(input: TaskPolicyInput) {
       const m = await handle.monitor;
       await m.ready;
-      const policy = TaskPolicySchema.parse(input);
-      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, { backend: 'test-hook', durationMs: 0, removed: [] });
+      const policy = parsePolicy(input);
+      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, reportWithoutCompile('test-hook'));
       return m.snapshot();
     },
     async snapshot() {

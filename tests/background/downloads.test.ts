@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DownloadGuard } from '../../src/background/downloads';
+import { reportWithoutCompile } from '../../src/compiler/report';
 import type { Monitor } from '../../src/background/monitor';
 import { FakeEffects, freshStore, monitorOn } from './fakes';
 import { makePolicy } from '../support/policy';
@@ -24,7 +25,7 @@ const item = (id: number, url: string, filename = '') => ({ id, url, filename })
 async function monitorWith(policy: ReturnType<typeof makePolicy> | null): Promise<Monitor> {
   const { store } = await freshStore();
   const monitor = await monitorOn(store, new FakeEffects());
-  if (policy !== null) await monitor.installTask(policy.taskId, 'the request', policy, { backend: 'test', durationMs: 0, removed: [] });
+  if (policy !== null) await monitor.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
   return monitor;
 }
 
