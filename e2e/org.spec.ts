@@ -1,9 +1,9 @@
 import { expect, test, type Page } from '@playwright/test';
-import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
+import type { AgentBrowser } from '../src/harness';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { startOtlpReceiver, type OtlpReceiver } from '../tests/support/otlp-receiver';
-import { launch, quiet } from './background.helpers';
-import { extensionDir } from './fixtures/extension';
+import { quiet } from './background.helpers';
+import { buildExtension, launchFence } from './fixtures/extension';
 import { copyExtension, writeManagedPolicy, type ExtensionCopy, type ManagedPolicyFile } from './fixtures/managed-policy';
 import { startTestServer, type TestServer } from './fixtures/server';
 
@@ -49,12 +49,12 @@ const PAY_PAGE = `<!doctype html><title>bank</title>
 <form method="post" action="/transfer"><input name="amount" value="10"><button>Pay</button></form>`;
 
 async function withManaged<T>(policy: Record<string, unknown> | null, variant: 'full' | 'nohooks', run: (browser: AgentBrowser, copy: ExtensionCopy) => Promise<T>): Promise<T> {
-  const copy = copyExtension(extensionDir(variant));
+  const copy = copyExtension(buildExtension(variant));
   let file: ManagedPolicyFile | null = null;
   let browser: AgentBrowser | null = null;
   try {
     if (policy !== null) file = writeManagedPolicy(copy.id, policy);
-    browser = await launchAgentBrowser({ extensionPath: copy.dir });
+    browser = await launchFence({ extensionPath: copy.dir });
     expect(browser.extensionId).toBe(copy.id);
     return await run(browser, copy);
   } finally {
@@ -143,7 +143,7 @@ test('control: the same task without the managed policy pays and opens the shop'
 });
 
 test('negative control: without the extension the payment reaches the bank', async () => {
-  const browser = await launch({ extension: false });
+  const browser = await launchFence({ extension: false });
   try {
     await pay(browser);
     expect(server.hits('/transfer', 'bank.test')).toHaveLength(1);
@@ -221,7 +221,7 @@ test('the collector receives every audit entry exactly once across worker restar
 });
 
 test('negative control: without the extension a page reaches the collector', async () => {
-  const browser = await launch({ extension: false });
+  const browser = await launchFence({ extension: false });
   try {
     server.setPage('/app', '<!doctype html><title>app</title>');
     const page = await browser.context.newPage();
