@@ -4,8 +4,8 @@ import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
 import { modelFindings } from '../minimizer/model';
-import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
-import { BLOCKED_PAGE_PATH, blockedPageUrl, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
+import { ALL_TYPES, buildSessionRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
+import { BLOCKED_PAGE_PATH, blockedPageUrl, downloadCall, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { WAITING_NOTICE } from '../content/bridge';
 import { rebindingRecord } from './rebinding';
@@ -48,12 +48,33 @@ async function applyChannelSettings(taskRunning: boolean): Promise<void> {
 }
 
 /**
+ * What this browser's declarativeNetRequest understands (see DnrSupport): resource types from its own
+ * enum, the response-header condition by trying a rule that uses it (Firefox refuses the property).
+ */
+async function detectDnrSupport(): Promise<DnrSupport> {
+  const dnr = chrome.declarativeNetRequest;
+  const known = Object.values((dnr as unknown as { ResourceType?: Record<string, string> }).ResourceType ?? {});
+  const probe: Rule = { id: PROBE_RULE_ID, priority: 1, action: { type: 'block' }, condition: { responseHeaders: [{ header: 'x-agentsfence-probe', values: ['never-sent'] }], resourceTypes: ['main_frame'] } };
+  const responseHeaders = await Promise.resolve()
+    .then(() => dnr.updateSessionRules({ removeRuleIds: [PROBE_RULE_ID], addRules: [probe] }))
+    .then(
+    () => dnr.updateSessionRules({ removeRuleIds: [PROBE_RULE_ID] }).then(() => true),
+    () => false,
+  );
+  return { resourceTypes: new Set(known.length > 0 ? known : ALL_TYPES), responseHeaders };
+}
+/** Above any id the floor uses (ids count up from 1). */
+const PROBE_RULE_ID = 2_000_000_000;
+
+/**
  * Session rules are replaced as a whole, one update at a time, in the order requested. If Chromium
  * refuses the set (a limit, a regex over its budget), the floor is applied again without the taint rules
  * rather than not at all.
  */
 function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
+  let support: Promise<DnrSupport> | null = null;
+  let reportedDropped = false;
   return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
     const run = async () => {
       const build = async (withTaint: boolean): Promise<Rule[]> => {
@@ -66,7 +87,14 @@ function floorUpdater() {
           scope = { tabIds: task.taskTabIds };
         }
         const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [] };
-        return buildSessionRules(input, scope, chrome.runtime.id);
+        // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
+        const extensionHost = new URL(chrome.runtime.getURL('/')).host;
+        const adapted = rulesForBrowser(buildSessionRules(input, scope, extensionHost), await (support ??= detectDnrSupport()));
+        if (adapted.dropped.length > 0 && !reportedDropped) {
+          reportedDropped = true;
+          console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${adapted.dropped.length} floor rules (README, "Firefox")`, adapted.dropped);
+        }
+        return adapted.rules;
       };
       await applyChannelSettings(task !== null).catch((err: unknown) => console.error('AgentsFence: channel settings failed', err));
       const existing = await chrome.declarativeNetRequest.getSessionRules();
@@ -95,8 +123,13 @@ function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
     },
     notify(approval) {
       const what = `${approval.record.tool} → ${approval.destination}`.slice(0, 200);
-      void chrome.notifications
-        .create(approval.id, { type: 'basic', iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300), requireInteraction: true })
+      const notification = { type: 'basic' as const, iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300) };
+      // Stays until answered where the browser offers it; Firefox refuses `requireInteraction`, and its
+      // notification may fade: the badge and the notice in the agent's tab remain.
+      // (Firefox throws its schema errors synchronously: start from a promise so the fallback catches them.)
+      void Promise.resolve()
+        .then(() => chrome.notifications.create(approval.id, { ...notification, requireInteraction: true }))
+        .catch(() => chrome.notifications.create(approval.id, notification))
         .catch(() => undefined);
       if (approval.tabId !== null) {
         const notice = { type: WAITING_NOTICE, tool: approval.record.tool, destination: approval.destination, reason: approval.record.reason, timeoutSeconds: Math.round((approval.expiresAt - approval.createdAt) / 1000) };
@@ -158,11 +191,11 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     if (change.url !== undefined) guardTab(tabId, tab.windowId, change.url);
   });
 
-  // A top-level navigation the floor blocked fails (net::ERR_BLOCKED_BY_CLIENT, so an agent's page.goto
-  // rejects); the tab then shows the blocked page, which says why and can ask the user. Skipped when
+  // A top-level navigation the floor blocked fails (net::ERR_BLOCKED_BY_CLIENT in Chromium, NS_ERROR_ABORT
+  // in Firefox, so an agent's page.goto rejects); the tab then shows the blocked page, which says why and can ask the user. Skipped when
   // the agent has already started another navigation in that tab.
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
-    if (details.frameId !== 0 || details.error !== 'net::ERR_BLOCKED_BY_CLIENT') return;
+    if (details.frameId !== 0 || !isBlockedByExtension(details.error)) return;
     withMonitor(async (m) => {
       await m.ready;
       if (!m.isGuarded(details.tabId)) return;
@@ -212,7 +245,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // One decision per download, whichever event comes first; cancelled unless allowed.
   const downloadDecisions = new Map<number, Promise<'ALLOW' | 'BLOCK'>>();
   // The popup's audit export: a blob only this extension's own pages can mint, never a page's download.
-  const isOwnExport = (url: string) => url.startsWith(`blob:chrome-extension://${chrome.runtime.id}/`);
+  const isOwnExport = (url: string) => url.startsWith(`blob:${extensionOrigin}/`);
   const decideDownload = (item: Browser.downloads.DownloadItem): Promise<'ALLOW' | 'BLOCK'> => {
     let decision = downloadDecisions.get(item.id);
     if (decision === undefined) {
@@ -232,7 +265,8 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     }
     return decision;
   };
-  chrome.downloads.onDeterminingFilename.addListener((item, suggest) => {
+  // Firefox has no onDeterminingFilename: there the pause in onCreated is the only hold (README, "Firefox").
+  chrome.downloads.onDeterminingFilename?.addListener((item, suggest) => {
     void decideDownload(item).then(() => suggest());
     return true;
   });
