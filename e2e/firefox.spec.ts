@@ -173,16 +173,6 @@ test('firefox, full build: navigation lands on blocked.html, POST/beacon/image e
     expect(entries).toContainEqual(expect.objectContaining({ record: expect.objectContaining({ decision: 'ASK_USER', tool: 'browser.form_submit', targets: expect.objectContaining({ recipients: ['carol@corp.test'] }) }) }));
     expect(entries).toContainEqual(expect.objectContaining({ answer: 'deny', record: expect.objectContaining({ decision: 'BLOCK', tool: 'browser.form_submit' }) }));
     expect(entries.some((e) => e.record.decision === 'BLOCK' && e.record.targets.domains.includes('attacker.test') && e.record.tool !== 'browser.navigate')).toBe(true);
-
-    // A tab the automation opens now lands in the control window (Firefox puts BiDi's new tab in the
-    // most recent window); the background moves it into a window of its own, where it is guarded.
-    server.clearLog();
-    const late = await run.session.browser.newPage();
-    await late.goto(`${server.origin('mail.test')}/compose`);
-    void late.click('#send').catch(() => undefined);
-    const lateSubmit = server.waitFor('/api/send', 'mail.test', 3_000).then(() => 'arrived', () => 'held');
-    expect(await denyUntil(control, lateSubmit)).toBe(1);
-    expect(await lateSubmit).toBe('held');
   } finally {
     await run.session.close();
   }

@@ -237,15 +237,6 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
   chrome.tabs.onCreated.addListener((tab) => {
     if (tab.id !== undefined) withMonitor((m) => m.tabOpened(tab.id!, tab.openerTabId));
-    // A control window holds the extension's one page. Firefox lets automation (WebDriver BiDi's new tab)
-    // add tabs to it, and a tab there would count as the user's control surface, unguarded: move any
-    // extra tab into a window of its own, where it is guarded like any other.
-    if (tab.id !== undefined && tab.index > 0) {
-      withMonitor(async (m) => {
-        await m.ready;
-        if (m.snapshot().controlWindows.includes(tab.windowId)) await chrome.windows.create({ tabId: tab.id, type: 'normal' });
-      });
-    }
   });
   chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.tabOpened(details.tabId, details.sourceTabId)));
   chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
