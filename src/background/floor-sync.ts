@@ -1,0 +1,95 @@
+import type { Browser } from '@wxt-dev/browser';
+import type { Options } from '../messages/protocol';
+import { ALL_TYPES, buildSessionRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
+import type { ActiveTask } from './store';
+
+type Chrome = typeof Browser;
+const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+
+/**
+ * During a task, channels the network floor cannot see are closed through browser settings, and given
+ * back when the task ends:
+ *  - WebRTC: `disable_non_proxied_udp` — no UDP unless through a proxy, so ICE connectivity checks (STUN
+ *    binding requests carrying the username fragment) never reach an address a page names;
+ *  - network prediction off: `<link rel=preconnect>` and dns-prefetch open no connection to a host the
+ *    task does not name. Chromium's preconnect handler asks `IsPreconnectAllowed`, which reads this
+ *    setting (chrome/browser/predictors/loading_predictor_config.cc, via
+ *    chrome/browser/predictors/network_hints_handler_impl.cc).
+ * Both are checked end to end by e2e/floor-exfil.spec.ts.
+ */
+async function applyChannelSettings(taskRunning: boolean): Promise<void> {
+  const { webRTCIPHandlingPolicy, networkPredictionEnabled } = chrome.privacy.network;
+  if (taskRunning) {
+    await webRTCIPHandlingPolicy.set({ value: 'disable_non_proxied_udp' });
+    await networkPredictionEnabled.set({ value: false });
+  } else {
+    await webRTCIPHandlingPolicy.clear({});
+    await networkPredictionEnabled.clear({});
+  }
+}
+
+/**
+ * What this browser's declarativeNetRequest understands (see DnrSupport): resource types from its own
+ * enum, the response-header condition by trying a rule that uses it (Firefox refuses the property).
+ */
+async function detectDnrSupport(): Promise<DnrSupport> {
+  const dnr = chrome.declarativeNetRequest;
+  const known = Object.values((dnr as unknown as { ResourceType?: Record<string, string> }).ResourceType ?? {});
+  const probe: Rule = { id: PROBE_RULE_ID, priority: 1, action: { type: 'block' }, condition: { responseHeaders: [{ header: 'x-agentsfence-probe', values: ['never-sent'] }], resourceTypes: ['main_frame'] } };
+  // (Firefox throws its schema errors synchronously: start from a promise so the refusal is caught.)
+  const responseHeaders = await Promise.resolve()
+    .then(() => dnr.updateSessionRules({ removeRuleIds: [PROBE_RULE_ID], addRules: [probe] }))
+    .then(
+      () => dnr.updateSessionRules({ removeRuleIds: [PROBE_RULE_ID] }).then(() => true),
+      () => false,
+    );
+  return { resourceTypes: new Set(known.length > 0 ? known : ALL_TYPES), responseHeaders };
+}
+/** Above any id the floor uses (ids count up from 1). */
+const PROBE_RULE_ID = 2_000_000_000;
+
+/**
+ * Session rules are replaced as a whole, one update at a time, in the order requested. If Chromium
+ * refuses the set (a limit, a regex over its budget), the floor is applied again without the taint rules
+ * rather than not at all.
+ */
+export function floorUpdater() {
+  let chain: Promise<void> = Promise.resolve();
+  let support: Promise<DnrSupport> | null = null;
+  let reportedDropped = false;
+  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
+    const run = async () => {
+      const build = async (withTaint: boolean): Promise<Rule[]> => {
+        if (task === null) return [];
+        let scope: FloorScope;
+        if (options.guardScope === 'all-tabs') {
+          const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
+          scope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))] };
+        } else {
+          scope = { tabIds: task.taskTabIds };
+        }
+        const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [] };
+        // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
+        const extensionHost = new URL(chrome.runtime.getURL('/')).host;
+        const adapted = rulesForBrowser(buildSessionRules(input, scope, extensionHost), await (support ??= detectDnrSupport()));
+        if (adapted.dropped.length > 0 && !reportedDropped) {
+          reportedDropped = true;
+          console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${adapted.dropped.length} floor rules (README, "Firefox")`, adapted.dropped);
+        }
+        return adapted.rules;
+      };
+      await applyChannelSettings(task !== null).catch((err: unknown) => console.error('AgentsFence: channel settings failed', err));
+      const existing = await chrome.declarativeNetRequest.getSessionRules();
+      const removeRuleIds = existing.map((r) => r.id);
+      try {
+        await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: await build(true) });
+      } catch (err) {
+        console.error('AgentsFence: network floor refused with the taint rules, applying it without them', err);
+        await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: await build(false) });
+      }
+    };
+    const next = chain.then(run, run);
+    chain = next.catch((err: unknown) => console.error('AgentsFence: network floor update failed', err));
+    return next;
+  };
+}
