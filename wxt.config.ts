@@ -11,6 +11,18 @@ import preact from '@preact/preset-vite';
 const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
 const harness = noMainHooks || process.env.AF_HARNESS === '1';
 
+/**
+ * Firefox (`wxt build -b firefox --mv3`): a fixed add-on id, so policies and tests can name the extension
+ * (its moz-extension:// UUID is per profile; tests pin it with the `extensions.webextensions.uuids` pref).
+ * The extension collects and transmits nothing (the LLM compiler sends the user's task only to the
+ * endpoint the user configures). Tested on firefox-esr 153; 140 is the first ESR that reads
+ * `data_collection_permissions`.
+ */
+const FIREFOX_ADDON_ID = 'agentsfence@agentsfence.dev';
+const FIREFOX_SETTINGS = {
+  gecko: { id: FIREFOX_ADDON_ID, strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
+};
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   ...(noMainHooks ? { outDir: '.output/nohooks' } : harness ? { outDir: '.output/harness' } : {}),
@@ -23,7 +35,7 @@ export default defineConfig({
   },
   // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the harness channel.
   vite: () => ({ plugins: [preact()], define: { __AF_HARNESS__: JSON.stringify(harness) } }),
-  manifest: {
+  manifest: ({ browser }) => ({
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',
     permissions: [
@@ -45,5 +57,6 @@ export default defineConfig({
     storage: { managed_schema: 'managed_schema.json' },
     // No web_accessible_resources: the background opens blocked.html itself (tabs.update), so no web
     // page can navigate to any of this extension's pages, the blocked page included.
-  },
+    ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : {}),
+  }),
 });

@@ -63,7 +63,8 @@ const CHANNEL_TYPES: ResourceType[] = ['ping', 'websocket', 'webtransport', 'csp
 const SCRIPTED_READ_TYPES: ResourceType[] = ['xmlhttprequest', 'other', 'webbundle'];
 /** A page's dependencies: what it loads from other sites (CDNs) to render. */
 const DEPENDENCY_TYPES: ResourceType[] = ['image', 'media', 'script', 'stylesheet', 'font'];
-const ALL_TYPES: ResourceType[] = [
+/** Every request type the floor names (Chromium's vocabulary; `rulesForBrowser` translates). */
+export const ALL_TYPES: ResourceType[] = [
   'main_frame',
   'sub_frame',
   'stylesheet',
@@ -411,4 +412,52 @@ export function privateNetworkRules(input: FloorInput): RuleCondition[] {
     excluding({ ...condition, resourceTypes: ['main_frame'] }, named),
     excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named),
   ]);
+}
+
+/**
+ * What the browser's declarativeNetRequest understands, where Chromium and Firefox differ:
+ *  - `resourceTypes`: the values of `declarativeNetRequest.ResourceType` (Firefox 153 has no
+ *    `webtransport` or `webbundle`, and names some requests Chromium folds into others: `beacon` apart
+ *    from `ping`, `imageset` (srcset, `<picture>`) apart from `image`, `object_subrequest` apart from
+ *    `object`, and `xslt`, `xml_dtd`, `web_manifest`, `speculative`, `json` apart from `other`);
+ *  - `responseHeaders`: the response-header condition (Firefox 153 refuses it).
+ */
+export interface DnrSupport {
+  resourceTypes: ReadonlySet<string>;
+  responseHeaders: boolean;
+}
+
+/** Firefox's names for requests Chromium counts under one of the floor's types. */
+const FIREFOX_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
+  ping: ['beacon'],
+  image: ['imageset'],
+  object: ['object_subrequest'],
+  other: ['xslt', 'xml_dtd', 'web_manifest', 'speculative', 'json'],
+};
+
+/**
+ * The floor's rules in this browser's vocabulary. Every rule keeps its meaning: a type the floor names
+ * also covers the browser's finer-grained names for the same requests (so a beacon is blocked wherever a
+ * ping is), and a type the browser does not have is dropped (it cannot occur there). A rule whose types
+ * all vanish, or that needs a condition the browser lacks, is left out and returned in `dropped` so the
+ * caller can say what is weaker.
+ */
+export function rulesForBrowser(rules: readonly Rule[], support: DnrSupport): { rules: Rule[]; dropped: Rule[] } {
+  const kept: Rule[] = [];
+  const dropped: Rule[] = [];
+  for (const rule of rules) {
+    const { condition } = rule;
+    if (condition.responseHeaders !== undefined && !support.responseHeaders) {
+      dropped.push(rule);
+      continue;
+    }
+    if (condition.resourceTypes === undefined) {
+      kept.push(rule);
+      continue;
+    }
+    const types = [...new Set(condition.resourceTypes.flatMap((t) => [t, ...(FIREFOX_EQUIVALENTS[t] ?? [])]))].filter((t) => support.resourceTypes.has(t));
+    if (types.length === 0) dropped.push(rule);
+    else kept.push({ ...rule, condition: { ...condition, resourceTypes: types as ResourceType[] as Rule['condition']['resourceTypes'] } });
+  }
+  return { rules: kept.map((rule, index) => ({ ...rule, id: index + 1 })), dropped };
 }

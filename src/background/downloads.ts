@@ -17,12 +17,12 @@ export class DownloadGuard {
   constructor(
     private readonly downloads: Pick<Downloads, 'cancel' | 'pause' | 'resume'>,
     private readonly monitor: Promise<Monitor>,
-    /** The popup's audit export: a blob only this extension's own pages can mint, never a page's download. */
-    private readonly extensionId: string,
+    /** `chrome-extension://<id>` or `moz-extension://<uuid>`: the popup's audit export is a blob only this extension's own pages can mint, never a page's download. */
+    private readonly extensionOrigin: string,
   ) {}
 
   isOwnExport(url: string): boolean {
-    return url.startsWith(`blob:chrome-extension://${this.extensionId}/`);
+    return url.startsWith(`blob:${this.extensionOrigin}/`);
   }
 
   /** The decision for this download (made once), cancelling it unless allowed. */
@@ -57,9 +57,10 @@ export class DownloadGuard {
 }
 
 /** Registers the download listeners (synchronously, in the worker's first turn). */
-export function guardDownloads(downloads: Downloads, monitor: Promise<Monitor>, extensionId: string): DownloadGuard {
-  const guard = new DownloadGuard(downloads, monitor, extensionId);
-  downloads.onDeterminingFilename.addListener((item, suggest) => {
+export function guardDownloads(downloads: Downloads, monitor: Promise<Monitor>, extensionOrigin: string): DownloadGuard {
+  const guard = new DownloadGuard(downloads, monitor, extensionOrigin);
+  // Firefox has no onDeterminingFilename: there the pause in onCreated is the only hold (README, "Firefox").
+  downloads.onDeterminingFilename?.addListener((item, suggest) => {
     void guard.decide(item).then(() => suggest());
     return true;
   });

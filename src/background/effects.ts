@@ -22,8 +22,13 @@ export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
     },
     notify(approval) {
       const what = `${approval.record.tool} → ${approval.destination}`.slice(0, 200);
-      void chrome.notifications
-        .create(approval.id, { type: 'basic', iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300), requireInteraction: true })
+      const notification = { type: 'basic' as const, iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300) };
+      // Stays until answered where the browser offers it; Firefox refuses `requireInteraction`, and its
+      // notification may fade: the badge and the notice in the agent's tab remain.
+      // (Firefox throws its schema errors synchronously: start from a promise so the fallback catches them.)
+      void Promise.resolve()
+        .then(() => chrome.notifications.create(approval.id, { ...notification, requireInteraction: true }))
+        .catch(() => chrome.notifications.create(approval.id, notification))
         .catch(() => undefined);
       if (approval.tabId !== null) {
         const notice = { type: WAITING_NOTICE, tool: approval.record.tool, destination: approval.destination, reason: approval.record.reason, timeoutSeconds: Math.round((approval.expiresAt - approval.createdAt) / 1000) };

@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
-import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dnr';
+import { ALL_TYPES, buildSessionRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
 
@@ -30,12 +30,34 @@ async function applyChannelSettings(taskRunning: boolean): Promise<void> {
 }
 
 /**
+ * What this browser's declarativeNetRequest understands (see DnrSupport): resource types from its own
+ * enum, the response-header condition by trying a rule that uses it (Firefox refuses the property).
+ */
+async function detectDnrSupport(): Promise<DnrSupport> {
+  const dnr = chrome.declarativeNetRequest;
+  const known = Object.values((dnr as unknown as { ResourceType?: Record<string, string> }).ResourceType ?? {});
+  const probe: Rule = { id: PROBE_RULE_ID, priority: 1, action: { type: 'block' }, condition: { responseHeaders: [{ header: 'x-agentsfence-probe', values: ['never-sent'] }], resourceTypes: ['main_frame'] } };
+  // (Firefox throws its schema errors synchronously: start from a promise so the refusal is caught.)
+  const responseHeaders = await Promise.resolve()
+    .then(() => dnr.updateSessionRules({ removeRuleIds: [PROBE_RULE_ID], addRules: [probe] }))
+    .then(
+      () => dnr.updateSessionRules({ removeRuleIds: [PROBE_RULE_ID] }).then(() => true),
+      () => false,
+    );
+  return { resourceTypes: new Set(known.length > 0 ? known : ALL_TYPES), responseHeaders };
+}
+/** Above any id the floor uses (ids count up from 1). */
+const PROBE_RULE_ID = 2_000_000_000;
+
+/**
  * Session rules are replaced as a whole, one update at a time, in the order requested. If Chromium
  * refuses the set (a limit, a regex over its budget), the floor is applied again without the taint rules
  * rather than not at all.
  */
 export function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
+  let support: Promise<DnrSupport> | null = null;
+  let reportedDropped = false;
   return (task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void> => {
     const run = async () => {
       const build = async (withTaint: boolean): Promise<Rule[]> => {
@@ -48,7 +70,14 @@ export function floorUpdater() {
           scope = { tabIds: task.taskTabIds };
         }
         const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [], orgBlockedSites: org?.blockedSites ?? [] };
-        return buildSessionRules(input, scope, chrome.runtime.id);
+        // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
+        const extensionHost = new URL(chrome.runtime.getURL('/')).host;
+        const adapted = rulesForBrowser(buildSessionRules(input, scope, extensionHost), await (support ??= detectDnrSupport()));
+        if (adapted.dropped.length > 0 && !reportedDropped) {
+          reportedDropped = true;
+          console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${adapted.dropped.length} floor rules (README, "Firefox")`, adapted.dropped);
+        }
+        return adapted.rules;
       };
       await applyChannelSettings(task !== null).catch((err: unknown) => console.error('AgentsFence: channel settings failed', err));
       const existing = await chrome.declarativeNetRequest.getSessionRules();

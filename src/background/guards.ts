@@ -41,6 +41,17 @@ export function guardRecord(url: string, why: string): DecisionRecord {
   };
 }
 
+/**
+ * webNavigation.onErrorOccurred's `error` when an extension blocked the request: Chromium's net error,
+ * and Firefox's NS_ERROR_ABORT (0x80004004), which Gecko uses when an extension's DNR or webRequest
+ * cancels a channel (a user's or script's stop is NS_BINDING_ABORTED, 0x804B0002).
+ */
+const BLOCKED_BY_EXTENSION_ERRORS: ReadonlySet<string> = new Set(['net::ERR_BLOCKED_BY_CLIENT', 'Error code 2147500036']);
+
+export function isBlockedByExtension(error: string): boolean {
+  return BLOCKED_BY_EXTENSION_ERRORS.has(error);
+}
+
 /** The URL of the page a blocked navigation is shown on. The blocked URL goes last, raw, so the page can read it whole. */
 export function blockedPageUrl(extensionOrigin: string, check: string, reason: string, url: string): string {
   return `${extensionOrigin}${BLOCKED_PAGE_PATH}?check=${encodeURIComponent(check)}&reason=${encodeURIComponent(reason)}&url=${url}`;

@@ -5,7 +5,7 @@ import { extensionCompiler, type TaskCompiler } from './compile';
 import { modelFindings } from '../minimizer/model';
 import { guardDownloads } from './downloads';
 import { chromeEffects } from './effects';
-import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
+import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
@@ -98,11 +98,12 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     if (change.url !== undefined) guardTab(tabId, tab.windowId, change.url);
   });
 
-  // A top-level navigation the floor blocked fails (net::ERR_BLOCKED_BY_CLIENT, so an agent's page.goto
+  // A top-level navigation the floor blocked fails (net::ERR_BLOCKED_BY_CLIENT in Chromium, NS_ERROR_ABORT
+  // in Firefox, so an agent's page.goto
   // rejects); the tab then shows the blocked page, which says why and can ask the user. Skipped when
   // the agent has already started another navigation in that tab.
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
-    if (details.frameId !== 0 || details.error !== 'net::ERR_BLOCKED_BY_CLIENT') return;
+    if (details.frameId !== 0 || !isBlockedByExtension(details.error)) return;
     withMonitor(async (m) => {
       await m.ready;
       if (!m.isGuarded(details.tabId)) return;
@@ -147,7 +148,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.tabOpened(details.tabId, details.sourceTabId)));
   chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
 
-  guardDownloads(chrome.downloads, monitor, chrome.runtime.id);
+  guardDownloads(chrome.downloads, monitor, extensionOrigin);
 
   const openControlWindow = async (path = '/popup.html'): Promise<number> => {
     const m = await monitor;

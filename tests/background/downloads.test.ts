@@ -5,7 +5,7 @@ import type { Monitor } from '../../src/background/monitor';
 import { FakeEffects, freshStore, monitorOn } from './fakes';
 import { makePolicy } from '../support/policy';
 
-const EXTENSION_ID = 'abcdefghijklmnopabcdefghijklmnop';
+const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 
 /** The downloads API as the guard uses it, recording what it was told. */
 function fakeDownloads() {
@@ -32,14 +32,14 @@ async function monitorWith(policy: ReturnType<typeof makePolicy> | null): Promis
 describe('DownloadGuard', () => {
   it('without a task, a download is allowed and resumed', async () => {
     const downloads = fakeDownloads();
-    const guard = new DownloadGuard(downloads.api, monitorWith(null), EXTENSION_ID);
+    const guard = new DownloadGuard(downloads.api, monitorWith(null), EXTENSION_ORIGIN);
     await guard.created(item(1, 'http://app.test/file.bin'));
     expect(downloads.calls).toEqual(['pause 1', 'resume 1']);
   });
 
   it('a download the task does not allow is decided once (BLOCK), cancelled and never resumed', async () => {
     const downloads = fakeDownloads();
-    const guard = new DownloadGuard(downloads.api, monitorWith(makePolicy({ domains: ['app.test'], ceilings: { LOCAL_WRITE: 'block' } })), EXTENSION_ID);
+    const guard = new DownloadGuard(downloads.api, monitorWith(makePolicy({ domains: ['app.test'], ceilings: { LOCAL_WRITE: 'block' } })), EXTENSION_ORIGIN);
     const first = guard.decide(item(2, 'http://app.test/file.bin', 'file.bin'));
     expect(guard.decide(item(2, 'http://app.test/file.bin', 'file.bin'))).toBe(first);
     expect(await first).toBe('BLOCK');
@@ -49,8 +49,8 @@ describe('DownloadGuard', () => {
 
   it("the popup's own audit export passes without a decision, even during a task", async () => {
     const downloads = fakeDownloads();
-    const guard = new DownloadGuard(downloads.api, monitorWith(makePolicy({ domains: ['app.test'], ceilings: { LOCAL_WRITE: 'block' } })), EXTENSION_ID);
-    const exportUrl = `blob:chrome-extension://${EXTENSION_ID}/5f0c`;
+    const guard = new DownloadGuard(downloads.api, monitorWith(makePolicy({ domains: ['app.test'], ceilings: { LOCAL_WRITE: 'block' } })), EXTENSION_ORIGIN);
+    const exportUrl = `blob:${EXTENSION_ORIGIN}/5f0c`;
     expect(await guard.decide(item(3, exportUrl))).toBe('ALLOW');
     await guard.created(item(3, exportUrl));
     expect(downloads.calls).toEqual([]);
@@ -60,7 +60,7 @@ describe('DownloadGuard', () => {
     const downloads = fakeDownloads();
     const broken = Promise.reject(new Error('store unreadable'));
     broken.catch(() => undefined);
-    const guard = new DownloadGuard(downloads.api, broken, EXTENSION_ID);
+    const guard = new DownloadGuard(downloads.api, broken, EXTENSION_ORIGIN);
     expect(await guard.decide(item(4, 'http://app.test/file.bin'))).toBe('BLOCK');
     expect(downloads.calls).toEqual(['cancel 4']);
   });
