@@ -8,7 +8,9 @@ import { buildSessionRules, TAB_ID_NONE, type FloorScope, type Rule } from './dn
 import { BLOCKED_PAGE_PATH, blockedPageUrl, downloadCall, forbiddenNavigation, guardRecord, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { WAITING_NOTICE } from '../content/bridge';
+import { serveFramePorts } from './port';
 import { rebindingRecord } from './rebinding';
+import { pageScripts, pageScriptSync } from './registration';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
 
@@ -85,10 +87,14 @@ function floorUpdater() {
 }
 
 function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
+  const floor = floorUpdater();
+  // AF_MAIN_HOOKS is false in the nohooks control build (wxt.config.ts).
+  const scripts = pageScriptSync(chrome, pageScripts(import.meta.env.AF_MAIN_HOOKS !== false));
   return {
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
-    applyFloor: floorUpdater(),
+    // The floor first: it holds in the gap before the content scripts run.
+    applyFloor: (task, options, controlWindows) => floor(task, options, controlWindows).then(() => scripts(task, options, controlWindows)),
     setBadge(count) {
       void chrome.action.setBadgeText({ text: count > 0 ? String(count) : '' }).catch(() => undefined);
       void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => undefined);
@@ -129,6 +135,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
+
+  // Each guarded frame's port (proposals, taint, Sanitizer): the content scripts' path.
+  serveFramePorts(chrome.runtime, monitor);
 
   // Messages: the classic sendResponse + `return true` form works with every caller.
   chrome.runtime.onMessage.addListener((raw: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => {
