@@ -175,7 +175,7 @@ export class Monitor {
   /** Rebuild memory from IndexedDB (every wake of the worker). */
   private async load(): Promise<void> {
     const { store, effects } = this.deps;
-    const [task, options, windows, approvals] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.listApprovals()]);
+    const { task, options, controlWindows: windows, approvals } = await store.loadState();
     this.task = task;
     this.options = options;
     for (const id of windows) this.controlWindows.add(id);
@@ -192,7 +192,10 @@ export class Monitor {
       }
     }
     effects.setBadge(this.approvals.size);
-    await effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+    // Not awaited: the session rules and the content-script registration outlive the worker, so this only
+    // repairs them, and deciding (which never reads them) need not wait for it on a cold start. Later
+    // updates queue behind it.
+    void effects.applyFloor(this.task, this.options, [...this.controlWindows]).catch((err: unknown) => console.error('AgentsFence: floor update on wake failed', err));
   }
 
   // ---- entry point ---------------------------------------------------------------------------

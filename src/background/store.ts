@@ -89,6 +89,16 @@ const KEY_TASK = 'task';
 const KEY_OPTIONS = 'options';
 const KEY_WINDOWS = 'controlWindows';
 
+/** Stored options, or the defaults when there are none or they no longer parse. */
+function parseOptions(value: unknown): Options {
+  const parsed = OptionsSchema.safeParse(value ?? {});
+  return parsed.success ? parsed.data : OptionsSchema.parse({});
+}
+
+function windowIds(value: unknown): number[] {
+  return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+}
+
 export class TaskStore {
   private constructor(
     private readonly db: IDBPDatabase<FenceDB>,
@@ -110,6 +120,17 @@ export class TaskStore {
     this.db.close();
   }
 
+  /**
+   * Everything a wake rebuilds memory from — the task (policy and counters), options, control windows and
+   * pending approvals — in one read-only transaction: the cold start's only IndexedDB round trip.
+   */
+  async loadState(): Promise<{ task: ActiveTask | null; options: Options; controlWindows: number[]; approvals: StoredApproval[] }> {
+    const tx = this.db.transaction(['kv', 'approvals'], 'readonly');
+    const kv = tx.objectStore('kv');
+    const [task, options, windows, approvals] = await Promise.all([kv.get(KEY_TASK), kv.get(KEY_OPTIONS), kv.get(KEY_WINDOWS), tx.objectStore('approvals').getAll(), tx.done]);
+    return { task: (task as ActiveTask | undefined) ?? null, options: parseOptions(options), controlWindows: windowIds(windows), approvals };
+  }
+
   async getTask(): Promise<ActiveTask | null> {
     return ((await this.db.get('kv', KEY_TASK)) as ActiveTask | undefined) ?? null;
   }
@@ -125,8 +146,7 @@ export class TaskStore {
   }
 
   async getOptions(): Promise<Options> {
-    const parsed = OptionsSchema.safeParse((await this.db.get('kv', KEY_OPTIONS)) ?? {});
-    return parsed.success ? parsed.data : OptionsSchema.parse({});
+    return parseOptions(await this.db.get('kv', KEY_OPTIONS));
   }
 
   async putOptions(options: Options): Promise<void> {
@@ -134,8 +154,7 @@ export class TaskStore {
   }
 
   async getControlWindows(): Promise<number[]> {
-    const value = await this.db.get('kv', KEY_WINDOWS);
-    return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+    return windowIds(await this.db.get('kv', KEY_WINDOWS));
   }
 
   async putControlWindows(ids: number[]): Promise<void> {

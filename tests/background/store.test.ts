@@ -29,6 +29,13 @@ describe('TaskStore', () => {
     await store.putApproval({ id: 'a1', taskId: 't1', deltaKey: 'k', record: entry(1).record, destination: 'x', dataView: '', createdAt: 1, expiresAt: 2, tabId: 3 });
     expect(await store.getTask()).toEqual(task);
     expect(await store.listApprovals()).toHaveLength(1);
+    // A wake reads it all back in one transaction: the task with its counters, options, windows, approvals.
+    await store.putControlWindows([9]);
+    const loaded = await store.loadState();
+    expect(loaded.task).toEqual(task);
+    expect(loaded.approvals.map((a) => a.id)).toEqual(['a1']);
+    expect(loaded.controlWindows).toEqual([9]);
+    expect(loaded.options).toEqual(await store.getOptions());
     await store.clearTask();
     expect(await store.getTask()).toBeNull();
     expect(await store.listApprovals()).toHaveLength(0);
