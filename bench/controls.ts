@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /**
  * The two control extensions the page figures are measured against, written fresh for each run:
  *  - the empty-script control: one ISOLATED and one MAIN script declared like ours (document_start, all
- *    frames, about:blank and opaque-origin frames by their creator), both empty, so the browser's own
+ *    frames, about:blank and opaque-origin frames by their creator), both doing nothing, so the browser's own
  *    cost of injecting two document_start scripts shows apart from ours;
  *  - the echo floor: the same message path as ours — MAIN-world fetch wrapper → MessagePort → ISOLATED
  *    script → one runtime.connect port → service worker → back — with nothing decided: the worker answers
@@ -35,8 +35,9 @@ function writeExtension(prefix: string, name: string, files: Record<string, stri
   return { path: dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/** One statement each, not empty files: the browser may skip injecting a script with no code at all. */
 export function emptyScriptExtension(): ControlExtension {
-  return writeExtension('agentsfence-bench-empty-', 'empty content scripts', { 'isolated.js': '', 'main.js': '', 'background.js': '' });
+  return writeExtension('agentsfence-bench-empty-', 'empty content scripts', { 'isolated.js': 'void 0;\n', 'main.js': 'void 0;\n', 'background.js': '' });
 }
 
 /** MAIN: every fetch but a same-origin GET waits for the echo (our hooks' one exemption, src/content/main/hooks.ts). */
