@@ -281,6 +281,7 @@ function roundTripFigures(
       .slice(0, 3)
       .map((l) => `${l.fn} ${ms(l.perFetchMs)}`)
       .join(', ')}; the remainder, ≈ ${ms(Math.max(0, c.addedP50 - inWorker.p50 - background.pageScriptMs))}, is waiting: MAIN → ISOLATED MessagePort → the frame's runtime.connect port → worker and back, i.e. cross-process IPC and scheduling on a shared 2-core machine (the echo floor pays ${ms(c.echoAddedP50)} of it with no work at all). ` +
+    `Not in the echo: the network floor's session rules, which every guarded request passes — a same-origin GET, which makes no round trip, still adds p50 ${ms(rs.addedP50)} (floor and wrapper). ` +
     `Worker CPU profile over 100 more guarded POSTs, top self time: ${dominant} ((idle) = the worker waiting on IndexedDB and messages).`;
   return [
     {
