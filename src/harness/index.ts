@@ -240,11 +240,14 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       const page = await control();
       const cdp = await context.newCDPSession(page);
       let status = '';
+      // Every status reported, not only the latest: something (a popup's poll) may wake the worker again
+      // between two checks, and a 'stopped' seen only in passing still counts.
+      const seen = new Set<string>();
       const reached = (wanted: string) =>
         new Promise<void>((resolveStatus, reject) => {
           const timer = setTimeout(() => reject(new Error(`service worker not ${wanted} within 15 s (last: ${status})`)), 15_000);
           const check = () => {
-            if (status.split(',').includes(wanted)) {
+            if (seen.has(wanted) || status.split(',').includes(wanted)) {
               clearTimeout(timer);
               resolveStatus();
             } else setTimeout(check, 25);
@@ -253,10 +256,12 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
         });
       cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
         status = event.versions.filter((v) => v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)).map((v) => v.runningStatus).join(',');
+        for (const s of status.split(',')) seen.add(s);
       });
       await cdp.send('ServiceWorker.enable');
       await cdp.send('ServiceWorker.stopAllWorkers');
       await reached('stopped');
+      seen.clear();
       // Any extension event wakes the worker; a message from the control window is the popup's own path.
       await page.evaluate(sendFromPage, { type: 'task.get' });
       await reached('running');
