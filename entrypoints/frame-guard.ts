@@ -3,7 +3,7 @@ import { ISOLATED_INSTALLED_KEY } from '../src/content/bridge';
 import { installTaintCollector } from '../src/content/taint';
 import { openWorkerPort, type PortRuntime } from '../src/content/worker-port';
 import { installSanitizer } from '../src/sanitizer/install';
-import type { ProposalMessage } from '../src/messages/protocol';
+import type { Request } from '../src/messages/protocol';
 
 /**
  * The one ISOLATED-world script, every frame, before any page script: holds form submissions, relays
@@ -22,9 +22,9 @@ export default defineUnlistedScript({
     flags[ISOLATED_INSTALLED_KEY] = true;
     const chromeApi = (globalThis as unknown as { chrome: ChromeApi }).chrome;
     const request = openWorkerPort(chromeApi.runtime);
-    const send = (message: ProposalMessage) => request(message);
-    installBridge(window, send);
-    installFormGuard(window, send);
+    const propose = (message: Request<'proposal'>) => request<'proposal'>(message);
+    installBridge(window, propose);
+    installFormGuard(window, propose);
     // A held action says it is waiting for the user (the agent reads the page console).
     if (window === window.top) {
       chromeApi.runtime.onMessage.addListener((message: unknown) => {
@@ -32,7 +32,7 @@ export default defineUnlistedScript({
         if (line !== null) console.info(line);
       });
     }
-    installTaintCollector(window, request);
+    installTaintCollector(window, (report) => request<'taint.report'>(report));
     installSanitizer(document, request, chromeApi);
   },
 });

@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import { decide } from './isolated';
-import { openWorkerPort, type PortLike, type PortRuntime } from './worker-port';
+import { openWorkerPort as openPort, type PortLike, type PortRuntime } from './worker-port';
+
+/** Proposals only, as the form guard and the bridge use it. */
+const openWorkerPort = (runtime: PortRuntime) => {
+  const request = openPort(runtime);
+  return (message: Parameters<typeof request<'proposal'>>[0]) => request<'proposal'>(message);
+};
 
 /** A runtime whose ports record what they carry; the test answers or disconnects them. */
 function fakeRuntime() {
@@ -37,7 +43,7 @@ const call = { tool: 'browser.request', args: { method: 'POST', url: 'https://ap
 describe('openWorkerPort', () => {
   it('opens the port at once and matches each answer to its request by number', async () => {
     const { runtime, ports } = fakeRuntime();
-    const request = openWorkerPort(runtime);
+    const request = openPort(runtime) as unknown as (message: unknown) => Promise<unknown>;
     expect(ports).toHaveLength(1);
     const first = request({ type: 'a' });
     const second = request({ type: 'b' });

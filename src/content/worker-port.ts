@@ -1,4 +1,4 @@
-import type { WorkerPortAnswer, WorkerPortRequest } from '../messages/protocol';
+import type { MessageType, Reply, Request, WorkerPortAnswer, WorkerPortRequest } from '../messages/protocol';
 import { WORKER_PORT_NAME } from './bridge';
 
 /**
@@ -24,8 +24,11 @@ export interface PortLike {
   onDisconnect: { addListener(fn: () => void): void };
 }
 
-/** Sends one message to the background and resolves with its answer. */
-export type WorkerRequest = (message: unknown) => Promise<unknown>;
+/**
+ * Sends one message to the background and resolves with its answer, as the protocol map types it (the
+ * background's handler checks it there; content scripts carry no zod and read it structurally).
+ */
+export type WorkerRequest = <T extends MessageType>(message: Request<T>) => Promise<Reply<T> | undefined>;
 
 export const DISCONNECTED = 'the extension worker stopped before it answered';
 
@@ -57,7 +60,7 @@ export function openWorkerPort(runtime: PortRuntime): WorkerRequest {
     return connection;
   };
 
-  const request: WorkerRequest = (message) =>
+  const send = (message: unknown): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const rid = nextRid++;
       let connection: ReturnType<typeof connect> | null = null;
@@ -79,5 +82,5 @@ export function openWorkerPort(runtime: PortRuntime): WorkerRequest {
   } catch {
     // The extension context is gone; each request tries again (and fails closed).
   }
-  return request;
+  return send as WorkerRequest;
 }
