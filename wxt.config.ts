@@ -34,12 +34,15 @@ export default defineConfig({
     },
   },
   // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the harness channel.
-  vite: () => ({ plugins: [preact()], define: { __AF_HARNESS__: JSON.stringify(harness) } }),
+  // AF_MAIN_HOOKS tells the background which content scripts to register (src/background/registration.ts).
+  vite: () => ({ plugins: [preact()], define: { __AF_HARNESS__: JSON.stringify(harness), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) } }),
   manifest: ({ browser }) => ({
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',
     permissions: [
       'storage',
+      // Content scripts registered only while a task runs, injected into open guarded tabs (src/background/registration.ts).
+      'scripting',
       'tabs',
       'webNavigation',
       // Observing only (no blocking): the address a request reached, for the DNS-rebinding audit.

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, EXTENSION_DIR } from '../demo/build';
@@ -238,22 +238,4 @@ export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ pu
     }
     return { putTaskMs, appendAuditMs, commitMs, countAuditMs };
   }, n);
-}
-
-/**
- * A control extension: the same content-script declarations as `extensionPath` (matches, frames,
- * run_at, worlds) with empty scripts, and an empty service worker. Loading it measures what the
- * browser charges for injecting any such content script, apart from what our scripts do.
- */
-export function emptyContentScriptExtension(extensionPath: string): { path: string; dispose(): void } {
-  const manifest = JSON.parse(readFileSync(join(extensionPath, 'manifest.json'), 'utf8')) as { content_scripts?: { js?: string[] }[] };
-  const dir = mkdtempSync(join(tmpdir(), 'agentsfence-bench-empty-'));
-  const scripts = (manifest.content_scripts ?? []).map((cs, i) => ({ ...cs, js: [`cs${i}.js`] }));
-  for (const cs of scripts) writeFileSync(join(dir, cs.js[0]!), '');
-  writeFileSync(join(dir, 'background.js'), '');
-  writeFileSync(
-    join(dir, 'manifest.json'),
-    JSON.stringify({ manifest_version: 3, name: 'empty content scripts', version: '1.0', host_permissions: ['<all_urls>'], background: { service_worker: 'background.js' }, content_scripts: scripts }),
-  );
-  return { path: dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -3,6 +3,7 @@ import { cpus, loadavg } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { agentFigures } from './agent';
+import { bundleFigures } from './bundle';
 import { compileFigures } from './compile';
 import { evaluatorFigures, growthFigure } from './evaluator';
 import { memoryFigures } from './memory';
@@ -23,6 +24,7 @@ const SECTIONS: Section[] = [
   { name: 'agent', run: agentFigures },
   { name: 'compile', run: compileFigures },
   { name: 'memory', run: memoryFigures },
+  { name: 'bundle', run: bundleFigures },
 ];
 
 function machine(): Record<string, string> {

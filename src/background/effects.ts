@@ -2,6 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import { WAITING_NOTICE } from '../content/bridge';
 import { floorUpdater } from './floor-sync';
 import type { MonitorEffects } from './monitor';
+import { pageScripts, pageScriptSync } from './registration';
 
 type Chrome = typeof Browser;
 const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
@@ -12,10 +13,14 @@ const NOTIFICATION_ICON =
 
 /** The monitor's effects in the browser: clock, ids, the network floor, badge, notifications, tabs, timers. */
 export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
+  const floor = floorUpdater();
+  // AF_MAIN_HOOKS is false in the nohooks control build (wxt.config.ts).
+  const scripts = pageScriptSync(chrome, pageScripts(import.meta.env.AF_MAIN_HOOKS !== false));
   return {
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
-    applyFloor: floorUpdater(),
+    // The floor first: it holds in the gap before the content scripts run.
+    applyFloor: (task, options, controlWindows, org) => floor(task, options, controlWindows, org).then(() => scripts(task, options, controlWindows)),
     setBadge(count) {
       void chrome.action.setBadgeText({ text: count > 0 ? String(count) : '' }).catch(() => undefined);
       void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => undefined);

@@ -7,6 +7,7 @@ import { guardDownloads } from './downloads';
 import { chromeEffects } from './effects';
 import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
+import { serveFramePorts } from './port';
 import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
@@ -69,6 +70,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
         shipper?.kick();
       });
   });
+
+  // Each guarded frame's port (proposals, taint, Sanitizer): the content scripts' path.
+  serveFramePorts(chrome.runtime, monitor);
 
   // Messages: the classic sendResponse + `return true` form works with every caller.
   chrome.runtime.onMessage.addListener((raw: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => {

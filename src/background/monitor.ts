@@ -205,7 +205,10 @@ export class Monitor {
       }
     }
     effects.setBadge(this.approvals.size);
-    await this.applyFloor();
+    // Not awaited: the session rules and the content-script registration outlive the worker, so this only
+    // repairs them, and deciding (which never reads them) need not wait for it on a cold start. Later
+    // updates queue behind it.
+    void this.applyFloor().catch((err: unknown) => console.error('AgentsFence: floor update on wake failed', err));
   }
 
   /** The managed storage, read at the ingest boundary. A browser that cannot read it has no organisation floor. */

@@ -38,3 +38,12 @@ export interface BridgeAnswer {
   reason: string;
   rewrite?: Rewrite;
 }
+
+/** The name of each frame's long-lived port to the background (src/content/worker-port.ts). */
+export const WORKER_PORT_NAME = 'agentsfence.frame';
+
+/**
+ * Set in the ISOLATED world (invisible to the page) once the guard runs in a document, so an injection
+ * into an open tab never installs it twice (src/background/registration.ts reads it first).
+ */
+export const ISOLATED_INSTALLED_KEY = '__agentsfence_isolated';

@@ -156,6 +156,19 @@ export const ProposalAnswerSchema = z
   .strict();
 export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
 
+/**
+ * ISOLATED content script ⇄ background on the frame's long-lived port (src/content/worker-port.ts,
+ * src/background/port.ts): each message above travels in an envelope numbered by the frame, and its
+ * answer comes back under the same number. The envelope is parsed here; the message inside is parsed
+ * by BackgroundMessageSchema like any other.
+ */
+export const WorkerPortRequestSchema = z.object({ rid: z.number().int().nonnegative(), message: z.unknown() }).strict();
+export type WorkerPortRequest = z.infer<typeof WorkerPortRequestSchema>;
+export interface WorkerPortAnswer {
+  rid: number;
+  answer: unknown;
+}
+
 /*
  * Background → popup / options: response shapes. The background is trusted, but the pages still parse
  * what they get so a mismatch between the two shows as a clear error rather than a blank screen.

@@ -8,7 +8,8 @@ import { z } from 'zod';
  */
 
 export const TAINT_KINDS = ['secret-field', 'typed', 'one-time-code', 'card-or-account', 'email', 'token'] as const;
-export const TaintKindSchema = z.enum(TAINT_KINDS);
+// Pure: the content scripts import this module for its constants and must not carry zod.
+export const TaintKindSchema = /* @__PURE__ */ z.enum(TAINT_KINDS);
 export type TaintKind = z.infer<typeof TaintKindSchema>;
 
 /** What a block says instead of the token. */
@@ -24,7 +25,7 @@ export const KIND_WORDS: Record<TaintKind, string> = {
 export const MIN_TOKEN_LENGTH = 4;
 export const MAX_TOKEN_LENGTH = 128;
 
-export const TaintTokenSchema = z
+export const TaintTokenSchema = /* @__PURE__ */ z
   .object({
     value: z.string().min(MIN_TOKEN_LENGTH).max(MAX_TOKEN_LENGTH),
     kind: TaintKindSchema,
