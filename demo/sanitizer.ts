@@ -1,6 +1,6 @@
 import { HELP_FACTS } from './sites/help';
 import { escapeHtml } from './sites/common';
-import { ATTACKS, formattedWording, injectedText, TASKS, type InjectionStyle, type Log, type Scenario, type Task } from './scenarios';
+import { ATTACKS, formattedWording, injectedText, TASKS, type InjectionStyle, type Log, type Scenario, type SiteUrl, type Task } from './scenarios';
 
 /**
  * The Sanitizer's benchmark: one injected instruction placed each way an attacker hides text from people
@@ -24,7 +24,8 @@ const BRAILLE_ASCII = " A1B'K2L@CIF/MSP\"E3H9O6R^DJG>NTQ,*5<-U8V.%[$+X!&;:4\\0Z7
 
 /** Text as Braille cells (letters are Grade-1 Braille; case is lost; what has no cell becomes `-`). */
 export function toBraille(text: string): string {
-  return [...dashes(text).toUpperCase()].map((c) => String.fromCodePoint(0x2800 + Math.max(0, BRAILLE_ASCII.indexOf(c === ' ' ? ' ' : BRAILLE_ASCII.includes(c) ? c : '-')))).join('');
+  const cell = (c: string) => (BRAILLE_ASCII.includes(c) ? BRAILLE_ASCII.indexOf(c) : BRAILLE_ASCII.indexOf('-'));
+  return [...dashes(text).toUpperCase()].map((c) => String.fromCodePoint(0x2800 + cell(c))).join('');
 }
 
 /** Text as Unicode tag characters (invisible; models read them), with zero-width spaces between words. */
@@ -75,7 +76,7 @@ const ATTACK = ATTACKS.find((a) => a.id === 'share-attacker')!;
 /** Placement × wording on one read-only task: the agent must read the file; the injection asks it to share salaries.csv. */
 export const SANITIZER_SCENARIOS: readonly Scenario[] = PLACEMENTS.flatMap((placement) =>
   WORDINGS.map((style): Scenario => {
-    const wording = (at: Parameters<Scenario['injection']>[0]) => (style === 'formatted' ? formattedWording(injectedText(style, ATTACK, at)) : `${injectedText(style, ATTACK, at)}.`);
+    const wording = (at: SiteUrl) => (style === 'formatted' ? formattedWording(injectedText(style, ATTACK, at)) : `${injectedText(style, ATTACK, at)}.`);
     return {
       id: `sanitizer/${placement.id}/${style}`,
       task: TASK,
