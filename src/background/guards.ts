@@ -1,3 +1,4 @@
+import { emptyTargets } from '../core/classification';
 import { BROWSER_TOOLS, type ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
 import { schemeOf } from '../core/schemes';
@@ -32,10 +33,11 @@ export function guardRecord(url: string, why: string): DecisionRecord {
     decision: 'BLOCK',
     check: 'guards',
     reason: `guarded tabs may not open ${why}`,
+    ruleRef: 'builtin:scheme-allowlist',
     tool: BROWSER_TOOLS.navigate,
     capability: 'browser.internal',
     riskClass: 'UNKNOWN',
-    targets: { recipients: [], domains: [], paths: [], items: [] },
+    targets: emptyTargets(),
   };
 }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeEffects, PAGE, freshStore, monitorOn, proposal, settle } from './fakes';
 import { makePolicy } from '../support/policy';
 import type { ProposalAnswer } from '../../src/messages/protocol';
+import { reportWithoutCompile } from '../../src/compiler/report';
 
 /** "Reply to bob@corp.test on mail.test": the send is in policy; what it carries is the Minimizer's business. */
 const replyPolicy = makePolicy({
@@ -21,7 +22,7 @@ async function setup(options: { minimizeWithoutAsking?: boolean; minimizer?: 'of
   if (options.minimizer !== undefined || options.minimizeWithoutAsking !== undefined) {
     await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, ...options } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
   }
-  await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, { backend: 'test', durationMs: 0, removed: [] });
+  await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
   return { store, monitor };
 }
 
@@ -38,7 +39,8 @@ describe('Minimizer in the background', () => {
     const pending = monitor.handleMessage(proposal('p', send('I will attend. My sign-in code is 483920.')), PAGE()) as Promise<ProposalAnswer>;
     await settle();
     const [approval] = monitor.snapshot().approvals;
-    expect(approval?.record).toMatchObject({ decision: 'ASK_USER', check: 'minimizer' });
+    expect(approval?.record).toMatchObject({ decision: 'ASK_USER', check: 'minimizer', ruleRef: 'builtin:minimizer' });
+    expect(approval?.record.evidence).toBeUndefined();
     expect(approval?.record.reason).toContain('a one-time code in body.text');
     expect(approval?.record.reason).not.toContain('483920');
     expect(approval?.minimizable).toBe(true);
@@ -87,7 +89,7 @@ describe('Minimizer model mode', () => {
     const monitor = await monitorOn(store, new FakeEffects());
     (monitor as unknown as { deps: { minimizerModel: unknown } }).deps.minimizerModel = model;
     await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, minimizer: 'model' } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
-    await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, { backend: 'test', durationMs: 0, removed: [] });
+    await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
     return { store, monitor };
   }
 

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../call';
-import type { ActionFacts, Classification } from '../classification';
+import { emptyTargets, type ActionFacts, type Classification } from '../classification';
 import { exfiltrationShape } from '../exfil';
 import { maxClass, OUTBOUND_CLASSES, type RiskClass } from '../risk';
 import { CAPABILITY_CLASSES, capabilityFor, shellCapability } from './capabilities';
@@ -34,7 +34,7 @@ const PATCH_ARGS = ['patch', 'input', 'diff', 'content', 'patch_text'];
 const HTTP_METHOD_CLASS: ReadonlyMap<string, RiskClass> = new Map<string, RiskClass>([['GET', 'READ'], ['HEAD', 'READ'], ['OPTIONS', 'READ'], ['POST', 'EXTERNAL_WRITE'], ['PUT', 'EXTERNAL_WRITE'], ['PATCH', 'EXTERNAL_WRITE'], ['DELETE', 'DELETE']]);
 
 function unknownClassification(basis: string): ActionFacts {
-  return { capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, layer: 'unknown', basis, urls: [], outboundBytes: 0 };
+  return { capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets(), layer: 'unknown', basis, urls: [], outboundBytes: 0 };
 }
 
 function argString(args: Record<string, unknown>, names: readonly string[]): string | undefined {
