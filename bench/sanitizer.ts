@@ -3,7 +3,7 @@ import { startTestServer } from '../e2e/fixtures/server';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import { MARKER } from '../src/sanitizer/text';
-import { benchExtension, profilePage, selfTimeByScript } from './chromium';
+import { benchExtension, profilePage, selfTimeByScript, topFunctions } from './chromium';
 import { median, summarise, type Figure } from './stats';
 
 /**
@@ -144,6 +144,12 @@ export async function sanitizerFigures(): Promise<Figure[]> {
       for (let i = 0; i < PROFILED_LOADS; i++) await loadTimes(hidden.page, url(`p=${i}`));
     });
     const perLoadMs = (selfTimeByScript(loadProfile, 50).find((l) => l.fn === SANITIZER_SCRIPT)?.selfMs ?? 0) / PROFILED_LOADS;
+    // Where that CPU goes: the Sanitizer's own functions by self time (bundled names).
+    const hot = topFunctions(loadProfile, 2000)
+      .filter((l) => l.fn.includes(` ${SANITIZER_SCRIPT}:`))
+      .slice(0, 6)
+      .map((l) => `${l.fn.replace(` ${SANITIZER_SCRIPT}`, '')} ${ms(l.selfMs / PROFILED_LOADS)}`)
+      .join(', ');
     await hidden.page.goto(`${server.origin(APP)}/feed`);
     const mutationProfile = await profilePage(hidden.page, async () => {
       for (let i = 0; i < 4; i++) await timeMutations(hidden.page);
@@ -159,7 +165,7 @@ export async function sanitizerFigures(): Promise<Figure[]> {
       `A ${nodes}-element page (300 paragraphs with inline markup, 20 of them visible imperative text with an address the rules must check for visibility, a 300-row table, 10 closed menus, <details> and sr-only labels, 12 hidden instructions) served from a *.test host; ` +
       `three browsers with a task running — the extension with the Sanitizer hidden, the extension with it off, no extension — ${PAIRS} loads each after ${WARM} warm-up loads, interleaved with the order rotating, each followed by a load of the same page without the hidden instructions; PerformanceNavigationTiming domContentLoadedEventEnd and loadEventEnd − startTime (the Sanitizer rescans at both events). ` +
       `Mutations: in the page, 20 batches of 50 list rows (1 in 10 with imperative text and an address), a setTimeout(0) apart, ${MUTATION_RUNS} bursts per browser, interleaved. ` +
-      `The Sanitizer's own CPU (self time in ${SANITIZER_SCRIPT}, CDP profile of the hidden browser's main thread, 100 µs sampling): ${ms(perLoadMs)} per load over ${PROFILED_LOADS} loads, ${ms(perBurstMs)} per burst over 4 bursts. ` +
+      `The Sanitizer's own CPU (self time in ${SANITIZER_SCRIPT}, CDP profile of the hidden browser's main thread, 100 µs sampling): ${ms(perLoadMs)} per load over ${PROFILED_LOADS} loads (top functions per load: ${hot}), ${ms(perBurstMs)} per burst over 4 bursts. ` +
       `Off vs no extension is the cost of the content script asking for its mode (every guarded page pays it); hidden vs off is the Sanitizer's work.`;
     const data = { nodes, summaries: Object.fromEntries(arms.map((a) => [a.name, { dcl: summarise(samples[a.name].dcl), load: summarise(samples[a.name].load), mutations: summarise(samples[a.name].mutations) }])), samplesMs: samples, sanitizerCpuMsPerLoad: perLoadMs, sanitizerCpuMsPerBurst: perBurstMs };
     return [
