@@ -2,13 +2,18 @@ import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 
 // MV3 extension. Entry points are thin wiring; logic lives in src/.
-// AF_NO_MAIN_HOOKS=1 builds the control variant without the MAIN-world page hooks into
-// .output/nohooks/chrome-mv3: the e2e suite proves which protections hold by the network floor alone.
+// Three builds:
+//  - production (`npm run build` → .output/chrome-mv3): what users load and `npm pack` ships;
+//  - harness (AF_HARNESS=1 → .output/harness/chrome-mv3): production plus the harness channel
+//    (src/background/harness-channel.ts), which the harness, e2e suite, demo and benchmark drive;
+//  - nohooks (AF_NO_MAIN_HOOKS=1 → .output/nohooks/chrome-mv3): the harness build without the MAIN-world
+//    page hooks: the e2e suite proves which protections hold by the network floor alone.
 const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
+const harness = noMainHooks || process.env.AF_HARNESS === '1';
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
-  ...(noMainHooks ? { outDir: '.output/nohooks' } : {}),
+  ...(noMainHooks ? { outDir: '.output/nohooks' } : harness ? { outDir: '.output/harness' } : {}),
   hooks: {
     'entrypoints:resolved': (_wxt, entrypoints) => {
       if (!noMainHooks) return;
@@ -16,8 +21,8 @@ export default defineConfig({
       if (index >= 0) entrypoints.splice(index, 1);
     },
   },
-  // Popup and options pages are preact.
-  vite: () => ({ plugins: [preact()] }),
+  // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the harness channel.
+  vite: () => ({ plugins: [preact()], define: { __AF_HARNESS__: JSON.stringify(harness) } }),
   manifest: {
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',
@@ -32,7 +37,7 @@ export default defineConfig({
       'downloads',
       'notifications',
       'alarms',
-      // WebRTC IP handling and network prediction, closed during a task (src/background/index.ts).
+      // WebRTC IP handling and network prediction, closed during a task (src/background/floor-sync.ts).
       'privacy',
     ],
     host_permissions: ['<all_urls>'],
