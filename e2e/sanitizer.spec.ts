@@ -235,8 +235,8 @@ async function withModel(
 
 const innerText = (page: Page) => page.evaluate(() => document.body.innerText);
 
-test('model mode, good model: the visible instruction the rules only suspect is removed, the user’s own kind of text stays', async (fixtures) => {
-  await withModel('good', fixtures, async (page, mock) => {
+test('model mode, good model: the visible instruction the rules only suspect is removed, the user’s own kind of text stays', async ({ launchFence, server }) => {
+  await withModel('good', { launchFence, server }, async (page, mock) => {
     await expect.poll(() => innerText(page)).not.toContain(PLACEHOLDER);
     const text = await innerText(page);
     expect(text).not.toContain(VISIBLE_INJECTION);
@@ -246,23 +246,23 @@ test('model mode, good model: the visible instruction the rules only suspect is 
   });
 });
 
-test('model mode, over-removing model: only sentences the rules find suspicious can go; ordinary text stays', async (fixtures) => {
-  await withModel('over-removing', fixtures, async (page) => {
+test('model mode, over-removing model: only sentences the rules find suspicious can go; ordinary text stays', async ({ launchFence, server }) => {
+  await withModel('over-removing', { launchFence, server }, async (page) => {
     await expect.poll(() => innerText(page)).not.toContain(PLACEHOLDER);
     expect(await innerText(page)).not.toContain(VISIBLE_INJECTION);
   });
 });
 
-test('model mode, failing model: the deterministic result stands (the page as a person sees it)', async (fixtures) => {
-  await withModel('failing', fixtures, async (page, mock) => {
+test('model mode, failing model: the deterministic result stands (the page as a person sees it)', async ({ launchFence, server }) => {
+  await withModel('failing', { launchFence, server }, async (page, mock) => {
     await expect.poll(() => innerText(page)).toContain(VISIBLE_INJECTION);
     expect(await innerText(page)).not.toContain(PLACEHOLDER);
     expect(mock.requests.length).toBeGreaterThan(0);
   });
 });
 
-test('model mode, hanging model: the agent reads a placeholder, never the unreviewed block, then the deterministic result', async (fixtures) => {
-  await withModel('hanging', fixtures, async (page) => {
+test('model mode, hanging model: the agent reads a placeholder, never the unreviewed block, then the deterministic result', async ({ launchFence, server }) => {
+  await withModel('hanging', { launchFence, server }, async (page) => {
     const waiting = await innerText(page);
     expect(waiting).toContain(PLACEHOLDER);
     expect(waiting).not.toContain(VISIBLE_INJECTION);
