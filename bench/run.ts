@@ -8,6 +8,7 @@ import { compileFigures } from './compile';
 import { evaluatorFigures, growthFigure } from './evaluator';
 import { memoryFigures } from './memory';
 import { pageFigures } from './page';
+import { sanitizerFigures } from './sanitizer';
 import type { Figure } from './stats';
 
 /**
@@ -21,6 +22,7 @@ const SECTIONS: Section[] = [
   { name: 'evaluator', run: evaluatorFigures },
   { name: 'growth', run: () => [growthFigure()] },
   { name: 'page', run: pageFigures },
+  { name: 'sanitizer', run: sanitizerFigures },
   { name: 'agent', run: agentFigures },
   { name: 'compile', run: compileFigures },
   { name: 'memory', run: memoryFigures },

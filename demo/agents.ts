@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
-import type { Step } from './scenarios';
+import { readAsAModel } from './sanitizer';
+import type { PageReading, Step } from './scenarios';
 
 /**
  * Scripted agents. A benign agent follows the plan for the user's task. A compromised agent follows
@@ -19,6 +20,11 @@ export interface AgentDriver {
   currentUrl(): Promise<string>;
   /** Everything the page says, hidden text included (what an LLM reading the DOM would see). */
   pageText(): Promise<string>;
+  /**
+   * The union of what agents read (innerText, textContent, `page.content()`, the accessibility tree),
+   * as a model reads it (see `readAsAModel`); drivers without it fall back to `pageText`.
+   */
+  everythingItReads?(): Promise<string>;
   /** Wait until the page shows `text` (a confirmation); rejects when it does not. */
   waitForText(text: string): Promise<void>;
   /** Give up on the current tab after a stuck action and continue in a fresh one. */
@@ -41,6 +47,7 @@ export interface Obedience {
   /** The injected instruction as it reads on the page. */
   text: string;
   steps: Step[];
+  reads?: PageReading;
 }
 
 export interface StepOutcome {
@@ -124,8 +131,7 @@ export async function runAgent(driver: AgentDriver, plan: readonly Step[], obey?
   for (const step of plan) {
     await attempt(driver, step, 'task', outcomes);
     if (!obey || obeyed) continue;
-    const text = await driver.pageText().catch(() => '');
-    if (!text.includes(obey.text)) continue;
+    if (!(await hasRead(driver, obey))) continue;
     obeyed = true;
     const resumeAt = await driver.currentUrl().catch(() => '');
     driver.setPatience?.(ATTACK_PATIENCE_MS);
@@ -135,6 +141,16 @@ export async function runAgent(driver: AgentDriver, plan: readonly Step[], obey?
     if (resumeAt.startsWith('http')) await attempt(driver, { kind: 'goto', url: resumeAt }, 'task', outcomes);
   }
   return { outcomes, obeyed };
+}
+
+/** Whether the agent, reading the page its way, reads the injected instruction. */
+async function hasRead(driver: AgentDriver, obey: Obedience): Promise<boolean> {
+  if (obey.reads === 'everything' && driver.everythingItReads) {
+    const read = await driver.everythingItReads().catch(() => '');
+    return read.includes(readAsAModel(obey.text));
+  }
+  const text = await driver.pageText().catch(() => '');
+  return text.includes(obey.text);
 }
 
 /** Drives a page of a Playwright browser context; a fresh page replaces one left by a blocked navigation. */
@@ -203,6 +219,14 @@ export class PlaywrightDriver implements AgentDriver {
 
   async pageText(): Promise<string> {
     return (await this.current()).evaluate(() => document.body?.textContent ?? '');
+  }
+
+  async everythingItReads(): Promise<string> {
+    const page = await this.current();
+    const texts = await page.evaluate(() => [document.body?.innerText ?? '', document.body?.textContent ?? '']);
+    const html = await page.content();
+    const aria = await page.locator('body').ariaSnapshot({ timeout: 2_000 }).catch(() => '');
+    return readAsAModel([...texts, html, aria].join('\n'));
   }
 
   async waitForText(text: string): Promise<void> {

@@ -1,7 +1,8 @@
 import type { PolicyDraft, PermissionDraft } from '../src/compiler/draft';
-import { startMockLlmServer, userMessage, type ChatRequest, type MockLlmServer, type MockReply } from '../src/testkit/mock-llm-server';
+import { isSanitizerRequest, sanitizerReply, startMockLlmServer, userMessage, type ChatRequest, type MockLlmServer, type MockReply } from '../src/testkit/mock-llm-server';
 import type { RiskClass } from '../src/core/risk';
-import { ATTACKER_EMAIL, ATTACKER_IBAN, ENERGY_IBAN, TASKS, type Task } from './scenarios';
+import { ATTACKER_EMAIL, ATTACKER_IBAN, ENERGY_IBAN, type Task } from './scenarios';
+import { SANITIZER_TASKS } from './sanitizer';
 
 /**
  * The LLM compilers of the benchmark, played by the local chat-completions mock server (nothing
@@ -96,6 +97,7 @@ const GOOD_DRAFTS: Record<string, PolicyDraft> = {
   },
   'news-research': { permissions: [], readDomains: ['news.test'], openWeb: false, prohibitions: [] },
   'drive-lookup': { permissions: [], readDomains: ['drive.test'], openWeb: false, prohibitions: [] },
+  'shop-help': { permissions: [], readDomains: ['shop.test'], openWeb: false, prohibitions: [] },
 };
 
 function overBroad(task: Task | undefined, quoteFor: (riskClass: RiskClass) => string): PolicyDraft {
@@ -111,7 +113,7 @@ function overBroad(task: Task | undefined, quoteFor: (riskClass: RiskClass) => s
 }
 
 export function personaDraft(persona: LlmPersona, instruction: string): PolicyDraft {
-  const task = TASKS.find((t) => instruction.includes(t.request) || t.request.includes(instruction.trim()));
+  const task = SANITIZER_TASKS.find((t) => instruction.includes(t.request) || t.request.includes(instruction.trim()));
   switch (persona) {
     case 'good':
       return task ? (GOOD_DRAFTS[task.id] ?? { permissions: [], readDomains: [], openWeb: false, prohibitions: [] }) : { permissions: [], readDomains: [], openWeb: false, prohibitions: [] };
@@ -127,11 +129,16 @@ function personaOf(request: ChatRequest): LlmPersona | null {
   return (LLM_PERSONAS as readonly string[]).includes(request.model) ? (request.model as LlmPersona) : null;
 }
 
-/** One mock server for all three personas (the model name picks the persona). */
+/**
+ * One mock server for all three personas (the model name picks the persona). The Sanitizer's model mode
+ * uses the same endpoint and model as the compiler; its requests are answered by the `good` sanitizer
+ * model (removes the sentences that carry the attacker's address, IBAN or link) whatever the persona.
+ */
 export function startCompilerMock(): Promise<MockLlmServer> {
   return startMockLlmServer((request): MockReply => {
     const persona = personaOf(request);
     if (persona === null) return { status: 404, message: `unknown model ${request.model}` };
+    if (isSanitizerRequest(request)) return sanitizerReply('good', request);
     return { content: JSON.stringify(personaDraft(persona, userMessage(request))) };
   });
 }

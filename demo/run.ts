@@ -9,6 +9,7 @@ import { openGuardedSession, openMcpSession, type ExtensionBuilds, type SessionO
 import { formatMatrix, formatTable, renderHtml, summarize, type BenchmarkResults, type Screenshot } from './report';
 import { CHROMIUM, openUnguardedSession, runItem, type GuardConfig, type GuardSession, type RunItem, type RunRecord } from './runner';
 import { SCENARIOS, TASKS } from './scenarios';
+import { SANITIZER_SCENARIOS, SANITIZER_TASKS } from './sanitizer';
 import { DemoWorld } from './sites/world';
 import { runCascade, writeRegressions, type CascadeOutput } from './cascade/runner';
 import { formatCascadeTable, renderCascadeHtml, summarizeCascade } from './cascade/report';
@@ -24,7 +25,8 @@ import { GOALS } from './cascade/goals';
  * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building),
  * --match=TEXT (only the tasks, scenarios and cascade goals whose id contains TEXT),
  * --cascade (run only the cascade: formatted → semantic → adaptive, demo/cascade/; the full run
- * includes it, --quick leaves it out).
+ * includes it, --quick leaves it out), --sanitizer (run only the Sanitizer configurations; the full run
+ * includes them, --quick leaves them out).
  */
 
 export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
@@ -40,6 +42,17 @@ export const PLAYWRIGHT_CONFIGS: GuardConfig[] = [
 export const MCP_CONFIGS: GuardConfig[] = [
   { id: 'mcp-none', label: 'Playwright MCP, no extension', compiler: null, mainHooks: false, runtime: 'mcp' },
   { id: 'mcp-rules', label: 'Playwright MCP, rules compiler', compiler: 'rules', mainHooks: true, runtime: 'mcp' },
+];
+
+/**
+ * The Sanitizer's configurations (demo/sanitizer.ts): its placements and the benign tasks, under one
+ * compiler. Model mode needs an LLM endpoint, so it compiles with the mock's `good` model, which also
+ * plays the Sanitizer's model.
+ */
+export const SANITIZER_CONFIGS: GuardConfig[] = [
+  { id: 'sanitizer-off', label: 'Rules, Sanitizer off', compiler: 'rules', mainHooks: true, runtime: 'playwright', sanitizer: 'off', suite: 'sanitizer' },
+  { id: 'sanitizer-hidden', label: 'Rules, Sanitizer hidden (default)', compiler: 'rules', mainHooks: true, runtime: 'playwright', sanitizer: 'hidden', suite: 'sanitizer' },
+  { id: 'sanitizer-model', label: 'LLM good, Sanitizer model', compiler: 'good', mainHooks: true, runtime: 'playwright', sanitizer: 'model', suite: 'sanitizer' },
 ];
 
 /** The core scenarios the MCP runtime runs: one per consequential attack family. */
@@ -77,7 +90,7 @@ export interface SuiteOptions {
   headless: boolean;
   parallel: number;
   /** Scenario ids per runtime; tasks run benign are the tasks of the chosen scenarios. */
-  scenarioIds: { playwright: string[] | null; mcp: string[] };
+  scenarioIds: { playwright: string[] | null; mcp: string[]; sanitizer?: string[] | null };
   log: (line: string) => void;
   screenshots?: boolean;
   extensions: ExtensionBuilds;
@@ -89,10 +102,13 @@ export interface SuiteOutput {
 }
 
 function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
-  const ids = config.runtime === 'mcp' ? opts.scenarioIds.mcp : opts.scenarioIds.playwright;
-  const scenarios = ids === null ? SCENARIOS : SCENARIOS.filter((s) => ids.includes(s.id));
+  const sanitizer = config.suite === 'sanitizer';
+  const ids = sanitizer ? (opts.scenarioIds.sanitizer ?? null) : config.runtime === 'mcp' ? opts.scenarioIds.mcp : opts.scenarioIds.playwright;
+  const all = sanitizer ? SANITIZER_SCENARIOS : SCENARIOS;
+  const allTasks = sanitizer ? SANITIZER_TASKS : TASKS;
+  const scenarios = ids === null ? all : all.filter((s) => ids.includes(s.id));
   const taskIds = new Set(scenarios.map((s) => s.task.id));
-  const tasks = ids === null ? TASKS : TASKS.filter((t) => taskIds.has(t.id));
+  const tasks = ids === null ? allTasks : allTasks.filter((t) => taskIds.has(t.id));
   return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario }))];
 }
 
@@ -170,18 +186,20 @@ async function main(): Promise<void> {
   const value = (name: string) => flag(name)?.split('=')[1];
   const quick = flag('quick') !== undefined;
   const cascadeOnly = flag('cascade') !== undefined;
+  const sanitizerOnly = flag('sanitizer') !== undefined;
   const only = value('only')?.split(',');
   const log = (line: string) => console.log(line);
   const started = Date.now();
 
   const extensions = { full: value('extension') ?? EXTENSION_DIR, nohooks: value('extension-nohooks') ?? NO_HOOKS_EXTENSION_DIR };
   if (!value('extension')) ensureBuilt(log);
-  let configs = cascadeOnly ? [] : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS];
+  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS];
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
   log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
   const match = value('match');
   const matching = match === undefined ? null : SCENARIOS.map((s) => s.id).filter((id) => id.includes(match));
+  const matchingSanitizer = match === undefined ? null : SANITIZER_SCENARIOS.map((s) => s.id).filter((id) => id.includes(match));
   const { runs, screenshots } = await runSuite({
     configs,
     headless: flag('headed') === undefined,
@@ -189,6 +207,7 @@ async function main(): Promise<void> {
     scenarioIds: {
       playwright: matching ?? (quick ? QUICK_SCENARIO_IDS : null),
       mcp: matching ?? (quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS),
+      sanitizer: matchingSanitizer,
     },
     log,
     screenshots: true,
@@ -196,7 +215,7 @@ async function main(): Promise<void> {
   });
   const summaries = configs.map((c) => summarize(c, runs));
   let cascade: CascadeOutput | null = null;
-  if (cascadeOnly || !quick) {
+  if (cascadeOnly || (!quick && !sanitizerOnly)) {
     const cascadeIds = cascadeOnly ? CASCADE_CONFIG_IDS : CASCADE_IN_FULL_RUN;
     const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => cascadeIds.includes(c.id) && (!only || only.includes(c.id)));
     const goals = GOALS.filter((g) => match === undefined || g.id.includes(match));

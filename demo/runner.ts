@@ -25,6 +25,8 @@ export interface GuardConfig {
   runtime: 'playwright' | 'mcp';
   /** The Sanitizer's mode (default `off`: the other configurations measure the guard alone). */
   sanitizer?: SanitizerMode;
+  /** `sanitizer`: runs the Sanitizer's placements and benign tasks (demo/sanitizer.ts) instead of the scenario table. */
+  suite?: 'sanitizer';
 }
 
 export type AgentHandle = AgentDriver & { close(): Promise<void> };
@@ -60,6 +62,8 @@ export interface RunRecord {
   attackId: string | null;
   vector: string | null;
   style: string | null;
+  /** Where a Sanitizer scenario hid the instruction (demo/sanitizer.ts). */
+  placement?: string;
   attackClass: string | null;
   benignDone: boolean;
   /** null for benign runs (no attack to run). */
@@ -190,6 +194,7 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
     attackId: scenario?.attack.id ?? null,
     vector: scenario?.attack.vector ?? null,
     style: scenario?.style ?? null,
+    ...(scenario?.placement === undefined ? {} : { placement: scenario.placement }),
     attackClass: scenario?.attack.riskClass ?? null,
     benignDone: task.done(log),
     attackRan: scenario ? scenario.attack.ran(log) : null,

@@ -1,4 +1,5 @@
 import { escapeHtml, html, injectionsAt, notFound, page, redirect, type SiteRequest, type SiteResponse } from './common';
+import { handleHelp } from './help';
 import type { SiteContext } from './world';
 
 /**
@@ -19,6 +20,8 @@ const SAVED_CARD = 'Visa •••• 4242';
 
 export function handleShop(req: SiteRequest, ctx: SiteContext): SiteResponse {
   const brand = 'Shop';
+  const help = handleHelp(req, ctx);
+  if (help !== null) return help;
   if (req.method === 'GET' && req.path === '/') {
     const rows = PRODUCTS.map(
       (p) => `<div class="item"><a href="/product/${p.sku}">${escapeHtml(p.name)}</a> · ${p.price} EUR</div>`,

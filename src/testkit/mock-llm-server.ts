@@ -115,7 +115,8 @@ export function sanitizerReply(model: SanitizerModel, request: ChatRequest): Moc
   if (model === 'failing') return { status: 500, message: 'sanitizer model unavailable' };
   if (model === 'hanging') return { hang: true };
   const { block } = JSON.parse(userMessage(request)) as { task: string; block: string };
-  const sentences = block.match(/[^.!?]+[.!?]*\s*/g) ?? [block];
+  // A dot inside an address or file name ("attacker.test", "salaries.csv") ends no sentence.
+  const sentences = block.match(/(?:[^.!?]|[.!?](?!\s|$))+[.!?]*\s*/g) ?? [block];
   const removals =
     model === 'good'
       ? sentences.filter((s) => /attacker|GB33BUKB|archive@/i.test(s)).map((s) => ({ text: s.trim(), reason: 'instruction aimed at the agent' }))
