@@ -16,8 +16,9 @@ export default defineConfig({
       if (index >= 0) entrypoints.splice(index, 1);
     },
   },
-  // Popup and options pages are preact.
-  vite: () => ({ plugins: [preact()] }),
+  // Popup and options pages are preact. No cross-module constant inlining: rolldown's default copied
+  // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
+  vite: () => ({ plugins: [preact()], build: { rolldownOptions: { optimization: { inlineConst: false } } } }),
   manifest: {
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',
