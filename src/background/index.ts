@@ -1,5 +1,5 @@
 import type { Browser } from '@wxt-dev/browser';
-import { evaluate } from '../core/evaluator';
+import { evaluateBrowserAction } from '../core/evaluator';
 import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
@@ -127,7 +127,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
-  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
+  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel }));
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
 
   // Messages: the classic sendResponse + `return true` form works with every caller.

@@ -1,3 +1,4 @@
+import type { Classifier } from '../core/classifier';
 import type { TaskPolicy } from '../core/policy';
 import { analyzeInstruction } from './clauses';
 import { emptyDraft, type PolicyDraft } from './draft';
@@ -23,6 +24,8 @@ export interface CompileOptions {
   now: number;
   taskId: string;
   fetch?: typeof fetch;
+  /** Reads the tool names a policy lists (see HardenOptions.classify). */
+  classify: Classifier;
 }
 
 export interface CompileReport {
@@ -81,7 +84,7 @@ export async function compileTask(request: string, opts: CompileOptions): Promis
     }
   }
   if (fallback) source = FALLBACK_SOURCE;
-  const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions }, analysis);
+  const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions, classify: opts.classify }, analysis);
   return {
     policy: hardened.policy,
     report: { backend, modelCalls, fallback, removed: [...removed, ...hardened.removed], prohibitions: describeProhibitions(hardened.policy) },
@@ -95,7 +98,7 @@ export async function compileFollowUp(current: TaskPolicy, text: string, opts: C
     return { policy: current, report: { backend, modelCalls: 0, fallback: false, removed: [], prohibitions: [] } };
   }
   const turn = await compileTask(text, { ...opts, taskId: current.taskId });
-  const merged = mergePolicies(current, turn.policy, { replace: isCorrection(isolateInput(text).text) });
+  const merged = mergePolicies(current, turn.policy, { replace: isCorrection(isolateInput(text).text), classify: opts.classify });
   return {
     policy: merged.policy,
     report: { ...turn.report, removed: [...turn.report.removed, ...merged.removed], prohibitions: turn.report.prohibitions },

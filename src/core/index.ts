@@ -8,6 +8,6 @@ export * from './explain';
 export * from './grants';
 export * from './paths';
 export * from './items';
-export { classify } from './classifier';
+export { classifyWeb } from './classifier';
 export { registrableDomain } from './domains';
 export { exfiltrationShape } from './exfil';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CheckSchema, DecisionSchema } from '../../src/core/decision';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 import { makePolicy } from '../support/policy';
 
