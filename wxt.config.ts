@@ -1,10 +1,25 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import type { Plugin } from 'vite';
 
 // MV3 extension. Entry points are thin wiring; logic lives in src/.
 // AF_NO_MAIN_HOOKS=1 builds the control variant without the MAIN-world page hooks into
 // .output/nohooks/chrome-mv3: the e2e suite proves which protections hold by the network floor alone.
 const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
+
+// The openai SDK is a script of its own (entrypoints/openai-sdk.ts) that the worker imports when a model is
+// first asked: src/llm/client.ts gets the extension's loader (src/llm/sdk-extension.ts) in place of ./sdk.
+const extensionSdkLoader: Plugin = {
+  name: 'agentsfence:extension-sdk-loader',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './sdk' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/src/llm/client.ts')) {
+      return fileURLToPath(new URL('./src/llm/sdk-extension.ts', import.meta.url));
+    }
+    return null;
+  },
+};
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
@@ -18,7 +33,7 @@ export default defineConfig({
   },
   // Popup and options pages are preact. No cross-module constant inlining: rolldown's default copied
   // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
-  vite: () => ({ plugins: [preact()], build: { rolldownOptions: { optimization: { inlineConst: false } } } }),
+  vite: () => ({ plugins: [preact(), extensionSdkLoader], build: { rolldownOptions: { optimization: { inlineConst: false } } } }),
   manifest: {
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',

@@ -27,8 +27,8 @@ function resolveLocal(from: string, specifier: string): string | undefined {
   return [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')].find((p) => existsSync(p) && statSync(p).isFile());
 }
 
-/** Every source file and every package reachable from the given files. */
-function importGraph(starts: readonly string[]): { files: Set<string>; packages: Set<string> } {
+/** Every source file and every package reachable from the given files (`swap`: a module the build replaces). */
+function importGraph(starts: readonly string[], swap: ReadonlyMap<string, string> = new Map()): { files: Set<string>; packages: Set<string> } {
   const files = new Set<string>();
   const packages = new Set<string>();
   const queue = [...starts];
@@ -41,7 +41,7 @@ function importGraph(starts: readonly string[]): { files: Set<string>; packages:
       const specifier = match[1] ?? match[2]!;
       if (specifier.startsWith('.')) {
         const target = resolveLocal(file, specifier);
-        if (target !== undefined && /\.tsx?$/.test(target)) queue.push(target);
+        if (target !== undefined && /\.tsx?$/.test(target)) queue.push(swap.get(target) ?? target);
       } else {
         packages.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
       }
@@ -50,7 +50,9 @@ function importGraph(starts: readonly string[]): { files: Set<string>; packages:
   return { files, packages };
 }
 
-const extension = importGraph(filesUnder(ENTRYPOINTS));
+/** As wxt.config.ts builds the extension: the openai SDK's loader is the one that imports its own script. */
+const EXTENSION_SWAP = new Map([[join(ROOT, 'src/llm/sdk.ts'), join(ROOT, 'src/llm/sdk-extension.ts')]]);
+const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
 
 describe('the extension bundle holds the web guard alone', () => {
@@ -66,5 +68,13 @@ describe('the extension bundle holds the web guard alone', () => {
   it('the CLI reaches it (the test would see an import if there were one)', () => {
     const cli = importGraph([join(ROOT, 'src/cli/main.ts')]);
     expect([...cli.files].map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['src/tools/shell.ts', 'src/tools/names.ts', 'src/tools/patch.ts']));
+  });
+
+  it('the worker does not carry the openai SDK: only its own script (openai-sdk.js) imports it', () => {
+    expect(extension.packages).toContain('openai');
+    const worker = importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP);
+    expect(worker.files).toContain(join(ROOT, 'src/llm/client.ts'));
+    expect(worker.packages).not.toContain('openai');
+    expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('openai');
   });
 });
