@@ -77,4 +77,11 @@ describe('the extension bundle holds the web guard alone', () => {
     expect(worker.packages).not.toContain('openai');
     expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('openai');
   });
+
+  it('content scripts (they load in every frame of every page) carry no zod: the background parses what they send', () => {
+    const contentScripts = readdirSync(ENTRYPOINTS).filter((name) => name.endsWith('.content.ts'));
+    expect(contentScripts.length).toBeGreaterThanOrEqual(3);
+    for (const name of contentScripts) expect([...importGraph([join(ENTRYPOINTS, name)]).packages], name).not.toContain('zod');
+    expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('zod');
+  });
 });
