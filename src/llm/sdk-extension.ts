@@ -16,7 +16,14 @@ interface WorkerScope {
 const scope = globalThis as unknown as WorkerScope & Record<string, OpenAISdk | undefined>;
 
 if (typeof scope.importScripts === 'function') {
-  scope.addEventListener('install', () => scope.importScripts?.(OPENAI_SDK_SCRIPT));
+  scope.addEventListener('install', () => {
+    // Never fail the install over it: without the SDK, model calls fail and their callers fall back.
+    try {
+      scope.importScripts?.(OPENAI_SDK_SCRIPT);
+    } catch {
+      // loadOpenAI reports the failure when a model is asked.
+    }
+  });
 }
 
 /** A background page (Firefox) has no importScripts: the same script, added to the page. */
