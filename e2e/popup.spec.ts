@@ -157,6 +157,10 @@ test('start task → the policy in words → Allow once lets one send through; t
   const cardBox = (await card.boundingBox())!;
   expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(region.y + region.height);
   await expect(card.getByText('Destination')).toBeVisible();
+  // Diagnostics: the check and its reason, the rule that decided, and what the classifier read the action as.
+  await expect(card.getByText('argument_constraints: recipient not among bob@corp.test', { exact: true })).toBeVisible();
+  await expect(card.getByText('constraints:c-communication', { exact: true })).toBeVisible();
+  await expect(card.getByText('URL path names send (the web heuristics)', { exact: true })).toBeVisible();
   await expect(card.getByLabel('Data the action carries (redacted)')).toBeInViewport({ ratio: 1 });
   await screenshot(popup, 'popup-pending-approval.png');
 
@@ -283,7 +287,10 @@ test('the exported audit log lists exactly the actions taken', async () => {
   await popup.getByRole('tab', { name: 'Audit log' }).click();
   const rows = popup.getByRole('list', { name: 'Audit entries, newest first' }).getByRole('listitem');
   await expect(rows.first()).toBeVisible();
+  // Each row names the check, the rule and the classifier's basis (short) without being opened.
+  await expect(rows.first().locator('summary')).toContainText('[argument_constraints · constraints:c-communication] URL path names send');
   await rows.first().locator('summary').click();
+  await expect(rows.first().getByLabel('Decision record').getByText('URL path names send (the web heuristics)', { exact: true })).toBeVisible();
   await expect(rows.first().getByLabel('Decision record')).toBeVisible();
   // An opened entry reads as labelled fields, not JSON.
   await expect(rows.first().getByLabel('Decision record').getByText('Check', { exact: true })).toBeVisible();

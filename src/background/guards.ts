@@ -32,6 +32,7 @@ export function guardRecord(url: string, why: string): DecisionRecord {
     decision: 'BLOCK',
     check: 'guards',
     reason: `guarded tabs may not open ${why}`,
+    ruleRef: 'builtin:scheme-allowlist',
     tool: BROWSER_TOOLS.navigate,
     capability: 'browser.internal',
     riskClass: 'UNKNOWN',

@@ -3,6 +3,7 @@ import { BROWSER_TOOLS } from '../core/call';
 import type { Classification } from '../core/classification';
 import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
+import type { RuleRef } from '../core/ruleRef';
 import { registrableDomain } from '../core/domains';
 import type { evaluateBrowserAction } from '../core/evaluator';
 import { grantFor } from '../core/grants';
@@ -126,8 +127,8 @@ const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request,
 /** How long taint reports are gathered before the floor is rebuilt. */
 const TAINT_FLOOR_DELAY_MS = 50;
 
-function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string): DecisionRecord {
-  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
+function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string, ruleRef: RuleRef): DecisionRecord {
+  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, ruleRef };
 }
 
 function error(code: ErrorResponse['code'], message: string): ErrorResponse {
@@ -222,7 +223,7 @@ export class Monitor {
       }
       if (!this.isControlSender(sender)) {
         await this.audit({
-          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened'),
+          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened', 'builtin:control-sender'),
           layer: 'page',
           ...this.where(sender),
         });
@@ -231,7 +232,7 @@ export class Monitor {
       return await this.onPageMessage(message, sender);
     } catch (err) {
       const reason = `internal error: ${maskSecrets(err instanceof Error ? err.message : String(err))}`;
-      await this.audit({ record: emptyRecord('(internal)', 'BLOCK', 'internal_error', reason), ...this.where(sender) }).catch(() => undefined);
+      await this.audit({ record: emptyRecord('(internal)', 'BLOCK', 'internal_error', reason, 'builtin:fail-closed'), ...this.where(sender) }).catch(() => undefined);
       const id = idOf(raw);
       return id === null ? error('internal', reason) : answer(id, { decision: 'BLOCK', check: 'internal_error', reason, askedUser: false });
     }
@@ -240,7 +241,7 @@ export class Monitor {
   private async rejectMalformed(raw: unknown, sender: MessageSender, issue: { path: PropertyKey[]; message: string } | undefined): Promise<unknown> {
     const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
     const reason = `malformed message at ${where}: ${issue?.message ?? 'invalid'}`.slice(0, 300);
-    await this.audit({ record: emptyRecord('(malformed)', 'BLOCK', 'schema', reason), ...this.where(sender) });
+    await this.audit({ record: emptyRecord('(malformed)', 'BLOCK', 'schema', reason, 'builtin:message-schema'), ...this.where(sender) });
     const id = idOf(raw);
     const isPageMessage = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' && (raw as { type: string }).type !== 'proposal';
     if (isPageMessage && id === null) return error('invalid-message', reason);
@@ -299,7 +300,7 @@ export class Monitor {
   private async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
     const c = classifyWeb(call);
     const reason = this.task === null ? 'no task is running: not guarding' : 'this tab is outside the guard scope';
-    const record: DecisionRecord = { decision: 'ALLOW', check: 'allowed', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets };
+    const record: DecisionRecord = { decision: 'ALLOW', check: 'allowed', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:not-guarding', classifierLayer: c.layer, basis: c.basis };
     await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
     return { decision: 'ALLOW', check: 'allowed', reason, askedUser: false };
   }
@@ -346,7 +347,7 @@ export class Monitor {
     if (token === null) return null;
     const c = classifyWeb(call);
     const reason = `the URL carries ${KIND_WORDS[token.kind]} to a site the task does not name`;
-    return { decision: 'BLOCK', check: 'exfiltration_url', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'taint' };
+    return { decision: 'BLOCK', check: 'exfiltration_url', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:taint', classifierLayer: c.layer, basis: c.basis };
   }
 
   /**
@@ -403,7 +404,9 @@ export class Monitor {
     if (screened !== null) {
       const automatic = minimizer === 'send-without' || (this.options.minimizeWithoutAsking && screened.minimized !== null);
       if (!automatic || screened.minimized === null) {
-        return { record: { ...record, decision: 'ASK_USER', check: 'minimizer', reason: `${screened.description}; the task does not call for it` }, counted: false, screened };
+        // The Minimizer decided, not the permission that allowed the action: its rule, without that permission's evidence.
+        const { evidence: _permissionWords, ...allowed } = record;
+        return { record: { ...allowed, decision: 'ASK_USER', check: 'minimizer', reason: `${screened.description}; the task does not call for it`, ruleRef: 'builtin:minimizer' }, counted: false, screened };
       }
       const counted = state !== task.state;
       task.state = state;
@@ -731,6 +734,7 @@ export class Monitor {
       capability: 'web.navigate',
       riskClass: 'READ',
       targets: { recipients: [], domains: domain === null ? [] : [domain], paths: [], items: [] },
+      ruleRef: 'builtin:network-floor',
     };
     await this.audit({ record, layer: 'network', destination: redactUrl(blockedUrl), tabId });
   }
@@ -816,6 +820,9 @@ function toPendingView(a: StoredApproval): PendingApproval {
     destination: a.destination,
     check: a.record.check,
     reason: a.record.reason,
+    ...(a.record.ruleRef !== undefined ? { ruleRef: a.record.ruleRef } : {}),
+    ...(a.record.classifierLayer !== undefined ? { classifierLayer: a.record.classifierLayer } : {}),
+    ...(a.record.basis !== undefined ? { basis: a.record.basis } : {}),
     dataView: a.dataView,
     ...(a.minimizable !== undefined ? { minimizable: a.minimizable } : {}),
     createdAt: a.createdAt,

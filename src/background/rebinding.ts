@@ -30,6 +30,7 @@ export function rebindingRecord(request: ResolvedRequest, policy: TaskPolicy): D
     decision: 'ALLOW',
     check: 'private_network',
     reason: `after the fact: ${site} resolved to ${resolved.host} (${resolved.range}); an extension learns the address only once the request is made`,
+    ruleRef: 'builtin:private-network',
     tool: BROWSER_TOOLS.request,
     capability: 'web.read',
     riskClass: 'READ',

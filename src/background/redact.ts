@@ -106,5 +106,7 @@ export function redactRecord(record: DecisionRecord): DecisionRecord {
       ...(record.targets.quantities !== undefined ? { quantities: record.targets.quantities } : {}),
     },
     ...(record.evidence !== undefined ? { evidence: maskSecrets(record.evidence) } : {}),
+    // The basis may quote page text (a button's label): masked and bounded like the reason.
+    ...(record.basis !== undefined ? { basis: maskSecrets(record.basis).slice(0, 200) } : {}),
   };
 }

@@ -1,5 +1,9 @@
 import type { RiskClass } from './risk';
 
+/** The classifier layers (see classifier/index.ts): which one read the action; `unknown` when none did. */
+export const CLASSIFIER_LAYERS = ['web', 'explicit', 'shell', 'glob', 'verb', 'unknown'] as const;
+export type ClassifierLayer = (typeof CLASSIFIER_LAYERS)[number];
+
 /** What an action is, who or what it reaches. Produced by the classifier, consumed by the evaluator. */
 export interface Targets {
   /** E-mail addresses and account identifiers (IBANs, account numbers), lower-cased. */
@@ -26,7 +30,7 @@ export interface ActionFacts {
   riskClass: RiskClass;
   targets: Targets;
   /** Which classifier layer decided: explicit mapping, glob, verb inference, web heuristics, or none. */
-  layer: 'explicit' | 'glob' | 'verb' | 'web' | 'shell' | 'unknown';
+  layer: ClassifierLayer;
   /** Short reason in words, e.g. `form has a card-number field`. */
   basis: string;
   /** URLs the action carries (navigation target, request URL), checked for exfiltration shape. */

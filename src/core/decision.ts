@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { CLASSIFIER_LAYERS } from './classification';
 import { RiskClassSchema } from './risk';
+import { RuleRefSchema, type RuleRef } from './ruleRef';
 
 export const DecisionSchema = z.enum(['ALLOW', 'BLOCK', 'ASK_USER']);
 export type Decision = z.infer<typeof DecisionSchema>;
@@ -31,7 +33,10 @@ export const CHECKS = [
 export const CheckSchema = z.enum(CHECKS);
 export type Check = z.infer<typeof CheckSchema>;
 
-/** Every decision explains itself: which check decided, why, and for ALLOW which entry or grant allowed it. */
+/**
+ * Every decision explains itself: which check decided, why, which rule (a policy entry, a grant or a
+ * built-in rule, see ruleRef.ts), and what the classifier read the action as and why.
+ */
 export const DecisionRecordSchema = z
   .object({
     decision: DecisionSchema,
@@ -43,10 +48,20 @@ export const DecisionRecordSchema = z
     targets: z
       .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
       .strict(),
-    /** The policy entry or grant behind the decision, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`. */
-    ruleRef: z.string().optional(),
+    /**
+     * The rule that decided, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`, `domains`,
+     * `builtin:exfiltration-url`. Every evaluator decision sets it; optional for records written before.
+     */
+    ruleRef: RuleRefSchema.optional(),
     /** The user's words behind ruleRef, when the policy carries them. */
     evidence: z.string().optional(),
+    /** The classifier layer that read the action (absent when the call was never classified). */
+    classifierLayer: z.enum(CLASSIFIER_LAYERS).optional(),
+    /** The classifier's reason in words, e.g. `carries a card-number field`. */
+    basis: z.string().optional(),
   })
   .strict();
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
+
+/** A record the evaluator made: it always names the rule that decided. */
+export type EvaluatorRecord = DecisionRecord & { ruleRef: RuleRef };

@@ -1,18 +1,19 @@
 import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
-import type { Classification, Targets } from './classification';
+import { emptyTargets, type Classification, type Targets } from './classification';
 import { classifyWeb, type Classifier } from './classifier';
-import type { Check, Decision, DecisionRecord } from './decision';
+import type { Check, Decision, EvaluatorRecord } from './decision';
 import { hostOf, registrableDomain } from './domains';
 import { privateHostOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
+import type { ListingKind, RuleRef } from './ruleRef';
 import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 
 export interface EvalResult {
-  record: DecisionRecord;
+  record: EvaluatorRecord;
   /** σ' — equal to the input state unless the call was allowed and counted. */
   state: EvalState;
 }
@@ -26,16 +27,18 @@ export interface EvalResult {
  * is a BLOCK, never a skipped check.
  */
 export function evaluateWith(classify: Classifier, policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number): EvalResult {
+  let classification: Classification | null = null;
   try {
     const parsed = ToolCallSchema.safeParse(rawCall);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(root)';
-      return { record: failClosed(rawCall, 'schema', `malformed tool call at ${where}: ${issue?.message ?? 'invalid'}`), state };
+      return { record: failClosed(rawCall, 'schema', `malformed tool call at ${where}: ${issue?.message ?? 'invalid'}`, null), state };
     }
-    return decideUnsafe(policy, state, parsed.data, classify(parsed.data), now);
+    classification = classify(parsed.data);
+    return decideUnsafe(policy, state, parsed.data, classification, now);
   } catch (err) {
-    return { record: failClosed(rawCall, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`), state };
+    return { record: failClosed(rawCall, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`, classification), state };
   }
 }
 
@@ -52,12 +55,16 @@ export function decideClassified(policy: TaskPolicy, state: EvalState, call: Too
   try {
     return decideUnsafe(policy, state, call, c, now);
   } catch (err) {
-    return { record: failClosed(call, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`), state };
+    return { record: failClosed(call, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`, c), state };
   }
 }
 
-function failClosed(rawCall: unknown, check: 'schema' | 'internal_error', reason: string): DecisionRecord {
-  return { decision: 'BLOCK', check, reason, tool: toolNameOf(rawCall), capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] } };
+/** BLOCK for a malformed call or an error inside the checks; an error keeps what the classifier had read. */
+function failClosed(rawCall: unknown, check: 'schema' | 'internal_error', reason: string, c: Classification | null): EvaluatorRecord {
+  const ruleRef = check === 'schema' ? 'builtin:tool-call-schema' : 'builtin:fail-closed';
+  const tool = toolNameOf(rawCall);
+  if (c === null) return { decision: 'BLOCK', check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets(), ruleRef };
+  return { decision: 'BLOCK', check, reason, tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef, classifierLayer: c.layer, basis: c.basis };
 }
 
 function toolNameOf(raw: unknown): string {
@@ -111,7 +118,7 @@ const ACTION_VERB: Partial<Record<RiskClass, string>> = {
   LOCAL_WRITE: 'save', EXTERNAL_WRITE: 'write', COMMUNICATION: 'send', DELETE: 'delete', PERMISSION_CHANGE: 'share', FINANCIAL: 'pay', EXECUTION: 'run',
 };
 
-function listed(listing: ListingSets, call: ToolCall, c: Classification): string | null {
+function listed(listing: ListingSets, call: ToolCall, c: Classification): `${ListingKind}:${string}` | null {
   if (listing.tools.has(call.tool)) return `tools:${call.tool}`;
   if (listing.capabilities.has(c.capability)) return `capabilities:${c.capability}`;
   if (listing.classes.has(c.riskClass)) return `classes:${c.riskClass}`;
@@ -219,26 +226,23 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   const targets: Targets = c.targets;
   const cls = c.riskClass;
   const evidenceFor = (ref: string) => policy.evidence.find((e) => e.ref === ref)?.quote;
-  const decide = (decision: Decision, check: Check, reason: string, ruleRef?: string): EvalResult => {
-    const record: DecisionRecord = { decision, check, reason, tool: call.tool, capability: c.capability, riskClass: cls, targets };
-    if (ruleRef !== undefined) {
-      record.ruleRef = ruleRef;
-      const evidence = evidenceFor(ruleRef);
-      if (evidence !== undefined) record.evidence = evidence;
-    }
+  const decide = (decision: Decision, check: Check, reason: string, ruleRef: RuleRef): EvalResult => {
+    const record: EvaluatorRecord = { decision, check, reason, tool: call.tool, capability: c.capability, riskClass: cls, targets, ruleRef, classifierLayer: c.layer, basis: c.basis };
+    const evidence = evidenceFor(ruleRef);
+    if (evidence !== undefined) record.evidence = evidence;
     return { record, state };
   };
 
   // 1. expiry
   if (policy.expiresAt !== null && now >= policy.expiresAt) {
-    return decide('BLOCK', 'expiry', 'the task policy has expired');
+    return decide('BLOCK', 'expiry', 'the task policy has expired', 'expiresAt');
   }
 
   // 2. guards: only the schemes on the allowlist (schemes.ts); browser internals, extension pages and
   //    any scheme nobody listed are out of reach of a guarded agent.
   for (const url of c.urls) {
     const { scheme, use } = schemeOf(url);
-    if (use === 'forbidden') return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`);
+    if (use === 'forbidden') return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`, 'builtin:scheme-allowlist');
   }
 
   // 3. prohibitions beat everything that follows, grants included.
@@ -270,8 +274,8 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   const unnamed = unnamedPrivateHost(policy, index, c);
   if (unnamed !== null) {
     const { shown, range } = unnamed;
-    if (cls === 'READ') return decide('ASK_USER', 'private_network', `${shown} is on the private network (${range}) and the task does not name it`);
-    return decide('BLOCK', 'private_network', `${cls} to ${shown}, on the private network (${range}), which the task does not name`);
+    if (cls === 'READ') return decide('ASK_USER', 'private_network', `${shown} is on the private network (${range}) and the task does not name it`, 'builtin:private-network');
+    return decide('BLOCK', 'private_network', `${cls} to ${shown}, on the private network (${range}), which the task does not name`, 'builtin:private-network');
   }
 
   // 6. argument constraints: literal targets and call budgets for a tool, capability or class.
@@ -308,9 +312,9 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
   const ceiling = policy.ceilings[cls] ?? defaultCeiling(cls);
   if (ceiling === 'block') return decide('BLOCK', 'ceiling', `${cls} actions are not allowed in this task`, `ceilings.${cls}`);
-  if (cls === 'UNKNOWN') return decide('ASK_USER', 'ceiling', 'the action could not be classified; a person must decide');
+  if (cls === 'UNKNOWN') return decide('ASK_USER', 'ceiling', 'the action could not be classified; a person must decide', 'builtin:unclassified-asks');
   if (ceiling === 'ask') return decide('ASK_USER', 'ceiling', `${cls} actions need approval in this task`, `ceilings.${cls}`);
-  let allowedBy = 'ceilings.READ';
+  let allowedBy: RuleRef = 'ceilings.READ';
   if (isConsequential(cls)) {
     const entry = listed(index.allow, call, c);
     if (!entry) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
@@ -321,9 +325,9 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   if (isConsequential(cls)) {
     const fromConstraints = constraints.flatMap((k) => lower(k.recipients ?? []));
     const unbound = targets.recipients.filter((r) => !index.recipients.has(r) && !fromConstraints.includes(r));
-    if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`);
+    if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');
     if (cls === 'COMMUNICATION' && targets.recipients.length === 0) {
-      return decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read');
+      return decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read', 'builtin:readable-recipient');
     }
   }
 
@@ -341,15 +345,15 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       if (isConsequential(cls) && index.domains.size === 0 && fromConstraints.length === 0 && boundTargets.length > 0 && !exfil) {
         const sites = [...new Set(c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
         const where = sites.length > 0 ? sites.join(', ') : off.join(', ');
-        return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`);
+        return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`, 'builtin:site-binding');
       }
-      if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`);
-      if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`);
+      if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`, 'domains');
+      if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`, 'domains');
     }
   }
 
   // 10. exfiltration-shaped URL
-  if (exfil) return decide('BLOCK', 'exfiltration_url', exfil.reason);
+  if (exfil) return decide('BLOCK', 'exfiltration_url', exfil.reason, 'builtin:exfiltration-url');
 
   // 11. path allowlist: uploads off the list are exfiltration; other writes ask.
   if (isConsequential(cls) && targets.paths.length > 0) {
@@ -357,7 +361,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     const off = targets.paths.filter((p) => !pathCovered(p, allowedPaths));
     if (off.length > 0) {
       const decision: Decision = cls === 'EXTERNAL_WRITE' ? 'BLOCK' : 'ASK_USER';
-      return decide(decision, 'path_allowlist', `path ${off.join(', ')} is outside the task's paths`);
+      return decide(decision, 'path_allowlist', `path ${off.join(', ')} is outside the task's paths`, 'paths');
     }
   }
 

@@ -1,5 +1,7 @@
 import { amountWords } from './amounts';
+import type { ClassifierLayer } from './classification';
 import type { DecisionRecord } from './decision';
+import { BUILTIN_RULES, parseRuleRef, type ParsedRuleRef } from './ruleRef';
 
 const VERDICT: Record<DecisionRecord['decision'], string> = {
   ALLOW: 'Allowed',
@@ -30,6 +32,45 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   sanitizer: 'the Sanitizer (text removed from what the agent reads)',
 };
 
+/** The classifier layers as a person would name them. */
+export const CLASSIFIER_LAYER_WORDS: Record<ClassifierLayer, string> = {
+  web: 'the web heuristics',
+  explicit: 'the tool table',
+  shell: 'the shell reader',
+  glob: 'a tool-name pattern',
+  verb: 'the verb in the tool name',
+  unknown: 'no classifier layer',
+};
+
+const LISTING_WORDS = { allow: 'the permission list', deny: 'the deny list', requireApproval: 'the approval list' } as const;
+const ALLOWLIST_WORDS = { recipients: 'the task’s recipient list', domains: 'the task’s site list', paths: 'the task’s path list' } as const;
+
+/** What a ruleRef names, in words. */
+export function ruleWords(rule: ParsedRuleRef): string {
+  switch (rule.kind) {
+    case 'expiry':
+      return 'the task’s expiry time';
+    case 'prohibition':
+      return `prohibition ${rule.id}`;
+    case 'listing':
+      return `${LISTING_WORDS[rule.list]} entry ${rule.by} ${rule.value}`;
+    case 'grant':
+      return 'an approval the user gave';
+    case 'constraint':
+      return `constraint ${rule.id}`;
+    case 'ceiling':
+      return `the ceiling for ${rule.riskClass}`;
+    case 'allowlist':
+      return ALLOWLIST_WORDS[rule.list];
+    case 'outbound_budget':
+      return `the outbound budget (${rule.limit})`;
+    case 'builtin':
+      return `built-in rule: ${BUILTIN_RULES[rule.rule]}`;
+    case 'sanitizer':
+      return `the Sanitizer’s ${rule.rule} rule`;
+  }
+}
+
 /** A decision record in words, for people: verdict, action, the check that decided, and the evidence. */
 export function explain(r: DecisionRecord): string {
   const t = r.targets;
@@ -37,14 +78,17 @@ export function explain(r: DecisionRecord): string {
     t.recipients.length ? `to ${t.recipients.join(', ')}` : '',
     t.domains.length ? `on ${t.domains.join(', ')}` : '',
     t.paths.length ? `with ${t.paths.join(', ')}` : '',
+    t.items.length ? `acting on ${t.items.join(', ')}` : '',
     t.amounts?.length ? `of ${t.amounts.map(amountWords).join(', ')}` : '',
     t.quantities?.length ? `in quantity ${t.quantities.join(', ')}` : '',
   ].filter(Boolean);
   const lines = [
     `${VERDICT[r.decision]}: ${r.tool} (${r.capability}, ${r.riskClass})${to.length ? ' ' + to.join(' ') : ''}.`,
-    `Decided by ${CHECK_WORDS[r.check]}: ${r.reason}.`,
   ];
-  if (r.ruleRef) lines.push(`Policy entry: ${r.ruleRef}.`);
+  if (r.basis !== undefined) lines.push(`Read by ${CLASSIFIER_LAYER_WORDS[r.classifierLayer ?? 'unknown']}: ${r.basis}.`);
+  lines.push(`Decided by ${CHECK_WORDS[r.check]}: ${r.reason}.`);
+  const rule = r.ruleRef === undefined ? null : parseRuleRef(r.ruleRef);
+  if (r.ruleRef !== undefined) lines.push(`Rule: ${r.ruleRef}${rule === null ? '' : ` (${ruleWords(rule)})`}.`);
   if (r.evidence) lines.push(`The user's words: "${r.evidence}".`);
   return lines.join('\n');
 }

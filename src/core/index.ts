@@ -3,6 +3,7 @@ export * from './call';
 export * from './classification';
 export * from './policy';
 export * from './decision';
+export * from './ruleRef';
 export * from './evaluator';
 export * from './explain';
 export * from './grants';

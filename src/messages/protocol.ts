@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { BROWSER_TOOLS, ToolCallSchema } from '../core/call';
-import { CHECKS } from '../core/decision';
+import { CLASSIFIER_LAYERS } from '../core/classification';
+import { CHECKS, DecisionRecordSchema } from '../core/decision';
+import { RuleRefSchema } from '../core/ruleRef';
 import { TaskPolicySchema } from '../core/policy';
 import { RiskClassSchema } from '../core/risk';
 import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TaintKindSchema } from '../taint/tokens';
@@ -182,21 +184,6 @@ export const TargetsSchema = z
   .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
   .strict();
 
-/** Zod mirror of core/decision.ts DecisionRecord, for records that cross a boundary (audit list, export). */
-export const DecisionRecordSchema = z
-  .object({
-    decision: z.enum(['ALLOW', 'BLOCK', 'ASK_USER']),
-    check: z.enum(CHECKS),
-    reason: z.string(),
-    tool: z.string(),
-    capability: z.string(),
-    riskClass: RiskClassSchema,
-    targets: TargetsSchema,
-    ruleRef: z.string().optional(),
-    evidence: z.string().optional(),
-  })
-  .strict();
-
 /** What hardening removed from the draft and why (from the compiler's report). */
 export const RemovedItemSchema = z.object({ what: z.string(), why: z.string() }).strict();
 export const CompileReportSchema = z
@@ -237,9 +224,12 @@ export const PendingApprovalSchema = z
     targets: TargetsSchema,
     /** Where the action goes: the URL (or host) of the request, form action or navigation. */
     destination: z.string(),
-    /** The check that asked and its reason in words. */
+    /** The check that asked and its reason in words, the rule behind it, and what the classifier read. */
     check: z.enum(CHECKS),
     reason: z.string(),
+    ruleRef: RuleRefSchema.optional(),
+    classifierLayer: z.enum(CLASSIFIER_LAYERS).optional(),
+    basis: z.string().optional(),
     dataView: z.string().max(4_000),
     /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
     minimizable: z.boolean().optional(),

@@ -1,6 +1,6 @@
 import { CHECKS } from '../core/decision';
 import type { AuditEntry } from '../messages/protocol';
-import { auditFacts, auditSummary, exportAudit, filterAudit, type AuditFilter, type ExportFormat } from './auditView';
+import { auditDiagnostics, auditFacts, auditSummary, exportAudit, filterAudit, type AuditFilter, type ExportFormat } from './auditView';
 import { downloadText } from './download';
 
 interface Props {
@@ -59,24 +59,28 @@ export function AuditLog({ entries, filter, onFilter }: Props) {
         <p class="muted">No entries{filter.decision !== 'any' || filter.check !== 'any' ? ' match this filter' : ' yet'}.</p>
       ) : (
         <ol class="audit-list" aria-label="Audit entries, newest first">
-          {shown.map((e) => (
-            <li key={e.id} class={`audit-row decision-${e.record.decision}`}>
-              <details>
-                <summary>
-                  <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleTimeString()}</time> {auditSummary(e)}{' '}
-                  <span class="muted">[{e.record.check}]</span>
-                </summary>
-                <dl class="facts audit-facts" aria-label="Decision record">
-                  {auditFacts(e).map((f) => (
-                    <div key={f.label}>
-                      <dt>{f.label}</dt>
-                      <dd>{f.value}</dd>
-                    </div>
-                  ))}
-                </dl>
-              </details>
-            </li>
-          ))}
+          {shown.map((e) => {
+            const diagnostics = auditDiagnostics(e);
+            return (
+              <li key={e.id} class={`audit-row decision-${e.record.decision}`}>
+                <details>
+                  <summary>
+                    <time dateTime={new Date(e.at).toISOString()}>{new Date(e.at).toLocaleTimeString()}</time> {auditSummary(e)}{' '}
+                    <span class="muted">[{diagnostics.rule}]</span>
+                    {diagnostics.basis !== undefined && <span class="muted basis"> {diagnostics.basis}</span>}
+                  </summary>
+                  <dl class="facts audit-facts" aria-label="Decision record">
+                    {auditFacts(e).map((f) => (
+                      <div key={f.label}>
+                        <dt>{f.label}</dt>
+                        <dd>{f.value}</dd>
+                      </div>
+                    ))}
+                  </dl>
+                </details>
+              </li>
+            );
+          })}
         </ol>
       )}
     </div>

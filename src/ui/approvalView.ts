@@ -1,6 +1,6 @@
 import type { PendingApproval } from '../messages/protocol';
 import { amountWords } from '../core/amounts';
-import { CLASS_WORDS, secondsLeft, targetWords } from './words';
+import { basisWords, CLASS_WORDS, secondsLeft, targetWords } from './words';
 
 export interface ApprovalView {
   id: string;
@@ -30,10 +30,16 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
       ...(p.targets.quantities?.length ? [{ label: 'Quantity', value: p.targets.quantities.join(', ') }] : []),
       { label: 'Destination', value: p.destination || 'none' },
       { label: 'Why asked', value: `${p.check}: ${p.reason}` },
+      ...(p.ruleRef !== undefined ? [{ label: 'Rule', value: p.ruleRef }] : []),
+      ...optional('Read as', basisWords(p.basis, p.classifierLayer)),
     ],
     dataView: p.dataView === '' ? '(no data)' : p.dataView,
     secondsLeft: secondsLeft(p.expiresAt, now),
   };
+}
+
+function optional(label: string, value: string | undefined): { label: string; value: string }[] {
+  return value === undefined ? [] : [{ label, value }];
 }
 
 /** What each answer grants, shown next to the buttons so "for this task" never reads as a blanket permission. */

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../messages/protocol';
 import type { Decision } from '../core/decision';
-import { targetWords } from './words';
+import { basisWords, ruleRefWords, targetWords } from './words';
 
 export interface AuditFilter {
   decision: Decision | 'any';
@@ -23,6 +23,12 @@ const ANSWER_WORDS: Record<NonNullable<AuditEntry['answer']>, string> = {
   'send-as-is': 'you sent it as is',
   minimized: 'sent without the flagged data',
 };
+
+/** The row's diagnostics, short: "[allowed · allow.classes:COMMUNICATION] names a recipient". */
+export function auditDiagnostics(e: AuditEntry): { rule: string; basis: string | undefined } {
+  const r = e.record;
+  return { rule: r.ruleRef === undefined ? r.check : `${r.check} · ${r.ruleRef}`, basis: basisWords(r.basis, undefined) };
+}
 
 /** One line per row: "ALLOW email.send to bob@x.com (you allowed once)". */
 export function auditSummary(e: AuditEntry): string {
@@ -55,7 +61,8 @@ export function auditFacts(e: AuditEntry): { label: string; value: string }[] {
     ['Sites', t.domains.join(', ')],
     ['Paths', t.paths.join(', ')],
     ['Items', t.items.join(', ')],
-    [r.decision === 'ALLOW' ? 'Allowed by' : 'Policy entry', r.ruleRef],
+    ['Rule', ruleRefWords(r.ruleRef)],
+    ['Read as', basisWords(r.basis, r.classifierLayer)],
     ['Your words', r.evidence === undefined ? undefined : `“${r.evidence}”`],
     ['Seen by', e.layer === undefined ? undefined : LAYER_WORDS[e.layer]],
   ];

@@ -3,7 +3,7 @@ import { TaskPolicySchema } from '../core/policy';
 import type { AuditEntry, PendingApproval } from '../messages/protocol';
 import { describePolicy } from './policyView';
 import { answerScopeWords, describeApproval } from './approvalView';
-import { auditFacts, auditSummary, exportAudit, filterAudit } from './auditView';
+import { auditDiagnostics, auditFacts, auditSummary, exportAudit, filterAudit } from './auditView';
 import { validateOptions, fieldsFromOptions, OPENROUTER_BASE_URL, type OptionsFields } from './optionsForm';
 import { request } from './client';
 import { listWords, targetWords } from './words';
@@ -118,6 +118,9 @@ const pending: PendingApproval = {
   destination: 'http://mail.test/send',
   check: 'recipient_binding',
   reason: 'eve@evil.test is not a recipient of this task',
+  ruleRef: 'recipients',
+  classifierLayer: 'web',
+  basis: 'names a recipient',
   dataView: 'subject: [redacted 12 chars]',
   createdAt: 1_000,
   expiresAt: 121_000,
@@ -130,6 +133,8 @@ describe('describeApproval', () => {
     expect(v.facts).toContainEqual({ label: 'Destination', value: 'http://mail.test/send' });
     expect(v.facts).toContainEqual({ label: 'Why asked', value: 'recipient_binding: eve@evil.test is not a recipient of this task' });
     expect(v.facts).toContainEqual({ label: 'Files', value: 'none' });
+    expect(v.facts).toContainEqual({ label: 'Rule', value: 'recipients' });
+    expect(v.facts).toContainEqual({ label: 'Read as', value: 'names a recipient (the web heuristics)' });
     expect(v.secondsLeft).toBe(100);
     expect(describeApproval(pending, 500_000).secondsLeft).toBe(0);
   });
@@ -189,10 +194,23 @@ describe('audit view', () => {
   it('opens a row as labelled fields, leaving empty ones out', () => {
     const facts = auditFacts({ ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once', layer: 'main', destination: 'http://a.test/api', record: { ...entry('1', 1, 'ALLOW', 'grants').record, ruleRef: 'grant:g1' } });
     const labels = facts.map((f) => f.label);
-    expect(labels).toEqual(['Time', 'Decision', 'Check', 'Reason', 'Answer', 'Action', 'Destination', 'Sites', 'Allowed by', 'Seen by']);
+    expect(labels).toEqual(['Time', 'Decision', 'Check', 'Reason', 'Answer', 'Action', 'Destination', 'Sites', 'Rule', 'Seen by']);
+    expect(facts.find((f) => f.label === 'Rule')?.value).toBe('grant:g1 (an approval the user gave)');
     expect(facts.find((f) => f.label === 'Action')?.value).toBe('browser.request (web.write, EXTERNAL_WRITE)');
     expect(facts.find((f) => f.label === 'Seen by')?.value).toBe('page hooks');
     expect(facts.some((f) => f.value.includes('{'))).toBe(false);
+  });
+  it('shows the check, the rule and the classifier’s basis (short) on the row and in the record', () => {
+    const record = { ...entry('4', 1, 'BLOCK', 'domain_allowlist').record, ruleRef: 'domains' as const, classifierLayer: 'web' as const, basis: `button "${'Pay '.repeat(40)}"` };
+    const e = { ...entry('4', 1, 'BLOCK', 'domain_allowlist'), record };
+    const row = auditDiagnostics(e);
+    expect(row.rule).toBe('domain_allowlist · domains');
+    expect(row.basis).toHaveLength(100);
+    expect(row.basis?.endsWith('…')).toBe(true);
+    const facts = auditFacts(e);
+    expect(facts.find((f) => f.label === 'Rule')?.value).toBe('domains (the task’s site list)');
+    expect(facts.find((f) => f.label === 'Read as')?.value).toMatch(/^button "Pay Pay .*… \(the web heuristics\)$/);
+    expect(auditDiagnostics(entry('5', 1, 'ALLOW', 'allowed'))).toEqual({ rule: 'allowed', basis: undefined });
   });
   it('exports JSON and JSONL that parse back to the same entries', () => {
     const json = exportAudit(entries, 'json');

@@ -1,5 +1,7 @@
 import type { RiskClass } from '../core/risk';
-import type { Targets } from '../core/classification';
+import type { ClassifierLayer, Targets } from '../core/classification';
+import { CLASSIFIER_LAYER_WORDS, ruleWords } from '../core/explain';
+import { parseRuleRef } from '../core/ruleRef';
 import { amountWords } from '../core/amounts';
 
 /** Risk classes as a person would say them ("may …", "wants to …"). */
@@ -32,6 +34,22 @@ export function targetWords(t: Targets): string {
   if (t.amounts !== undefined && t.amounts.length > 0) parts.push(`of ${listWords(t.amounts.map(amountWords))}`);
   if (t.quantities !== undefined && t.quantities.length > 0) parts.push(`in quantity ${listWords(t.quantities)}`);
   return parts.join(' ');
+}
+
+const SHORT_BASIS = 100;
+
+/** What the classifier read the action as, short: "carries a card-number field (the web heuristics)". */
+export function basisWords(basis: string | undefined, layer: ClassifierLayer | undefined): string | undefined {
+  if (basis === undefined) return undefined;
+  const short = basis.length > SHORT_BASIS ? `${basis.slice(0, SHORT_BASIS - 1)}…` : basis;
+  return layer === undefined ? short : `${short} (${CLASSIFIER_LAYER_WORDS[layer]})`;
+}
+
+/** A ruleRef with what it names: "domains (the task’s site list)". */
+export function ruleRefWords(ref: string | undefined): string | undefined {
+  if (ref === undefined) return undefined;
+  const rule = parseRuleRef(ref);
+  return rule === null ? ref : `${ref} (${ruleWords(rule)})`;
 }
 
 /** Bytes for a person: 512 B, 4 KB, 1.5 MB. */

@@ -38,7 +38,8 @@ describe('Minimizer in the background', () => {
     const pending = monitor.handleMessage(proposal('p', send('I will attend. My sign-in code is 483920.')), PAGE()) as Promise<ProposalAnswer>;
     await settle();
     const [approval] = monitor.snapshot().approvals;
-    expect(approval?.record).toMatchObject({ decision: 'ASK_USER', check: 'minimizer' });
+    expect(approval?.record).toMatchObject({ decision: 'ASK_USER', check: 'minimizer', ruleRef: 'builtin:minimizer' });
+    expect(approval?.record.evidence).toBeUndefined();
     expect(approval?.record.reason).toContain('a one-time code in body.text');
     expect(approval?.record.reason).not.toContain('483920');
     expect(approval?.minimizable).toBe(true);

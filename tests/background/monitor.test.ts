@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle, until } from './fakes';
 import { makePolicy } from '../support/policy';
-import { OptionsSchema, type ProposalAnswer } from '../../src/messages/protocol';
+import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type ProposalAnswer } from '../../src/messages/protocol';
 import { MASKED_KEY } from '../../src/background/monitor';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
@@ -43,6 +43,8 @@ describe('Monitor: malformed input', () => {
       else expect(answer).toMatchObject({ decision: 'BLOCK', check: 'schema' });
     }
     expect(await store.countAudit()).toBe(before + inputs.length);
+    // Every entry names the rule that decided: here, that a message must be well-formed.
+    expect(new Set((await store.listAudit()).map((e) => e.record.ruleRef))).toEqual(new Set(['builtin:message-schema']));
   });
 
   it('a proposal names only a browser tool the extension proposes: any other tool is BLOCKed as malformed and audited', async () => {
@@ -134,6 +136,21 @@ describe('Monitor: proposals', () => {
 });
 
 describe('Monitor: ASK_USER', () => {
+  it('the approval prompt and the audit carry the check, the rule that decided and the classifier’s basis', async () => {
+    const { store, monitor } = await setup(askPolicy());
+    const card = { tool: 'browser.form_submit', args: { url: 'http://api.test/step2', method: 'POST', fields: { 'card-number': '4111 1111 1111 1111', amount: '45' }, submitText: 'Continue' } };
+    const held = monitor.handleMessage(proposal('c1', card, 'isolated'), PAGE());
+    await settle();
+    const diagnostics = { check: 'ceiling', ruleRef: 'ceilings.FINANCIAL', classifierLayer: 'web', basis: 'carries a cardnumber field' };
+    const state = TaskStateResponseSchema.parse(await monitor.handleMessage({ type: 'task.get' }, POPUP));
+    expect(state.pending[0]).toMatchObject(diagnostics);
+    const listed = AuditListResponseSchema.parse(await monitor.handleMessage({ type: 'audit.list', limit: 10 }, POPUP));
+    expect(listed.entries[0]?.record).toMatchObject({ decision: 'ASK_USER', ...diagnostics });
+    await monitor.handleMessage({ type: 'approval.answer', id: state.pending[0]!.id, answer: 'deny' }, POPUP);
+    expect(await held).toMatchObject({ decision: 'BLOCK', askedUser: true });
+    expect((await store.listAudit()).find((e) => e.answer === 'deny')?.record).toMatchObject(diagnostics);
+  });
+
   it('holds the call until "Allow once", then asks again for the next identical call', async () => {
     const { effects, monitor } = await setup(askPolicy());
     const first = monitor.handleMessage(proposal('p1', POST()), PAGE());
@@ -237,6 +254,7 @@ describe('Monitor: who may manage the task', () => {
     }
     expect(monitor.snapshot().approvals).toHaveLength(1);
     expect((await store.listAudit({ check: 'guards' })).length).toBe(refusedSenders.length * 2);
+    expect(new Set((await store.listAudit({ check: 'guards' })).map((e) => e.record.ruleRef))).toEqual(new Set(['builtin:control-sender']));
 
     await monitor.registerControlWindow(42);
     const control = { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 50, windowId: 42 } };

@@ -5,12 +5,14 @@ import { z } from 'zod';
 import { CheckSchema, DecisionSchema } from '../../src/core/decision';
 import { evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
+import { RuleRefSchema } from '../../src/core/ruleRef';
 import { makePolicy } from '../support/policy';
 
 /**
  * The conformance corpus: tests/corpus/*.json, each an array of cases
- * `{description, policy, calls, expected: [{decision, check, recipients?}], now?}`. Extend it without
- * writing code. `recipients`, when given, are the recipients the decision record must name (what an ask shows).
+ * `{description, policy, calls, expected: [{decision, check, ruleRef?, recipients?}], now?}`. Extend it
+ * without writing code. `ruleRef`, when given, is the rule that must have decided (see core/ruleRef.ts);
+ * `recipients`, when given, are the recipients the decision record must name (what an ask shows).
  * `policy` may omit version/taskId/issuedAt/expiresAt; calls are evaluated in order with σ carried.
  */
 const CaseSchema = z
@@ -18,7 +20,7 @@ const CaseSchema = z
     description: z.string().min(1),
     policy: z.record(z.string(), z.unknown()),
     calls: z.array(z.unknown()).min(1),
-    expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema, recipients: z.array(z.string()).optional() }).strict()).min(1),
+    expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema, ruleRef: RuleRefSchema.optional(), recipients: z.array(z.string()).optional() }).strict()).min(1),
     now: z.number().optional(),
   })
   .strict()
@@ -41,7 +43,13 @@ describe('conformance corpus', () => {
       const { record, state: next } = evaluate(policy, state, call, c.now ?? 1_000);
       state = next;
       const wanted = c.expected[i];
-      const seen = { call: i, decision: record.decision, check: record.check, ...(wanted?.recipients ? { recipients: record.targets.recipients } : {}) };
+      const seen = {
+        call: i,
+        decision: record.decision,
+        check: record.check,
+        ...(wanted?.ruleRef !== undefined ? { ruleRef: record.ruleRef } : {}),
+        ...(wanted?.recipients ? { recipients: record.targets.recipients } : {}),
+      };
       expect(seen, record.reason).toEqual({ call: i, ...wanted });
     });
   });

@@ -1,5 +1,5 @@
 import type { ToolCall } from '../call';
-import type { ActionFacts, Classification } from '../classification';
+import { emptyTargets, type ActionFacts, type Classification } from '../classification';
 import { exfiltrationShape } from '../exfil';
 import { WEB_HANDLERS } from './web';
 
@@ -16,7 +16,7 @@ export { CANONICAL_CAPABILITIES, CAPABILITY_CLASSES, canonicalCapability, capabi
 export type Classifier = (call: ToolCall) => Classification;
 
 export function unknownClassification(basis: string): ActionFacts {
-  return { capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, layer: 'unknown', basis, urls: [], outboundBytes: 0 };
+  return { capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets(), layer: 'unknown', basis, urls: [], outboundBytes: 0 };
 }
 
 /** Total: a classifier error is UNKNOWN, never an exception and never a guess. */

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { RiskClassSchema, type RiskClass } from './risk';
+
+/**
+ * Which rule decided (Cedar's "diagnostics"): every decision names either an entry of the task's policy
+ * or one of the product's built-in rules. A ruleRef is a short string so that it reads well in the
+ * audit and stays the key the policy's evidence uses (`allow.classes:COMMUNICATION`); `parseRuleRef`
+ * turns it into a typed value, and the conformance corpus and property tests check it.
+ */
+
+/** The rules the product enforces whatever the policy says, with what each one holds (shown by explain()). */
+export const BUILTIN_RULES = {
+  'tool-call-schema': 'a tool call must be well-formed',
+  'fail-closed': 'an error inside the check blocks the action',
+  'scheme-allowlist': 'guarded tabs open only web pages, about:blank, data: and blob: URLs',
+  'private-network': 'a host on the user’s machine, LAN or intranet is reached only when the task names it',
+  'unclassified-asks': 'an action nobody could classify is never allowed without a person',
+  'readable-recipient': 'a message whose recipient cannot be read goes to a person',
+  'site-binding': 'a named target on a site the task does not name is asked once',
+  'exfiltration-url': 'an exfiltration-shaped URL is blocked',
+  taint: 'session data from a guarded page may not leave to a site the task does not name',
+  minimizer: 'confidential data the task does not call for is shown to a person before it is sent',
+  'network-floor': 'the network floor stops what the task does not allow before the request leaves',
+  'message-schema': 'a message from a page or a content script must be well-formed',
+  'control-sender': 'the task and its approvals are managed only from the toolbar popup or a window the extension opened',
+  'not-guarding': 'no task is running, or the tab is outside the guard scope: actions are recorded, not checked',
+} as const;
+export type BuiltinRule = keyof typeof BUILTIN_RULES;
+
+export type ListingName = 'allow' | 'deny' | 'requireApproval';
+export type ListingKind = 'tools' | 'capabilities' | 'classes';
+/** The task-wide allowlists of the policy. */
+export type AllowlistName = 'recipients' | 'domains' | 'paths';
+
+export type RuleRef =
+  | 'expiresAt'
+  | `prohibition:${string}`
+  | `${ListingName}.${ListingKind}:${string}`
+  | `grant:${string}`
+  | `constraints:${string}`
+  | `ceilings.${RiskClass}`
+  | AllowlistName
+  | `outboundBudget.${'maxCalls' | 'maxBytes'}`
+  | `builtin:${BuiltinRule}`
+  /** Not an action: a Sanitizer rule that removed text (src/sanitizer). */
+  | `sanitizer:${string}`
+  /** `builtin:taint` as audit entries stored before the built-in rules had a prefix spell it. */
+  | 'taint';
+
+/** A ruleRef read back: what kind of rule, and its id, index key or name. */
+export type ParsedRuleRef =
+  | { kind: 'expiry' }
+  | { kind: 'prohibition'; id: string }
+  | { kind: 'listing'; list: ListingName; by: ListingKind; value: string }
+  | { kind: 'grant'; id: string }
+  | { kind: 'constraint'; id: string }
+  | { kind: 'ceiling'; riskClass: RiskClass }
+  | { kind: 'allowlist'; list: AllowlistName }
+  | { kind: 'outbound_budget'; limit: 'maxCalls' | 'maxBytes' }
+  | { kind: 'builtin'; rule: BuiltinRule }
+  | { kind: 'sanitizer'; rule: string };
+
+const LISTING = /^(allow|deny|requireApproval)\.(tools|capabilities|classes):([\s\S]+)$/;
+const PREFIXED = /^(prohibition|grant|constraints|builtin|sanitizer):([\s\S]+)$/;
+
+/** The typed reading of a ruleRef, or null when the string names no rule. */
+export function parseRuleRef(ref: string): ParsedRuleRef | null {
+  if (ref === 'expiresAt') return { kind: 'expiry' };
+  if (ref === 'taint') return { kind: 'builtin', rule: 'taint' };
+  if (ref === 'recipients' || ref === 'domains' || ref === 'paths') return { kind: 'allowlist', list: ref };
+  if (ref === 'outboundBudget.maxCalls' || ref === 'outboundBudget.maxBytes') return { kind: 'outbound_budget', limit: ref === 'outboundBudget.maxCalls' ? 'maxCalls' : 'maxBytes' };
+  if (ref.startsWith('ceilings.')) {
+    const cls = RiskClassSchema.safeParse(ref.slice('ceilings.'.length));
+    return cls.success ? { kind: 'ceiling', riskClass: cls.data } : null;
+  }
+  const listing = LISTING.exec(ref);
+  if (listing) {
+    const [, list, by, value] = listing as unknown as [string, ListingName, ListingKind, string];
+    if (by === 'classes' && !RiskClassSchema.safeParse(value).success) return null;
+    return { kind: 'listing', list, by, value };
+  }
+  const prefixed = PREFIXED.exec(ref);
+  if (!prefixed) return null;
+  const [, prefix, rest] = prefixed as unknown as [string, string, string];
+  switch (prefix) {
+    case 'prohibition':
+      return { kind: 'prohibition', id: rest };
+    case 'grant':
+      return { kind: 'grant', id: rest };
+    case 'constraints':
+      return { kind: 'constraint', id: rest };
+    case 'sanitizer':
+      return { kind: 'sanitizer', rule: rest };
+    default:
+      return Object.hasOwn(BUILTIN_RULES, rest) ? { kind: 'builtin', rule: rest as BuiltinRule } : null;
+  }
+}
+
+export function isRuleRef(ref: string): ref is RuleRef {
+  return parseRuleRef(ref) !== null;
+}
+
+/** A ruleRef in a record that crosses a boundary or is read back from storage: it must name a rule. */
+export const RuleRefSchema = z.custom<RuleRef>((v) => typeof v === 'string' && isRuleRef(v), { message: 'a ruleRef names a policy entry or a built-in rule' });
