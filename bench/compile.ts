@@ -58,7 +58,7 @@ export async function compileFigures(): Promise<Figure[]> {
       const before = mock.requests.length;
       const t0 = performance.now();
       const { report } = await compileTask(task.request, { backend: 'openai', baseUrl: mock.baseUrl, model: 'good', apiKey: 'bench-key', now: NOW, taskId: task.id, classify });
-      perTask.push({ task: task.id, serverCalls: mock.requests.length - before, reportedCalls: report.modelCalls, fallback: report.fallback, ms: performance.now() - t0 });
+      perTask.push({ task: task.id, serverCalls: mock.requests.length - before, reportedCalls: report.modelCalls, fallback: report.fallbackReason !== null, ms: performance.now() - t0 });
     }
   } finally {
     await mock.close();

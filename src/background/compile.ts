@@ -6,7 +6,7 @@ import { classifyWeb } from '../core/classifier';
 /**
  * The background's view of the compiler (src/compiler), injected into the monitor so tests can play any
  * compiler. `compilerFromOptions` adapts the extension's options (backend names, API key) and the
- * compiler's report to the popup's protocol shapes. The API key goes to the compiler only.
+ * compiler's report with the time the compile took. The API key goes to the compiler only.
  */
 export interface CompileRequestOptions extends Pick<Options, 'backend' | 'baseUrl' | 'model' | 'apiKey'> {
   now: number;
@@ -30,16 +30,14 @@ function coreOptions(opts: CompileRequestOptions): CompileOptions {
   return { backend: 'openai', baseUrl: opts.baseUrl, model: opts.model, apiKey: opts.apiKey, now: opts.now, taskId: opts.taskId, classify: classifyWeb };
 }
 
-function protocolReport(result: CoreCompileResult, durationMs: number): CompileResult {
+function timedReport(result: CoreCompileResult, durationMs: number): CompileResult {
   const { report } = result;
-  const fallback = report.removed.find((r) => r.ref === 'draft' && r.why.startsWith('fallback'));
   return {
     policy: result.policy,
     report: {
-      backend: report.fallback ? `${result.policy.source} (asked ${report.backend})` : report.backend,
+      ...report,
+      backend: report.fallbackReason !== null ? `${result.policy.source} (asked ${report.backend})` : report.backend,
       durationMs: Math.max(0, durationMs),
-      removed: report.removed.map((r) => ({ what: r.ref, why: r.why })),
-      ...(report.fallback && fallback !== undefined ? { fallbackReason: fallback.why } : {}),
     },
   };
 }
@@ -48,11 +46,11 @@ export const extensionCompiler: TaskCompiler = {
   async compileTask(request, opts) {
     const started = performance.now();
     const result = await compileTask(request, coreOptions(opts));
-    return protocolReport(result, performance.now() - started);
+    return timedReport(result, performance.now() - started);
   },
   async compileFollowUp(previous, text, opts) {
     const started = performance.now();
     const result = await compileFollowUp(previous, text, coreOptions(opts));
-    return protocolReport(result, performance.now() - started);
+    return timedReport(result, performance.now() - started);
   },
 };

@@ -1,3 +1,4 @@
+import { emptyTargets } from '../core/classification';
 import { BROWSER_TOOLS, type ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
 import { schemeOf } from '../core/schemes';
@@ -36,7 +37,7 @@ export function guardRecord(url: string, why: string): DecisionRecord {
     tool: BROWSER_TOOLS.navigate,
     capability: 'browser.internal',
     riskClass: 'UNKNOWN',
-    targets: { recipients: [], domains: [], paths: [], items: [] },
+    targets: emptyTargets(),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { evaluateBrowserAction } from '../core/evaluator';
-import { TaskPolicySchema, type TaskPolicyInput } from '../core/policy';
+import { parsePolicy, type TaskPolicyInput } from '../core/policy';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
 import { modelFindings } from '../minimizer/model';
@@ -11,6 +11,7 @@ import { WAITING_NOTICE } from '../content/bridge';
 import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
+import { reportWithoutCompile } from '../compiler/report';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered
@@ -277,8 +278,8 @@ function exposeTestHook(handle: BackgroundHandle): void {
     async setPolicy(input: TaskPolicyInput) {
       const m = await handle.monitor;
       await m.ready;
-      const policy = TaskPolicySchema.parse(input);
-      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, { backend: 'test-hook', durationMs: 0, removed: [] });
+      const policy = parsePolicy(input);
+      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, reportWithoutCompile('test-hook'));
       return m.snapshot();
     },
     async snapshot() {

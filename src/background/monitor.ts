@@ -1,19 +1,21 @@
 import type { ToolCall } from '../core/call';
 import { BROWSER_TOOLS } from '../core/call';
-import type { Classification } from '../core/classification';
+import { emptyTargets, type Classification } from '../core/classification';
 import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
 import type { RuleRef } from '../core/ruleRef';
 import { registrableDomain } from '../core/domains';
 import type { evaluateBrowserAction } from '../core/evaluator';
-import { grantFor } from '../core/grants';
+import { approvalKeyOf, grantFor } from '../core/grants';
 import { initialState, type TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
+import { answerWith, type Handler, type Handlers } from './handlers';
 import {
   BackgroundMessageSchema,
-  type ActiveTask as ActiveTaskView,
   type AuditEntry,
-  type BackgroundMessage,
+  type MessageType,
+  type PageMessageType,
+  type Reply,
   type ErrorResponse,
   type Options,
   type PendingApproval,
@@ -22,6 +24,7 @@ import {
   type TaintReport,
   type Rewrite,
   type TaskStateResponse,
+  type TaskView,
   type ApprovalAnswerKind,
 } from '../messages/protocol';
 import { urlCarriesTaint } from '../taint/encode';
@@ -128,18 +131,11 @@ const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request,
 const TAINT_FLOOR_DELAY_MS = 50;
 
 function emptyRecord(tool: string, decision: DecisionRecord['decision'], check: Check, reason: string, ruleRef: RuleRef): DecisionRecord {
-  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, ruleRef };
+  return { decision, check, reason, tool, capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets(), ruleRef };
 }
 
 function error(code: ErrorResponse['code'], message: string): ErrorResponse {
   return { ok: false, code, error: message };
-}
-
-/** Identical asks (same tool, capability and targets) share one pending approval; a Minimizer ask is its own. */
-export function deltaKeyOf(record: DecisionRecord): string {
-  const sorted = (xs: string[]) => [...new Set(xs)].sort();
-  const key = [record.tool, record.capability, sorted(record.targets.recipients), sorted(record.targets.domains), sorted(record.targets.paths), sorted(record.targets.items), sorted(record.targets.amounts ?? []), sorted(record.targets.quantities ?? [])];
-  return JSON.stringify(record.check === 'minimizer' ? [...key, record.check, record.reason] : key);
 }
 
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
@@ -149,6 +145,8 @@ function classificationOf(record: DecisionRecord): Pick<Classification, 'capabil
 
 export class Monitor {
   private task: ActiveTask | null = null;
+  /** Why the background ended a task on its own; shown by the popup until the next task starts. */
+  private notice: string | null = null;
   private options!: Options;
   private readonly controlWindows = new Set<number>();
   private readonly approvals = new Map<string, StoredApproval>();
@@ -176,9 +174,13 @@ export class Monitor {
   /** Rebuild memory from IndexedDB (every wake of the worker). */
   private async load(): Promise<void> {
     const { store, effects } = this.deps;
-    const [task, options, windows, approvals] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.listApprovals()]);
-    this.task = task;
+    const [stored, options, windows, notice] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.getNotice()]);
     this.options = options;
+    this.notice = notice?.text ?? null;
+    if (stored !== null && !stored.ok) await this.endUnreadableTask(stored.error);
+    const task = stored?.ok === true ? stored.value : null;
+    this.task = task;
+    const approvals = await store.listApprovals();
     for (const id of windows) this.controlWindows.add(id);
     const now = effects.now();
     for (const approval of approvals) {
@@ -196,40 +198,28 @@ export class Monitor {
     await effects.applyFloor(this.task, this.options, [...this.controlWindows]);
   }
 
+  /**
+   * A stored task this build cannot read (after migrations) is ended, once: one audit entry and a notice
+   * the popup shows, instead of a task whose every decision would be an internal error.
+   */
+  private async endUnreadableTask(why: string): Promise<void> {
+    const { store, effects } = this.deps;
+    const text = `The running task was ended: its saved state could not be read after an update (${why}). Start the task again.`;
+    await store.clearTask();
+    await store.appendAudit({ at: effects.now(), taskId: null, record: emptyRecord('(stored task)', 'BLOCK', 'internal_error', `stored task unreadable, task ended: ${why}`.slice(0, 300), 'builtin:fail-closed'), layer: 'guard' });
+    await store.putNotice({ text, at: effects.now() });
+    this.notice = text;
+  }
+
   // ---- entry point ---------------------------------------------------------------------------
 
   /** Total: every input gets an answer; nothing here throws. */
-  async handleMessage(raw: unknown, sender: MessageSender): Promise<unknown> {
+  async handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
     try {
       await this.ready;
       const parsed = BackgroundMessageSchema.safeParse(raw);
       if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
-      const message = parsed.data;
-      if (message.type === 'proposal') return await this.onProposal(message, sender);
-      if (message.type === 'taint.report') return await this.onTaintReport(message, sender);
-      // The Sanitizer's content script (any tab; answers depend on whether the tab is guarded).
-      if (message.type === 'sanitizer.config') return this.sanitizer.config(sender);
-      if (message.type === 'sanitizer.removed') return await this.sanitizer.removed(message, sender, originOf(sender.url));
-      if (message.type === 'sanitizer.review') return await this.sanitizer.review(message.text, sender);
-      await this.controlWindowOpening;
-      if (this.mayViewSettings(sender)) {
-        // Chrome's own Options entry opens options.html in an ordinary tab: it may see the settings
-        // (key masked) and open the settings window, never change anything or answer approvals.
-        if (message.type === 'options.view') return this.maskedOptions();
-        if (message.type === 'options.open') {
-          await this.deps.effects.openOptions();
-          return { ok: true };
-        }
-      }
-      if (!this.isControlSender(sender)) {
-        await this.audit({
-          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened', 'builtin:control-sender'),
-          layer: 'page',
-          ...this.where(sender),
-        });
-        return error('approvals-disabled', 'This page may not manage the task or answer approvals. Use the toolbar popup.');
-      }
-      return await this.onPageMessage(message, sender);
+      return await answerWith(this.handlers, parsed.data, sender);
     } catch (err) {
       const reason = `internal error: ${maskSecrets(err instanceof Error ? err.message : String(err))}`;
       await this.audit({ record: emptyRecord('(internal)', 'BLOCK', 'internal_error', reason, 'builtin:fail-closed'), ...this.where(sender) }).catch(() => undefined);
@@ -238,7 +228,67 @@ export class Monitor {
     }
   }
 
-  private async rejectMalformed(raw: unknown, sender: MessageSender, issue: { path: PropertyKey[]; message: string } | undefined): Promise<unknown> {
+  /** One handler per message type of the protocol map; `answerWith` checks each answer against the map. */
+  private readonly handlers: Handlers<MessageSender> = {
+    proposal: (message, sender) => this.onProposal(message, sender),
+    'taint.report': (message, sender) => this.onTaintReport(message, sender),
+    // The Sanitizer's content script (any tab; answers depend on whether the tab is guarded).
+    'sanitizer.config': (_message, sender) => this.sanitizer.config(sender),
+    'sanitizer.removed': (message, sender) => this.sanitizer.removed(message, sender, originOf(sender.url)),
+    'sanitizer.review': (message, sender) => this.sanitizer.review(message.text, sender),
+    'task.start': this.fromControl((message, sender) => this.startTask(message.request, sender)),
+    'task.followup': this.fromControl((message, sender) => this.followUp(message.text, sender)),
+    'task.end': this.fromControl(async (_message, sender) => {
+      await this.endTask();
+      return this.stateResponse(sender);
+    }),
+    'task.get': this.fromControl((_message, sender) => this.stateResponse(sender)),
+    'approval.answer': this.fromControl((message) => this.answerApproval(message.id, message.answer)),
+    'audit.list': this.fromControl(async (message) => {
+      const entries = await this.deps.store.listAudit({ decision: message.decision, check: message.check, limit: message.limit });
+      return { ok: true, entries: entries.map(toAuditEntry) };
+    }),
+    'options.get': this.fromControl(() => ({ ok: true, options: this.options })),
+    'options.set': this.fromControl(async (message) => {
+      this.options = message.options;
+      await this.deps.store.putOptions(message.options);
+      await this.applyFloor();
+      return { ok: true, options: this.options };
+    }),
+    'options.test': this.fromControl((message) => this.testOptions(message.options)),
+    'options.open': this.fromControl(
+      async () => {
+        await this.deps.effects.openOptions();
+        return { ok: true };
+      },
+      { settingsView: true },
+    ),
+    'options.view': this.fromControl(() => this.maskedOptions(), { settingsView: true }),
+  };
+
+  /**
+   * A page message's handler, answered only for the toolbar popup or a window the extension opened;
+   * anyone else is refused and audited. `settingsView`: Chrome's own Options entry opens options.html in
+   * an ordinary tab, which may see the settings (key masked) and open the settings window, never change
+   * anything or answer approvals.
+   */
+  private fromControl<T extends PageMessageType>(handler: Handler<T, MessageSender>, { settingsView = false } = {}): Handler<T, MessageSender> {
+    return async (message, sender) => {
+      await this.controlWindowOpening;
+      if (settingsView && this.mayViewSettings(sender)) return handler(message, sender);
+      if (!this.isControlSender(sender)) {
+        await this.audit({
+          record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened', 'builtin:control-sender'),
+          layer: 'page',
+          ...this.where(sender),
+        });
+        return error('approvals-disabled', 'This page may not manage the task or answer approvals. Use the toolbar popup.');
+      }
+      return handler(message, sender);
+    };
+  }
+
+  private async rejectMalformed(raw: unknown, sender: MessageSender, issue: { path: PropertyKey[]; message: string } | undefined): Promise<ProposalAnswer | ErrorResponse> {
     const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
     const reason = `malformed message at ${where}: ${issue?.message ?? 'invalid'}`.slice(0, 300);
     await this.audit({ record: emptyRecord('(malformed)', 'BLOCK', 'schema', reason, 'builtin:message-schema'), ...this.where(sender) });
@@ -433,7 +483,7 @@ export class Monitor {
   // ---- ASK_USER ------------------------------------------------------------------------------
 
   private ask(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext, screened?: Screened): Promise<Verdict> {
-    const key = deltaKeyOf(record);
+    const key = approvalKeyOf(record);
     let approval = [...this.approvals.values()].find((a) => a.deltaKey === key && a.taskId === task.taskId);
     if (approval === undefined) {
       const now = this.deps.effects.now();
@@ -548,40 +598,6 @@ export class Monitor {
 
   // ---- page messages (popup, options, control window) ----------------------------------------
 
-  private async onPageMessage(message: Exclude<BackgroundMessage, ProposalMessage | TaintReport | { type: `sanitizer.${string}` }>, sender: MessageSender): Promise<unknown> {
-    switch (message.type) {
-      case 'task.start':
-        return this.startTask(message.request, sender);
-      case 'task.followup':
-        return this.followUp(message.text, sender);
-      case 'task.end':
-        await this.endTask();
-        return this.stateResponse(sender);
-      case 'task.get':
-        return this.stateResponse(sender);
-      case 'approval.answer':
-        return this.answerApproval(message.id, message.answer);
-      case 'audit.list': {
-        const entries = await this.deps.store.listAudit({ decision: message.decision, check: message.check, limit: message.limit });
-        return { ok: true, entries: entries.map(toAuditEntry) };
-      }
-      case 'options.get':
-        return { ok: true, options: this.options };
-      case 'options.set':
-        this.options = message.options;
-        await this.deps.store.putOptions(message.options);
-        await this.applyFloor();
-        return { ok: true, options: this.options };
-      case 'options.test':
-        return this.testOptions(message.options);
-      case 'options.open':
-        await this.deps.effects.openOptions();
-        return { ok: true };
-      case 'options.view':
-        return this.maskedOptions();
-    }
-  }
-
   private maskedOptions(): { ok: true; options: Options } {
     return { ok: true, options: { ...this.options, apiKey: this.options.apiKey === '' ? '' : MASKED_KEY } };
   }
@@ -605,6 +621,10 @@ export class Monitor {
   /** Replace the active task (the previous one ends: its held actions are BLOCKed). */
   async installTask(taskId: string, request: string, policy: TaskPolicy, report: ActiveTask['report']): Promise<void> {
     await this.endTask();
+    if (this.notice !== null) {
+      this.notice = null;
+      await this.write(() => this.deps.store.putNotice(null));
+    }
     const tabId = await this.deps.effects.activeTabId([...this.controlWindows]);
     const task: ActiveTask = {
       taskId,
@@ -654,10 +674,10 @@ export class Monitor {
     await this.applyFloor();
   }
 
-  private async testOptions(options: Options): Promise<unknown> {
+  private async testOptions(options: Options): Promise<Reply<'options.test'>> {
     try {
       const { report } = await this.deps.compiler.compileTask('Open example.test and read the front page.', this.compileOptions(options, 'options-test'));
-      if (report.fallbackReason !== undefined) return error('compile-failed', maskSecrets(report.fallbackReason));
+      if (report.fallbackReason !== null) return error('compile-failed', maskSecrets(report.fallbackReason));
       return { ok: true, message: `Compiled a test request with ${report.backend} in ${Math.round(report.durationMs)} ms.` };
     } catch (err) {
       return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
@@ -666,11 +686,11 @@ export class Monitor {
 
   stateResponse(sender: MessageSender): TaskStateResponse {
     const task = this.task;
-    const view: ActiveTaskView | null =
+    const view: TaskView | null =
       task === null
         ? null
         : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
-    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender) };
+    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender), ...(this.notice !== null ? { notice: this.notice } : {}) };
   }
 
   // ---- browser events (wired in index.ts) ----------------------------------------------------

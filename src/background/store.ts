@@ -1,85 +1,35 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { EvalState, TaskPolicy } from '../core/policy';
-import type { DecisionRecord } from '../core/decision';
-import { OptionsSchema, type AuditEntry, type CompileReport, type Options } from '../messages/protocol';
-import type { TaintToken } from '../taint/tokens';
+import type { Options } from '../messages/protocol';
+import {
+  APPROVAL,
+  AUDIT_ENTRY,
+  CONTROL_WINDOWS,
+  NOTICE,
+  OPTIONS,
+  TASK,
+  readRecord,
+  writeRecord,
+  type ActiveTask,
+  type Notice,
+  type ReadResult,
+  type StoredApproval,
+  type StoredAuditEntry,
+} from './records';
 
 /**
  * Durable state of the background. MV3 service workers are killed after ~30 s idle, so nothing that
  * matters lives only in memory: the active task (policy with its grants, counters σ), pending approvals,
  * the audit log, options and the windows the extension opened itself are all in IndexedDB, and the
- * monitor rebuilds its memory from here on every wake.
+ * monitor rebuilds its memory from here on every wake. Every record is versioned and parsed on read
+ * (src/background/records.ts); nothing read from here is cast.
  */
 
-export interface ActiveTask {
-  taskId: string;
-  /** The user's own words (shown in the popup; never written to the audit log). */
-  request: string;
-  /** Follow-up instructions, in order. */
-  followUps: string[];
-  /** The policy, grants included (grants are part of TaskPolicy). */
-  policy: TaskPolicy;
-  state: EvalState;
-  /** Report of the latest compile. */
-  report: CompileReport;
-  startedAt: number;
-  /** For guard scope `task-tabs`: the task's tab and the tabs and popups it opened. */
-  taskTabIds: number[];
-  /**
-   * Domains the evaluator allowed a consequential action to this task. The network floor lets
-   * data-bearing requests through to these (and only these, plus the policy's own write targets).
-   */
-  floorWriteDomains: string[];
-  /**
-   * The data-lane taint: session data the guarded pages showed or the agent typed (bounded and ordered
-   * by `mergeTaint`). Stored with the task so a worker restart loses none of it. Absent in records
-   * written before it existed.
-   */
-  taint?: TaintToken[];
-}
-
-/** An ASK_USER waiting for the person. Holds the decision record and a masked view, never the raw call. */
-export interface StoredApproval {
-  id: string;
-  taskId: string;
-  /** Tool + capability + sorted targets: identical asks share one approval. */
-  deltaKey: string;
-  record: DecisionRecord;
-  /** Where the action goes (redacted URL or host). */
-  destination: string;
-  /** What the person needs to see to decide: field names and masked values, bounded. */
-  dataView: string;
-  /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
-  minimizable?: boolean;
-  createdAt: number;
-  expiresAt: number;
-  tabId: number | null;
-}
-
-/**
- * One audit line: the decision record (redacted), never the raw request or field values. The protocol's
- * AuditEntry is this minus the local extras (tab, page origin, field names).
- */
-export interface StoredAuditEntry {
-  seq?: number;
-  at: number;
-  taskId: string | null;
-  record: DecisionRecord;
-  answer?: AuditEntry['answer'];
-  layer?: 'isolated' | 'main' | 'network' | 'guard' | 'page';
-  /** Redacted destination: URL without query values. */
-  destination?: string;
-  /** Field or body key NAMES of the action (values are never stored). */
-  fields?: string[];
-  tabId?: number;
-  /** Origin of the page that proposed the action. */
-  origin?: string;
-}
+export type { ActiveTask, StoredApproval, StoredAuditEntry } from './records';
 
 interface FenceDB extends DBSchema {
   kv: { key: string; value: unknown };
-  approvals: { key: string; value: StoredApproval };
-  audit: { key: number; value: StoredAuditEntry };
+  approvals: { key: string; value: unknown };
+  audit: { key: number; value: unknown };
 }
 
 export const DB_NAME = 'agentsfence';
@@ -88,6 +38,7 @@ export const AUDIT_LIMIT_DEFAULT = 10_000;
 const KEY_TASK = 'task';
 const KEY_OPTIONS = 'options';
 const KEY_WINDOWS = 'controlWindows';
+const KEY_NOTICE = 'notice';
 
 export class TaskStore {
   private constructor(
@@ -110,12 +61,14 @@ export class TaskStore {
     this.db.close();
   }
 
-  async getTask(): Promise<ActiveTask | null> {
-    return ((await this.db.get('kv', KEY_TASK)) as ActiveTask | undefined) ?? null;
+  /** The stored task, migrated and parsed; null when there is none, `ok: false` when it cannot be read. */
+  async getTask(): Promise<ReadResult<ActiveTask> | null> {
+    const raw = await this.db.get('kv', KEY_TASK);
+    return raw === undefined ? null : readRecord(TASK, raw);
   }
 
   async putTask(task: ActiveTask): Promise<void> {
-    await this.db.put('kv', task, KEY_TASK);
+    await this.db.put('kv', writeRecord(task), KEY_TASK);
   }
 
   /** Ends the task: the task and its pending approvals go in one transaction. */
@@ -124,30 +77,56 @@ export class TaskStore {
     await Promise.all([tx.objectStore('kv').delete(KEY_TASK), tx.objectStore('approvals').clear(), tx.done]);
   }
 
+  /** The stored options; the defaults when none are stored or they cannot be read. */
   async getOptions(): Promise<Options> {
-    const parsed = OptionsSchema.safeParse((await this.db.get('kv', KEY_OPTIONS)) ?? {});
-    return parsed.success ? parsed.data : OptionsSchema.parse({});
+    const read = readRecord(OPTIONS, (await this.db.get('kv', KEY_OPTIONS)) ?? {});
+    return read.ok ? read.value : OPTIONS.schema.parse({});
   }
 
   async putOptions(options: Options): Promise<void> {
-    await this.db.put('kv', OptionsSchema.parse(options), KEY_OPTIONS);
+    await this.db.put('kv', writeRecord(OPTIONS.schema.parse(options)), KEY_OPTIONS);
   }
 
   async getControlWindows(): Promise<number[]> {
-    const value = await this.db.get('kv', KEY_WINDOWS);
-    return Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : [];
+    const raw = await this.db.get('kv', KEY_WINDOWS);
+    const read = raw === undefined ? null : readRecord(CONTROL_WINDOWS, raw);
+    return read?.ok === true ? read.value.windowIds : [];
   }
 
   async putControlWindows(ids: number[]): Promise<void> {
-    await this.db.put('kv', ids, KEY_WINDOWS);
+    await this.db.put('kv', writeRecord({ windowIds: ids }), KEY_WINDOWS);
   }
 
+  /** Why the background last ended a task on its own, until the next task starts. */
+  async getNotice(): Promise<Notice | null> {
+    const raw = await this.db.get('kv', KEY_NOTICE);
+    const read = raw === undefined ? null : readRecord(NOTICE, raw);
+    return read?.ok === true ? read.value : null;
+  }
+
+  async putNotice(notice: Notice | null): Promise<void> {
+    if (notice === null) await this.db.delete('kv', KEY_NOTICE);
+    else await this.db.put('kv', writeRecord(notice), KEY_NOTICE);
+  }
+
+  /**
+   * The pending approvals that can be read. One that cannot is deleted: no person can be shown what it
+   * asks, and the call it held was answered BLOCK when the worker that held it died.
+   */
   async listApprovals(): Promise<StoredApproval[]> {
-    return this.db.getAll('approvals');
+    const tx = this.db.transaction('approvals', 'readwrite');
+    const out: StoredApproval[] = [];
+    for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
+      const read = readRecord(APPROVAL, cursor.value);
+      if (read.ok) out.push(read.value);
+      else await cursor.delete();
+    }
+    await tx.done;
+    return out;
   }
 
   async putApproval(approval: StoredApproval): Promise<void> {
-    await this.db.put('approvals', approval);
+    await this.db.put('approvals', writeRecord(approval));
   }
 
   async deleteApproval(id: string): Promise<void> {
@@ -169,26 +148,26 @@ export class TaskStore {
    */
   async commitDecision(task: ActiveTask | null, entry: StoredAuditEntry | null): Promise<void> {
     const tx = this.db.transaction(['kv', 'audit'], 'readwrite');
-    const saved = task === null ? null : tx.objectStore('kv').put(task, KEY_TASK);
+    const saved = task === null ? null : tx.objectStore('kv').put(writeRecord(task), KEY_TASK);
     if (entry !== null) {
       const audit = tx.objectStore('audit');
       const { seq: _ignored, ...rest } = entry;
-      const seq = await audit.add(rest as StoredAuditEntry);
+      const seq = await audit.add(writeRecord(rest));
       if (seq > this.auditLimit) await audit.delete(IDBKeyRange.upperBound(seq - this.auditLimit));
     }
     await saved;
     await tx.done;
   }
 
-  /** Newest first. */
+  /** Newest first. Entries that cannot be read (written by a build this one cannot migrate) are left out. */
   async listAudit(filter: { decision?: string; check?: string; limit?: number } = {}): Promise<StoredAuditEntry[]> {
     const limit = filter.limit ?? this.auditLimit;
     const out: StoredAuditEntry[] = [];
     let cursor = await this.db.transaction('audit').store.openCursor(null, 'prev');
     while (cursor && out.length < limit) {
-      const entry = cursor.value;
-      if ((filter.decision === undefined || entry.record.decision === filter.decision) && (filter.check === undefined || entry.record.check === filter.check)) {
-        out.push(entry);
+      const read = readRecord(AUDIT_ENTRY, cursor.value);
+      if (read.ok && (filter.decision === undefined || read.value.record.decision === filter.decision) && (filter.check === undefined || read.value.record.check === filter.check)) {
+        out.push(read.value);
       }
       cursor = await cursor.continue();
     }

@@ -77,19 +77,19 @@ export async function runCompile(argv: string[]): Promise<number> {
     taskId: randomUUID(),
     classify,
   });
-  const modelFailure = args.backend === 'openai' && report.fallback ? report.removed.find((r) => r.ref === 'draft')?.why : undefined;
+  const modelFailure = args.backend === 'openai' && report.fallbackReason !== null ? report.fallbackReason : undefined;
   if (modelFailure !== undefined && !args.fallback) {
     // An explicitly chosen model that cannot answer is an error, never a silent read-only policy.
     process.stderr.write(
-      `agentsfence compile: the compiler at ${args.baseUrl} (model ${args.model}) did not produce a policy: ${modelFailure.replace(/^fallback: /, '')}\n` +
+      `agentsfence compile: the compiler at ${args.baseUrl} (model ${args.model}) did not produce a policy: ${modelFailure}\n` +
         'Pass --fallback to accept a read-only policy instead, or --compiler rules for the offline compiler.\n',
     );
     return 1;
   }
   process.stdout.write(`${JSON.stringify(policy, null, 2)}\n`);
-  if (modelFailure !== undefined) process.stderr.write(`agentsfence compile: the compiler at ${args.baseUrl} failed (${modelFailure}); printed a read-only policy (--fallback)\n`);
+  if (modelFailure !== undefined) process.stderr.write(`agentsfence compile: the compiler at ${args.baseUrl} failed (fallback: ${modelFailure}); printed a read-only policy (--fallback)\n`);
   if (args.explain) {
-    const lines = [`# compiler: ${report.backend}${report.fallback ? ' (fell back to read-only)' : ''}, model calls: ${report.modelCalls}`];
+    const lines = [`# compiler: ${report.backend}${report.fallbackReason !== null ? ' (fell back to read-only)' : ''}, model calls: ${report.modelCalls}`];
     for (const p of report.prohibitions) lines.push(`# prohibition: ${p}`);
     if (report.removed.length === 0) lines.push('# hardening removed nothing');
     for (const r of report.removed) lines.push(`# removed ${r.ref}: ${r.why}`);

@@ -2,7 +2,8 @@ import { amountTarget, compareDecimal, type MoneyMention } from '../core/amounts
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { registrableDomain } from '../core/domains';
-import { TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
+import type { Removal } from './report';
+import { POLICY_VERSION, TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
 import { analyzeInstruction, openWebClause, type Analysis, type Clause } from './clauses';
 import type { PermissionDraft, PolicyDraft } from './draft';
@@ -18,10 +19,7 @@ import { canonicalRecipient, isRefusedPath } from './targets';
  * tools only when the classifier puts them in that class.
  */
 
-export interface Removal {
-  ref: string;
-  why: string;
-}
+export type { Removal } from './report';
 
 export interface HardenOptions {
   taskId: string;
@@ -406,7 +404,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   for (const p of prohibitions) evidence.push({ ref: `prohibition:${p.id}`, quote: p.quote });
 
   const policy = TaskPolicySchema.parse({
-    version: 1,
+    version: POLICY_VERSION,
     taskId: opts.taskId,
     issuedAt: opts.now,
     expiresAt: null,

@@ -3,7 +3,8 @@ import type { TaskPolicy } from '../core/policy';
 import { analyzeInstruction } from './clauses';
 import { emptyDraft, type PolicyDraft } from './draft';
 import { followUpMayChangeAuthority, isCorrection, mergePolicies } from './followup';
-import { harden, type Removal } from './harden';
+import { harden } from './harden';
+import type { CompilerReport, Removal } from './report';
 import { isolateInput } from './isolate';
 import { DEFAULT_MODEL, llmDraft } from './llm';
 import { extractProhibitions } from './prohibitions';
@@ -28,18 +29,9 @@ export interface CompileOptions {
   classify: Classifier;
 }
 
-export interface CompileReport {
-  backend: string;
-  modelCalls: number;
-  fallback: boolean;
-  removed: Removal[];
-  /** Each prohibition in words: `COMMUNICATION, EXTERNAL_WRITE: "do not send anything"`. */
-  prohibitions: string[];
-}
-
 export interface CompileResult {
   policy: TaskPolicy;
-  report: CompileReport;
+  report: CompilerReport;
 }
 
 export const FALLBACK_SOURCE = 'fallback:read-only';
@@ -66,11 +58,10 @@ export async function compileTask(request: string, opts: CompileOptions): Promis
   let draft: PolicyDraft;
   let source = backend;
   let modelCalls = 0;
-  let fallback = false;
+  let fallbackReason: string | null = null;
   if (text === '') {
     draft = emptyDraft();
-    fallback = true;
-    removed.push({ ref: 'draft', why: 'fallback: empty instruction' });
+    fallbackReason = 'empty instruction';
   } else if (opts.backend === 'rules') {
     draft = rules;
   } else {
@@ -79,15 +70,17 @@ export async function compileTask(request: string, opts: CompileOptions): Promis
     if (result.draft !== null) draft = result.draft;
     else {
       draft = readOnlyDraft(rules);
-      fallback = true;
-      removed.push({ ref: 'draft', why: `fallback: ${result.error ?? 'no draft'}` });
+      fallbackReason = result.error ?? 'no draft';
     }
   }
-  if (fallback) source = FALLBACK_SOURCE;
+  if (fallbackReason !== null) {
+    source = FALLBACK_SOURCE;
+    removed.push({ ref: 'draft', why: `fallback: ${fallbackReason}` });
+  }
   const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions, classify: opts.classify }, analysis);
   return {
     policy: hardened.policy,
-    report: { backend, modelCalls, fallback, removed: [...removed, ...hardened.removed], prohibitions: describeProhibitions(hardened.policy) },
+    report: { backend, modelCalls, fallbackReason, removed: [...removed, ...hardened.removed], prohibitions: describeProhibitions(hardened.policy) },
   };
 }
 
@@ -95,7 +88,7 @@ export async function compileTask(request: string, opts: CompileOptions): Promis
 export async function compileFollowUp(current: TaskPolicy, text: string, opts: CompileOptions): Promise<CompileResult> {
   const backend = opts.backend === 'rules' ? 'rules' : `openai:${opts.model ?? DEFAULT_MODEL}`;
   if (!followUpMayChangeAuthority(text)) {
-    return { policy: current, report: { backend, modelCalls: 0, fallback: false, removed: [], prohibitions: [] } };
+    return { policy: current, report: { backend, modelCalls: 0, fallbackReason: null, removed: [], prohibitions: [] } };
   }
   const turn = await compileTask(text, { ...opts, taskId: current.taskId });
   const merged = mergePolicies(current, turn.policy, { replace: isCorrection(isolateInput(text).text), classify: opts.classify });
@@ -114,4 +107,4 @@ export { mergePolicies, followUpMayChangeAuthority, isCorrection } from './follo
 export { analyzeInstruction } from './clauses';
 export { PolicyDraftSchema, policyDraftJsonSchema, type PolicyDraft, type PermissionDraft } from './draft';
 export { DEFAULT_BASE_URL, DEFAULT_MODEL } from './llm';
-export type { Removal } from './harden';
+export { CompileReportSchema, RemovalSchema, type CompileReport, type CompilerReport, type Removal } from './report';

@@ -75,6 +75,11 @@ export function classOfAnyForm(word: string): GrantableClass | null {
   return ANY_FORM.get(word.toLowerCase()) ?? null;
 }
 
+/** Every clause-opening verb (base form) and the class it requests. */
+export function requestVerbs(): ReadonlyMap<string, GrantableClass> {
+  return BASE;
+}
+
 export function isVerb(word: string): boolean {
   return BASE.has(word.toLowerCase());
 }

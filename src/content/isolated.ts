@@ -1,11 +1,11 @@
 import type { BROWSER_TOOLS, ToolCall } from '../core/call';
-import type { ProposalMessage, Rewrite } from '../messages/protocol';
+import type { ProposalMessage, Reply, Rewrite, Send } from '../messages/protocol';
 import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, WAITING_NOTICE, type BridgeAnswer, type BridgeProposal } from './bridge';
 import { formSubmission, navigationSubmission, submissionMethod, submitterOf, type FormSubmitArgs, type Submission, type Submitter } from './form';
 
 /** Sends one proposal to the background and resolves with its answer (the extension runtime's sendMessage). */
 /** The MAIN world's calls go out as they came (any tool name): the background parses them strictly. */
-export type SendProposal = (message: Omit<ProposalMessage, 'call'> & { call: ToolCall }) => Promise<unknown>;
+export type SendProposal = (message: Omit<ProposalMessage, 'call'> & { call: ToolCall }) => ReturnType<Send<'proposal'>>;
 
 export interface Verdict {
   allow: boolean;
@@ -20,7 +20,7 @@ export interface Verdict {
  * extension's own background, so a structural check is enough here (the background parses what
  * reaches it with the strict schemas).
  */
-export function verdictOf(answer: unknown, id: string): Verdict {
+export function verdictOf(answer: Reply<'proposal'> | undefined, id: string): Verdict {
   if (typeof answer !== 'object' || answer === null) return { allow: false, reason: 'no answer from the background' };
   const { id: answeredId, decision, check, reason, rewrite } = answer as Record<string, unknown>;
   if (answeredId !== id) return { allow: false, reason: 'answer for another proposal' };

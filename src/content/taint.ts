@@ -1,6 +1,6 @@
 import { tokensInText } from '../taint/extract';
 import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/kinds';
-import type { TaintReport } from '../messages/protocol';
+import type { Send, TaintReport } from '../messages/protocol';
 
 /**
  * The data-lane taint collector (ISOLATED world, every frame, from document_start). It records session
@@ -18,7 +18,7 @@ import type { TaintReport } from '../messages/protocol';
  *    NODE_LIMIT; what is beyond is not recorded.
  */
 
-export type SendReport = (report: TaintReport) => Promise<unknown>;
+export type SendReport = Send<'taint.report'>;
 
 const FLUSH_MS = 150;
 const SCAN_BUDGET = 300_000;

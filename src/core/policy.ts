@@ -100,9 +100,16 @@ export type Grant = z.infer<typeof GrantSchema>;
 export const EvidenceSchema = z.object({ ref: z.string().min(1), quote: z.string().min(1) }).strict();
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
+/**
+ * The policy format's version. 2: grants carry `items` (and may carry `amounts`/`quantities`); a
+ * version-1 policy is read through `migratePolicy`. Bump it, and add a migration, whenever a stored or
+ * exchanged policy would read differently.
+ */
+export const POLICY_VERSION = 2;
+
 export const TaskPolicySchema = z
   .object({
-    version: z.literal(1),
+    version: z.literal(POLICY_VERSION),
     taskId: z.string().min(1),
     issuedAt: z.number().int().nonnegative(),
     /** ms since epoch; null = until the task is ended. */
@@ -129,11 +136,24 @@ export const TaskPolicySchema = z
   })
   .strict();
 export type TaskPolicy = z.infer<typeof TaskPolicySchema>;
-export type TaskPolicyInput = z.input<typeof TaskPolicySchema>;
+/** A policy as callers write it: the current format, or version 1 (read through `migratePolicy`). */
+export type TaskPolicyInput = Omit<z.input<typeof TaskPolicySchema>, 'version'> & { version: 1 | typeof POLICY_VERSION };
 
-/** Parse untrusted policy JSON; throws a ZodError whose issues carry the path. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Lifts an older policy to the current version; anything else is returned as is for the schema to judge.
+ * v1 → v2: grants gained `items` (an approval for no named item stays one: `[]`).
+ */
+export function migratePolicy(input: unknown): unknown {
+  if (!isObject(input) || input.version !== 1) return input;
+  const grants = Array.isArray(input.grants) ? input.grants.map((g: unknown) => (isObject(g) && g.items === undefined ? { ...g, items: [] } : g)) : input.grants;
+  return { ...input, version: 2, ...(grants !== undefined ? { grants } : {}) };
+}
+
+/** Parse untrusted policy JSON of any readable version; throws a ZodError whose issues carry the path. */
 export function parsePolicy(input: unknown): TaskPolicy {
-  return TaskPolicySchema.parse(input);
+  return TaskPolicySchema.parse(migratePolicy(input));
 }
 
 /** Counters σ carried across calls. Pure data so it can be persisted and compared. */

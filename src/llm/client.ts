@@ -7,8 +7,9 @@ import { loadOpenAI } from './sdk';
  * loopback) take no key; a remote endpoint without a key is a failure, never an anonymous call. Error
  * texts never carry the key.
  */
-export const DEFAULT_BASE_URL = 'https://openrouter.ai/api/v1';
-export const DEFAULT_MODEL = 'openai/gpt-4o-mini';
+import { DEFAULT_BASE_URL, DEFAULT_MODEL } from './defaults';
+
+export { DEFAULT_BASE_URL, DEFAULT_MODEL };
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
 export interface LlmOptions {

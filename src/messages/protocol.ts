@@ -3,9 +3,16 @@ import { BROWSER_TOOLS, ToolCallSchema } from '../core/call';
 import { CLASSIFIER_LAYERS } from '../core/classification';
 import { CHECKS, DecisionRecordSchema } from '../core/decision';
 import { RuleRefSchema } from '../core/ruleRef';
-import { TaskPolicySchema } from '../core/policy';
+import { EvalStateSchema, TaskPolicySchema } from '../core/policy';
 import { RiskClassSchema } from '../core/risk';
-import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TaintKindSchema } from '../taint/tokens';
+import { CompileReportSchema } from '../compiler/report';
+import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../llm/defaults';
+import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TaintKindSchema, TaintTokenSchema } from '../taint/tokens';
+
+/** The decision record and the compile report have one definition each (core, compiler); the protocol carries them as they are. */
+export { DecisionRecordSchema, CompileReportSchema };
+export type { DecisionRecord } from '../core/decision';
+export type { CompileReport } from '../compiler/report';
 
 /**
  * The one message protocol map. Every message that crosses a boundary (content script → background,
@@ -97,8 +104,8 @@ export const BackendSchema = z.enum(['rules', 'openrouter', 'openai-compatible']
 export const OptionsSchema = z
   .object({
     backend: BackendSchema.default('rules'),
-    baseUrl: z.url().default('https://openrouter.ai/api/v1'),
-    model: z.string().min(1).max(200).default('openai/gpt-4o-mini'),
+    baseUrl: z.url().default(DEFAULT_BASE_URL),
+    model: z.string().min(1).max(200).default(DEFAULT_MODEL),
     apiKey: z.string().max(500).default(''),
     askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
     guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
@@ -123,25 +130,6 @@ export const OptionsOpenSchema = z.object({ type: z.literal('options.open') }).s
 /** The settings read-only, API key masked: for an extension page that is not a control window (Chrome's own Options entry). */
 export const OptionsViewSchema = z.object({ type: z.literal('options.view') }).strict();
 
-export const BackgroundMessageSchema = z.discriminatedUnion('type', [
-  ProposalMessageSchema,
-  TaintReportSchema,
-  SanitizerConfigSchema,
-  SanitizerRemovedSchema,
-  SanitizerReviewSchema,
-  TaskStartSchema,
-  TaskFollowUpSchema,
-  TaskEndSchema,
-  TaskGetSchema,
-  ApprovalAnswerSchema,
-  AuditListSchema,
-  OptionsGetSchema,
-  OptionsSetSchema,
-  OptionsTestSchema,
-  OptionsOpenSchema,
-  OptionsViewSchema,
-]);
-export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
 /** Values to send instead of the page's own, in the action's shape (see src/minimizer/carried.ts). */
@@ -180,39 +168,46 @@ export const ErrorCodeSchema = z.enum(['approvals-disabled', 'invalid-message', 
 export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string() }).strict();
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
-export const TargetsSchema = z
-  .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
-  .strict();
+export const TargetsSchema = DecisionRecordSchema.shape.targets;
 
-/** What hardening removed from the draft and why (from the compiler's report). */
-export const RemovedItemSchema = z.object({ what: z.string(), why: z.string() }).strict();
-export const CompileReportSchema = z
-  .object({
-    /** The backend that produced the policy, e.g. `rules`, `openrouter:openai/gpt-4o-mini`, `fallback:read-only`. */
-    backend: z.string(),
-    durationMs: z.number().nonnegative(),
-    removed: z.array(RemovedItemSchema),
-    /** Set when a remote backend failed and the compiler fell back (the exact failure, no secrets). */
-    fallbackReason: z.string().optional(),
-  })
-  .strict();
-export type CompileReport = z.infer<typeof CompileReportSchema>;
-
+/**
+ * The active task: the one shape the background keeps in IndexedDB (src/background/records.ts) and
+ * rebuilds its memory from; the popup sees the part `TaskViewSchema` picks.
+ */
 export const ActiveTaskSchema = z
   .object({
-    taskId: z.string(),
-    startedAt: z.number().int().nonnegative(),
+    taskId: z.string().min(1),
+    /** The user's own words (shown in the popup; never written to the audit log). */
+    request: z.string(),
+    /** Follow-up instructions, in order. */
+    followUps: z.array(z.string()),
+    /** The policy, grants included (grants are part of TaskPolicy). */
     policy: TaskPolicySchema,
+    state: EvalStateSchema,
     /** Report of the latest compile (the start, or the latest follow-up that changed the policy). */
     report: CompileReportSchema,
-    /** How many user turns were compiled into the policy (1 = the start only). */
-    turns: z.number().int().positive(),
-    /** The user's own words: the task, then each follow-up instruction (shown to the user in the popup). */
-    request: z.string(),
-    followUps: z.array(z.string()),
+    startedAt: z.number().int().nonnegative(),
+    /** For guard scope `task-tabs`: the task's tab and the tabs and popups it opened. */
+    taskTabIds: z.array(z.number().int()),
+    /**
+     * Domains the evaluator allowed a consequential action to this task. The network floor lets
+     * data-bearing requests through to these (and only these, plus the policy's own write targets).
+     */
+    floorWriteDomains: z.array(z.string()),
+    /**
+     * The data-lane taint: session data the guarded pages showed or the agent typed (bounded and ordered
+     * by `mergeTaint`). Stored with the task so a worker restart loses none of it.
+     */
+    taint: z.array(TaintTokenSchema).optional(),
   })
   .strict();
 export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
+
+/** What the popup shows of the active task; `turns` = how many user turns were compiled (1 = the start only). */
+export const TaskViewSchema = ActiveTaskSchema.pick({ taskId: true, startedAt: true, policy: true, report: true, request: true, followUps: true })
+  .extend({ turns: z.number().int().positive() })
+  .strict();
+export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** An ASK_USER waiting for a person. `dataView` is redacted and bounded by the background. */
 export const PendingApprovalSchema = z
@@ -244,7 +239,9 @@ export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 export const TaskStateResponseSchema = z
   .object({
     ok: z.literal(true),
-    task: ActiveTaskSchema.nullable(),
+    task: TaskViewSchema.nullable(),
+    /** Set when the background had to end a task on its own (e.g. its stored state could not be read after an update). */
+    notice: z.string().optional(),
     pending: z.array(PendingApprovalSchema),
     /** False when this sender may not answer approvals (e.g. a copy of the popup inside a guarded tab). */
     approvalsAllowed: z.boolean(),
@@ -273,22 +270,68 @@ export const AuditListResponseSchema = z.object({ ok: z.literal(true), entries: 
 export const OptionsResponseSchema = z.object({ ok: z.literal(true), options: OptionsSchema }).strict();
 /** Answer to options.test: success with a short description (e.g. the model answered), or an ErrorResponse with the exact failure. */
 export const OptionsTestResponseSchema = z.object({ ok: z.literal(true), message: z.string() }).strict();
-/** Answer to approval.answer. */
-export const ApprovalAnswerResponseSchema = z.object({ ok: z.literal(true) }).strict();
 
-/** Which response each page message gets (besides ErrorResponse). */
-export const PAGE_RESPONSES = {
-  'task.start': TaskStateResponseSchema,
-  'task.followup': TaskStateResponseSchema,
-  'task.end': TaskStateResponseSchema,
-  'task.get': TaskStateResponseSchema,
-  'approval.answer': ApprovalAnswerResponseSchema,
-  'audit.list': AuditListResponseSchema,
-  'options.get': OptionsResponseSchema,
-  'options.set': OptionsResponseSchema,
-  'options.test': OptionsTestResponseSchema,
-  'options.open': ApprovalAnswerResponseSchema,
-  'options.view': OptionsResponseSchema,
+/** Answer to the messages that only report or act (approval.answer, options.open, sanitizer.removed). */
+export const OkResponseSchema = z.object({ ok: z.literal(true) }).strict();
+
+/**
+ * The protocol map: each message type, the request the receiver parses and the response it answers
+ * (or an ErrorResponse). The background's handler helper (src/background/handlers.ts) checks every
+ * answer against it; extension pages parse what they get with it (src/ui/client.ts).
+ */
+export const MESSAGES = {
+  proposal: { request: ProposalMessageSchema, response: ProposalAnswerSchema },
+  'taint.report': { request: TaintReportSchema, response: TaintReportResponseSchema },
+  'sanitizer.config': { request: SanitizerConfigSchema, response: SanitizerConfigResponseSchema },
+  'sanitizer.removed': { request: SanitizerRemovedSchema, response: OkResponseSchema },
+  'sanitizer.review': { request: SanitizerReviewSchema, response: SanitizerReviewResponseSchema },
+  'task.start': { request: TaskStartSchema, response: TaskStateResponseSchema },
+  'task.followup': { request: TaskFollowUpSchema, response: TaskStateResponseSchema },
+  'task.end': { request: TaskEndSchema, response: TaskStateResponseSchema },
+  'task.get': { request: TaskGetSchema, response: TaskStateResponseSchema },
+  'approval.answer': { request: ApprovalAnswerSchema, response: OkResponseSchema },
+  'audit.list': { request: AuditListSchema, response: AuditListResponseSchema },
+  'options.get': { request: OptionsGetSchema, response: OptionsResponseSchema },
+  'options.set': { request: OptionsSetSchema, response: OptionsResponseSchema },
+  'options.test': { request: OptionsTestSchema, response: OptionsTestResponseSchema },
+  'options.open': { request: OptionsOpenSchema, response: OkResponseSchema },
+  'options.view': { request: OptionsViewSchema, response: OptionsResponseSchema },
 } as const;
-export type PageMessageType = keyof typeof PAGE_RESPONSES;
-export type PageResponse<T extends PageMessageType> = z.infer<(typeof PAGE_RESPONSES)[T]> | ErrorResponse;
+export type MessageType = keyof typeof MESSAGES;
+export type Request<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['request']>;
+/** What the background answers a message of type T: its response, or why it could not. */
+export type Reply<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['response']> | ErrorResponse;
+
+/** Every request the background accepts, discriminated by `type` (the receiver's one parse). */
+export const BackgroundMessageSchema = z.discriminatedUnion('type', [
+  MESSAGES.proposal.request,
+  MESSAGES['taint.report'].request,
+  MESSAGES['sanitizer.config'].request,
+  MESSAGES['sanitizer.removed'].request,
+  MESSAGES['sanitizer.review'].request,
+  MESSAGES['task.start'].request,
+  MESSAGES['task.followup'].request,
+  MESSAGES['task.end'].request,
+  MESSAGES['task.get'].request,
+  MESSAGES['approval.answer'].request,
+  MESSAGES['audit.list'].request,
+  MESSAGES['options.get'].request,
+  MESSAGES['options.set'].request,
+  MESSAGES['options.test'].request,
+  MESSAGES['options.open'].request,
+  MESSAGES['options.view'].request,
+]);
+export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
+// The union and the map list the same types (a message added to one and not the other fails to compile).
+const sameTypes: [MessageType, BackgroundMessage['type']] extends [BackgroundMessage['type'], MessageType] ? true : never = true;
+void sameTypes;
+
+/**
+ * How a content script sends a message of type T: the request as the map types it; the answer is what
+ * the background's handler returned (checked there against the map), or undefined when no background
+ * answered. Content scripts load on every page and carry no zod: they read answers structurally.
+ */
+export type Send<T extends MessageType> = (message: Request<T>) => Promise<Reply<T> | undefined>;
+
+/** Messages from the extension's own pages (popup, options, control windows); the rest come from content scripts. */
+export type PageMessageType = Exclude<MessageType, 'proposal' | 'taint.report' | `sanitizer.${string}`>;

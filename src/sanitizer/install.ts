@@ -1,8 +1,9 @@
+import type { Reply, Request } from '../messages/protocol';
 import type { SanitizerRule } from './text';
 import { Sanitizer, type Mode, type Removal } from './dom';
 
-/** The extension messaging the Sanitizer needs (runtime.sendMessage in the content script). */
-export type SendMessage = (message: unknown) => Promise<unknown>;
+/** The extension messaging the Sanitizer needs (runtime.sendMessage in the content script), typed by the protocol map. */
+export type SendMessage = <T extends 'sanitizer.config' | 'sanitizer.removed' | 'sanitizer.review'>(message: Request<T> & { type: T }) => Promise<Reply<T> | undefined>;
 
 /** Removals of one batch, counted per rule: what `sanitizer.removed` carries. */
 export function countByRule(removals: readonly Removal[]): Array<{ rule: SanitizerRule; count: number; chars: number }> {
@@ -37,7 +38,7 @@ export function installSanitizer(doc: Document, send: SendMessage, chromeApi: Do
     },
     report: (removals) => void send({ type: 'sanitizer.removed', removals: countByRule(removals) }).catch(() => undefined),
     review: async (text) => {
-      const answer = (await send({ type: 'sanitizer.review', text: text.slice(0, 4_000) })) as { ok?: unknown; removals?: unknown } | undefined;
+      const answer = await send({ type: 'sanitizer.review', text: text.slice(0, 4_000) });
       if (answer?.ok !== true || !Array.isArray(answer.removals)) return null;
       return answer.removals.filter((r): r is string => typeof r === 'string');
     },
@@ -45,7 +46,7 @@ export function installSanitizer(doc: Document, send: SendMessage, chromeApi: Do
   sanitizer.watch();
   void send({ type: 'sanitizer.config' }).then(
     (answer) => {
-      const mode = (answer as { ok?: unknown; mode?: unknown } | undefined)?.mode;
+      const mode = answer?.ok === true ? answer.mode : 'off';
       sanitizer.configure(mode === 'hidden' || mode === 'model' ? (mode as Mode) : 'off');
     },
     () => sanitizer.configure('off'),

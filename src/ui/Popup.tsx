@@ -154,6 +154,11 @@ export function Popup({ transport, clock = Date.now }: Props) {
           <p class="notice">This page cannot start, change or end a task. Open AgentsFence from the toolbar.</p>
         ) : task === null ? (
           <form onSubmit={start} class="stack">
+            {state?.notice !== undefined && (
+              <p class="notice" role="alert">
+                {state.notice}
+              </p>
+            )}
             <label for="task-input">Task</label>
             <textarea
               id="task-input"
@@ -183,7 +188,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
               Compiled by <strong>{task.report.backend}</strong> in {Math.round(task.report.durationMs)} ms
               {task.turns > 1 ? ` · ${task.turns} instructions` : ''}.
             </p>
-            {task.report.fallbackReason !== undefined && (
+            {task.report.fallbackReason !== null && (
               <p class="notice">The remote compiler failed, so the task is read-only: {task.report.fallbackReason}</p>
             )}
             <PolicyPanel policy={task.policy} report={task.report} />

@@ -1,13 +1,13 @@
-import { ErrorResponseSchema, PAGE_RESPONSES, type BackgroundMessage, type ErrorResponse, type PageMessageType, type PageResponse } from '../messages/protocol';
+import { ErrorResponseSchema, MESSAGES, type ErrorResponse, type PageMessageType, type Reply, type Request } from '../messages/protocol';
 
 /** How a page reaches the background; `browser.runtime.sendMessage` in the extension, a fake in tests. */
 export type Transport = (message: unknown) => Promise<unknown>;
 
 /**
- * Send one page message and parse the answer. Never throws: a dead worker, a refused sender or a
- * reply of the wrong shape all come back as an ErrorResponse the page can show.
+ * Send one page message and parse the answer with the protocol map. Never throws: a dead worker, a
+ * refused sender or a reply of the wrong shape all come back as an ErrorResponse the page can show.
  */
-export async function request<T extends PageMessageType>(transport: Transport, message: BackgroundMessage & { type: T }): Promise<PageResponse<T>> {
+export async function request<T extends PageMessageType>(transport: Transport, message: Request<T> & { type: T }): Promise<Reply<T>> {
   let raw: unknown;
   try {
     raw = await transport(message);
@@ -17,9 +17,8 @@ export async function request<T extends PageMessageType>(transport: Transport, m
   const refused = ErrorResponseSchema.safeParse(raw);
   if (refused.success) return refused.data;
   const type: T = message.type;
-  const schema = PAGE_RESPONSES[type];
-  const parsed = schema.safeParse(raw);
-  if (parsed.success) return parsed.data as PageResponse<T>;
+  const parsed = MESSAGES[type].response.safeParse(raw);
+  if (parsed.success) return parsed.data as Reply<T>;
   const error: ErrorResponse = {
     ok: false,
     code: 'internal',

@@ -1,3 +1,4 @@
+import { DEFAULT_BASE_URL } from '../llm/defaults';
 import { OptionsSchema, type Options } from '../messages/protocol';
 
 /** The options form as the person typed it: every field a string, exactly as in the inputs. */
@@ -16,7 +17,8 @@ export interface OptionsFields {
 }
 export type OptionsField = keyof OptionsFields;
 
-export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
+/** The OpenRouter backend's endpoint is the default endpoint (one definition, src/llm/defaults.ts). */
+export const OPENROUTER_BASE_URL = DEFAULT_BASE_URL;
 
 /** A clear message per field; the schema decides what is valid, these words say how to fix it. */
 const FIELD_MESSAGES: Record<OptionsField, string> = {

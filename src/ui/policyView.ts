@@ -135,9 +135,9 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
     limits,
     prohibitions: [...prohibitions, ...denied],
     grants,
-    removed: report.removed,
+    removed: report.removed.map((r) => ({ what: r.ref, why: r.why })),
     otherEvidence,
   };
-  if (report.fallbackReason !== undefined) view.fallbackReason = report.fallbackReason;
+  if (report.fallbackReason !== null) view.fallbackReason = report.fallbackReason;
   return view;
 }

@@ -9,7 +9,7 @@ import { request } from './client';
 import { listWords, targetWords } from './words';
 
 const policy = TaskPolicySchema.parse({
-  version: 1,
+  version: 2,
   taskId: 't1',
   issuedAt: 0,
   expiresAt: null,
@@ -26,7 +26,7 @@ const policy = TaskPolicySchema.parse({
   ],
   source: 'rules',
 });
-const report = { backend: 'rules', durationMs: 2, removed: [{ what: 'domain evil.test', why: 'not in the request' }] };
+const report = { backend: 'rules', durationMs: 2, modelCalls: 0, fallbackReason: null, prohibitions: [], removed: [{ ref: 'domain evil.test', why: 'not in the request' }] };
 
 describe('describePolicy', () => {
   const view = describePolicy(policy, report);
@@ -48,7 +48,7 @@ describe('describePolicy', () => {
     expect(limits).toContain('Outbound budget: at most 3 outbound actions, at most 2 KB sent.');
     expect(limits).toContain('email.send: only to bob@x.test, at most 1 time.');
     expect(view.prohibitions).toEqual([{ ref: 'prohibition:p1', text: 'Must not pay or buy.', quote: "don't buy anything" }]);
-    expect(view.removed).toEqual(report.removed);
+    expect(view.removed).toEqual([{ what: 'domain evil.test', why: 'not in the request' }]);
     expect(view.source).toBe('rules');
   });
   it('shows each named target with the words that named it, including targets only a constraint names', () => {

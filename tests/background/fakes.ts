@@ -4,6 +4,7 @@ import type { TaskCompiler } from '../../src/background/compile';
 import { Monitor, type MonitorEffects } from '../../src/background/monitor';
 import { TaskStore } from '../../src/background/store';
 import type { TaskPolicy } from '../../src/core/policy';
+import { reportWithoutCompile } from '../../src/compiler/report';
 
 export const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 export const POPUP = { url: `${EXTENSION_ORIGIN}/popup.html` };
@@ -56,10 +57,10 @@ export class FakeEffects implements MonitorEffects {
 
 export const fixedCompiler = (policy: (taskId: string, now: number) => TaskPolicy): TaskCompiler => ({
   async compileTask(_request, opts) {
-    return { policy: policy(opts.taskId, opts.now), report: { backend: 'fixed', durationMs: 0, removed: [] } };
+    return { policy: policy(opts.taskId, opts.now), report: reportWithoutCompile('fixed') };
   },
   async compileFollowUp(previous) {
-    return { policy: previous, report: { backend: 'fixed', durationMs: 0, removed: [] } };
+    return { policy: previous, report: reportWithoutCompile('fixed') };
   },
 });
 

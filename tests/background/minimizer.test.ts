@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FakeEffects, PAGE, freshStore, monitorOn, proposal, settle } from './fakes';
 import { makePolicy } from '../support/policy';
 import type { ProposalAnswer } from '../../src/messages/protocol';
+import { reportWithoutCompile } from '../../src/compiler/report';
 
 /** "Reply to bob@corp.test on mail.test": the send is in policy; what it carries is the Minimizer's business. */
 const replyPolicy = makePolicy({
@@ -21,7 +22,7 @@ async function setup(options: { minimizeWithoutAsking?: boolean; minimizer?: 'of
   if (options.minimizer !== undefined || options.minimizeWithoutAsking !== undefined) {
     await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, ...options } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
   }
-  await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, { backend: 'test', durationMs: 0, removed: [] });
+  await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
   return { store, monitor };
 }
 
@@ -88,7 +89,7 @@ describe('Minimizer model mode', () => {
     const monitor = await monitorOn(store, new FakeEffects());
     (monitor as unknown as { deps: { minimizerModel: unknown } }).deps.minimizerModel = model;
     await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, minimizer: 'model' } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
-    await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, { backend: 'test', durationMs: 0, removed: [] });
+    await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
     return { store, monitor };
   }
 

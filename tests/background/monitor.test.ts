@@ -4,6 +4,7 @@ import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, 
 import { makePolicy } from '../support/policy';
 import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type ProposalAnswer } from '../../src/messages/protocol';
 import { MASKED_KEY } from '../../src/background/monitor';
+import { reportWithoutCompile } from '../../src/compiler/report';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
   tool: 'browser.request',
@@ -27,7 +28,7 @@ async function setup(policy = budgetPolicy()) {
   const { store } = await freshStore();
   const effects = new FakeEffects();
   const monitor = await monitorOn(store, effects);
-  await monitor.installTask(policy.taskId, 'the request', policy, { backend: 'test', durationMs: 0, removed: [] });
+  await monitor.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
   return { store, effects, monitor };
 }
 
@@ -122,7 +123,7 @@ describe('Monitor: proposals', () => {
     const effects = new FakeEffects();
     const monitor = await monitorOn(store, effects);
     await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), guardScope: 'task-tabs' } }, POPUP);
-    await monitor.installTask('task-1', 'r', askPolicy(), { backend: 'test', durationMs: 0, removed: [] });
+    await monitor.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
     const other = (await monitor.handleMessage(proposal('o', POST()), PAGE(99))) as ProposalAnswer;
     expect(other.decision).toBe('ALLOW');
     expect(other.reason).toMatch(/outside the guard scope/);

@@ -3,6 +3,7 @@ import { freshStore } from './fakes';
 import { makePolicy } from '../support/policy';
 import { initialState } from '../../src/core/policy';
 import { TaskStore, type StoredAuditEntry } from '../../src/background/store';
+import { reportWithoutCompile } from '../../src/compiler/report';
 
 const entry = (n: number): StoredAuditEntry => ({
   at: n,
@@ -20,14 +21,14 @@ describe('TaskStore', () => {
       followUps: [],
       policy: makePolicy({ taskId: 't1' }),
       state: { ...initialState(), constraintCalls: { k: 2 } },
-      report: { backend: 'rules', durationMs: 1, removed: [] },
+      report: reportWithoutCompile('rules'),
       startedAt: 5,
       taskTabIds: [3],
       floorWriteDomains: ['api.test'],
     };
     await store.putTask(task);
     await store.putApproval({ id: 'a1', taskId: 't1', deltaKey: 'k', record: entry(1).record, destination: 'x', dataView: '', createdAt: 1, expiresAt: 2, tabId: 3 });
-    expect(await store.getTask()).toEqual(task);
+    expect(await store.getTask()).toEqual({ ok: true, value: task });
     expect(await store.listApprovals()).toHaveLength(1);
     await store.clearTask();
     expect(await store.getTask()).toBeNull();
@@ -56,13 +57,13 @@ describe('TaskStore', () => {
     const { store } = await freshStore(3);
     const task = {
       taskId: 't1', request: 'r', followUps: [], policy: makePolicy({ taskId: 't1' }), state: { ...initialState(), constraintCalls: { k: 1 } },
-      report: { backend: 'rules', durationMs: 1, removed: [] }, startedAt: 0, taskTabIds: [], floorWriteDomains: [],
+      report: reportWithoutCompile('rules'), startedAt: 0, taskTabIds: [], floorWriteDomains: [],
     };
     await store.commitDecision(task, entry(1));
-    expect(await store.getTask()).toEqual(task);
+    expect(await store.getTask()).toEqual({ ok: true, value: task });
     expect((await store.listAudit()).map((e) => e.at)).toEqual([1]);
     await store.commitDecision({ ...task, state: { ...task.state, constraintCalls: { k: 2 } } }, null);
-    expect((await store.getTask())?.state.constraintCalls).toEqual({ k: 2 });
+    expect(await store.getTask()).toMatchObject({ ok: true, value: { state: { constraintCalls: { k: 2 } } } });
     expect(await store.countAudit()).toBe(1);
   });
 

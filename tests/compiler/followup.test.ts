@@ -76,7 +76,7 @@ describe('compileFollowUp / mergePolicies', () => {
   it('a fallback follow-up (model down) adds its bans but removes no allowance', async () => {
     const first = rules('Reply to alice@x.com on mail.test');
     const { policy, report } = await compileFollowUp(first, 'Never delete anything', { backend: 'openai', now: NOW, taskId: 't', classify });
-    expect(report.fallback).toBe(true);
+    expect(report.fallbackReason).not.toBeNull();
     expect(allowedClasses(policy)).toEqual(['COMMUNICATION']);
     expect(policy.prohibitions.map((p) => p.classes)).toEqual([['DELETE']]);
   });

@@ -1,8 +1,8 @@
-import { TaskPolicySchema, type TaskPolicy, type TaskPolicyInput } from '../../src/core/policy';
+import { POLICY_VERSION, parsePolicy, type TaskPolicy, type TaskPolicyInput } from '../../src/core/policy';
 
 /** A policy with the boilerplate filled in, for tests and the conformance corpus. */
 export function makePolicy(overrides: Partial<TaskPolicyInput> = {}): TaskPolicy {
-  return TaskPolicySchema.parse({ version: 1, taskId: 'task-1', issuedAt: 0, expiresAt: null, ...overrides });
+  return parsePolicy({ version: POLICY_VERSION, taskId: 'task-1', issuedAt: 0, expiresAt: null, ...overrides });
 }
 
 /** A typical "reply to bob on mail.test" policy. */

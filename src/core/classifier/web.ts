@@ -1,5 +1,5 @@
 import { DownloadArgsSchema, FormSubmitArgsSchema, NavigateArgsSchema, RequestArgsSchema, UploadArgsSchema, BROWSER_TOOLS } from '../call';
-import type { ActionFacts } from '../classification';
+import { emptyTargets, type ActionFacts } from '../classification';
 import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
@@ -100,7 +100,7 @@ function result(signal: Signal, targets: Collected, outboundBytes: number): Uncl
 }
 
 function unknown(tool: string): Unclassified {
-  return { capability: CLASS_CAPABILITY.UNKNOWN, riskClass: 'UNKNOWN', targets: { recipients: [], domains: [], paths: [], items: [] }, basis: `arguments do not match ${tool}`, urls: [], outboundBytes: 0 };
+  return { capability: CLASS_CAPABILITY.UNKNOWN, riskClass: 'UNKNOWN', targets: emptyTargets(), basis: `arguments do not match ${tool}`, urls: [], outboundBytes: 0 };
 }
 
 function navigate(args: Record<string, unknown>): Unclassified {

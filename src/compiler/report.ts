@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/**
+ * The compile report: one shape from the compiler to the popup (the background adds only the time it
+ * took). A leaf module (zod only) so the popup and the protocol can import it without the compiler.
+ */
+
+/** Something hardening (or the fallback) removed from the draft, and why. `ref` names the draft entry. */
+export const RemovalSchema = z.object({ ref: z.string(), why: z.string() }).strict();
+export type Removal = z.infer<typeof RemovalSchema>;
+
+export const CompileReportSchema = z
+  .object({
+    /** The backend that produced the policy, e.g. `rules`, `openai:openai/gpt-4o-mini`, `fallback:read-only (asked …)`. */
+    backend: z.string(),
+    modelCalls: z.number().int().nonnegative(),
+    /** Set when the compiler fell back to the read-only policy: the exact failure (no secrets); null otherwise. */
+    fallbackReason: z.string().nullable(),
+    removed: z.array(RemovalSchema),
+    /** Each prohibition in words: `COMMUNICATION, EXTERNAL_WRITE: "do not send anything"`. */
+    prohibitions: z.array(z.string()),
+    /** Wall-clock time of the compile, measured by the caller (the compiler itself reads no clock). */
+    durationMs: z.number().nonnegative(),
+  })
+  .strict();
+export type CompileReport = z.infer<typeof CompileReportSchema>;
+/** What the compiler itself reports: everything but the time, which its caller measures. */
+export type CompilerReport = Omit<CompileReport, 'durationMs'>;
+
+/** The report of a policy no compiler produced (installed by a test or the harness, named by `backend`). */
+export function reportWithoutCompile(backend: string): CompileReport {
+  return { backend, modelCalls: 0, fallbackReason: null, removed: [], prohibitions: [], durationMs: 0 };
+}
