@@ -21,6 +21,13 @@ export default tseslint.config(
     },
   },
   {
+    // The demo, the benchmark and the product do not depend on the unit tests; shared test code lives in
+    // src/testkit (loopback stand-ins) or src/harness.
+    files: ['demo/**/*.ts', 'bench/**/*.ts', 'src/**/*.ts', 'entrypoints/**/*.ts', 'entrypoints/**/*.tsx', 'src/**/*.tsx'],
+    ignores: ['src/core/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/tests/**'] }] },
+  },
+  {
     files: ['bin/**/*.mjs', 'scripts/**/*.mjs', 'demo/**/*.mjs', '.ci/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

@@ -4,9 +4,14 @@ import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 
 // MV3 extension. Entry points are thin wiring; logic lives in src/.
-// AF_NO_MAIN_HOOKS=1 builds the control variant without the MAIN-world page hooks into
-// .output/nohooks/chrome-mv3: the e2e suite proves which protections hold by the network floor alone.
+// Three builds:
+//  - production (`npm run build` → .output/chrome-mv3): what users load and `npm pack` ships;
+//  - harness (AF_HARNESS=1 → .output/harness/chrome-mv3): production plus the harness channel
+//    (src/background/harness-channel.ts), which the harness, e2e suite, demo and benchmark drive;
+//  - nohooks (AF_NO_MAIN_HOOKS=1 → .output/nohooks/chrome-mv3): the harness build without the MAIN-world
+//    page hooks: the e2e suite proves which protections hold by the network floor alone.
 const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
+const harness = noMainHooks || process.env.AF_HARNESS === '1';
 
 // The openai SDK is a script of its own (entrypoints/openai-sdk.ts) that the worker imports when a model is
 // first asked: src/llm/client.ts gets the extension's loader (src/llm/sdk-extension.ts) in place of ./sdk.
@@ -23,7 +28,7 @@ const extensionSdkLoader: Plugin = {
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
-  ...(noMainHooks ? { outDir: '.output/nohooks' } : {}),
+  ...(noMainHooks ? { outDir: '.output/nohooks' } : harness ? { outDir: '.output/harness' } : {}),
   hooks: {
     'entrypoints:resolved': (_wxt, entrypoints) => {
       if (!noMainHooks) return;
@@ -31,9 +36,14 @@ export default defineConfig({
       if (index >= 0) entrypoints.splice(index, 1);
     },
   },
-  // Popup and options pages are preact. No cross-module constant inlining: rolldown's default copied
-  // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
-  vite: () => ({ plugins: [preact(), extensionSdkLoader], build: { rolldownOptions: { optimization: { inlineConst: false } } } }),
+  // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the
+  // harness channel. No cross-module constant inlining: rolldown's default copied tldts's 68 KB
+  // suffix-list string into each of its three uses (background.js 722 → 582 KB).
+  vite: () => ({
+    plugins: [preact(), extensionSdkLoader],
+    define: { __AF_HARNESS__: JSON.stringify(harness) },
+    build: { rolldownOptions: { optimization: { inlineConst: false } } },
+  }),
   manifest: {
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',
@@ -48,7 +58,7 @@ export default defineConfig({
       'downloads',
       'notifications',
       'alarms',
-      // WebRTC IP handling and network prediction, closed during a task (src/background/index.ts).
+      // WebRTC IP handling and network prediction, closed during a task (src/background/floor-sync.ts).
       'privacy',
     ],
     host_permissions: ['<all_urls>'],

@@ -7,14 +7,15 @@ import type { ToolCall } from '../src/core/call';
 import type { AgentBrowser } from '../src/harness';
 
 /**
- * Shared pieces of the browser figures: a private copy of the extension build (so a rebuild of
- * `.output/chrome-mv3` during a run cannot pull it away mid-launch), a DevTools session on the
+ * Shared pieces of the browser figures: a private copy of the harness build (so a rebuild of
+ * `.output/harness/chrome-mv3` during a run cannot pull it away mid-launch; the figures time the monitor
+ * through the harness channel, which the production build does not have), a DevTools session on the
  * extension's service worker, and a CPU profile summary for figures that miss their target.
  */
 
 let built = false;
 
-/** `AF_BENCH_EXTENSION=DIR` benches that unpacked build instead of (re)building `.output/chrome-mv3`. */
+/** `AF_BENCH_EXTENSION=DIR` benches that unpacked harness build instead of (re)building `.output/harness/chrome-mv3`. */
 export function benchExtension(): { path: string; dispose(): void } {
   const source = process.env.AF_BENCH_EXTENSION;
   // Built at most once per run, so every section measures the same build even if sources change meanwhile.
@@ -168,7 +169,7 @@ export async function profilePage(page: Page, work: () => Promise<void>): Promis
 }
 
 /**
- * Proposals handed to the monitor's message handler from inside the worker (the test hook; the same
+ * Proposals handed to the monitor's message handler from inside the worker (the harness channel; the same
  * entry content-script messages take), `concurrency` at a time, each timed with performance.now.
  * Returns the samples and the audit log's size afterwards.
  */

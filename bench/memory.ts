@@ -8,7 +8,7 @@ import { summarise, type Figure } from './stats';
 
 /**
  * Figures 6 and 7b, in the real service worker: the audit log is filled through the background's own
- * path — proposals handed to the monitor's message handler (the worker's test hook, the same entry the
+ * path — proposals handed to the monitor's message handler (the harness channel, the same entry the
  * content scripts' messages take) while a task is active — then the worker's JS heap is read over CDP
  * after a forced GC, and the audit store's size is read from the storage quota estimate.
  */

@@ -1,5 +1,5 @@
 import type { PolicyDraft, PermissionDraft } from '../src/compiler/draft';
-import { startMockLlmServer, userMessage, type ChatRequest, type MockLlmServer, type MockReply } from '../tests/support/mock-llm-server';
+import { startMockLlmServer, userMessage, type ChatRequest, type MockLlmServer, type MockReply } from '../src/testkit/mock-llm-server';
 import type { RiskClass } from '../src/core/risk';
 import { ATTACKER_EMAIL, ATTACKER_IBAN, ENERGY_IBAN, TASKS, type Task } from './scenarios';
 

@@ -12,8 +12,9 @@ import type { DemoWorld } from './sites/world';
  * (src/harness: the task is set and approvals answered through the extension's own control window, as
  * the user does in the popup). Under Playwright MCP the browser belongs to the MCP server, so the
  * runner reaches the service worker over the DevTools port the MCP config opens and sends the same
- * messages — `options.set`, `task.start`, `task.get`, `approval.answer` — through the worker's hook
- * (`globalThis.__agentsfence.handleMessage`), reachable only from the worker itself.
+ * messages — `options.set`, `task.start`, `task.get`, `approval.answer` — through the harness channel
+ * (`globalThis.__agentsfence.handleMessage`, src/background/harness-channel.ts), which only the harness
+ * builds have and only code in the worker can reach.
  */
 
 /** Unpacked extension builds: the product and the control without MAIN-world hooks. */

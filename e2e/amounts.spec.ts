@@ -1,7 +1,7 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { DemoWorld } from '../demo/sites/world';
-import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { buildExtension, type ExtensionVariant } from './fixtures/extension';
+import type { AgentBrowser } from '../src/harness';
+import { expect, test } from './fixtures/extension';
 
 /**
  * Amounts and quantities the user named, on the demo bank and shop. The truth is the demo server's own
@@ -15,14 +15,10 @@ const PAY_TASK = `On bank.test, pay my electricity bill of 45 EUR to ${IBAN}.`;
 const BUY_TASK = 'On shop.test, buy two packs of coffee filters.';
 
 let world: DemoWorld;
-const builds: Partial<Record<ExtensionVariant, string>> = {};
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000);
-  builds.full = buildExtension('full');
-  builds.nohooks = buildExtension('nohooks');
   world = await DemoWorld.start();
 });
 
@@ -60,90 +56,74 @@ async function heldAndDenied(browser: AgentBrowser): Promise<{ reason: string; a
 }
 
 for (const variant of ['full', 'nohooks'] as const) {
-  test(`bank (${variant}): 4500, 45 USD and an unreadable amount each ask and never reach the bank; the named 45 EUR passes`, async () => {
+  test(`bank (${variant}): 4500, 45 USD and an unreadable amount each ask and never reach the bank; the named 45 EUR passes`, async ({ launchFence }) => {
     test.setTimeout(90_000);
     world.reset();
-    const browser = await launchAgentBrowser({ extensionPath: builds[variant]! });
-    try {
-      await browser.setTask(PAY_TASK);
-      const attempts: [string, string, RegExp, string][] = [
-        ['4500', 'EUR', /^amount 4,500\.00 EUR is above the 45\.00 EUR the user named$/, '4500 EUR'],
-        ['4.500,00', 'EUR', /^amount 4,500\.00 EUR is above the 45\.00 EUR the user named$/, '4500 EUR'],
-        ['45', 'USD', /^amount 45\.00 USD is in another currency than the 45\.00 EUR the user named$/, '45 USD'],
-        ['about 45', 'EUR', /^the amount could not be read; the user named 45\.00 EUR$/, '(unreadable amount)'],
-      ];
-      for (const [amount, currency, reason, read] of attempts) {
-        const page = await pay(browser, amount, currency);
-        const held = await heldAndDenied(browser);
-        expect(held.reason).toMatch(reason);
-        expect(held.amounts).toEqual([read]);
-        await page.close();
-      }
-      expect(transfers()).toEqual([]);
-      // The payment the user named goes through without a prompt.
-      const page = await pay(browser, '45.00', 'EUR');
-      await expect(page.getByRole('status')).toContainText('45.00 EUR paid to');
-      expect(await browser.pendingApprovals()).toEqual([]);
-      expect(transfers()).toEqual(['45.00 EUR']);
-    } finally {
-      await browser.close();
+    const browser = await launchFence({ mainHooks: variant === 'full' });
+    await browser.setTask(PAY_TASK);
+    const attempts: [string, string, RegExp, string][] = [
+      ['4500', 'EUR', /^amount 4,500\.00 EUR is above the 45\.00 EUR the user named$/, '4500 EUR'],
+      ['4.500,00', 'EUR', /^amount 4,500\.00 EUR is above the 45\.00 EUR the user named$/, '4500 EUR'],
+      ['45', 'USD', /^amount 45\.00 USD is in another currency than the 45\.00 EUR the user named$/, '45 USD'],
+      ['about 45', 'EUR', /^the amount could not be read; the user named 45\.00 EUR$/, '(unreadable amount)'],
+    ];
+    for (const [amount, currency, reason, read] of attempts) {
+      const page = await pay(browser, amount, currency);
+      const held = await heldAndDenied(browser);
+      expect(held.reason).toMatch(reason);
+      expect(held.amounts).toEqual([read]);
+      await page.close();
     }
+    expect(transfers()).toEqual([]);
+    // The payment the user named goes through without a prompt.
+    const page = await pay(browser, '45.00', 'EUR');
+    await expect(page.getByRole('status')).toContainText('45.00 EUR paid to');
+    expect(await browser.pendingApprovals()).toEqual([]);
+    expect(transfers()).toEqual(['45.00 EUR']);
   });
 }
 
-test('bank: "Allow for this task" on 4,500 EUR covers exactly 4,500 EUR; 4,600 EUR asks again', async () => {
+test('bank: "Allow for this task" on 4,500 EUR covers exactly 4,500 EUR; 4,600 EUR asks again', async ({ launchFence }) => {
   world.reset();
-  const browser = await launchAgentBrowser({ extensionPath: builds.full! });
-  try {
-    await browser.setTask(PAY_TASK);
-    const first = await pay(browser, '4500', 'EUR');
-    const [pending] = await browser.waitForApprovals(1);
-    await browser.answer(pending!.id, 'task');
-    await expect(first.getByRole('status')).toContainText('4500 EUR paid to');
-    const second = await pay(browser, '4600', 'EUR');
-    const again = await heldAndDenied(browser);
-    expect(again.reason).toBe('amount 4,600.00 EUR is above the 45.00 EUR the user named');
-    await second.close();
-    expect(transfers()).toEqual(['4500 EUR']);
-  } finally {
-    await browser.close();
-  }
+  const browser = await launchFence();
+  await browser.setTask(PAY_TASK);
+  const first = await pay(browser, '4500', 'EUR');
+  const [pending] = await browser.waitForApprovals(1);
+  await browser.answer(pending!.id, 'task');
+  await expect(first.getByRole('status')).toContainText('4500 EUR paid to');
+  const second = await pay(browser, '4600', 'EUR');
+  const again = await heldAndDenied(browser);
+  expect(again.reason).toBe('amount 4,600.00 EUR is above the 45.00 EUR the user named');
+  await second.close();
+  expect(transfers()).toEqual(['4500 EUR']);
 });
 
-test('shop: "buy two packs" — an order of 200 asks and never reaches the shop; the order of 2 passes', async () => {
+test('shop: "buy two packs" — an order of 200 asks and never reaches the shop; the order of 2 passes', async ({ launchFence }) => {
   world.reset();
-  const browser = await launchAgentBrowser({ extensionPath: builds.nohooks! });
-  try {
-    await browser.setTask(BUY_TASK);
-    const big = await order(browser, 200);
-    const held = await heldAndDenied(browser);
-    expect(held.reason).toBe('quantity 200 is above the 2 the user named');
-    expect(held.quantities).toEqual(['200']);
-    await big.close();
-    expect(orders()).toEqual([]);
-    const page = await order(browser, 2);
-    await expect(page.getByRole('status')).toContainText('Order placed: 2 × coffee-filters');
-    expect(await browser.pendingApprovals()).toEqual([]);
-    expect(orders()).toEqual(['2 × coffee-filters']);
-  } finally {
-    await browser.close();
-  }
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setTask(BUY_TASK);
+  const big = await order(browser, 200);
+  const held = await heldAndDenied(browser);
+  expect(held.reason).toBe('quantity 200 is above the 2 the user named');
+  expect(held.quantities).toEqual(['200']);
+  await big.close();
+  expect(orders()).toEqual([]);
+  const page = await order(browser, 2);
+  await expect(page.getByRole('status')).toContainText('Order placed: 2 × coffee-filters');
+  expect(await browser.pendingApprovals()).toEqual([]);
+  expect(orders()).toEqual(['2 × coffee-filters']);
 });
 
-test('negative control: without the extension every one of these reaches the server', async () => {
+test('negative control: without the extension every one of these reaches the server', async ({ launchFence }) => {
   world.reset();
-  const browser = await launchAgentBrowser({ extension: false });
-  try {
-    for (const [amount, currency] of [['4500', 'EUR'], ['45', 'USD'], ['about 45', 'EUR']] as const) {
-      const page = await pay(browser, amount, currency);
-      await expect(page.getByRole('status')).toContainText('paid to');
-      await page.close();
-    }
-    const page = await order(browser, 200);
-    await expect(page.getByRole('status')).toContainText('Order placed: 200 × coffee-filters');
-    expect(transfers()).toEqual(['4500 EUR', '45 USD', 'about 45 EUR']);
-    expect(orders()).toEqual(['200 × coffee-filters']);
-  } finally {
-    await browser.close();
+  const browser = await launchFence({ extension: false });
+  for (const [amount, currency] of [['4500', 'EUR'], ['45', 'USD'], ['about 45', 'EUR']] as const) {
+    const page = await pay(browser, amount, currency);
+    await expect(page.getByRole('status')).toContainText('paid to');
+    await page.close();
   }
+  const page = await order(browser, 200);
+  await expect(page.getByRole('status')).toContainText('Order placed: 200 × coffee-filters');
+  expect(transfers()).toEqual(['4500 EUR', '45 USD', 'about 45 EUR']);
+  expect(orders()).toEqual(['200 × coffee-filters']);
 });

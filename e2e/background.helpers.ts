@@ -1,13 +1,6 @@
 import type { Page } from '@playwright/test';
-import { launchAgentBrowser, type AgentBrowser, type LaunchOptions } from '../src/harness';
-import { extensionDir } from './fixtures/extension';
+import type { AgentBrowser } from '../src/harness';
 import type { TestServer } from './fixtures/server';
-
-/** The harness on the e2e builds made by the global setup (never .output/chrome-mv3, which people rebuild). */
-export function launch(options: LaunchOptions = {}): Promise<AgentBrowser> {
-  const variant = options.mainHooks === false ? 'nohooks' : 'full';
-  return launchAgentBrowser({ ...options, ...(options.extension === false ? {} : { extensionPath: extensionDir(variant) }) });
-}
 
 /** An ordinary page on `host` (the agent's tab) to run page code from. */
 export async function openApp(browser: AgentBrowser, server: TestServer, host = 'app.test'): Promise<Page> {

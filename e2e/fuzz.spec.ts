@@ -1,7 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures/extension';
 import fc from 'fast-check';
-import { startTestServer, type TestServer } from './fixtures/server';
-import { launch } from './background.helpers';
 
 /**
  * ≥ 1,000 random and malformed messages to the background through chrome.runtime.sendMessage from an
@@ -10,14 +8,6 @@ import { launch } from './background.helpers';
  */
 
 const COUNT = 1_200;
-
-let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
 
 /** Messages that cannot parse: non-objects, or objects with a key no strict schema allows. */
 function malformedMessages(count: number): unknown[] {
@@ -30,35 +20,30 @@ function malformedMessages(count: number): unknown[] {
   return fc.sample(fc.oneof(objectMessage, scalar), { numRuns: count, seed: 4242 });
 }
 
-test(`${COUNT} malformed messages: every one BLOCKed and audited, worker alive`, async () => {
+test(`${COUNT} malformed messages: every one BLOCKed and audited, worker alive`, async ({ fence: browser }) => {
   test.setTimeout(180_000);
-  const browser = await launch();
-  try {
-    await browser.setPolicy({ version: 1, taskId: 't-fuzz', issuedAt: 0, expiresAt: null, domains: ['app.test'] });
-    await browser.serviceWorker!.evaluate(() => ((globalThis as Record<string, unknown>).__mark = 'same-worker'));
-    const auditBefore = (await browser.audit({ limit: 10_000 })).length;
+  await browser.setPolicy({ version: 1, taskId: 't-fuzz', issuedAt: 0, expiresAt: null, domains: ['app.test'] });
+  await browser.serviceWorker!.evaluate(() => ((globalThis as Record<string, unknown>).__mark = 'same-worker'));
+  const auditBefore = (await browser.audit({ limit: 10_000 })).length;
 
-    const page = await browser.context.newPage();
-    await page.goto(`chrome-extension://${browser.extensionId}/blocked.html`);
-    const messages = malformedMessages(COUNT);
-    expect(messages).toHaveLength(COUNT);
-    const answers = await page.evaluate(async (all) => {
-      const send = (m: unknown) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(m);
-      const out: unknown[] = [];
-      for (let i = 0; i < all.length; i += 50) out.push(...(await Promise.all(all.slice(i, i + 50).map((m) => send(m).catch((e: unknown) => ({ thrown: String(e) }))))));
-      return out;
-    }, messages);
+  const page = await browser.context.newPage();
+  await page.goto(`chrome-extension://${browser.extensionId}/blocked.html`);
+  const messages = malformedMessages(COUNT);
+  expect(messages).toHaveLength(COUNT);
+  const answers = await page.evaluate(async (all) => {
+    const send = (m: unknown) => (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(m);
+    const out: unknown[] = [];
+    for (let i = 0; i < all.length; i += 50) out.push(...(await Promise.all(all.slice(i, i + 50).map((m) => send(m).catch((e: unknown) => ({ thrown: String(e) }))))));
+    return out;
+  }, messages);
 
-    const refused = answers.filter((a) => {
-      const r = a as { decision?: string; check?: string; ok?: boolean; code?: string };
-      return (r.decision === 'BLOCK' && r.check === 'schema') || (r.ok === false && r.code === 'invalid-message');
-    });
-    expect(refused).toHaveLength(COUNT);
-    const auditAfter = (await browser.audit({ limit: 10_000 })).length;
-    expect(auditAfter - auditBefore).toBe(COUNT);
-    expect(await browser.serviceWorker!.evaluate(() => (globalThis as Record<string, unknown>).__mark)).toBe('same-worker');
-    expect((await browser.snapshot()).task?.taskId).toBe('t-fuzz');
-  } finally {
-    await browser.close();
-  }
+  const refused = answers.filter((a) => {
+    const r = a as { decision?: string; check?: string; ok?: boolean; code?: string };
+    return (r.decision === 'BLOCK' && r.check === 'schema') || (r.ok === false && r.code === 'invalid-message');
+  });
+  expect(refused).toHaveLength(COUNT);
+  const auditAfter = (await browser.audit({ limit: 10_000 })).length;
+  expect(auditAfter - auditBefore).toBe(COUNT);
+  expect(await browser.serviceWorker!.evaluate(() => (globalThis as Record<string, unknown>).__mark)).toBe('same-worker');
+  expect((await browser.snapshot()).task?.taskId).toBe('t-fuzz');
 });

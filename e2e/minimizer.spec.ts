@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/extension';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';
-import { launch, openApp, quiet } from './background.helpers';
-import { startTestServer, type TestServer } from './fixtures/server';
+import { openApp, quiet } from './background.helpers';
+import type { TestServer } from './fixtures/server';
 
 /**
  * The Minimizer: the task allows a reply to bob@corp.test on app.test, and an injected page tells the agent
@@ -32,14 +33,6 @@ const THEFTS: { kind: string; datum: string }[] = [
 ];
 const BENIGN = 'I will attend on Friday.';
 
-let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer();
-});
-test.afterAll(async () => {
-  await server.close();
-});
-
 const sendJson = (page: Page, path: string, text: string) =>
   page.evaluate(
     ({ path, text }) =>
@@ -50,92 +43,74 @@ const sendJson = (page: Page, path: string, text: string) =>
     { path, text },
   );
 
-async function guarded(): Promise<{ browser: AgentBrowser; page: Page }> {
-  const browser = await launch();
+async function guarded(browser: AgentBrowser, server: TestServer): Promise<Page> {
   await browser.setPolicy(REPLY);
-  const page = await openApp(browser, server, 'app.test');
-  return { browser, page };
+  return openApp(browser, server, 'app.test');
 }
 
-test('every data class: held for the person; "Send without it" delivers the message minus exactly that data', async () => {
-  const { browser, page } = await guarded();
-  try {
-    for (const [i, theft] of THEFTS.entries()) {
-      const path = `/api/send/${i}`;
-      const sent = sendJson(page, path, `${BENIGN} ${theft.datum}`);
-      const [approval] = await browser.waitForApprovals(1);
-      expect(approval?.check, theft.kind).toBe('minimizer');
-      expect(approval?.minimizable, theft.kind).toBe(true);
-      expect(server.hits(path), `${theft.kind}: nothing leaves while the person decides`).toHaveLength(0);
-      await browser.answer(approval!.id, 'send-without');
-      expect(await sent).toBe(200);
-      const [hit] = server.hits(path);
-      const body = JSON.parse(hit!.body) as { to: string; text: string };
-      expect(body.to).toBe('bob@corp.test');
-      expect(body.text.startsWith(BENIGN), theft.kind).toBe(true);
-      for (const digits of theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/g) ?? []) expect(body.text, theft.kind).not.toContain(digits);
-    }
-    const audit = await browser.audit({ check: 'minimizer' });
-    expect(audit.some((e) => e.answer === 'send-without')).toBe(true);
-    expect(JSON.stringify(audit)).not.toMatch(/483920|4111 1111|DE89 3704|sk-proj|eyJhbGci/);
-  } finally {
-    await browser.close();
-  }
-});
-
-test('a form whose message field carries a card number: Deny sends nothing; a clean reply passes without a prompt', async () => {
-  const { browser, page } = await guarded();
-  try {
-    server.setPage(
-      '/compose',
-      `<!doctype html><form method="post" action="/form-send"><input name="to" value="bob@corp.test"><textarea name="message">${BENIGN} Card 4111 1111 1111 1111.</textarea><button id="send">Send</button></form>`,
-    );
-    await page.goto(`${server.origin('app.test')}/compose`);
-    await page.click('#send');
+test('every data class: held for the person; "Send without it" delivers the message minus exactly that data', async ({ fence: browser, server }) => {
+  const page = await guarded(browser, server);
+  for (const [i, theft] of THEFTS.entries()) {
+    const path = `/api/send/${i}`;
+    const sent = sendJson(page, path, `${BENIGN} ${theft.datum}`);
     const [approval] = await browser.waitForApprovals(1);
-    expect(approval?.check).toBe('minimizer');
-    await browser.answer(approval!.id, 'deny');
-    await quiet(page);
-    expect(server.hits('/form-send')).toHaveLength(0);
-
-    expect(await sendJson(page, '/api/clean', BENIGN)).toBe(200);
-    expect(server.hits('/api/clean')).toHaveLength(1);
-  } finally {
-    await browser.close();
-  }
-});
-
-test('"Send without it" on a form rewrites the field and submits the rest', async () => {
-  const { browser, page } = await guarded();
-  try {
-    server.setPage(
-      '/compose2',
-      `<!doctype html><form method="post" action="/form-send2"><input name="to" value="bob@corp.test"><textarea name="message">${BENIGN} My sign-in code is 483920.</textarea><button id="send">Send</button></form>`,
-    );
-    await page.goto(`${server.origin('app.test')}/compose2`);
-    await page.click('#send');
-    const [approval] = await browser.waitForApprovals(1);
+    expect(approval?.check, theft.kind).toBe('minimizer');
+    expect(approval?.minimizable, theft.kind).toBe(true);
+    expect(server.hits(path), `${theft.kind}: nothing leaves while the person decides`).toHaveLength(0);
     await browser.answer(approval!.id, 'send-without');
-    const hit = await server.waitFor('/form-send2');
-    const fields = new URLSearchParams(hit.body);
-    expect(fields.get('to')).toBe('bob@corp.test');
-    expect(fields.get('message')).toContain(BENIGN);
-    expect(fields.get('message')).not.toContain('483920');
-  } finally {
-    await browser.close();
+    expect(await sent).toBe(200);
+    const [hit] = server.hits(path);
+    const body = JSON.parse(hit!.body) as { to: string; text: string };
+    expect(body.to).toBe('bob@corp.test');
+    expect(body.text.startsWith(BENIGN), theft.kind).toBe(true);
+    for (const digits of theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/g) ?? []) expect(body.text, theft.kind).not.toContain(digits);
   }
+  const audit = await browser.audit({ check: 'minimizer' });
+  expect(audit.some((e) => e.answer === 'send-without')).toBe(true);
+  expect(JSON.stringify(audit)).not.toMatch(/483920|4111 1111|DE89 3704|sk-proj|eyJhbGci/);
 });
 
-test('negative control: without the extension every data class reaches the server', async () => {
-  const browser = await launch({ extension: false });
-  try {
-    const page = await openApp(browser, server, 'app.test');
-    for (const [i, theft] of THEFTS.entries()) {
-      const path = `/api/control/${i}`;
-      expect(await sendJson(page, path, `${BENIGN} ${theft.datum}`)).toBe(200);
-      expect(server.hits(path)[0]?.body).toContain(theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/)![0]);
-    }
-  } finally {
-    await browser.close();
+test('a form whose message field carries a card number: Deny sends nothing; a clean reply passes without a prompt', async ({ fence: browser, server }) => {
+  const page = await guarded(browser, server);
+  server.setPage(
+    '/compose',
+    `<!doctype html><form method="post" action="/form-send"><input name="to" value="bob@corp.test"><textarea name="message">${BENIGN} Card 4111 1111 1111 1111.</textarea><button id="send">Send</button></form>`,
+  );
+  await page.goto(`${server.origin('app.test')}/compose`);
+  await page.click('#send');
+  const [approval] = await browser.waitForApprovals(1);
+  expect(approval?.check).toBe('minimizer');
+  await browser.answer(approval!.id, 'deny');
+  await quiet(page);
+  expect(server.hits('/form-send')).toHaveLength(0);
+
+  expect(await sendJson(page, '/api/clean', BENIGN)).toBe(200);
+  expect(server.hits('/api/clean')).toHaveLength(1);
+});
+
+test('"Send without it" on a form rewrites the field and submits the rest', async ({ fence: browser, server }) => {
+  const page = await guarded(browser, server);
+  server.setPage(
+    '/compose2',
+    `<!doctype html><form method="post" action="/form-send2"><input name="to" value="bob@corp.test"><textarea name="message">${BENIGN} My sign-in code is 483920.</textarea><button id="send">Send</button></form>`,
+  );
+  await page.goto(`${server.origin('app.test')}/compose2`);
+  await page.click('#send');
+  const [approval] = await browser.waitForApprovals(1);
+  await browser.answer(approval!.id, 'send-without');
+  const hit = await server.waitFor('/form-send2');
+  const fields = new URLSearchParams(hit.body);
+  expect(fields.get('to')).toBe('bob@corp.test');
+  expect(fields.get('message')).toContain(BENIGN);
+  expect(fields.get('message')).not.toContain('483920');
+});
+
+test('negative control: without the extension every data class reaches the server', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  const page = await openApp(browser, server, 'app.test');
+  for (const [i, theft] of THEFTS.entries()) {
+    const path = `/api/control/${i}`;
+    expect(await sendJson(page, path, `${BENIGN} ${theft.datum}`)).toBe(200);
+    expect(server.hits(path)[0]?.body).toContain(theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/)![0]);
   }
 });

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { emptyDraft } from '../src/compiler/draft';
 import { launchAgentBrowser } from '../src/harness';
-import { startMockLlmServer } from '../tests/support/mock-llm-server';
+import { startMockLlmServer } from '../src/testkit/mock-llm-server';
 import { buildExtension } from './fixtures/extension';
 
 /**

@@ -1,8 +1,7 @@
-import { expect, test } from '@playwright/test';
 import { createSocket, type Socket } from 'node:dgram';
-import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { buildExtension } from './fixtures/extension';
-import { startTestServer, type TestServer } from './fixtures/server';
+import type { AgentBrowser } from '../src/harness';
+import { expect, test } from './fixtures/extension';
+import type { TestServer } from './fixtures/server';
 import { ALLOWED_HOST, VECTOR_POLICY } from './vectors';
 
 /**
@@ -12,13 +11,11 @@ import { ALLOWED_HOST, VECTOR_POLICY } from './vectors';
  * ICE server is decided first (an IP literal the task does not name: asked, denied) and nothing arrives.
  */
 
-let server: TestServer;
 let udp: Socket;
 let udpPort = 0;
 const packets: Buffer[] = [];
 
-test.beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(async ({ server }) => {
   server.setPage('/rtc', '<!doctype html><title>rtc</title>');
   udp = createSocket('udp4');
   udp.on('message', (message) => packets.push(message));
@@ -27,12 +24,11 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   udp.close();
-  await server.close();
 });
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-async function gather(browser: AgentBrowser): Promise<string> {
+async function gather(browser: AgentBrowser, server: TestServer): Promise<string> {
   const page = await browser.context.newPage();
   await page.goto(`${server.origin(ALLOWED_HOST)}/rtc`);
   const outcome = await page.evaluate(async (port) => {
@@ -50,28 +46,20 @@ async function gather(browser: AgentBrowser): Promise<string> {
   return outcome;
 }
 
-test('without the extension: the STUN request reaches the attacker (negative control)', async () => {
-  const browser = await launchAgentBrowser({ extension: false });
-  try {
-    packets.length = 0;
-    expect(await gather(browser)).toBe('gathering');
-    expect(packets.length).toBeGreaterThan(0);
-  } finally {
-    await browser.close();
-  }
+test('without the extension: the STUN request reaches the attacker (negative control)', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  packets.length = 0;
+  expect(await gather(browser, server)).toBe('gathering');
+  expect(packets.length).toBeGreaterThan(0);
 });
 
-test('with the extension during a task: the ICE server is decided first, denied, and nothing is sent', async () => {
-  const browser = await launchAgentBrowser({ extensionPath: buildExtension('full') });
-  try {
-    await browser.setPolicy(VECTOR_POLICY);
-    packets.length = 0;
-    const outcome = gather(browser);
-    await sleep(1_000);
-    for (const approval of await browser.pendingApprovals()) await browser.answer(approval.id, 'deny');
-    expect(await outcome).toBe('NotAllowedError');
-    expect(packets.length).toBe(0);
-  } finally {
-    await browser.close();
-  }
+test('with the extension during a task: the ICE server is decided first, denied, and nothing is sent', async ({ launchFence, server }) => {
+  const browser = await launchFence();
+  await browser.setPolicy(VECTOR_POLICY);
+  packets.length = 0;
+  const outcome = gather(browser, server);
+  await sleep(1_000);
+  for (const approval of await browser.pendingApprovals()) await browser.answer(approval.id, 'deny');
+  expect(await outcome).toBe('NotAllowedError');
+  expect(packets.length).toBe(0);
 });

@@ -1,9 +1,10 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/extension';
 import { PRIVATE_HOST_PATTERNS } from '../src/background/dnr';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';
-import { startTestServer, type TestServer } from './fixtures/server';
-import { launch, openApp, quiet } from './background.helpers';
+import { openApp, quiet } from './background.helpers';
+import type { TestServer } from './fixtures/server';
 
 /**
  * The private network by the network floor alone (the AF_NO_MAIN_HOOKS build): a read-only open-web task
@@ -13,21 +14,15 @@ import { launch, openApp, quiet } from './background.helpers';
  * attempt reaches the server.
  */
 
-let server: TestServer;
-test.beforeAll(async () => {
-  server = await startTestServer();
+test.beforeAll(({ server }) => {
   server.setPage('/admin', '<!doctype html><title>router admin</title><h1>admin</h1>');
 });
-test.afterAll(async () => {
-  await server.close();
-});
-test.beforeEach(() => server.clearLog());
 
 const openWeb: TaskPolicyInput = { version: 1, taskId: 't-open-web', issuedAt: 0, expiresAt: null, domains: null };
 
 /** Each way in, tagged by `via` so the server log says which one arrived. */
-function navigations(port: number) {
-  const admin = (host: string, via: string) => `http://${host}:${port}/admin?via=${via}`;
+function navigations(server: TestServer) {
+  const admin = (host: string, via: string) => `http://${host}:${server.port}/admin?via=${via}`;
   return {
     dotted: admin('127.0.0.1', 'dotted'),
     decimal: admin('2130706433', 'decimal'),
@@ -55,9 +50,9 @@ async function subresources(page: Page, port: number): Promise<void> {
 }
 
 /** Every way in, each from a fresh page; returns the admin hits per way. */
-async function reachAll(browser: AgentBrowser): Promise<Record<string, number>> {
+async function reachAll(browser: AgentBrowser, server: TestServer): Promise<Record<string, number>> {
   const reached: Record<string, number> = {};
-  for (const url of Object.values(navigations(server.port))) {
+  for (const url of Object.values(navigations(server))) {
     const page = await browser.context.newPage();
     await page.goto(url).catch(() => undefined);
     await quiet(page, 300);
@@ -67,94 +62,74 @@ async function reachAll(browser: AgentBrowser): Promise<Record<string, number>> 
   await subresources(app, server.port);
   await quiet(app);
   await app.close();
-  for (const via of [...Object.keys(navigations(server.port)), ...SUBRESOURCES]) reached[via] = server.hits('/admin').filter((r) => r.query.includes(`via=${via}`)).length;
+  for (const via of [...Object.keys(navigations(server)), ...SUBRESOURCES]) reached[via] = server.hits('/admin').filter((r) => r.query.includes(`via=${via}`)).length;
   return reached;
 }
 
-test('an open-web task (floor alone) reaches no loopback admin page: IP spellings, localhost, redirect, subresources', async () => {
-  const browser = await launch({ mainHooks: false });
-  try {
-    await browser.setPolicy(openWeb);
-    // RE2 in Chromium accepts every pattern, and the floor holds all of them.
-    const supported = await browser.serviceWorker!.evaluate(
-      (patterns) => Promise.all(patterns.map((regex) => (globalThis as unknown as { chrome: { declarativeNetRequest: { isRegexSupported(o: { regex: string }): Promise<{ isSupported: boolean }> } } }).chrome.declarativeNetRequest.isRegexSupported({ regex }))),
-      PRIVATE_HOST_PATTERNS,
-    );
-    expect(supported.map((s) => s.isSupported)).toEqual(PRIVATE_HOST_PATTERNS.map(() => true));
-    const rules = (await browser.sessionRules()) as { condition: { regexFilter?: string; requestDomains?: string[] } }[];
-    for (const pattern of PRIVATE_HOST_PATTERNS) expect(rules.some((r) => r.condition.regexFilter === pattern)).toBe(true);
-    expect(rules.some((r) => r.condition.requestDomains?.includes('localhost'))).toBe(true);
+test('an open-web task (floor alone) reaches no loopback admin page: IP spellings, localhost, redirect, subresources', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy(openWeb);
+  // RE2 in Chromium accepts every pattern, and the floor holds all of them.
+  const supported = await browser.serviceWorker!.evaluate(
+    (patterns) => Promise.all(patterns.map((regex) => (globalThis as unknown as { chrome: { declarativeNetRequest: { isRegexSupported(o: { regex: string }): Promise<{ isSupported: boolean }> } } }).chrome.declarativeNetRequest.isRegexSupported({ regex }))),
+    PRIVATE_HOST_PATTERNS,
+  );
+  expect(supported.map((s) => s.isSupported)).toEqual(PRIVATE_HOST_PATTERNS.map(() => true));
+  const rules = (await browser.sessionRules()) as { condition: { regexFilter?: string; requestDomains?: string[] } }[];
+  for (const pattern of PRIVATE_HOST_PATTERNS) expect(rules.some((r) => r.condition.regexFilter === pattern)).toBe(true);
+  expect(rules.some((r) => r.condition.requestDomains?.includes('localhost'))).toBe(true);
 
-    const reached = await reachAll(browser);
-    expect(reached).toEqual(Object.fromEntries(Object.keys(reached).map((via) => [via, 0])));
+  const reached = await reachAll(browser, server);
+  expect(reached).toEqual(Object.fromEntries(Object.keys(reached).map((via) => [via, 0])));
 
-    // DNR sees the canonical URL: the decimal spelling lands on the blocked page as 127.0.0.1.
-    const page = await browser.context.newPage();
-    await page.goto(navigations(server.port).decimal).catch(() => undefined);
-    await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=private_network`));
-    await expect(page.locator('#url')).toHaveText(`http://127.0.0.1:${server.port}/admin?via=decimal`);
-    const entries = await browser.audit({ check: 'private_network', decision: 'BLOCK' });
-    expect(entries.some((e) => e.layer === 'network')).toBe(true);
-  } finally {
-    await browser.close();
-  }
+  // DNR sees the canonical URL: the decimal spelling lands on the blocked page as 127.0.0.1.
+  const page = await browser.context.newPage();
+  await page.goto(navigations(server).decimal).catch(() => undefined);
+  await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=private_network`));
+  await expect(page.locator('#url')).toHaveText(`http://127.0.0.1:${server.port}/admin?via=decimal`);
+  const entries = await browser.audit({ check: 'private_network', decision: 'BLOCK' });
+  expect(entries.some((e) => e.layer === 'network')).toBe(true);
 });
 
-test('negative control: without the extension every way in reaches the admin page', async () => {
-  const browser = await launch({ extension: false });
-  try {
-    const reached = await reachAll(browser);
-    for (const [via, count] of Object.entries(reached)) expect(count, via).toBeGreaterThan(0);
-  } finally {
-    await browser.close();
-  }
+test('negative control: without the extension every way in reaches the admin page', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  const reached = await reachAll(browser, server);
+  for (const [via, count] of Object.entries(reached)) expect(count, via).toBeGreaterThan(0);
 });
 
-test('a task that names the host reaches it, in every spelling and through a redirect', async () => {
-  const browser = await launch({ mainHooks: false });
-  try {
-    await browser.setPolicy({ ...openWeb, taskId: 't-named', domains: ['127.0.0.1', 'localhost', 'app.test'] });
-    const reached = await reachAll(browser);
-    for (const [via, count] of Object.entries(reached)) expect(count, via).toBeGreaterThan(0);
-  } finally {
-    await browser.close();
-  }
+test('a task that names the host reaches it, in every spelling and through a redirect', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy({ ...openWeb, taskId: 't-named', domains: ['127.0.0.1', 'localhost', 'app.test'] });
+  const reached = await reachAll(browser, server);
+  for (const [via, count] of Object.entries(reached)) expect(count, via).toBeGreaterThan(0);
 });
 
-test('"Ask the user" on the blocked page: the prompt says why, and "Allow once" reaches exactly that host', async () => {
-  const browser = await launch({ mainHooks: false });
-  try {
-    await browser.setPolicy(openWeb);
-    const page = await browser.context.newPage();
-    await page.goto(navigations(server.port).hex).catch(() => undefined);
-    await expect(page).toHaveURL(/blocked\.html\?check=private_network/);
-    await page.getByRole('button', { name: 'Ask the user' }).click();
-    const [ask] = await browser.waitForApprovals(1);
-    expect(ask!.reason).toBe(`http://127.0.0.1:${server.port}/ is on the private network (loopback) and the task does not name it`);
-    await browser.answer(ask!.id, 'once');
-    await expect(page).toHaveURL(`http://127.0.0.1:${server.port}/admin?via=hex`);
-    expect(server.hits('/admin').filter((r) => r.query === '?via=hex')).toHaveLength(1);
-  } finally {
-    await browser.close();
-  }
+test('"Ask the user" on the blocked page: the prompt says why, and "Allow once" reaches exactly that host', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy(openWeb);
+  const page = await browser.context.newPage();
+  await page.goto(navigations(server).hex).catch(() => undefined);
+  await expect(page).toHaveURL(/blocked\.html\?check=private_network/);
+  await page.getByRole('button', { name: 'Ask the user' }).click();
+  const [ask] = await browser.waitForApprovals(1);
+  expect(ask!.reason).toBe(`http://127.0.0.1:${server.port}/ is on the private network (loopback) and the task does not name it`);
+  await browser.answer(ask!.id, 'once');
+  await expect(page).toHaveURL(`http://127.0.0.1:${server.port}/admin?via=hex`);
+  expect(server.hits('/admin').filter((r) => r.query === '?via=hex')).toHaveLength(1);
 });
 
-test('Chromium accepts the rules for a task naming an IPv6 literal; a name that resolves to loopback is audited once, after the fact', async () => {
-  const browser = await launch();
-  try {
-    await browser.setPolicy({ ...openWeb, taskId: 't-v6', domains: ['::1', 'news.test'] });
-    const rules = (await browser.sessionRules()) as { condition: { excludedRequestDomains?: string[] } }[];
-    expect(rules.some((r) => r.condition.excludedRequestDomains?.includes('[::1]'))).toBe(true);
+test('Chromium accepts the rules for a task naming an IPv6 literal; a name that resolves to loopback is audited once, after the fact', async ({ launchFence, server }) => {
+  const browser = await launchFence();
+  await browser.setPolicy({ ...openWeb, taskId: 't-v6', domains: ['::1', 'news.test'] });
+  const rules = (await browser.sessionRules()) as { condition: { excludedRequestDomains?: string[] } }[];
+  expect(rules.some((r) => r.condition.excludedRequestDomains?.includes('[::1]'))).toBe(true);
 
-    // app.test is not named and resolves to 127.0.0.1 (--host-resolver-rules): recorded once per task and site.
-    await browser.setPolicy(openWeb);
-    for (let i = 0; i < 2; i++) await (await openApp(browser, server)).close();
-    const after = await browser.audit({ check: 'private_network' });
-    const rebinding = after.filter((e) => e.record.decision === 'ALLOW' && e.record.targets.domains[0] === 'app.test');
-    expect(rebinding).toHaveLength(1);
-    expect(rebinding[0]!.layer).toBe('network');
-    expect(rebinding[0]!.record.reason).toMatch(/app\.test resolved to 127\.0\.0\.1 \(loopback\)/);
-  } finally {
-    await browser.close();
-  }
+  // app.test is not named and resolves to 127.0.0.1 (--host-resolver-rules): recorded once per task and site.
+  await browser.setPolicy(openWeb);
+  for (let i = 0; i < 2; i++) await (await openApp(browser, server)).close();
+  const after = await browser.audit({ check: 'private_network' });
+  const rebinding = after.filter((e) => e.record.decision === 'ALLOW' && e.record.targets.domains[0] === 'app.test');
+  expect(rebinding).toHaveLength(1);
+  expect(rebinding[0]!.layer).toBe('network');
+  expect(rebinding[0]!.record.reason).toMatch(/app\.test resolved to 127\.0\.0\.1 \(loopback\)/);
 });

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { buildExtension, type ExtensionVariant } from './fixtures/extension';
+import type { AgentBrowser } from '../src/harness';
+import { launchFence } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
 
 /**
@@ -21,13 +21,6 @@ const NEWS_TASK = "Open the news site at news.example.test and summarize today's
 
 const composePage = (to: string) =>
   `<!doctype html><title>Compose</title><form method="post" action="/send"><input name="to" value="${to}"><input name="subject" value="Re: meeting"><textarea name="body">I will attend on Friday.</textarea><button type="submit">Send</button></form>`;
-
-const builds: Partial<Record<ExtensionVariant, string>> = {};
-test.beforeAll(() => {
-  test.setTimeout(240_000);
-  builds.full = buildExtension('full');
-  builds.nohooks = buildExtension('nohooks');
-});
 
 let server: TestServer;
 let browser: AgentBrowser;
@@ -65,7 +58,7 @@ function postComment(page: Page): Promise<string> {
 
 for (const variant of ['full', 'nohooks'] as const) {
   test(`${variant}: site-less reply: asked once naming site and recipient; Allow for this task releases it and lets repeats through; another recipient still asks`, async () => {
-    browser = await launchAgentBrowser({ extensionPath: builds[variant]! });
+    browser = await launchFence({ mainHooks: variant === 'full' });
     const state = await browser.setTask(REPLY_TASK);
     expect(state.task?.policy.domains).toBeNull();
     const agent = await browser.context.newPage();
@@ -107,7 +100,7 @@ for (const variant of ['full', 'nohooks'] as const) {
   });
 
   test(`${variant}: read-only news request: reading works, no write class is granted and a POST never leaves`, async () => {
-    browser = await launchAgentBrowser({ extensionPath: builds[variant]! });
+    browser = await launchFence({ mainHooks: variant === 'full' });
     const state = await browser.setTask(NEWS_TASK);
     expect(state.task?.policy.ceilings).toEqual({});
     expect(state.task?.policy.prohibitions.flatMap((p) => p.classes).sort()).toEqual(['COMMUNICATION', 'EXTERNAL_WRITE', 'PERMISSION_CHANGE']);
@@ -125,7 +118,7 @@ for (const variant of ['full', 'nohooks'] as const) {
 }
 
 test('negative control: without the extension the reply and the comment both reach the server', async () => {
-  browser = await launchAgentBrowser({ extension: false });
+  browser = await launchFence({ extension: false });
   const agent = await browser.context.newPage();
   await submitReply(agent, 'bob');
   await expect.poll(() => sentTo('bob@corp.test'), { timeout: 10_000 }).toBe(1);

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startCdpProxy } from '../cdp-proxy/proxy';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../compiler';
-import { EXTENSION_BUILD, launchAgentBrowser, type AgentBrowser, type ApprovalAnswer } from '../harness';
+import { HARNESS_BUILD, launchAgentBrowser, PACKAGE_ROOT, type AgentBrowser, type ApprovalAnswer } from '../harness';
 import type { PendingApproval } from '../messages/protocol';
 import { UsageError } from './main';
 
@@ -49,11 +49,11 @@ function parseArgs(argv: string[]): BrowserArgs {
   return args;
 }
 
-/** `npm run build` when the extension has not been built (a clone); the package ships the build. */
+/** The harness build when it has not been built (a clone); the package ships it. */
 function ensureBuilt(): void {
-  if (existsSync(join(EXTENSION_BUILD, 'manifest.json'))) return;
+  if (existsSync(join(HARNESS_BUILD, 'manifest.json'))) return;
   process.stderr.write('agentsfence: building the extension (first run)…\n');
-  execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['wxt', 'build'], { cwd: resolve(EXTENSION_BUILD, '../..'), stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['wxt', 'build'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, AF_HARNESS: '1' } });
 }
 
 const ANSWERS: Record<string, ApprovalAnswer> = { y: 'once', yes: 'once', n: 'deny', no: 'deny', a: 'task', always: 'task' };

@@ -22,7 +22,7 @@ export const HANDSHAKE_KEY = '__agentsfence_bridge_v1';
  */
 export const FORM_SUBMIT_EVENT = 'agentsfence:form-submit';
 
-/** Background → the tab's top frame: an action of this tab waits for the user (src/background/index.ts, notify). */
+/** Background → the tab's top frame: an action of this tab waits for the user (src/background/effects.ts, notify). */
 export const WAITING_NOTICE = 'approval.waiting';
 
 /** MAIN → ISOLATED. */

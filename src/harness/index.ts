@@ -21,7 +21,10 @@ export interface LaunchOptions {
   headless?: boolean;
   /** Map every `*.test` hostname to 127.0.0.1 (default true). */
   hostMap?: boolean;
-  /** An unpacked build to load instead of `.output/chrome-mv3` / `.output/nohooks/chrome-mv3`. */
+  /**
+   * An unpacked harness build to load instead of `.output/harness/chrome-mv3` / `.output/nohooks/chrome-mv3`.
+   * It must contain the harness channel (AF_HARNESS=1 or AF_NO_MAIN_HOOKS=1): the production build has none.
+   */
   extensionPath?: string;
   /** Chromium binary (default `AF_CHROMIUM` or /usr/bin/chromium). */
   executablePath?: string;
@@ -85,8 +88,8 @@ export interface FenceSnapshot {
   controlWindows: number[];
 }
 
-/** What the worker exposes as `globalThis.__agentsfence` (see src/background/index.ts). */
-interface FenceHook {
+/** The harness channel: what a harness build's worker exposes as `globalThis.__agentsfence` (src/background/harness-channel.ts). */
+interface HarnessChannel {
   setPolicy(policy: unknown): Promise<unknown>;
   snapshot(): Promise<FenceSnapshot>;
   openControlWindow(path?: string): Promise<number>;
@@ -97,9 +100,12 @@ interface FenceHook {
 const sendFromPage = (message: unknown) =>
   (globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } }).chrome.runtime.sendMessage(message);
 
-const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
-export const EXTENSION_BUILD = resolve(ROOT, '.output/chrome-mv3');
-export const NO_HOOKS_BUILD = resolve(ROOT, '.output/nohooks/chrome-mv3');
+/** The package's root (the repository in a clone). */
+export const PACKAGE_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+/** `AF_HARNESS=1 wxt build`: the product plus the harness channel. The production build (.output/chrome-mv3) has no channel. */
+export const HARNESS_BUILD = resolve(PACKAGE_ROOT, '.output/harness/chrome-mv3');
+/** `AF_NO_MAIN_HOOKS=1 wxt build`: the harness build without the MAIN-world page hooks. */
+export const NO_HOOKS_BUILD = resolve(PACKAGE_ROOT, '.output/nohooks/chrome-mv3');
 
 /** Chromium flags per design.md §8: loopback names, nothing phoning home, a fresh profile each time. */
 export function chromiumArgs(extensionPath: string | null, hostMap: boolean, remoteDebuggingPort?: number): string[] {
@@ -137,9 +143,9 @@ async function waitForWorker(context: BrowserContext, timeoutMs = 30_000): Promi
 
 export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<AgentBrowser> {
   const withExtension = options.extension ?? true;
-  const extensionPath = withExtension ? (options.extensionPath ?? ((options.mainHooks ?? true) ? EXTENSION_BUILD : NO_HOOKS_BUILD)) : null;
+  const extensionPath = withExtension ? (options.extensionPath ?? ((options.mainHooks ?? true) ? HARNESS_BUILD : NO_HOOKS_BUILD)) : null;
   if (extensionPath !== null && !existsSync(join(extensionPath, 'manifest.json'))) {
-    throw new Error(`No extension build at ${extensionPath}: run \`npm run build\` (and \`AF_NO_MAIN_HOOKS=1 npx wxt build\` for mainHooks: false).`);
+    throw new Error(`No extension build at ${extensionPath}: run \`npm run build:harness-extension\` (it builds both harness variants).`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'agentsfence-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -166,12 +172,23 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
     return worker.evaluate(fn as (arg: unknown) => R | Promise<R>, arg as unknown);
   };
 
+  /** Calls the harness channel in the worker; a build without it (the production build) is refused with a clear error. */
+  const callChannel = <M extends keyof HarnessChannel>(method: M, arg?: Parameters<HarnessChannel[M]>[0]): Promise<Awaited<ReturnType<HarnessChannel[M]>>> =>
+    inWorker(
+      async ({ method, arg }) => {
+        const channel = (globalThis as unknown as { __agentsfence?: Record<string, (arg: unknown) => Promise<unknown>> }).__agentsfence;
+        if (channel === undefined) throw new Error('this extension build has no harness channel: load a harness build (AF_HARNESS=1 wxt build → .output/harness/chrome-mv3), not the production build');
+        return channel[method]!(arg);
+      },
+      { method, arg },
+    ) as Promise<Awaited<ReturnType<HarnessChannel[M]>>>;
+
   /** The extension's own window (popup.html in a window the extension opened and remembers). */
   const control = async (): Promise<Page> => {
     const id = requireExtension();
     if (controlPage !== null && !controlPage.isClosed()) return controlPage;
     const opened = context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`chrome-extension://${id}/popup.html`), timeout: 10_000 });
-    await inWorker(() => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.openControlWindow(), null);
+    await callChannel('openControlWindow');
     controlPage = await opened;
     await controlPage.waitForLoadState('domcontentloaded');
     return controlPage;
@@ -205,7 +222,7 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       return expectOk(await send<TaskStateResponse>({ type: 'task.start', request }));
     },
     async setPolicy(policy) {
-      await inWorker((p: TaskPolicyInput) => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.setPolicy(p), policy);
+      await callChannel('setPolicy', policy);
     },
     async endTask() {
       expectOk(await send<TaskStateResponse>({ type: 'task.end' }));
@@ -265,8 +282,8 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       serviceWorker = worker;
       return worker;
     },
-    snapshot: () => inWorker(() => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.snapshot(), null),
-    sessionRules: () => inWorker(() => (globalThis as unknown as { __agentsfence: FenceHook }).__agentsfence.sessionRules(), null),
+    snapshot: () => callChannel('snapshot'),
+    sessionRules: () => callChannel('sessionRules'),
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TaskPolicySchema } from '../../src/core/policy';
-import { startMockLlmServer } from '../support/mock-llm-server';
+import { startMockLlmServer } from '../../src/testkit/mock-llm-server';
 import { runCli } from './run';
 
 const NO_KEYS = { AGENTSFENCE_API_KEY: '', OPENROUTER_API_KEY: '', OPENAI_API_KEY: '' };

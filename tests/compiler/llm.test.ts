@@ -3,7 +3,7 @@ import { compileTask, type CompileOptions } from '../../src/compiler';
 import type { PermissionDraft, PolicyDraft } from '../../src/compiler/draft';
 import { evaluate } from '../../src/tools';
 import { initialState, type TaskPolicy } from '../../src/core/policy';
-import { startMockLlmServer, userMessage, type MockLlmServer, type MockScript } from '../support/mock-llm-server';
+import { startMockLlmServer, userMessage, type MockLlmServer, type MockScript } from '../../src/testkit/mock-llm-server';
 import { NOW, allowedClasses, recipientsOf } from './helpers';
 import { classify } from '../../src/tools';
 

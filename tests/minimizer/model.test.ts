@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { modelFindings } from '../../src/minimizer/model';
-import { startMockLlmServer, userMessage, type MockLlmServer, type MockScript } from '../support/mock-llm-server';
+import { startMockLlmServer, userMessage, type MockLlmServer, type MockScript } from '../../src/testkit/mock-llm-server';
 
 const action = {
   site: 'mail.test',

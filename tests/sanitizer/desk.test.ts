@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { modelReviewer, SanitizerDesk, type SanitizerDeskHost } from '../../src/background/sanitizer';
 import { OptionsSchema, type Options } from '../../src/messages/protocol';
-import { isSanitizerRequest, sanitizerReply, startMockLlmServer, userMessage, type MockLlmServer, type SanitizerModel } from '../support/mock-llm-server';
+import { isSanitizerRequest, sanitizerReply, startMockLlmServer, userMessage, type MockLlmServer, type SanitizerModel } from '../../src/testkit/mock-llm-server';
 
 /** The background's side of the Sanitizer against the chat-completions mock on 127.0.0.1. */
 

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A chat-completions server on 127.0.0.1 (random port) for tests and the demo: speaks enough of the
  * OpenAI API (`POST /v1/chat/completions`) for the real `openai` client. Each request is answered by
  * a script, so a test can play a good, over-broad or quote-reusing compiler, broken output, errors,
- * schema refusals and hangs. Nothing here reaches the internet.
+ * schema refusals and hangs. Nothing here reaches the internet. Lives in src/testkit (stand-ins for the
+ * outside world shared by the unit tests and the demo), never imported by the extension or the CLI.
  */
 
 export interface ChatRequest {

@@ -1,0 +1,70 @@
+import type { Browser } from '@wxt-dev/browser';
+import { downloadCall } from './guards';
+import type { Monitor, Verdict } from './monitor';
+
+type Downloads = typeof Browser.downloads;
+type DownloadItem = Browser.downloads.DownloadItem;
+type DownloadVerdict = Verdict['decision'];
+
+/**
+ * Downloads, decided as `browser.download`: held in onDeterminingFilename where the browser offers it,
+ * and paused in onCreated (downloads a debugger manages, e.g. Playwright's, skip onDeterminingFilename).
+ * One decision per download, whichever event comes first; cancelled unless allowed. Errors fail closed.
+ */
+export class DownloadGuard {
+  private readonly decisions = new Map<number, Promise<DownloadVerdict>>();
+
+  constructor(
+    private readonly downloads: Pick<Downloads, 'cancel' | 'pause' | 'resume'>,
+    private readonly monitor: Promise<Monitor>,
+    /** The popup's audit export: a blob only this extension's own pages can mint, never a page's download. */
+    private readonly extensionId: string,
+  ) {}
+
+  isOwnExport(url: string): boolean {
+    return url.startsWith(`blob:chrome-extension://${this.extensionId}/`);
+  }
+
+  /** The decision for this download (made once), cancelling it unless allowed. */
+  decide(item: DownloadItem): Promise<DownloadVerdict> {
+    let decision = this.decisions.get(item.id);
+    if (decision === undefined) {
+      decision = this.monitor
+        .then(async (m) => {
+          await m.ready;
+          if (m.snapshot().task === null || this.isOwnExport(item.url)) return 'ALLOW' as const;
+          return (await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null })).decision;
+        })
+        .catch(() => 'BLOCK' as const)
+        .then(async (verdict) => {
+          if (verdict !== 'ALLOW') await this.downloads.cancel(item.id).catch(() => undefined);
+          setTimeout(() => this.decisions.delete(item.id), 60_000);
+          return verdict;
+        });
+      this.decisions.set(item.id, decision);
+    }
+    return decision;
+  }
+
+  /** onCreated: pause before anything else (a small download can finish while the monitor wakes), resume if allowed. */
+  async created(item: DownloadItem): Promise<void> {
+    if (this.isOwnExport(item.url)) return;
+    await this.downloads.pause(item.id).catch(() => undefined);
+    const m = await this.monitor;
+    await m.ready;
+    if (m.snapshot().task === null || (await this.decide(item)) === 'ALLOW') await this.downloads.resume(item.id).catch(() => undefined);
+  }
+}
+
+/** Registers the download listeners (synchronously, in the worker's first turn). */
+export function guardDownloads(downloads: Downloads, monitor: Promise<Monitor>, extensionId: string): DownloadGuard {
+  const guard = new DownloadGuard(downloads, monitor, extensionId);
+  downloads.onDeterminingFilename.addListener((item, suggest) => {
+    void guard.decide(item).then(() => suggest());
+    return true;
+  });
+  downloads.onCreated.addListener((item) => {
+    guard.created(item).catch((err: unknown) => console.error('AgentsFence:', err));
+  });
+  return guard;
+}

@@ -1,0 +1,44 @@
+import type { Browser } from '@wxt-dev/browser';
+import { WAITING_NOTICE } from '../content/bridge';
+import { floorUpdater } from './floor-sync';
+import type { MonitorEffects } from './monitor';
+
+type Chrome = typeof Browser;
+const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
+
+/** A 1×1 PNG: Chrome requires an icon on basic notifications. */
+const NOTIFICATION_ICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** The monitor's effects in the browser: clock, ids, the network floor, badge, notifications, tabs, timers. */
+export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
+  return {
+    now: () => Date.now(),
+    newId: () => crypto.randomUUID(),
+    applyFloor: floorUpdater(),
+    setBadge(count) {
+      void chrome.action.setBadgeText({ text: count > 0 ? String(count) : '' }).catch(() => undefined);
+      void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => undefined);
+    },
+    notify(approval) {
+      const what = `${approval.record.tool} → ${approval.destination}`.slice(0, 200);
+      void chrome.notifications
+        .create(approval.id, { type: 'basic', iconUrl: NOTIFICATION_ICON, title: 'AgentsFence: approval needed', message: `${what}\n${approval.record.reason}`.slice(0, 300), requireInteraction: true })
+        .catch(() => undefined);
+      if (approval.tabId !== null) {
+        const notice = { type: WAITING_NOTICE, tool: approval.record.tool, destination: approval.destination, reason: approval.record.reason, timeoutSeconds: Math.round((approval.expiresAt - approval.createdAt) / 1000) };
+        void chrome.tabs.sendMessage(approval.tabId, notice, { frameId: 0 }).catch(() => undefined);
+      }
+    },
+    async activeTabId(controlWindows) {
+      const tabs = await chrome.tabs.query({ active: true, windowType: 'normal' });
+      const candidates = tabs.filter((t) => t.id !== undefined && !controlWindows.includes(t.windowId));
+      const focused = candidates.find((t) => t.highlighted) ?? candidates[0];
+      return focused?.id ?? null;
+    },
+    setTimer(fn, ms) {
+      const handle = setTimeout(fn, ms);
+      return () => clearTimeout(handle);
+    },
+  };
+}
