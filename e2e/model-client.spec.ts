@@ -19,7 +19,7 @@ test('the model compiler reaches the endpoint on a fresh worker and after a rest
     const compiler = { backend: 'openai-compatible' as const, baseUrl: llm.baseUrl, model: 'mock/compiler' };
     const first = await browser.setTask('Read the news on news.test', { compiler });
     expect(first.task?.report).toMatchObject({ backend: 'openai:mock/compiler' });
-    expect(first.task?.report.fallbackReason).toBeUndefined();
+    expect(first.task?.report.fallbackReason).toBeNull();
     expect(first.task?.policy.domains).toEqual(['news.test']);
     expect(llm.requests).toHaveLength(1);
 
@@ -28,7 +28,7 @@ test('the model compiler reaches the endpoint on a fresh worker and after a rest
     expect(await worker.evaluate(sdkLoaded)).toBe(false);
     const second = await browser.setTask('Read the news on news.test', { compiler });
     expect(second.task?.report).toMatchObject({ backend: 'openai:mock/compiler' });
-    expect(second.task?.report.fallbackReason).toBeUndefined();
+    expect(second.task?.report.fallbackReason).toBeNull();
     expect(llm.requests).toHaveLength(2);
     expect(await worker.evaluate(sdkLoaded)).toBe(true);
   } finally {
