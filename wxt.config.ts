@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import type { Plugin } from 'vite';
 
 // MV3 extension. Entry points are thin wiring; logic lives in src/.
 // Three builds:
@@ -23,6 +25,19 @@ const FIREFOX_SETTINGS = {
   gecko: { id: FIREFOX_ADDON_ID, strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
 };
 
+// The openai SDK is a script of its own (entrypoints/openai-sdk.ts) that the worker imports when a model is
+// first asked: src/llm/client.ts gets the extension's loader (src/llm/sdk-extension.ts) in place of ./sdk.
+const extensionSdkLoader: Plugin = {
+  name: 'agentsfence:extension-sdk-loader',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (source === './sdk' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/src/llm/client.ts')) {
+      return fileURLToPath(new URL('./src/llm/sdk-extension.ts', import.meta.url));
+    }
+    return null;
+  },
+};
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   ...(noMainHooks ? { outDir: '.output/nohooks' } : harness ? { outDir: '.output/harness' } : {}),
@@ -33,9 +48,15 @@ export default defineConfig({
       if (index >= 0) entrypoints.splice(index, 1);
     },
   },
-  // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the harness channel.
-  // AF_MAIN_HOOKS tells the background which content scripts to register (src/background/registration.ts).
-  vite: () => ({ plugins: [preact()], define: { __AF_HARNESS__: JSON.stringify(harness), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) } }),
+  // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the
+  // harness channel. AF_MAIN_HOOKS tells the background which content scripts to register
+  // (src/background/registration.ts). No cross-module constant inlining: rolldown's default copied
+  // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
+  vite: () => ({
+    plugins: [preact(), extensionSdkLoader],
+    define: { __AF_HARNESS__: JSON.stringify(harness), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) },
+    build: { rolldownOptions: { optimization: { inlineConst: false } } },
+  }),
   manifest: ({ browser }) => ({
     name: 'AgentsFence',
     description: 'Task-scoped authority for web-browsing AI agents.',

@@ -3,6 +3,7 @@ import { startCompilerMock } from '../demo/compilers';
 import { TASKS } from '../demo/scenarios';
 import { compileTask } from '../src/compiler';
 import { summarise, type Figure } from './stats';
+import { classify } from '../src/tools';
 
 /**
  * Figure 5: compiling the user's request into a TaskPolicy. The offline rules compiler runs on every
@@ -34,12 +35,12 @@ export function twoKilobyteRequest(variant: number): string {
 const NOW = 1_700_000_000_000;
 
 async function rulesCompileSamples(n: number): Promise<number[]> {
-  for (let i = 0; i < 50; i++) await compileTask(twoKilobyteRequest(i), { backend: 'rules', now: NOW, taskId: `warm-${i}` });
+  for (let i = 0; i < 50; i++) await compileTask(twoKilobyteRequest(i), { backend: 'rules', now: NOW, taskId: `warm-${i}`, classify });
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
     const request = twoKilobyteRequest(1000 + i);
     const t0 = performance.now();
-    await compileTask(request, { backend: 'rules', now: NOW, taskId: `t-${i}` });
+    await compileTask(request, { backend: 'rules', now: NOW, taskId: `t-${i}`, classify });
     samples.push(performance.now() - t0);
   }
   return samples;
@@ -48,7 +49,7 @@ async function rulesCompileSamples(n: number): Promise<number[]> {
 export async function compileFigures(): Promise<Figure[]> {
   const samples = await rulesCompileSamples(500);
   const rules = summarise(samples);
-  const example = await compileTask(twoKilobyteRequest(0), { backend: 'rules', now: NOW, taskId: 'example' });
+  const example = await compileTask(twoKilobyteRequest(0), { backend: 'rules', now: NOW, taskId: 'example', classify });
 
   const mock = await startCompilerMock();
   const perTask: { task: string; serverCalls: number; reportedCalls: number; fallback: boolean; ms: number }[] = [];
@@ -56,7 +57,7 @@ export async function compileFigures(): Promise<Figure[]> {
     for (const task of TASKS) {
       const before = mock.requests.length;
       const t0 = performance.now();
-      const { report } = await compileTask(task.request, { backend: 'openai', baseUrl: mock.baseUrl, model: 'good', apiKey: 'bench-key', now: NOW, taskId: task.id });
+      const { report } = await compileTask(task.request, { backend: 'openai', baseUrl: mock.baseUrl, model: 'good', apiKey: 'bench-key', now: NOW, taskId: task.id, classify });
       perTask.push({ task: task.id, serverCalls: mock.requests.length - before, reportedCalls: report.modelCalls, fallback: report.fallbackReason !== null, ms: performance.now() - t0 });
     }
   } finally {

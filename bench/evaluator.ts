@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { preparsePolicySet, statefulIsAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
-import { classify } from '../src/core/classifier';
-import { decideClassified, evaluate } from '../src/core/evaluator';
+import { classify } from '../src/tools';
+import { decideClassified } from '../src/core/evaluator';
+import { evaluate } from '../src/tools';
 import { initialState, TaskPolicySchema, type TaskPolicy } from '../src/core/policy';
 import type { ToolCall } from '../src/core/call';
 import { median, summarise, type Figure } from './stats';

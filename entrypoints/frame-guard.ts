@@ -1,4 +1,4 @@
-import { installBridge, installFormGuard, waitingNotice } from '../src/content/isolated';
+import { installBridge, installFormGuard, waitingNotice, type SendProposal } from '../src/content/isolated';
 import { ISOLATED_INSTALLED_KEY } from '../src/content/bridge';
 import { installTaintCollector } from '../src/content/taint';
 import { openWorkerPort, type PortRuntime } from '../src/content/worker-port';
@@ -22,7 +22,8 @@ export default defineUnlistedScript({
     flags[ISOLATED_INSTALLED_KEY] = true;
     const chromeApi = (globalThis as unknown as { chrome: ChromeApi }).chrome;
     const request = openWorkerPort(chromeApi.runtime);
-    const propose = (message: Request<'proposal'>) => request<'proposal'>(message);
+    // The MAIN world's calls are relayed as read: the background's schema parses them (any tool but the browser's is BLOCK).
+    const propose: SendProposal = (message) => request<'proposal'>(message as Request<'proposal'>);
     installBridge(window, propose);
     installFormGuard(window, propose);
     // A held action says it is waiting for the user (the agent reads the page console).

@@ -1,6 +1,7 @@
 import { compileFollowUp, compileTask, type CompileOptions, type CompileResult as CoreCompileResult } from '../compiler';
 import type { TaskPolicy } from '../core/policy';
 import type { CompileReport, Options } from '../messages/protocol';
+import { classifyWeb } from '../core/classifier';
 
 /**
  * The background's view of the compiler (src/compiler), injected into the monitor so tests can play any
@@ -24,8 +25,9 @@ export interface TaskCompiler {
 }
 
 function coreOptions(opts: CompileRequestOptions): CompileOptions {
-  if (opts.backend === 'rules') return { backend: 'rules', now: opts.now, taskId: opts.taskId };
-  return { backend: 'openai', baseUrl: opts.baseUrl, model: opts.model, apiKey: opts.apiKey, now: opts.now, taskId: opts.taskId };
+  // The extension proposes only browser actions: a policy naming another agent's tool lists nothing it could match.
+  if (opts.backend === 'rules') return { backend: 'rules', now: opts.now, taskId: opts.taskId, classify: classifyWeb };
+  return { backend: 'openai', baseUrl: opts.baseUrl, model: opts.model, apiKey: opts.apiKey, now: opts.now, taskId: opts.taskId, classify: classifyWeb };
 }
 
 function timedReport(result: CoreCompileResult, durationMs: number): CompileResult {

@@ -1,5 +1,5 @@
 import type { Browser } from '@wxt-dev/browser';
-import { evaluate } from '../core/evaluator';
+import { evaluateBrowserAction } from '../core/evaluator';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
 import { modelFindings } from '../minimizer/model';
@@ -38,7 +38,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
-    const m = new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel });
+    const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.
     shipper = new CollectorShipper({
       store,

@@ -1,11 +1,11 @@
 import type { ToolCall } from '../core/call';
 import { BROWSER_TOOLS } from '../core/call';
 import { emptyTargets, type Classification } from '../core/classification';
-import { classify } from '../core/classifier';
+import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type Check, type DecisionRecord } from '../core/decision';
 import type { RuleRef } from '../core/ruleRef';
 import { registrableDomain } from '../core/domains';
-import type { evaluate as coreEvaluate } from '../core/evaluator';
+import type { evaluateBrowserAction } from '../core/evaluator';
 import { approvalKeyOf, grantFor } from '../core/grants';
 import { initialState, type TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
@@ -85,7 +85,7 @@ export const MASKED_KEY = '••••••••';
 export interface MonitorDeps {
   store: TaskStore;
   effects: MonitorEffects;
-  evaluate: typeof coreEvaluate;
+  evaluate: typeof evaluateBrowserAction;
   compiler: TaskCompiler;
   /** The Minimizer's model mode (the configured endpoint); absent = the mode falls back to `detect`. */
   minimizerModel?: (task: string, action: ModelAction, options: Options) => Promise<ModelResult>;
@@ -390,7 +390,7 @@ export class Monitor {
   }
 
   private async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
-    const c = classify(call);
+    const c = classifyWeb(call);
     const reason = this.task === null ? 'no task is running: not guarding' : 'this tab is outside the guard scope';
     const record: DecisionRecord = { decision: 'ALLOW', check: 'allowed', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:not-guarding', classifierLayer: c.layer, basis: c.basis };
     await this.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
@@ -437,7 +437,7 @@ export class Monitor {
     if (site !== null && namedSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }).includes(site)) return null;
     const token = urlCarriesTaint(url, task.taint, site);
     if (token === null) return null;
-    const c = classify(call);
+    const c = classifyWeb(call);
     const reason = `the URL carries ${KIND_WORDS[token.kind]} to a site the task does not name`;
     return { decision: 'BLOCK', check: 'exfiltration_url', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:taint', classifierLayer: c.layer, basis: c.basis };
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { compileTask, DEFAULT_BASE_URL, DEFAULT_MODEL } from '../compiler';
+import { classify } from '../tools';
 
 const USAGE = `usage: agentsfence compile [--compiler rules|openai] [--base-url URL] [--model M] [--timeout-ms N] [--fallback] [--explain] "<request>"
 The API key for --compiler openai is read from AGENTSFENCE_API_KEY, OPENROUTER_API_KEY or OPENAI_API_KEY.
@@ -74,6 +75,7 @@ export async function runCompile(argv: string[]): Promise<number> {
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
     now: Date.now(),
     taskId: randomUUID(),
+    classify,
   });
   const modelFailure = args.backend === 'openai' && report.fallbackReason !== null ? report.fallbackReason : undefined;
   if (modelFailure !== undefined && !args.fallback) {

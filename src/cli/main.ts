@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ZodError } from 'zod';
-import { evaluate } from '../core/evaluator';
+import { evaluate } from '../tools';
 import { explain } from '../core/explain';
 import { DecisionRecordSchema, type DecisionRecord } from '../core/decision';
 import { initialState, parsePolicy, type TaskPolicy } from '../core/policy';

@@ -1,5 +1,5 @@
 import { compareDecimal } from '../core/amounts';
-import { classify } from '../core/classifier';
+import type { Classifier } from '../core/classifier';
 import { capabilityClass } from '../core/classifier/capabilities';
 import { TaskPolicySchema, type Constraint, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
@@ -40,9 +40,11 @@ export function isCorrection(text: string): boolean {
 export interface MergeOptions {
   /** The newer turn corrects the older one: its constraints replace the older ones of the same class. */
   replace?: boolean;
+  /** Reads the tool names constraints and listings name (see HardenOptions.classify). */
+  classify: Classifier;
 }
 
-function classOfConstraint(k: Constraint): RiskClass | undefined {
+function classOfConstraint(k: Constraint, classify: Classifier): RiskClass | undefined {
   if (k.riskClass !== undefined) return k.riskClass;
   if (k.capability !== undefined) return capabilityClass(k.capability);
   if (k.tool !== undefined) return classify({ tool: k.tool, args: {} }).riskClass;
@@ -85,7 +87,7 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   return merged;
 }
 
-export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: MergeOptions = {}): { policy: TaskPolicy; removed: Removal[] } {
+export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: MergeOptions): { policy: TaskPolicy; removed: Removal[] } {
   const removed: Removal[] = [];
   const banned = new Map<RiskClass, string>();
   for (const p of newer.prohibitions) for (const c of p.classes) if (p.exceptRecipients.length === 0 && !banned.has(c)) banned.set(c, p.quote);
@@ -102,7 +104,7 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
   }
   const allowClasses = older.allow.classes.filter((c) => !banned.has(c));
   const allowCapabilities = older.allow.capabilities.filter((k) => !isBanned(capabilityClass(k)));
-  const allowTools = older.allow.tools.filter((t) => !isBanned(classify({ tool: t, args: {} }).riskClass));
+  const allowTools = older.allow.tools.filter((t) => !isBanned(options.classify({ tool: t, args: {} }).riskClass));
   const grants = older.grants.filter((g) => !banned.has(g.riskClass));
   const removedRefs = new Set<string>();
   for (const c of older.allow.classes) if (banned.has(c)) removedRefs.add(`allow.classes:${c}`);
@@ -113,7 +115,7 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
   const scoped = newer.prohibitions.filter((p) => p.exceptRecipients.length > 0);
   let constraints: Constraint[] = [];
   for (const k of older.constraints) {
-    const cls = classOfConstraint(k);
+    const cls = classOfConstraint(k, options.classify);
     if (isBanned(cls)) {
       removedRefs.add(`constraints:${k.id}`);
       continue;
@@ -130,7 +132,7 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
   // so the corrected grant starts its own call count); otherwise they merge into one per class.
   if (options.replace) {
     constraints = constraints.filter((k) => {
-      const cls = classOfConstraint(k);
+      const cls = classOfConstraint(k, options.classify);
       if (cls === undefined || !newlyAllowed.has(cls)) return true;
       removedRefs.add(`constraints:${k.id}`);
       for (const r of k.recipients ?? []) removed.push({ ref: `recipients:${r}`, why: 'replaced by the newer instruction' });
@@ -139,8 +141,8 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
   }
   const newerConstraintIds = new Map<string, string>();
   for (const k of newer.constraints) {
-    const cls = classOfConstraint(k);
-    const at = options.replace ? -1 : constraints.findIndex((o) => cls !== undefined && classOfConstraint(o) === cls);
+    const cls = classOfConstraint(k, options.classify);
+    const at = options.replace ? -1 : constraints.findIndex((o) => cls !== undefined && classOfConstraint(o, options.classify) === cls);
     if (at === -1) {
       const id = freshId(k.id, [...older.constraints, ...constraints]);
       constraints.push({ ...k, id });

@@ -1,5 +1,5 @@
 import { amountTarget, compareDecimal, type MoneyMention } from '../core/amounts';
-import { classify } from '../core/classifier';
+import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { registrableDomain } from '../core/domains';
 import type { Removal } from './report';
@@ -30,6 +30,11 @@ export interface HardenOptions {
   prohibitions: Prohibition[];
   /** Refused as a root, like `/` and `~`. */
   homeDir?: string;
+  /**
+   * Reads the tool names a draft lists: src/tools for any agent's tools (CLI); the extension passes the
+   * browser-action classifier, since it proposes no other tools.
+   */
+  classify: Classifier;
 }
 
 export interface Hardened {
@@ -180,7 +185,7 @@ function listingRef(cls: RiskClass, p: PermissionDraft): string {
 }
 
 /** What the permission is listed as, or why it cannot be listed. */
-function listingOf(p: PermissionDraft, cls: RiskClass): { kind: 'class' | 'capability' | 'tool'; name: string } | { why: string } {
+function listingOf(p: PermissionDraft, cls: RiskClass, classify: Classifier): { kind: 'class' | 'capability' | 'tool'; name: string } | { why: string } {
   if (p.tool !== null) {
     if (p.tool.includes('*')) return { why: 'wildcards are never granted' };
     const c = classify({ tool: p.tool, args: {} });
@@ -297,7 +302,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       removed.push({ ref, why });
       continue;
     }
-    const listing = listingOf(p, cls);
+    const listing = listingOf(p, cls, opts.classify);
     if ('why' in listing) {
       removed.push({ ref, why: listing.why });
       continue;

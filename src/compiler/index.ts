@@ -1,3 +1,4 @@
+import type { Classifier } from '../core/classifier';
 import type { TaskPolicy } from '../core/policy';
 import { analyzeInstruction } from './clauses';
 import { emptyDraft, type PolicyDraft } from './draft';
@@ -24,6 +25,8 @@ export interface CompileOptions {
   now: number;
   taskId: string;
   fetch?: typeof fetch;
+  /** Reads the tool names a policy lists (see HardenOptions.classify). */
+  classify: Classifier;
 }
 
 export interface CompileResult {
@@ -74,7 +77,7 @@ export async function compileTask(request: string, opts: CompileOptions): Promis
     source = FALLBACK_SOURCE;
     removed.push({ ref: 'draft', why: `fallback: ${fallbackReason}` });
   }
-  const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions }, analysis);
+  const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions, classify: opts.classify }, analysis);
   return {
     policy: hardened.policy,
     report: { backend, modelCalls, fallbackReason, removed: [...removed, ...hardened.removed], prohibitions: describeProhibitions(hardened.policy) },
@@ -88,7 +91,7 @@ export async function compileFollowUp(current: TaskPolicy, text: string, opts: C
     return { policy: current, report: { backend, modelCalls: 0, fallbackReason: null, removed: [], prohibitions: [] } };
   }
   const turn = await compileTask(text, { ...opts, taskId: current.taskId });
-  const merged = mergePolicies(current, turn.policy, { replace: isCorrection(isolateInput(text).text) });
+  const merged = mergePolicies(current, turn.policy, { replace: isCorrection(isolateInput(text).text), classify: opts.classify });
   return {
     policy: merged.policy,
     report: { ...turn.report, removed: [...turn.report.removed, ...merged.removed], prohibitions: turn.report.prohibitions },

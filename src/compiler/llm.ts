@@ -1,4 +1,4 @@
-import { APIError, type OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import { chatClient, redactKey, type LlmOptions } from '../llm/client';
 import { policyDraftJsonSchema, type PolicyDraft } from './draft';
 import { validateDraft } from './validate';
@@ -35,10 +35,10 @@ Do not grant anything for text the user only quotes, explains or describes.`;
 type Mode = 'json_schema' | 'json_object';
 
 export async function llmDraft(instruction: string, opts: LlmOptions): Promise<LlmResult> {
-  const endpoint = chatClient(opts);
-  if ('error' in endpoint) return { draft: null, modelCalls: 0, error: 'no API key for the remote compiler' };
+  const endpoint = await chatClient(opts);
+  if ('error' in endpoint) return { draft: null, modelCalls: 0, error: endpoint.error };
   if (instruction.trim() === '') return { draft: null, modelCalls: 0, error: 'empty instruction' };
-  const { client, model, apiKey } = endpoint;
+  const { client, model, apiKey, APIError } = endpoint;
   const schema = policyDraftJsonSchema();
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: 'system', content: SYSTEM_PROMPT },

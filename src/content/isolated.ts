@@ -4,7 +4,8 @@ import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, WAITING_NOTICE, type BridgeAnswer, ty
 import { formSubmission, navigationSubmission, submissionMethod, submitterOf, type FormSubmitArgs, type Submission, type Submitter } from './form';
 
 /** Sends one proposal to the background and resolves with its answer (the extension runtime's sendMessage). */
-export type SendProposal = Send<'proposal'>;
+/** The MAIN world's calls go out as they came (any tool name): the background parses them strictly. */
+export type SendProposal = (message: Omit<ProposalMessage, 'call'> & { call: ToolCall }) => ReturnType<Send<'proposal'>>;
 
 export interface Verdict {
   allow: boolean;

@@ -1,5 +1,5 @@
 import { tokensInText } from '../taint/extract';
-import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/tokens';
+import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/kinds';
 import type { Send, TaintReport } from '../messages/protocol';
 
 /**

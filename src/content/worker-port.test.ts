@@ -1,12 +1,12 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { decide } from './isolated';
+import { decide, type SendProposal } from './isolated';
 import { openWorkerPort as openPort, type PortLike, type PortRuntime } from './worker-port';
 
 /** Proposals only, as the form guard and the bridge use it. */
-const openWorkerPort = (runtime: PortRuntime) => {
+const openWorkerPort = (runtime: PortRuntime): SendProposal => {
   const request = openPort(runtime);
-  return (message: Parameters<typeof request<'proposal'>>[0]) => request<'proposal'>(message);
+  return (message) => request<'proposal'>(message as Parameters<typeof request<'proposal'>>[0]);
 };
 
 /** A runtime whose ports record what they carry; the test answers or disconnects them. */

@@ -1,7 +1,7 @@
 import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import { emptyTargets, type Classification, type Targets } from './classification';
-import { classify } from './classifier';
+import { classifyWeb, type Classifier } from './classifier';
 import type { Check, Decision, EvaluatorRecord } from './decision';
 import { hostOf, registrableDomain } from './domains';
 import { orgAsks, orgDenies, type OrgFloor } from './org';
@@ -20,7 +20,8 @@ export interface EvalResult {
 }
 
 /**
- * E(P, σ, t, a): total and deterministic. Checks run in a fixed order and the first that decides wins:
+ * E(P, σ, t, a) with the classifier passed in (the extension passes the browser-action classifier, the
+ * CLI the one for any agent's tools, src/tools): total and deterministic. Checks run in a fixed order and the first that decides wins:
  * schema, expiry, guards, prohibitions, deny list, grants, private network, argument constraints,
  * ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
  * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
@@ -30,7 +31,7 @@ export interface EvalResult {
  * guards, before anything that can allow, and its always-ask sites turn every ALLOW but a single-use
  * approval into ASK_USER. No policy, grant or follow-up can lift either (tests/properties/org.test.ts).
  */
-export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number, org: OrgFloor | null = null): EvalResult {
+export function evaluateWith(classify: Classifier, policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number, org: OrgFloor | null = null): EvalResult {
   let classification: Classification | null = null;
   try {
     const parsed = ToolCallSchema.safeParse(rawCall);
@@ -46,9 +47,14 @@ export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown,
   }
 }
 
+/** E for the browser's actions: what the extension decides with (any other tool is UNKNOWN). */
+export function evaluateBrowserAction(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number, org: OrgFloor | null = null): EvalResult {
+  return evaluateWith(classifyWeb, policy, state, rawCall, now, org);
+}
+
 /**
  * The decision for a call the caller has already parsed and classified (the extension classifies once
- * for the decision and the audit entry). Same checks, same order, same totality as `evaluate`.
+ * for the decision and the audit entry). Same checks, same order, same totality as `evaluateWith`.
  */
 export function decideClassified(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null = null): EvalResult {
   try {

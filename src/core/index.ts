@@ -10,6 +10,6 @@ export * from './grants';
 export * from './org';
 export * from './paths';
 export * from './items';
-export { classify } from './classifier';
+export { classifyWeb } from './classifier';
 export { registrableDomain } from './domains';
 export { exfiltrationShape } from './exfil';

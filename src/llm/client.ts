@@ -1,4 +1,5 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { loadOpenAI } from './sdk';
 
 /**
  * One way to reach the configured OpenAI-compatible endpoint (OpenRouter by default, any base URL),
@@ -34,12 +35,29 @@ export function redactKey(message: string, apiKey: string | undefined): string {
   return apiKey && apiKey.length > 0 ? short.split(apiKey).join('[redacted]') : short;
 }
 
-/** A client for the endpoint, or an error saying why there is none (no key for a remote endpoint). */
-export function chatClient(opts: LlmOptions): { client: OpenAI; model: string; apiKey: string } | { error: string } {
+export interface ChatEndpoint {
+  client: OpenAI;
+  model: string;
+  apiKey: string;
+  /** The SDK's error class (the SDK is loaded on first use, see ./sdk.ts). */
+  APIError: typeof OpenAI.APIError;
+}
+
+/**
+ * A client for the endpoint, or an error saying why there is none (no key for a remote endpoint, the SDK
+ * not loadable). The SDK is loaded here, on first use: the extension's worker does not evaluate it at start.
+ */
+export async function chatClient(opts: LlmOptions): Promise<ChatEndpoint | { error: string }> {
   const baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
   const apiKey = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey : isLoopback(baseUrl) ? 'no-key' : undefined;
   if (apiKey === undefined) return { error: `no API key for the remote endpoint ${baseUrl}` };
-  const client = new OpenAI({
+  let sdk: Awaited<ReturnType<typeof loadOpenAI>>;
+  try {
+    sdk = await loadOpenAI();
+  } catch (err) {
+    return { error: `the model client could not be loaded: ${redactKey(err instanceof Error ? err.message : String(err), apiKey)}` };
+  }
+  const client = new sdk.OpenAI({
     baseURL: baseUrl,
     apiKey,
     timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -47,7 +65,7 @@ export function chatClient(opts: LlmOptions): { client: OpenAI; model: string; a
     dangerouslyAllowBrowser: true,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
-  return { client, model: opts.model ?? DEFAULT_MODEL, apiKey };
+  return { client, model: opts.model ?? DEFAULT_MODEL, apiKey, APIError: sdk.APIError };
 }
 
 /**
@@ -56,7 +74,7 @@ export function chatClient(opts: LlmOptions): { client: OpenAI; model: string; a
  * as `error`, without the key.
  */
 export async function askForJson(opts: LlmOptions, system: string, user: string): Promise<{ json: unknown } | { error: string }> {
-  const endpoint = chatClient(opts);
+  const endpoint = await chatClient(opts);
   if ('error' in endpoint) return { error: endpoint.error };
   try {
     const completion = await endpoint.client.chat.completions.create({

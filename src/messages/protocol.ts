@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ToolCallSchema } from '../core/call';
+import { BROWSER_TOOLS, ToolCallSchema } from '../core/call';
 import { CLASSIFIER_LAYERS } from '../core/classification';
 import { CHECKS, DecisionRecordSchema } from '../core/decision';
 import { RuleRefSchema } from '../core/ruleRef';
@@ -26,7 +26,8 @@ export const ProposalMessageSchema = z
     type: z.literal('proposal'),
     /** Random id chosen by the content script; echoed in the answer. */
     id: z.string().min(1).max(64),
-    call: ToolCallSchema,
+    /** Only the browser tools the extension proposes (downloads it classifies itself): any other name is malformed. */
+    call: ToolCallSchema.extend({ tool: z.enum([BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.request]) }),
     /** Which layer saw it: the ISOLATED submit listener or a MAIN-world hook. */
     layer: z.enum(['isolated', 'main']),
   })

@@ -1,4 +1,4 @@
-import { MAX_TOKEN_LENGTH, type TaintKind } from './tokens';
+import { MAX_TOKEN_LENGTH, type TaintKind } from './kinds';
 
 /**
  * What is worth stealing in text a page shows (pure; the content script feeds it visible text). Only

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
 
 /**
  * Session data as the guarded pages showed it or the agent typed it: the data-lane taint. A token is
@@ -7,10 +8,9 @@ import { z } from 'zod';
  * site that showed it leaks nothing).
  */
 
-export const TAINT_KINDS = ['secret-field', 'typed', 'one-time-code', 'card-or-account', 'email', 'token'] as const;
-// Pure: the content scripts import this module for its constants and must not carry zod.
+export { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
+// Pure: the content scripts must not carry zod.
 export const TaintKindSchema = /* @__PURE__ */ z.enum(TAINT_KINDS);
-export type TaintKind = z.infer<typeof TaintKindSchema>;
 
 /** What a block says instead of the token. */
 export const KIND_WORDS: Record<TaintKind, string> = {
@@ -21,9 +21,6 @@ export const KIND_WORDS: Record<TaintKind, string> = {
   email: 'an e-mail address shown on the page',
   token: 'a key or token shown on the page',
 };
-
-export const MIN_TOKEN_LENGTH = 4;
-export const MAX_TOKEN_LENGTH = 128;
 
 export const TaintTokenSchema = /* @__PURE__ */ z
   .object({
@@ -42,11 +39,6 @@ export const MAX_DISPLAYED_PER_SITE = 100;
 /** Lower is kept first: what was typed into password/OTP fields outranks anything a page can display. */
 const PRIORITY: Record<TaintKind, number> = { 'secret-field': 0, typed: 1, 'one-time-code': 2, 'card-or-account': 2, email: 3, token: 3 };
 const isDisplayed = (kind: TaintKind) => PRIORITY[kind] >= 2;
-
-/** The letters and digits of a token, lower-cased: what matching compares. */
-export function canonical(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
 
 /**
  * Adds `incoming` to `current` and returns the bounded set, deterministically:

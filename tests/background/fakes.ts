@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluateBrowserAction } from '../../src/core/evaluator';
 import type { TaskCompiler } from '../../src/background/compile';
 import { Monitor, type MonitorEffects } from '../../src/background/monitor';
 import { TaskStore } from '../../src/background/store';
@@ -72,7 +72,7 @@ export async function freshStore(auditLimit?: number): Promise<{ store: TaskStor
 }
 
 export async function monitorOn(store: TaskStore, effects: FakeEffects, compiler: TaskCompiler = fixedCompiler(() => { throw new Error('no compiler'); })): Promise<Monitor> {
-  const monitor = new Monitor({ store, effects, evaluate, compiler, extensionOrigin: EXTENSION_ORIGIN });
+  const monitor = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin: EXTENSION_ORIGIN });
   await monitor.ready;
   return monitor;
 }

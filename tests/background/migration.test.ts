@@ -5,8 +5,8 @@ import stateV2 from './fixtures/state.v2.json';
 import { FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle } from './fakes';
 import { TaskStore } from '../../src/background/store';
 import { STATE_VERSION, TASK, readRecord } from '../../src/background/records';
-import { evaluate } from '../../src/core/evaluator';
-import { classify } from '../../src/core/classifier';
+import { evaluateBrowserAction } from '../../src/core/evaluator';
+import { classifyWeb } from '../../src/core/classifier';
 import { grantFor } from '../../src/core/grants';
 import { POLICY_VERSION, initialState, parsePolicy, type TaskPolicy } from '../../src/core/policy';
 import type { ToolCall } from '../../src/core/call';
@@ -105,7 +105,7 @@ describe('unreadable approvals and audit entries', () => {
 
 describe('stored v1 task with a grant from before items', () => {
   it('unmigrated (the defect: the old store cast the record), a call that reaches the grant check is an internal error', () => {
-    const { record } = evaluate(v1Task.policy as unknown as TaskPolicy, initialState(), CALLS[0]!, 10);
+    const { record } = evaluateBrowserAction(v1Task.policy as unknown as TaskPolicy, initialState(), CALLS[0]!, 10);
     expect(record).toMatchObject({ decision: 'BLOCK', check: 'internal_error' });
   });
 
@@ -114,14 +114,14 @@ describe('stored v1 task with a grant from before items', () => {
     if (!read.ok) throw new Error(read.error);
     const migrated = read.value;
     const old = migrated.policy.grants[0]!;
-    const fresh = parsePolicy({ ...migrated.policy, grants: [grantFor(migrated.taskId, old.tool, classify(CALLS[0]!), 'task', old.issuedAt)] });
+    const fresh = parsePolicy({ ...migrated.policy, grants: [grantFor(migrated.taskId, old.tool, classifyWeb(CALLS[0]!), 'task', old.issuedAt)] });
     for (const call of CALLS) {
-      const a = evaluate(migrated.policy, migrated.state, call, 10).record;
-      const b = evaluate(fresh, initialState(), call, 10).record;
+      const a = evaluateBrowserAction(migrated.policy, migrated.state, call, 10).record;
+      const b = evaluateBrowserAction(fresh, initialState(), call, 10).record;
       expect({ decision: a.decision, check: a.check, reason: a.reason, targets: a.targets }, JSON.stringify(call)).toEqual({ decision: b.decision, check: b.check, reason: b.reason, targets: b.targets });
       expect(a.check).not.toBe('internal_error');
     }
-    expect(evaluate(migrated.policy, migrated.state, CALLS[0]!, 10).record).toMatchObject({ decision: 'ALLOW', check: 'grants' });
+    expect(evaluateBrowserAction(migrated.policy, migrated.state, CALLS[0]!, 10).record).toMatchObject({ decision: 'ALLOW', check: 'grants' });
   });
 
   it('after an update the monitor wakes on it and the approved write is allowed by the grant', async () => {

@@ -48,6 +48,19 @@ describe('Monitor: malformed input', () => {
     expect(new Set((await store.listAudit()).map((e) => e.record.ruleRef))).toEqual(new Set(['builtin:message-schema']));
   });
 
+  it('a proposal names only a browser tool the extension proposes: any other tool is BLOCKed as malformed and audited', async () => {
+    const { store, monitor } = await setup(makePolicy({ taskId: 'task-1', domains: ['mail.test'], ceilings: { COMMUNICATION: 'allow' }, allow: { tools: ['send_email'], capabilities: [], classes: ['COMMUNICATION'] } }));
+    const proposed = (await monitor.handleMessage(proposal('p-nav', { tool: 'browser.navigate', args: { url: 'https://mail.test/' } }), PAGE())) as ProposalAnswer;
+    expect(proposed).toMatchObject({ id: 'p-nav', decision: 'ALLOW' });
+    for (const tool of ['send_email', 'bash', 'browser.download', 'browser.upload', 'Browser.navigate']) {
+      const answer = (await monitor.handleMessage(proposal(`p-${tool}`, { tool, args: { url: 'https://mail.test/', to: 'bob@mail.test' } }), PAGE())) as ProposalAnswer;
+      expect(answer).toMatchObject({ id: `p-${tool}`, decision: 'BLOCK', check: 'schema', askedUser: false });
+      expect(answer.reason).toMatch(/malformed message at call\.tool/);
+      const [latest] = await store.listAudit({ limit: 1 });
+      expect(latest?.record).toMatchObject({ decision: 'BLOCK', check: 'schema' });
+    }
+  });
+
   it('survives arbitrary JSON values (property)', async () => {
     const { monitor } = await setup();
     await fc.assert(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mergePolicies } from '../../src/compiler';
 import { analyzeInstruction } from '../../src/compiler/clauses';
 import { compileWith, draftOf, permission, rules } from './helpers';
+import { classify } from '../../src/tools';
 
 const financial = (text: string) => rules(text).constraints.find((k) => k.riskClass === 'FINANCIAL');
 const quantityOf = (text: string) => analyzeInstruction(text).clauses.find((c) => c.request === 'FINANCIAL')?.quantity ?? null;
@@ -56,11 +57,11 @@ describe("hardening binds the amount and quantity the user named", () => {
 describe('follow-up turns', () => {
   it('merge as within one turn: the larger amount in one currency binds, one named on either side binds, two currencies bind none', () => {
     const older = rules('On bank.test, pay bob@x.test 10 EUR');
-    const more = mergePolicies(older, rules('On bank.test, pay bob@x.test 20 EUR')).policy;
+    const more = mergePolicies(older, rules('On bank.test, pay bob@x.test 20 EUR'), { classify }).policy;
     expect(more.constraints.find((k) => k.riskClass === 'FINANCIAL')).toMatchObject({ amount: { value: '20', currency: 'EUR' }, maxCalls: 2 });
-    const other = mergePolicies(older, rules('On bank.test, pay bob@x.test $20')).policy;
+    const other = mergePolicies(older, rules('On bank.test, pay bob@x.test $20'), { classify }).policy;
     expect(other.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toBeUndefined();
-    const unnamed = mergePolicies(older, rules('On bank.test, pay alice@x.test for the tickets')).policy;
+    const unnamed = mergePolicies(older, rules('On bank.test, pay alice@x.test for the tickets'), { classify }).policy;
     expect(unnamed.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toEqual({ value: '10', currency: 'EUR' });
   });
 });

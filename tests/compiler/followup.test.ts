@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compileFollowUp, compileTask, followUpMayChangeAuthority, mergePolicies } from '../../src/compiler';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluate } from '../../src/tools';
 import { initialState, type TaskPolicy } from '../../src/core/policy';
 import { NOW, allowedClasses, recipientsOf, rules } from './helpers';
+import { classify } from '../../src/tools';
 
-const opts = { backend: 'rules' as const, now: NOW, taskId: 'ignored' };
+const opts = { backend: 'rules' as const, now: NOW, taskId: 'ignored', classify };
 const sendTo = (to: string) => ({
   tool: 'browser.form_submit',
   args: { url: 'http://mail.test/compose/send', method: 'POST', fields: { to, subject: 'Re', body: 'Done.' }, submitText: 'Send' },
@@ -74,7 +75,7 @@ describe('compileFollowUp / mergePolicies', () => {
 
   it('a fallback follow-up (model down) adds its bans but removes no allowance', async () => {
     const first = rules('Reply to alice@x.com on mail.test');
-    const { policy, report } = await compileFollowUp(first, 'Never delete anything', { backend: 'openai', now: NOW, taskId: 't' });
+    const { policy, report } = await compileFollowUp(first, 'Never delete anything', { backend: 'openai', now: NOW, taskId: 't', classify });
     expect(report.fallbackReason).not.toBeNull();
     expect(allowedClasses(policy)).toEqual(['COMMUNICATION']);
     expect(policy.prohibitions.map((p) => p.classes)).toEqual([['DELETE']]);
@@ -94,7 +95,7 @@ describe('compileFollowUp / mergePolicies', () => {
     const older = rules('Reply to alice@x.com on mail.test');
     const newer = rules("Don't send anything");
     const before = JSON.stringify([older, newer]);
-    mergePolicies(older, newer);
+    mergePolicies(older, newer, { classify });
     expect(JSON.stringify([older, newer])).toBe(before);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyDraft } from '../../src/compiler/draft';
+import { classifyWeb } from '../../src/core/classifier';
 import { allowedClasses, compileWith, draftOf, permission, recipientsOf, rules } from './helpers';
 
 describe('harden', () => {
@@ -119,5 +120,16 @@ describe('harden', () => {
     const { policy } = compileWith(request);
     expect(JSON.stringify(policy)).not.toContain('eve@evil.test');
     expect(JSON.stringify(policy)).not.toContain(request);
+  });
+});
+
+describe('harden in the extension (tool names read by the browser-action classifier)', () => {
+  it('lists a tool the CLI knows, and nothing for it in the extension, which proposes no such tool', () => {
+    const quote = 'Email bob@x.com the notes';
+    const draft = () => draftOf(permission({ riskClass: 'COMMUNICATION', quote, tool: 'send_email' }));
+    expect(compileWith(quote, draft).policy.allow.tools).toEqual(['send_email']);
+    const inExtension = compileWith(quote, draft, classifyWeb);
+    expect(inExtension.policy.allow.tools).toEqual([]);
+    expect(inExtension.removed[0]).toEqual({ ref: 'allow.tools:send_email', why: 'the classifier puts tool send_email in UNKNOWN, not COMMUNICATION' });
   });
 });

@@ -4,15 +4,17 @@ import { harden, type Hardened } from '../../src/compiler/harden';
 import { isolateInput } from '../../src/compiler/isolate';
 import { extractProhibitions } from '../../src/compiler/prohibitions';
 import { rulesDraft } from '../../src/compiler/rules';
+import type { Classifier } from '../../src/core/classifier';
 import type { TaskPolicy } from '../../src/core/policy';
+import { classify } from '../../src/tools';
 
 export const NOW = 1_700_000_000_000;
 
 /** The whole offline pipeline, synchronously: isolate → prohibitions → draft → harden. */
-export function compileWith(request: string, draftOf: (instruction: string) => PolicyDraft = rulesDraft): Hardened {
+export function compileWith(request: string, draftOf: (instruction: string) => PolicyDraft = rulesDraft, classifyTools: Classifier = classify): Hardened {
   const { text } = isolateInput(request);
   const analysis = analyzeInstruction(text);
-  return harden(draftOf(text), text, { taskId: 't1', now: NOW, source: 'test', prohibitions: extractProhibitions(text, analysis) }, analysis);
+  return harden(draftOf(text), text, { taskId: 't1', now: NOW, source: 'test', prohibitions: extractProhibitions(text, analysis), classify: classifyTools }, analysis);
 }
 
 export function rules(request: string): TaskPolicy {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractProhibitions } from '../../src/compiler/prohibitions';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 import { allowedClasses, recipientsOf, rules } from './helpers';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareDecimal, findMoney, formatMoney, fromMinorUnits, numberReadings, parseAmount, parseQuantity, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY } from '../../src/core/amounts';
-import { classify } from '../../src/core/classifier';
-import { evaluate } from '../../src/core/evaluator';
+import { classify } from '../../src/tools';
+import { evaluate } from '../../src/tools';
 import { grantFor } from '../../src/core/grants';
 import { initialState } from '../../src/core/policy';
 import { makePolicy } from '../support/policy';

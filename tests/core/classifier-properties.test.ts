@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CAPABILITY_CLASSES, classify, classifyShell } from '../../src/core/classifier';
+import { CAPABILITY_CLASSES } from '../../src/core/classifier';
+import { classify, classifyShell } from '../../src/tools';
 import { exfiltrationShape } from '../../src/core/exfil';
 import { registrableDomain } from '../../src/core/domains';
 import { RISK_CLASSES } from '../../src/core/risk';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyPatch, classifyShell } from '../../src/core/classifier';
-import { parseShell } from '../../src/core/classifier/shell-parse';
+import { classifyPatch, classifyShell } from '../../src/tools';
+import { parseShell } from '../../src/tools/shell-parse';
 
 const cls = (line: string) => classifyShell(line).riskClass;
 

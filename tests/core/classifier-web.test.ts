@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/core/classifier';
+import { classifyWeb } from '../../src/core/classifier';
+import { classify } from '../../src/tools';
 
-const nav = (url: string) => classify({ tool: 'browser.navigate', args: { url } });
-const req = (args: Record<string, unknown>) => classify({ tool: 'browser.request', args: { url: 'https://app.test/api/items', method: 'POST', ...args } });
-const form = (args: Record<string, unknown>) => classify({ tool: 'browser.form_submit', args: { url: 'https://app.test/form', method: 'POST', fields: {}, ...args } });
+const nav = (url: string) => classifyWeb({ tool: 'browser.navigate', args: { url } });
+const req = (args: Record<string, unknown>) => classifyWeb({ tool: 'browser.request', args: { url: 'https://app.test/api/items', method: 'POST', ...args } });
+const form = (args: Record<string, unknown>) => classifyWeb({ tool: 'browser.form_submit', args: { url: 'https://app.test/form', method: 'POST', fields: {}, ...args } });
 
 describe('browser.navigate', () => {
   it('is READ with the domain and the URL to check', () => {
@@ -23,9 +24,9 @@ describe('browser.navigate', () => {
   });
 
   it('classifies arguments that do not fit the schema as UNKNOWN', () => {
-    expect(classify({ tool: 'browser.navigate', args: { url: 42 } }).riskClass).toBe('UNKNOWN');
-    expect(classify({ tool: 'browser.navigate', args: { url: 'https://x.test', extra: 1 } }).riskClass).toBe('UNKNOWN');
-    expect(classify({ tool: 'browser.navigate', args: {} })).toMatchObject({ riskClass: 'UNKNOWN', capability: 'unknown', layer: 'web' });
+    expect(classifyWeb({ tool: 'browser.navigate', args: { url: 42 } }).riskClass).toBe('UNKNOWN');
+    expect(classifyWeb({ tool: 'browser.navigate', args: { url: 'https://x.test', extra: 1 } }).riskClass).toBe('UNKNOWN');
+    expect(classifyWeb({ tool: 'browser.navigate', args: {} })).toMatchObject({ riskClass: 'UNKNOWN', capability: 'unknown', layer: 'web' });
   });
 });
 
@@ -94,7 +95,7 @@ describe('browser.request', () => {
   });
 
   it('is UNKNOWN for malformed arguments', () => {
-    expect(classify({ tool: 'browser.request', args: { url: 'https://x.test' } }).riskClass).toBe('UNKNOWN');
+    expect(classifyWeb({ tool: 'browser.request', args: { url: 'https://x.test' } }).riskClass).toBe('UNKNOWN');
     expect(req({ kind: 'carrier-pigeon' }).riskClass).toBe('UNKNOWN');
   });
 });
@@ -152,20 +153,42 @@ describe('browser.form_submit', () => {
 
 describe('browser.upload and browser.download', () => {
   it('an upload is an external write of its files', () => {
-    expect(classify({ tool: 'browser.upload', args: { url: 'https://drop.test/up', files: ['/home/u/a.pdf', '/home/u/b.pdf'] } })).toMatchObject({
+    expect(classifyWeb({ tool: 'browser.upload', args: { url: 'https://drop.test/up', files: ['/home/u/a.pdf', '/home/u/b.pdf'] } })).toMatchObject({
       riskClass: 'EXTERNAL_WRITE',
       capability: 'file.upload',
       targets: { paths: ['/home/u/a.pdf', '/home/u/b.pdf'], domains: ['drop.test'] },
     });
-    expect(classify({ tool: 'browser.upload', args: { url: 'https://drop.test/up', files: [] } }).riskClass).toBe('UNKNOWN');
+    expect(classifyWeb({ tool: 'browser.upload', args: { url: 'https://drop.test/up', files: [] } }).riskClass).toBe('UNKNOWN');
   });
 
   it('a download is a local write to its path, with the source domain', () => {
-    expect(classify({ tool: 'browser.download', args: { url: 'https://cdn.files.test/a.pdf', path: '/home/u/Downloads/a.pdf' } })).toMatchObject({
+    expect(classifyWeb({ tool: 'browser.download', args: { url: 'https://cdn.files.test/a.pdf', path: '/home/u/Downloads/a.pdf' } })).toMatchObject({
       riskClass: 'LOCAL_WRITE',
       capability: 'file.download',
       targets: { paths: ['/home/u/Downloads/a.pdf'], domains: ['files.test'] },
       urls: ['https://cdn.files.test/a.pdf'],
     });
+  });
+});
+
+describe('the extension classifies browser actions only', () => {
+  const browserCalls = [
+    { tool: 'browser.navigate', args: { url: 'https://www.bank.test/accounts?id=1' } },
+    { tool: 'browser.request', args: { url: 'https://app.test/api/transfer', method: 'POST', body: { iban: 'DE89370400440532013000', amount: '20' } } },
+    { tool: 'browser.form_submit', args: { url: 'https://mail.test/send', method: 'POST', fields: { to: 'bob@x.test', body: 'hi' }, submitText: 'Send' } },
+    { tool: 'browser.upload', args: { url: 'https://drop.test/up', files: ['/home/u/a.pdf'] } },
+    { tool: 'browser.download', args: { url: 'https://cdn.files.test/a.pdf', path: '/home/u/Downloads/a.pdf' } },
+    { tool: 'browser.navigate', args: {} },
+  ];
+
+  it('a browser action: exactly what the classifier for any agent\'s tools says', () => {
+    for (const call of browserCalls) expect(classifyWeb(call)).toEqual(classify(call));
+  });
+
+  it('any other tool is UNKNOWN (never safe), though src/tools knows it', () => {
+    for (const call of [{ tool: 'send_email', args: { to: 'eve@evil.test' } }, { tool: 'bash', args: { command: 'rm -rf /' } }, { tool: 'apply_patch', args: { patch: '*** Delete File: a' } }]) {
+      expect(classify(call).riskClass).not.toBe('UNKNOWN');
+      expect(classifyWeb(call)).toMatchObject({ riskClass: 'UNKNOWN', capability: 'unknown', layer: 'unknown', basis: 'not a browser action' });
+    }
   });
 });

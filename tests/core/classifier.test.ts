@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_CAPABILITIES, CAPABILITY_CLASSES, canonicalCapability, capabilityClass, classify } from '../../src/core/classifier';
+import { CANONICAL_CAPABILITIES, CAPABILITY_CLASSES, canonicalCapability, capabilityClass } from '../../src/core/classifier';
+import { classify } from '../../src/tools';
 import { RISK_CLASSES } from '../../src/core/risk';
 
 const c = (tool: string, args: Record<string, unknown> = {}) => classify({ tool, args });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CheckSchema, DecisionSchema } from '../../src/core/decision';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluate } from '../../src/tools';
 import { OrgFloorSchema } from '../../src/core/org';
 import { initialState } from '../../src/core/policy';
 import { RuleRefSchema } from '../../src/core/ruleRef';

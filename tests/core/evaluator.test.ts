@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluate } from '../../src/tools';
 import { initialState, type TaskPolicy } from '../../src/core/policy';
 import { grantFor } from '../../src/core/grants';
-import { classify } from '../../src/core/classifier';
+import { classify } from '../../src/tools';
 import { makePolicy, sendPolicy } from '../support/policy';
 
 const NOW = 1_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/core/classifier';
+import { classify } from '../../src/tools';
 import { UNREADABLE_ITEM } from '../../src/core/classifier/targets';
 import { itemMatches, itemsCovered, itemWords } from '../../src/core/items';
 

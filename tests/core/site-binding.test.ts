@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/core/classifier';
-import { evaluate } from '../../src/core/evaluator';
+import { classify } from '../../src/tools';
+import { evaluate } from '../../src/tools';
 import { grantFor } from '../../src/core/grants';
 import { initialState, type TaskPolicy } from '../../src/core/policy';
 import { rules } from '../compiler/helpers';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Monitor } from '../../src/background/monitor';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluateBrowserAction as evaluate } from '../../src/core/evaluator';
 import { OptionsSchema, type ProposalAnswer, type TaskStateResponse } from '../../src/messages/protocol';
 import { effectiveOptions, ManagedPolicySchema, orgLimitsInWords, readManaged } from '../../src/org/managed';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, proposal, until } from '../background/fakes';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { amountTarget, compareDecimal, fromMinorUnits, parseAmount } from '../../src/core/amounts';
-import { classify } from '../../src/core/classifier';
-import { evaluate } from '../../src/core/evaluator';
+import { classify } from '../../src/tools';
+import { evaluate } from '../../src/tools';
 import { grantFor } from '../../src/core/grants';
 import { initialState } from '../../src/core/policy';
 import { NUM_RUNS } from '../support/arbitraries';

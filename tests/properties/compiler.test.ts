@@ -6,7 +6,7 @@ import { harden } from '../../src/compiler/harden';
 import { isolateInput } from '../../src/compiler/isolate';
 import { extractProhibitions } from '../../src/compiler/prohibitions';
 import { rulesDraft } from '../../src/compiler/rules';
-import { classify } from '../../src/core/classifier';
+import { classify } from '../../src/tools';
 import { capabilityClass } from '../../src/core/classifier/capabilities';
 import { registrableDomain } from '../../src/core/domains';
 import { RISK_CLASSES, type RiskClass } from '../../src/core/risk';
@@ -211,7 +211,7 @@ function assertWithin(policy: TaskPolicy, bound: Bound, isolated: string): void 
 function hardenWith(text: string, draft: PolicyDraft | null): TaskPolicy {
   const { text: isolated } = isolateInput(text);
   const analysis = analyzeInstruction(isolated);
-  return harden(draft ?? rulesDraft(isolated, analysis), isolated, { taskId: 't', now: 0, source: 'prop', prohibitions: extractProhibitions(isolated, analysis) }, analysis).policy;
+  return harden(draft ?? rulesDraft(isolated, analysis), isolated, { taskId: 't', now: 0, source: 'prop', prohibitions: extractProhibitions(isolated, analysis), classify }, analysis).policy;
 }
 
 describe('compiler property: hardened authority never exceeds the words', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/core/classifier';
 import type { Check, EvaluatorRecord } from '../../src/core/decision';
 import { DecisionRecordSchema } from '../../src/core/decision';
-import { decideClassified, evaluate } from '../../src/core/evaluator';
+import { decideClassified } from '../../src/core/evaluator';
+import { classify, evaluate } from '../../src/tools';
 import { initialState, type Grant, type TaskPolicy } from '../../src/core/policy';
 import { RISK_CLASSES } from '../../src/core/risk';
 import { parseRuleRef, type ParsedRuleRef } from '../../src/core/ruleRef';

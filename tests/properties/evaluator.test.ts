@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../src/core/classifier';
-import { evaluate } from '../../src/core/evaluator';
+import { classify } from '../../src/tools';
+import { evaluate } from '../../src/tools';
 import { grantFor } from '../../src/core/grants';
 import { itemsCovered } from '../../src/core/items';
 import { initialState, type EvalState, type TaskPolicy } from '../../src/core/policy';

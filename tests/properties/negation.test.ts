@@ -6,6 +6,7 @@ import { harden } from '../../src/compiler/harden';
 import { extractProhibitions } from '../../src/compiler/prohibitions';
 import { rulesDraft } from '../../src/compiler/rules';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../../src/core/risk';
+import { classify } from '../../src/tools';
 
 /**
  * Negation scope, for generated coordinations of verbs and objects ("Do not send, post or share
@@ -93,7 +94,7 @@ function negationQuotingDraft(instruction: string, span: [number, number]): Poli
 
 function compile(instruction: string, draftOf: (text: string) => PolicyDraft) {
   const analysis = analyzeInstruction(instruction);
-  return harden(draftOf(instruction), instruction, { taskId: 't', now: 1, source: 'test', prohibitions: extractProhibitions(instruction, analysis) }, analysis).policy;
+  return harden(draftOf(instruction), instruction, { taskId: 't', now: 1, source: 'test', prohibitions: extractProhibitions(instruction, analysis), classify }, analysis).policy;
 }
 
 /** Every place an evidence quote could have come from lies inside the negated span. */

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ToolCall } from '../../src/core/call';
-import { classify } from '../../src/core/classifier';
+import { classifyWeb as classify } from '../../src/core/classifier';
 import { hostOf } from '../../src/core/domains';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluateBrowserAction as evaluate } from '../../src/core/evaluator';
 import { grantFor } from '../../src/core/grants';
 import { OrgFloorSchema, type OrgFloor } from '../../src/core/org';
 import { initialState, type EvalState, type TaskPolicy } from '../../src/core/policy';

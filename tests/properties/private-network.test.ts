@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/core/evaluator';
+import { evaluate } from '../../src/tools';
 import { initialState, type TaskPolicy } from '../../src/core/policy';
 import { NUM_RUNS } from '../support/arbitraries';
 import { makePolicy } from '../support/policy';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { compileTask } from '../../src/compiler';
-import { evaluate } from '../../src/core/evaluator';
+import { classify, evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 
 /**
@@ -62,7 +62,7 @@ export async function measureHalf(half: 'dev' | 'test'): Promise<HalfReport> {
   const file = loadHalf(half);
   const outcomes: Outcome[] = [];
   for (const r of file.requests) {
-    const { policy } = await compileTask(r.request, { backend: 'rules', now: NOW, taskId: `quality-${r.id}` });
+    const { policy } = await compileTask(r.request, { backend: 'rules', now: NOW, taskId: `quality-${r.id}`, classify });
     let state = initialState();
     for (const a of r.actions) {
       const result = evaluate(policy, state, a.call, NOW + 1);

@@ -1,196 +1,42 @@
 import type { ToolCall } from '../call';
 import { emptyTargets, type ActionFacts, type Classification } from '../classification';
 import { exfiltrationShape } from '../exfil';
-import { maxClass, OUTBOUND_CLASSES, type RiskClass } from '../risk';
-import { CAPABILITY_CLASSES, capabilityFor, shellCapability } from './capabilities';
-import { matchExplicit, matchGlob, type Rule } from './names';
-import { classifyPatch } from './patch';
-import { classifyShell } from './shell';
-import { collectAmounts, collectTargets, emptyCollected, keyForm, payloadBytes, targetsOf } from './targets';
-import { escalate, normaliseName, objectOf, readVerbs, splitWords } from './vocabulary';
 import { WEB_HANDLERS } from './web';
 
 /**
- * κ, ρ, τ: what a tool call is (capability), how consequential (risk class) and whom or what it
- * reaches (targets). Layers, first that knows wins:
- *   web     — the browser actions (`browser.navigate`, `browser.request`, …), by their arguments;
- *   explicit — a per-tool table, refined by arguments (action values, shell commands, patches);
- *   glob    — name patterns such as `mcp_*_send_*`;
- *   verb    — the first recognised verb in the name, raised by strong verbs anywhere in it.
- * Anything else is UNKNOWN, which is never safe. An action-like argument (`action`, `operation`,
- * `mode`, `method`) can raise any tool's class: a read-named tool that multiplexes writes is
- * classified by what it is asked to do. `call.data` is never read.
+ * κ, ρ, τ of a browser action (`browser.navigate`, `browser.request`, …): what it is (capability), how
+ * consequential (risk class) and whom or what it reaches (targets), judged by its arguments. This is the
+ * classifier the extension runs. Other agents' tool calls (`send_email`, `bash`, `apply_patch`) are
+ * classified by src/tools, which the CLI and the compiler use and the extension's bundle never holds;
+ * here they are UNKNOWN, which is never safe. `call.data` is never read.
  */
 
 export { CANONICAL_CAPABILITIES, CAPABILITY_CLASSES, canonicalCapability, capabilityClass } from './capabilities';
-export { classifyShell } from './shell';
-export { classifyPatch } from './patch';
 
-type Layer = ActionFacts['layer'];
+export type Classifier = (call: ToolCall) => Classification;
 
-const ACTION_ARGS = ['action', 'operation', 'op', 'mode', 'command', 'verb', 'method'];
-const SHELL_ARGS = ['command', 'cmd', 'script', 'commands', 'code', 'input'];
-const PATCH_ARGS = ['patch', 'input', 'diff', 'content', 'patch_text'];
-const HTTP_METHOD_CLASS: ReadonlyMap<string, RiskClass> = new Map<string, RiskClass>([['GET', 'READ'], ['HEAD', 'READ'], ['OPTIONS', 'READ'], ['POST', 'EXTERNAL_WRITE'], ['PUT', 'EXTERNAL_WRITE'], ['PATCH', 'EXTERNAL_WRITE'], ['DELETE', 'DELETE']]);
-
-function unknownClassification(basis: string): ActionFacts {
+export function unknownClassification(basis: string): ActionFacts {
   return { capability: 'unknown', riskClass: 'UNKNOWN', targets: emptyTargets(), layer: 'unknown', basis, urls: [], outboundBytes: 0 };
 }
 
-function argString(args: Record<string, unknown>, names: readonly string[]): string | undefined {
-  for (const name of names) {
-    const value = args[name];
-    if (typeof value === 'string') return value;
-    if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string')) return value.join('\n');
-  }
-  return undefined;
-}
-
-/** The action an argument asks for: `{ action: "send" }` → COMMUNICATION; `{ method: "DELETE" }` → DELETE. */
-function actionClass(args: Record<string, unknown>, exclude: readonly string[] = []): { riskClass: RiskClass; arg: string; value: string } | undefined {
-  for (const [name, value] of Object.entries(args)) {
-    const key = keyForm(name);
-    if (typeof value !== 'string' || exclude.includes(key) || !ACTION_ARGS.includes(key)) continue;
-    const httpClass = key === 'method' ? HTTP_METHOD_CLASS.get(value.trim().toUpperCase()) : undefined;
-    const reading = httpClass === undefined ? readVerbs(splitWords(value)) : undefined;
-    const riskClass = httpClass ?? reading?.riskClass;
-    if (riskClass !== undefined) return { riskClass, arg: name, value: value.slice(0, 40) };
-  }
-  return undefined;
-}
-
-/** Targets and byte count of a generic tool call's arguments. */
-function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): ActionFacts {
-  const t = emptyCollected();
-  collectTargets(args, t, { urlsAnywhere: true, paths: true, items: 'items' });
-  collectAmounts(args, t);
-  return {
-    capability,
-    riskClass,
-    targets: targetsOf(t),
-    layer,
-    basis,
-    urls: t.urls,
-    outboundBytes: OUTBOUND_CLASSES.includes(riskClass) ? payloadBytes(args) : 0,
-  };
-}
-
-/** Apply a name rule (explicit or glob) to the arguments. */
-function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, label: string, nameWords: readonly string[]): ActionFacts {
-  switch (rule.kind) {
-    case 'web': {
-      const handler = WEB_HANDLERS.get(rule.tool);
-      return handler === undefined ? unknownClassification(`no handler for ${rule.tool}`) : { ...handler(args), layer: 'web' };
-    }
-    case 'http': {
-      const url = args.url ?? args.uri ?? args.endpoint;
-      if (typeof url !== 'string') return unknownClassification(`${label}: no URL argument`);
-      const body = args.body ?? args.data ?? args.json;
-      const request: Record<string, unknown> = { method: typeof args.method === 'string' ? args.method : body === undefined ? 'GET' : 'POST', url };
-      if (body !== undefined) request.body = typeof body === 'string' || (typeof body === 'object' && body !== null) ? body : String(body);
-      const handler = WEB_HANDLERS.get('browser.request');
-      return handler === undefined ? unknownClassification(`${label}: no request handler`) : { ...handler(request), layer };
-    }
-    case 'shell': {
-      const line = argString(args, SHELL_ARGS);
-      if (line === undefined) return unknownClassification(`${label}: no command argument`);
-      const v = classifyShell(line);
-      return {
-        capability: shellCapability(v.riskClass),
-        riskClass: v.riskClass,
-        targets: { recipients: v.targets.recipients, domains: v.targets.domains, paths: v.targets.paths, items: v.targets.items },
-        layer: 'shell',
-        basis: v.basis,
-        urls: v.targets.urls,
-        outboundBytes: 0,
-      };
-    }
-    case 'patch': {
-      const patch = argString(args, PATCH_ARGS);
-      if (patch === undefined) return unknownClassification(`${label}: no patch argument`);
-      const v = classifyPatch(patch);
-      return { capability: v.capability, riskClass: v.riskClass, targets: { recipients: [], domains: [], paths: v.paths, items: [] }, layer, basis: `${label}: ${v.basis}`, urls: [], outboundBytes: 0 };
-    }
-    case 'action': {
-      const base = CAPABILITY_CLASSES[rule.capability] ?? 'UNKNOWN';
-      const hasAction = ACTION_ARGS.some((name) => Object.keys(args).some((k) => keyForm(k) === name && typeof args[k] === 'string'));
-      if (!hasAction) return generic(args, rule.capability, base, layer, `${label}`);
-      const asked = actionClass(args);
-      if (asked === undefined) return unknownClassification(`${label}: unrecognised action argument`);
-      // The action decides, both ways (`send_message(action="list")` reads); the tool's nouns name the object.
-      const riskClass = adjustLocality(asked.riskClass, rule.capability);
-      return generic(args, capabilityFor(objectOf(nameWords) ?? rule.capability.split('.')[0], riskClass), riskClass, layer, `${label}: ${asked.arg}="${asked.value}"`);
-    }
-    case 'fixed': {
-      const riskClass = CAPABILITY_CLASSES[rule.capability] ?? 'UNKNOWN';
-      return generic(args, rule.capability, riskClass, layer, label);
-    }
-  }
-}
-
-/** A write through a file tool stays on this machine. */
-function adjustLocality(riskClass: RiskClass, capability: string): RiskClass {
-  return riskClass === 'EXTERNAL_WRITE' && capability.startsWith('file.') ? 'LOCAL_WRITE' : riskClass;
-}
-
-/** Strong verbs in the whole name and action-like arguments raise a classification, never lower it. */
-function raise(c: ActionFacts, nameWords: readonly string[], args: Record<string, unknown>, fromName: boolean): ActionFacts {
-  if (c.riskClass === 'UNKNOWN' || c.layer === 'shell' || c.layer === 'web') return c;
-  let result = c;
-  if (fromName) {
-    const { riskClass, escalatedBy } = escalate(c.riskClass, nameWords);
-    if (escalatedBy !== undefined) {
-      result = { ...result, riskClass, capability: capabilityFor(objectOf(nameWords), riskClass), basis: `${result.basis}; "${escalatedBy}" in the name raises it to ${riskClass}` };
-    }
-  }
-  const asked = actionClass(args);
-  if (asked !== undefined && maxClass(result.riskClass, asked.riskClass) !== result.riskClass) {
-    const riskClass = adjustLocality(asked.riskClass, result.capability);
-    if (maxClass(result.riskClass, riskClass) !== result.riskClass) {
-      result = { ...result, riskClass, capability: capabilityFor(objectOf(nameWords) ?? result.capability.split('.')[0], riskClass), basis: `${result.basis}; ${asked.arg}="${asked.value}" raises it to ${riskClass}` };
-    }
-  }
-  if (OUTBOUND_CLASSES.includes(result.riskClass) && result.outboundBytes === 0) {
-    result = { ...result, outboundBytes: payloadBytes(args) };
-  }
-  return result;
-}
-
-function classifyUnsafe(call: ToolCall): ActionFacts {
-  const args = call.args;
-  const web = WEB_HANDLERS.get(call.tool);
-  if (web !== undefined) return { ...web(args), layer: 'web' };
-
-  const name = normaliseName(call.tool);
-  const words = name.split('_').filter((w) => w !== '');
-  if (words.length === 0) return unknownClassification('tool name has no words');
-
-  const explicit = matchExplicit(name);
-  if (explicit !== undefined) {
-    const c = applyRule(explicit.rule, args, 'explicit', `explicit: ${explicit.entry}`, words);
-    return explicit.rule.kind === 'action' ? c : raise(c, words, args, explicit.suffix);
-  }
-  const glob = matchGlob(name);
-  if (glob !== undefined) return raise(applyRule(glob.rule, args, 'glob', `glob: ${glob.glob}`, words), words, args, true);
-
-  const reading = readVerbs(words);
-  if (reading !== undefined) {
-    const basis = `verb "${reading.verb}"${reading.escalatedBy !== undefined && reading.escalatedBy !== reading.verb ? `, raised by "${reading.escalatedBy}"` : ''}`;
-    const c = generic(args, capabilityFor(objectOf(words), reading.riskClass), reading.riskClass, 'verb', basis);
-    return raise(c, words, args, false);
-  }
-  return unknownClassification('unrecognised tool name');
-}
-
 /** Total: a classifier error is UNKNOWN, never an exception and never a guess. */
-export function classify(call: ToolCall): Classification {
+export function classifyTotal(classifyFacts: (call: ToolCall) => ActionFacts, call: ToolCall): Classification {
   let facts: ActionFacts;
   try {
-    facts = classifyUnsafe(call);
+    facts = classifyFacts(call);
   } catch (err) {
     facts = unknownClassification(`classifier error: ${err instanceof Error ? err.message : 'unknown'}`);
   }
   return { ...facts, exfiltration: firstExfiltrationShaped(facts.urls) };
+}
+
+function webFacts(call: ToolCall): ActionFacts {
+  const web = WEB_HANDLERS.get(call.tool);
+  return web === undefined ? unknownClassification('not a browser action') : { ...web(call.args), layer: 'web' };
+}
+
+export function classifyWeb(call: ToolCall): Classification {
+  return classifyTotal(webFacts, call);
 }
 
 function firstExfiltrationShaped(urls: readonly string[]): Classification['exfiltration'] {

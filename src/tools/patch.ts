@@ -1,4 +1,4 @@
-import type { RiskClass } from '../risk';
+import type { RiskClass } from '../core/risk';
 
 /**
  * Patch tools touch every file their patch names, not just the first: `apply_patch` envelopes

@@ -1,6 +1,6 @@
-import { maxClass, RISK_CLASSES, type RiskClass } from '../risk';
+import { maxClass, RISK_CLASSES, type RiskClass } from '../core/risk';
 import { parseShell, ShellSyntaxError, type SimpleCommand } from './shell-parse';
-import { addHost, addUnique, addUrl, emptyCollected, recipientsIn, type Collected } from './targets';
+import { addHost, addUnique, addUrl, emptyCollected, recipientsIn, type Collected } from '../core/classifier/targets';
 
 /**
  * Shell sub-classifier. Each simple command of a line (pipes, `&&`, `||`, `;`, substitutions) is

@@ -1,0 +1,38 @@
+import { expect, test } from '@playwright/test';
+import { emptyDraft } from '../src/compiler/draft';
+import { launchAgentBrowser } from '../src/harness';
+import { startMockLlmServer } from '../src/testkit/mock-llm-server';
+import { buildExtension } from './fixtures/extension';
+
+/**
+ * The openai SDK is not in background.js: the worker imports its script (openai-sdk.js) when a model is
+ * first asked (src/llm/sdk-extension.ts). The model compiler must work on a fresh install and after the
+ * worker stopped and started again, when the SDK comes from the script the install step imported.
+ */
+test('the model compiler reaches the endpoint on a fresh worker and after a restart; a restarted worker evaluates the SDK only when asked', async () => {
+  test.setTimeout(240_000);
+  const extensionPath = buildExtension('full');
+  const llm = await startMockLlmServer(() => ({ content: JSON.stringify({ ...emptyDraft(), readDomains: ['news.test'] }) }));
+  const browser = await launchAgentBrowser({ extensionPath });
+  const sdkLoaded = () => (globalThis as unknown as Record<string, unknown>).__agentsfenceOpenAI !== undefined;
+  try {
+    const compiler = { backend: 'openai-compatible' as const, baseUrl: llm.baseUrl, model: 'mock/compiler' };
+    const first = await browser.setTask('Read the news on news.test', { compiler });
+    expect(first.task?.report).toMatchObject({ backend: 'openai:mock/compiler' });
+    expect(first.task?.report.fallbackReason).toBeNull();
+    expect(first.task?.policy.domains).toEqual(['news.test']);
+    expect(llm.requests).toHaveLength(1);
+
+    await browser.endTask();
+    const worker = await browser.restartWorker();
+    expect(await worker.evaluate(sdkLoaded)).toBe(false);
+    const second = await browser.setTask('Read the news on news.test', { compiler });
+    expect(second.task?.report).toMatchObject({ backend: 'openai:mock/compiler' });
+    expect(second.task?.report.fallbackReason).toBeNull();
+    expect(llm.requests).toHaveLength(2);
+    expect(await worker.evaluate(sdkLoaded)).toBe(true);
+  } finally {
+    await browser.close();
+    await llm.close();
+  }
+});
