@@ -53,6 +53,8 @@ export default defineConfig({
       'privacy',
     ],
     host_permissions: ['<all_urls>'],
+    // The organisation's floor and collector, by enterprise policy (src/org/managed.ts).
+    storage: { managed_schema: 'managed_schema.json' },
     // No web_accessible_resources: the background opens blocked.html itself (tabs.update), so no web
     // page can navigate to any of this extension's pages, the blocked page included.
     ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : {}),

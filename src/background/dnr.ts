@@ -1,5 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { registrableDomain } from '../core/domains';
+import { canonicalSite } from '../core/org';
 import type { TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
 import { taintRules, type RuleSpec } from '../taint/rules';
@@ -95,6 +96,8 @@ export const PRIORITY_BLOCK = 1;
 export const PRIORITY_DEPENDENCY_ALLOW = 10;
 export const PRIORITY_DATA_BLOCK = 20;
 export const PRIORITY_GRANT = 100;
+/** The organisation's blocked sites: above the grants, so no approval lifts them. */
+export const PRIORITY_ORG = 1000;
 
 /**
  * Exfiltration-shaped URLs in RE2 (DNR's regex engine: no lookaround, no backreferences, and each
@@ -149,6 +152,8 @@ export interface FloorInput {
   floorWriteDomains?: readonly string[];
   /** The task's data-lane taint (what guarded pages showed or the agent typed). */
   taint?: readonly TaintToken[];
+  /** The organisation's blocked sites (core/org.ts): every request to them, above every grant. */
+  orgBlockedSites?: readonly string[];
 }
 
 function site(domain: string): string | null {
@@ -318,6 +323,13 @@ function taintFloorRules(input: FloorInput, named: string[]): RuleSpec[] {
   return taintRules({ tokens: input.taint, namedSites: named, resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
 }
 
+/** The organisation's blocked sites (and their subdomains), whatever the task names or the user granted. */
+function orgRules(input: FloorInput): RuleSpec[] {
+  const blocked = [...new Set((input.orgBlockedSites ?? []).map(canonicalSite).filter((s) => s !== ''))].sort();
+  if (blocked.length === 0) return [];
+  return [{ priority: PRIORITY_ORG, action: BLOCK, condition: { requestDomains: blocked.map(dnrDomain), resourceTypes: ALL_TYPES } }];
+}
+
 /** Every rule family, unscoped: the same list is scoped to the guarded tabs and to their workers. */
 export function floorRuleSpecs(input: FloorInput): RuleSpec[] {
   const writes = writeSites(input);
@@ -330,6 +342,7 @@ export function floorRuleSpecs(input: FloorInput): RuleSpec[] {
     ...taintFloorRules(input, namedSites(input)),
     ...downloadRules(input.policy),
     ...grantRules(input.policy),
+    ...orgRules(input),
   ];
 }
 

@@ -45,5 +45,6 @@ export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
       const handle = setTimeout(fn, ms);
       return () => clearTimeout(handle);
     },
+    readManaged: () => chrome.storage.managed.get(),
   };
 }

@@ -2,6 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
 import { ALL_TYPES, buildSessionRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
 import type { ActiveTask } from './store';
+import type { OrgFloor } from '../core/org';
 
 type Chrome = typeof Browser;
 const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
@@ -57,7 +58,7 @@ export function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
   let support: Promise<DnrSupport> | null = null;
   let reportedDropped = false;
-  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
+  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void> => {
     const run = async () => {
       const build = async (withTaint: boolean): Promise<Rule[]> => {
         if (task === null) return [];
@@ -68,7 +69,7 @@ export function floorUpdater() {
         } else {
           scope = { tabIds: task.taskTabIds };
         }
-        const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [] };
+        const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [], orgBlockedSites: org?.blockedSites ?? [] };
         // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
         const extensionHost = new URL(chrome.runtime.getURL('/')).host;
         const adapted = rulesForBrowser(buildSessionRules(input, scope, extensionHost), await (support ??= detectDnrSupport()));

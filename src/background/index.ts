@@ -10,6 +10,7 @@ import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { rebindingRecord } from './rebinding';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
+import { CollectorShipper } from '../org/collector';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered
@@ -26,13 +27,48 @@ export interface BackgroundHandle {
   openControlWindow(path?: string): Promise<number>;
 }
 
+/** The alarm that wakes a restarted worker to retry shipping the audit log. */
+const COLLECTOR_ALARM = 'agentsfence-collector-retry';
+
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
-  const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined) };
+  let shipper: CollectorShipper | null = null;
+  const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined), audited: () => shipper?.kick() };
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
-  const monitor = TaskStore.open().then((store) => new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel }));
+  const monitor = TaskStore.open().then((store) => {
+    const m = new Monitor({ store, effects, evaluate, compiler, extensionOrigin, minimizerModel });
+    // The organisation's collector: entries still waiting from before a restart go out on every wake.
+    shipper = new CollectorShipper({
+      store,
+      async collectorUrl() {
+        await m.ready;
+        const org = m.orgState();
+        return org.status === 'active' ? (org.policy.collectorUrl ?? null) : null;
+      },
+      fetch: (input, init) => fetch(input, init),
+      now: () => Date.now(),
+      newId: () => crypto.randomUUID(),
+      version: chrome.runtime.getManifest().version,
+      setTimer: effects.setTimer,
+      wakeLater: (ms) => void chrome.alarms.create(COLLECTOR_ALARM, { when: Date.now() + ms }),
+    });
+    shipper.kick();
+    return m;
+  });
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
+  chrome.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === COLLECTOR_ALARM) withMonitor(async () => shipper?.flush());
+  });
+
+  // The organisation's floor changed (enterprise policy pushed anew): apply it at once.
+  chrome.storage.onChanged.addListener((_changes, area) => {
+    if (area === 'managed')
+      withMonitor(async (m) => {
+        await m.orgChanged();
+        shipper?.kick();
+      });
+  });
 
   // Messages: the classic sendResponse + `return true` form works with every caller.
   chrome.runtime.onMessage.addListener((raw: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => {

@@ -36,6 +36,8 @@ import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAn
 import type { Finding } from '../minimizer/detect';
 import type { ModelAction, ModelResult } from '../minimizer/model';
 import { isBlockedPage } from './guards';
+import { effectiveOptions, floorOf, NO_ORG, orgLimitsInWords, readManaged, type OrgState } from '../org/managed';
+import type { OrgFloor } from '../core/org';
 import { dataViewOf, maskSecrets, originOf, redactRecord, redactUrl, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
 
@@ -62,8 +64,8 @@ export interface MessageSender {
 export interface MonitorEffects {
   now(): number;
   newId(): string;
-  /** Bring the network floor in line with the task (null: remove every rule). Resolves once applied. */
-  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void>;
+  /** Bring the network floor in line with the task (null: remove every rule) and the organisation's floor. Resolves once applied. */
+  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
   setBadge(pendingCount: number): void;
   notify(approval: StoredApproval): void;
   /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
@@ -71,6 +73,10 @@ export interface MonitorEffects {
   setTimer(fn: () => void, ms: number): () => void;
   /** Open the options page in a window the extension owns, so it may change options. */
   openOptions(): Promise<void>;
+  /** The organisation's managed policy as the browser gives it (`storage.managed.get()`); absent: none. */
+  readManaged?(): Promise<unknown>;
+  /** An audit entry was committed (the collector ships it later, off the decision path). */
+  audited?(): void;
 }
 
 /** What a read-only settings view shows instead of a stored API key. */
@@ -147,7 +153,10 @@ export class Monitor {
   private task: ActiveTask | null = null;
   /** Why the background ended a task on its own; shown by the popup until the next task starts. */
   private notice: string | null = null;
+  /** The options in force: the user's (`userOptions`) under the organisation's (`org`). */
   private options!: Options;
+  private userOptions!: Options;
+  private org: OrgState = NO_ORG;
   private readonly controlWindows = new Set<number>();
   private readonly approvals = new Map<string, StoredApproval>();
   private readonly waiters = new Map<string, Waiter[]>();
@@ -175,7 +184,8 @@ export class Monitor {
   private async load(): Promise<void> {
     const { store, effects } = this.deps;
     const [stored, options, windows, notice] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.getNotice()]);
-    this.options = options;
+    this.userOptions = options;
+    await this.setOrg(await this.readOrg());
     this.notice = notice?.text ?? null;
     if (stored !== null && !stored.ok) await this.endUnreadableTask(stored.error);
     const task = stored?.ok === true ? stored.value : null;
@@ -195,7 +205,35 @@ export class Monitor {
       }
     }
     effects.setBadge(this.approvals.size);
-    await effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+    await this.applyFloor();
+  }
+
+  /** The managed storage, read at the ingest boundary. A browser that cannot read it has no organisation floor. */
+  private async readOrg(): Promise<OrgState> {
+    const read = this.deps.effects.readManaged;
+    if (read === undefined) return NO_ORG;
+    return readManaged(await read().catch(() => undefined));
+  }
+
+  /** A malformed managed policy is audited each time it is read (a wake, a change): the floor then blocks everything. */
+  private async setOrg(org: OrgState): Promise<void> {
+    this.org = org;
+    this.options = effectiveOptions(this.userOptions, org);
+    if (org.status === 'malformed') {
+      await this.audit({ record: emptyRecord('(managed-policy)', 'BLOCK', 'org_floor', `the organisation's managed policy is ${org.reason}; every action in a task is blocked until it is fixed`, 'org.unreadable'), layer: 'guard' });
+    }
+  }
+
+  /** `storage.onChanged` in the managed area: read it again and apply the new floor at once. */
+  async orgChanged(): Promise<void> {
+    await this.ready;
+    await this.setOrg(await this.readOrg());
+    await this.applyFloor();
+  }
+
+  /** The organisation's state (the collector reads its URL from here). */
+  orgState(): OrgState {
+    return this.org;
   }
 
   /**
@@ -248,14 +286,15 @@ export class Monitor {
       const entries = await this.deps.store.listAudit({ decision: message.decision, check: message.check, limit: message.limit });
       return { ok: true, entries: entries.map(toAuditEntry) };
     }),
-    'options.get': this.fromControl(() => ({ ok: true, options: this.options })),
+    'options.get': this.fromControl(() => ({ ok: true, options: this.userOptions })),
     'options.set': this.fromControl(async (message) => {
-      this.options = message.options;
+      this.userOptions = message.options;
+      this.options = effectiveOptions(message.options, this.org);
       await this.deps.store.putOptions(message.options);
       await this.applyFloor();
-      return { ok: true, options: this.options };
+      return { ok: true, options: this.userOptions };
     }),
-    'options.test': this.fromControl((message) => this.testOptions(message.options)),
+    'options.test': this.fromControl((message) => this.testOptions(effectiveOptions(message.options, this.org))),
     'options.open': this.fromControl(
       async () => {
         await this.deps.effects.openOptions();
@@ -435,7 +474,7 @@ export class Monitor {
   private async askMinimizerModel(task: ActiveTask, call: ToolCall): Promise<Finding[]> {
     const model = this.deps.minimizerModel;
     if (this.options.minimizer !== 'model' || model === undefined) return [];
-    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now()).record;
+    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.org)).record;
     if (dry.decision !== 'ALLOW' || !isScreened(call, dry)) return [];
     const result = await model(userWordsOf(task), modelActionOf(call, dry), this.options);
     if ('findings' in result) return result.findings;
@@ -449,7 +488,7 @@ export class Monitor {
    * answer for a held action.
    */
   private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null, modelSpans: readonly Finding[] = []): Evaluated {
-    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now());
+    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.org));
     const screened = record.decision === 'ALLOW' && this.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record, modelSpans) : null;
     if (screened !== null) {
       const automatic = minimizer === 'send-without' || (this.options.minimizeWithoutAsking && screened.minimized !== null);
@@ -557,6 +596,8 @@ export class Monitor {
       return { ok: true };
     }
     if (scope === 'send-without' || scope === 'send-as-is') return error('invalid-message', 'That answer applies only to an action the Minimizer held.');
+    // On a site the organisation always asks about, an approval covers this one action only.
+    if (approval.record.check === 'org_floor' && scope === 'task') scope = 'once';
     if (scope === 'deny') {
       const reason = 'denied by the user';
       await this.audit({ record: { ...approval.record, decision: 'BLOCK', reason }, answer: 'deny', layer: 'guard', destination: approval.destination });
@@ -599,7 +640,7 @@ export class Monitor {
   // ---- page messages (popup, options, control window) ----------------------------------------
 
   private maskedOptions(): { ok: true; options: Options } {
-    return { ok: true, options: { ...this.options, apiKey: this.options.apiKey === '' ? '' : MASKED_KEY } };
+    return { ok: true, options: { ...this.userOptions, apiKey: this.userOptions.apiKey === '' ? '' : MASKED_KEY } };
   }
 
   private compileOptions(options: Options, taskId: string) {
@@ -690,7 +731,7 @@ export class Monitor {
       task === null
         ? null
         : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
-    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender), ...(this.notice !== null ? { notice: this.notice } : {}) };
+    return { ok: true, task: view, pending: [...this.approvals.values()].map(toPendingView), approvalsAllowed: this.isControlSender(sender), org: orgLimitsInWords(this.org), ...(this.notice !== null ? { notice: this.notice } : {}) };
   }
 
   // ---- browser events (wired in index.ts) ----------------------------------------------------
@@ -736,7 +777,7 @@ export class Monitor {
   floorNavigationVerdict(url: string): { check: string; reason: string } {
     const task = this.task;
     if (task === null) return { check: 'domain_allowlist', reason: 'the task does not name this site' };
-    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now());
+    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now(), floorOf(this.org));
     if (record.decision !== 'ALLOW') return { check: record.check, reason: record.reason };
     return { check: 'domain_allowlist', reason: 'data sent to a site the task does not allow writes to, or a download the task does not allow' };
   }
@@ -780,11 +821,13 @@ export class Monitor {
   /** The task (unless it has ended meanwhile) and an audit entry, written in one transaction, in order. */
   private commit(task: ActiveTask | null, entry: AuditInput | null): Promise<void> {
     const full = entry === null ? null : this.auditEntry(entry);
-    return this.write(() => this.deps.store.commitDecision(task !== null && this.task === task ? task : null, full));
+    const written = this.write(() => this.deps.store.commitDecision(task !== null && this.task === task ? task : null, full));
+    // Shipping to the organisation's collector starts after the commit and is never awaited here.
+    return full === null ? written : written.then(() => this.deps.effects.audited?.());
   }
 
   private applyFloor(): Promise<void> {
-    return this.deps.effects.applyFloor(this.task, this.options, [...this.controlWindows]);
+    return this.deps.effects.applyFloor(this.task, this.options, [...this.controlWindows], floorOf(this.org));
   }
 
   private audit(entry: AuditInput): Promise<void> {

@@ -110,6 +110,11 @@ export const CONTROL_WINDOWS: RecordKind<z.infer<typeof ControlWindowsSchema>> =
 
 export const NOTICE: RecordKind<Notice> = { name: 'notice', schema: NoticeSchema, migrations: {} };
 
+/** The audit entries up to `shippedSeq` reached the organisation's collector (a 2xx); `instanceId` names this profile there. */
+export const CollectorCursorSchema = z.object({ shippedSeq: z.number().int().nonnegative(), instanceId: z.string().min(1) }).strict();
+export type CollectorCursor = z.infer<typeof CollectorCursorSchema>;
+export const COLLECTOR_CURSOR: RecordKind<CollectorCursor> = { name: 'collector cursor', schema: CollectorCursorSchema, migrations: {} };
+
 /** The version a stored value was written with: its `stateVersion`, or 1 for a record from before versions. */
 function versionOf(raw: unknown): number {
   return isObject(raw) && typeof raw.stateVersion === 'number' ? raw.stateVersion : 1;

@@ -3,6 +3,7 @@ import type { Options } from '../messages/protocol';
 import {
   APPROVAL,
   AUDIT_ENTRY,
+  COLLECTOR_CURSOR,
   CONTROL_WINDOWS,
   NOTICE,
   OPTIONS,
@@ -10,6 +11,7 @@ import {
   readRecord,
   writeRecord,
   type ActiveTask,
+  type CollectorCursor,
   type Notice,
   type ReadResult,
   type StoredApproval,
@@ -24,7 +26,7 @@ import {
  * (src/background/records.ts); nothing read from here is cast.
  */
 
-export type { ActiveTask, StoredApproval, StoredAuditEntry } from './records';
+export type { ActiveTask, CollectorCursor, StoredApproval, StoredAuditEntry } from './records';
 
 interface FenceDB extends DBSchema {
   kv: { key: string; value: unknown };
@@ -39,6 +41,7 @@ const KEY_TASK = 'task';
 const KEY_OPTIONS = 'options';
 const KEY_WINDOWS = 'controlWindows';
 const KEY_NOTICE = 'notice';
+const KEY_COLLECTOR = 'collector';
 
 export class TaskStore {
   private constructor(
@@ -176,5 +179,35 @@ export class TaskStore {
 
   async countAudit(): Promise<number> {
     return this.db.count('audit');
+  }
+
+  /**
+   * Oldest first: the entries after `seq`, and the key of the last one looked at (`throughSeq`; entries
+   * this build cannot read are passed over). The collector's queue is the audit log's unshipped tail, so
+   * an entry is queued in the same transaction that commits it, and the queue shares the log's bound.
+   */
+  async auditAfter(seq: number, limit: number): Promise<{ entries: StoredAuditEntry[]; throughSeq: number }> {
+    const entries: StoredAuditEntry[] = [];
+    let throughSeq = seq;
+    let looked = 0;
+    let cursor = await this.db.transaction('audit').store.openCursor(IDBKeyRange.lowerBound(seq, true));
+    while (cursor && looked++ < limit) {
+      throughSeq = cursor.key;
+      const read = readRecord(AUDIT_ENTRY, cursor.value);
+      if (read.ok) entries.push({ ...read.value, seq: cursor.key });
+      cursor = await cursor.continue();
+    }
+    return { entries, throughSeq };
+  }
+
+  /** The collector's place in the audit log (moved only after a 2xx) and this profile's instance id. */
+  async getCollectorCursor(): Promise<CollectorCursor | null> {
+    const raw = await this.db.get('kv', KEY_COLLECTOR);
+    const read = raw === undefined ? null : readRecord(COLLECTOR_CURSOR, raw);
+    return read?.ok === true ? read.value : null;
+  }
+
+  async putCollectorCursor(cursor: CollectorCursor): Promise<void> {
+    await this.db.put('kv', writeRecord(cursor), KEY_COLLECTOR);
   }
 }

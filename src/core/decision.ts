@@ -11,6 +11,8 @@ export const CHECKS = [
   'schema',
   'expiry',
   'guards',
+  /** The organisation's floor (managed policy): deny-overrides, no grant or approval lifts it. */
+  'org_floor',
   'prohibitions',
   'deny_list',
   'grants',

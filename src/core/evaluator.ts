@@ -4,6 +4,7 @@ import { emptyTargets, type Classification, type Targets } from './classificatio
 import { classify } from './classifier';
 import type { Check, Decision, EvaluatorRecord } from './decision';
 import { hostOf, registrableDomain } from './domains';
+import { orgAsks, orgDenies, type OrgFloor } from './org';
 import { privateHostOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
@@ -24,8 +25,12 @@ export interface EvalResult {
  * ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
  * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
  * is a BLOCK, never a skipped check.
+ *
+ * `org` is the organisation's floor (core/org.ts), passed in as data: its denials run right after the
+ * guards, before anything that can allow, and its always-ask sites turn every ALLOW but a single-use
+ * approval into ASK_USER. No policy, grant or follow-up can lift either (tests/properties/org.test.ts).
  */
-export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number): EvalResult {
+export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown, now: number, org: OrgFloor | null = null): EvalResult {
   let classification: Classification | null = null;
   try {
     const parsed = ToolCallSchema.safeParse(rawCall);
@@ -35,7 +40,7 @@ export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown,
       return { record: failClosed(rawCall, 'schema', `malformed tool call at ${where}: ${issue?.message ?? 'invalid'}`, null), state };
     }
     classification = classify(parsed.data);
-    return decideUnsafe(policy, state, parsed.data, classification, now);
+    return decideUnderFloor(policy, state, parsed.data, classification, now, org);
   } catch (err) {
     return { record: failClosed(rawCall, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`, classification), state };
   }
@@ -45,9 +50,9 @@ export function evaluate(policy: TaskPolicy, state: EvalState, rawCall: unknown,
  * The decision for a call the caller has already parsed and classified (the extension classifies once
  * for the decision and the audit entry). Same checks, same order, same totality as `evaluate`.
  */
-export function decideClassified(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number): EvalResult {
+export function decideClassified(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null = null): EvalResult {
   try {
-    return decideUnsafe(policy, state, call, c, now);
+    return decideUnderFloor(policy, state, call, c, now, org);
   } catch (err) {
     return { record: failClosed(call, 'internal_error', `evaluator error: ${err instanceof Error ? err.message : String(err)}`, c), state };
   }
@@ -211,11 +216,25 @@ function quantityOutsideBound(proposed: readonly string[], bound: number): strin
   return null;
 }
 
+/**
+ * The task's decision under the organisation's floor. An ALLOW the floor turns into ASK_USER counts
+ * nothing (σ unchanged). The floor's denials are checked inside decideUnsafe, after the guards.
+ */
+function decideUnderFloor(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
+  const result = decideUnsafe(policy, state, call, c, now, org);
+  if (org === null || result.record.decision !== 'ALLOW') return result;
+  const ruleRef = result.record.ruleRef;
+  const onceGrant = result.record.check === 'grants' && policy.grants.some((g) => `grant:${g.id}` === ruleRef && g.maxCalls !== null);
+  const ask = orgAsks(org, c, onceGrant);
+  if (ask === null) return result;
+  return { record: { ...result.record, decision: ask.decision, check: 'org_floor', reason: ask.reason, ruleRef: ask.ruleRef }, state };
+}
+
 function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
 
-function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number): EvalResult {
+function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
   const index = indexOf(policy);
   const targets: Targets = c.targets;
   const cls = c.riskClass;
@@ -237,6 +256,12 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   for (const url of c.urls) {
     const { scheme, use } = schemeOf(url);
     if (use === 'forbidden') return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`, 'builtin:scheme-allowlist');
+  }
+
+  // 2b. the organisation's floor: deny-overrides, before anything that can allow.
+  if (org !== null) {
+    const denied = orgDenies(org, c);
+    if (denied !== null) return decide(denied.decision, 'org_floor', denied.reason, denied.ruleRef);
   }
 
   // 3. prohibitions beat everything that follows, grants included.

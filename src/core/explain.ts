@@ -13,6 +13,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   schema: 'the proposal was malformed',
   expiry: 'the task had expired',
   guards: 'a browser guard',
+  org_floor: 'the organisation’s floor (enterprise policy)',
   prohibitions: 'a prohibition in the user’s words',
   deny_list: 'the policy’s deny list',
   grants: 'an approval the user gave',
@@ -68,6 +69,8 @@ export function ruleWords(rule: ParsedRuleRef): string {
       return `built-in rule: ${BUILTIN_RULES[rule.rule]}`;
     case 'sanitizer':
       return `the Sanitizer’s ${rule.rule} rule`;
+    case 'org':
+      return `the organisation’s policy (${rule.rule}${rule.value !== null ? `: ${rule.value}` : ''})`;
   }
 }
 

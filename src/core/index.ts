@@ -7,6 +7,7 @@ export * from './ruleRef';
 export * from './evaluator';
 export * from './explain';
 export * from './grants';
+export * from './org';
 export * from './paths';
 export * from './items';
 export { classify } from './classifier';

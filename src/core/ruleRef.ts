@@ -28,6 +28,8 @@ export const BUILTIN_RULES = {
 export type BuiltinRule = keyof typeof BUILTIN_RULES;
 
 export type ListingName = 'allow' | 'deny' | 'requireApproval';
+/** The organisation's floor (core/org.ts): rules that come from enterprise policy, not from the task. */
+export type OrgRule = 'blockedSites' | 'askSites' | 'neverAllow' | 'unreadable';
 export type ListingKind = 'tools' | 'capabilities' | 'classes';
 /** The task-wide allowlists of the policy. */
 export type AllowlistName = 'recipients' | 'domains' | 'paths';
@@ -42,6 +44,8 @@ export type RuleRef =
   | AllowlistName
   | `outboundBudget.${'maxCalls' | 'maxBytes'}`
   | `builtin:${BuiltinRule}`
+  | `org.${Exclude<OrgRule, 'unreadable'>}:${string}`
+  | 'org.unreadable'
   /** Not an action: a Sanitizer rule that removed text (src/sanitizer). */
   | `sanitizer:${string}`
   /** `builtin:taint` as audit entries stored before the built-in rules had a prefix spell it. */
@@ -58,15 +62,24 @@ export type ParsedRuleRef =
   | { kind: 'allowlist'; list: AllowlistName }
   | { kind: 'outbound_budget'; limit: 'maxCalls' | 'maxBytes' }
   | { kind: 'builtin'; rule: BuiltinRule }
+  | { kind: 'org'; rule: OrgRule; value: string | null }
   | { kind: 'sanitizer'; rule: string };
 
 const LISTING = /^(allow|deny|requireApproval)\.(tools|capabilities|classes):([\s\S]+)$/;
 const PREFIXED = /^(prohibition|grant|constraints|builtin|sanitizer):([\s\S]+)$/;
+const ORG = /^org\.(blockedSites|askSites|neverAllow):([\s\S]+)$/;
 
 /** The typed reading of a ruleRef, or null when the string names no rule. */
 export function parseRuleRef(ref: string): ParsedRuleRef | null {
   if (ref === 'expiresAt') return { kind: 'expiry' };
   if (ref === 'taint') return { kind: 'builtin', rule: 'taint' };
+  if (ref === 'org.unreadable') return { kind: 'org', rule: 'unreadable', value: null };
+  const org = ORG.exec(ref);
+  if (org) {
+    const [, rule, value] = org as unknown as [string, Exclude<OrgRule, 'unreadable'>, string];
+    if (rule === 'neverAllow' && !RiskClassSchema.safeParse(value).success) return null;
+    return { kind: 'org', rule, value };
+  }
   if (ref === 'recipients' || ref === 'domains' || ref === 'paths') return { kind: 'allowlist', list: ref };
   if (ref === 'outboundBudget.maxCalls' || ref === 'outboundBudget.maxBytes') return { kind: 'outbound_budget', limit: ref === 'outboundBudget.maxCalls' ? 'maxCalls' : 'maxBytes' };
   if (ref.startsWith('ceilings.')) {

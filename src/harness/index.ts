@@ -257,11 +257,17 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       const page = await control();
       const cdp = await context.newCDPSession(page);
       let status = '';
+      // Every status reported, in order: a worker that something (an alarm) wakes again passes through
+      // `stopped` between two checks, so each wait looks for its status after the one before it.
+      const history: string[] = [];
+      let checked = 0;
       const reached = (wanted: string) =>
         new Promise<void>((resolveStatus, reject) => {
           const timer = setTimeout(() => reject(new Error(`service worker not ${wanted} within 15 s (last: ${status})`)), 15_000);
           const check = () => {
-            if (status.split(',').includes(wanted)) {
+            const at = history.findIndex((s, i) => i >= checked && s.split(',').includes(wanted));
+            if (at >= 0) {
+              checked = at + 1;
               clearTimeout(timer);
               resolveStatus();
             } else setTimeout(check, 25);
@@ -270,6 +276,7 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
         });
       cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
         status = event.versions.filter((v) => v.scriptURL.startsWith(`chrome-extension://${extensionId}/`)).map((v) => v.runningStatus).join(',');
+        history.push(status);
       });
       await cdp.send('ServiceWorker.enable');
       await cdp.send('ServiceWorker.stopAllWorkers');

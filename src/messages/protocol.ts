@@ -244,6 +244,8 @@ export const TaskStateResponseSchema = z
     pending: z.array(PendingApprovalSchema),
     /** False when this sender may not answer approvals (e.g. a copy of the popup inside a guarded tab). */
     approvalsAllowed: z.boolean(),
+    /** The limits the organisation set by enterprise policy, in words (empty: none). */
+    org: z.array(z.string()).default([]),
   })
   .strict();
 export type TaskStateResponse = z.infer<typeof TaskStateResponseSchema>;

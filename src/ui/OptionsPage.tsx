@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { TargetedEvent } from 'preact';
 import { request, type Transport } from './client';
+import { OrgLimits } from './OrgLimits';
 import { fieldsFromOptions, OPENROUTER_BASE_URL, validateOptions, type OptionsField, type OptionsFields } from './optionsForm';
 
 type Result = { kind: 'ok' | 'error'; text: string } | null;
@@ -25,6 +26,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
   /** Opened outside a window AgentsFence opened itself (Chrome's own Options entry): look, don't touch. */
   const [readOnly, setReadOnly] = useState(false);
   const [opened, setOpened] = useState<string | null>(null);
+  const [orgLimits, setOrgLimits] = useState<string[]>([]);
 
   useEffect(() => {
     void (async () => {
@@ -35,6 +37,11 @@ export function OptionsPage({ transport }: { transport: Transport }) {
       setReadOnly(true);
       setFields(fieldsFromOptions(view.options));
     })();
+  }, [transport]);
+
+  // What the organisation forces or caps wins over the fields below (the window AgentsFence opened may ask).
+  useEffect(() => {
+    void request(transport, { type: 'task.get' }).then((r) => setOrgLimits(r.ok ? r.org : []));
   }, [transport]);
 
   const openSettingsWindow = async () => {
@@ -95,6 +102,7 @@ export function OptionsPage({ transport }: { transport: Transport }) {
   return (
     <form class="options stack" onSubmit={save} noValidate>
       <h1>AgentsFence options</h1>
+      <OrgLimits limits={orgLimits} />
       {readOnly && (
         <div class="notice" role="note">
           <p>

@@ -5,6 +5,7 @@ import { AuditLog } from './AuditLog';
 import type { AuditFilter } from './auditView';
 import { request, type Transport } from './client';
 import { PolicyPanel } from './PolicyPanel';
+import { OrgLimits } from './OrgLimits';
 import { SanitizerSummary } from './SanitizerSummary';
 import { usePoll } from './usePoll';
 
@@ -121,6 +122,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
         )}
       </header>
       <Approvals pending={state?.pending ?? []} allowed={approvalsAllowed} now={now} answering={answering} onAnswer={(id, a) => void answer(id, a)} />
+      <OrgLimits limits={state?.org ?? []} />
       <div class="error-slot" role="alert">
         {error}
       </div>

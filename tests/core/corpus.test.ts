@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CheckSchema, DecisionSchema } from '../../src/core/decision';
 import { evaluate } from '../../src/core/evaluator';
+import { OrgFloorSchema } from '../../src/core/org';
 import { initialState } from '../../src/core/policy';
 import { RuleRefSchema } from '../../src/core/ruleRef';
 import { makePolicy } from '../support/policy';
@@ -14,6 +15,7 @@ import { makePolicy } from '../support/policy';
  * without writing code. `ruleRef`, when given, is the rule that must have decided (see core/ruleRef.ts);
  * `recipients`, when given, are the recipients the decision record must name (what an ask shows).
  * `policy` may omit version/taskId/issuedAt/expiresAt; calls are evaluated in order with σ carried.
+ * `org`, when given, is the organisation's floor (core/org.ts) every call is evaluated under.
  */
 const CaseSchema = z
   .object({
@@ -22,6 +24,7 @@ const CaseSchema = z
     calls: z.array(z.unknown()).min(1),
     expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema, ruleRef: RuleRefSchema.optional(), recipients: z.array(z.string()).optional() }).strict()).min(1),
     now: z.number().optional(),
+    org: OrgFloorSchema.optional(),
   })
   .strict()
   .refine((c) => c.calls.length === c.expected.length, { message: 'one expected entry per call' });
@@ -40,7 +43,7 @@ describe('conformance corpus', () => {
     const policy = makePolicy(c.policy);
     let state = initialState();
     c.calls.forEach((call, i) => {
-      const { record, state: next } = evaluate(policy, state, call, c.now ?? 1_000);
+      const { record, state: next } = evaluate(policy, state, call, c.now ?? 1_000, c.org ?? null);
       state = next;
       const wanted = c.expected[i];
       const seen = {

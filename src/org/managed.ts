@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { OrgFloorSchema, type OrgFloor } from '../core/org';
+import { RiskClassSchema } from '../core/risk';
+import { BackendSchema, SanitizerModeSchema, type Options } from '../messages/protocol';
+
+/**
+ * The organisation's managed policy: what an administrator sets by enterprise policy and the extension
+ * reads from `storage.managed` (Chromium: `3rdparty.extensions.<id>` in the managed-policy directory;
+ * Firefox: `3rdparty.Extensions.<id>` in policies.json). public/managed_schema.json declares the same
+ * keys to the browser; tests/org/managed.test.ts checks the two agree.
+ *
+ * Parsed here, at the ingest boundary, with a strict schema. Absent (no policy set, or a browser without
+ * managed storage) → no floor. Present but malformed → the floor blocks every action (`unreadable`),
+ * the popup says so and the audit log records it: an organisation that meant to set limits never gets
+ * fewer than it asked for because of a typo.
+ */
+const Site = z.string().min(1).max(253);
+export const ManagedPolicySchema = z
+  .object({
+    blockedSites: z.array(Site).max(1000).optional(),
+    askSites: z.array(Site).max(1000).optional(),
+    neverAllowClasses: z.array(RiskClassSchema).optional(),
+    /** The longest an action may wait for a person before it is blocked (the user may set less). */
+    maxAskTimeoutSeconds: z.number().int().min(5).max(3600).optional(),
+    sanitizerMode: SanitizerModeSchema.optional(),
+    minimizerMode: z.enum(['off', 'detect', 'model']).optional(),
+    /** The compiler endpoint every task uses (the API key stays the user's). */
+    compiler: z
+      .object({ backend: BackendSchema, baseUrl: z.url({ protocol: /^https?$/ }).optional(), model: z.string().min(1).max(200).optional() })
+      .strict()
+      .optional(),
+    /** Where audit entries are shipped as OTLP/HTTP JSON log records (the full `/v1/logs` URL). */
+    collectorUrl: z.url({ protocol: /^https?$/ }).optional(),
+  })
+  .strict();
+export type ManagedPolicy = z.infer<typeof ManagedPolicySchema>;
+
+/** What the extension made of the managed storage. */
+export type OrgState =
+  | { status: 'none' }
+  | { status: 'active'; policy: ManagedPolicy; floor: OrgFloor }
+  | { status: 'malformed'; reason: string; floor: OrgFloor };
+
+export const NO_ORG: OrgState = { status: 'none' };
+
+/** `storage.managed.get()`'s result (or a failure to read it) → the organisation's state. */
+export function readManaged(raw: unknown): OrgState {
+  if (raw === undefined || raw === null || (typeof raw === 'object' && !Array.isArray(raw) && Object.keys(raw).length === 0)) return NO_ORG;
+  const parsed = ManagedPolicySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+    const reason = `malformed at ${where}: ${issue?.message ?? 'invalid'}`.slice(0, 200);
+    return { status: 'malformed', reason, floor: OrgFloorSchema.parse({ unreadable: reason }) };
+  }
+  const policy = parsed.data;
+  const floor = OrgFloorSchema.parse({ blockedSites: policy.blockedSites ?? [], askSites: policy.askSites ?? [], neverAllow: policy.neverAllowClasses ?? [] });
+  return { status: 'active', policy, floor };
+}
+
+/** The evaluator's part of the state: null when the organisation set nothing. */
+export function floorOf(org: OrgState): OrgFloor | null {
+  return org.status === 'none' ? null : org.floor;
+}
+
+/** The options in force: the user's, with what the organisation forces (modes, compiler) and caps (ask timeout). */
+export function effectiveOptions(options: Options, org: OrgState): Options {
+  if (org.status !== 'active') return options;
+  const p = org.policy;
+  return {
+    ...options,
+    ...(p.maxAskTimeoutSeconds !== undefined ? { askTimeoutSeconds: Math.min(options.askTimeoutSeconds, p.maxAskTimeoutSeconds) } : {}),
+    ...(p.sanitizerMode !== undefined ? { sanitizer: p.sanitizerMode } : {}),
+    ...(p.minimizerMode !== undefined ? { minimizer: p.minimizerMode } : {}),
+    ...(p.compiler !== undefined ? { backend: p.compiler.backend, ...(p.compiler.baseUrl !== undefined ? { baseUrl: p.compiler.baseUrl } : {}), ...(p.compiler.model !== undefined ? { model: p.compiler.model } : {}) } : {}),
+  };
+}
+
+/** The organisation's limits in words, for the popup and the options page ("Set by your organisation"). */
+export function orgLimitsInWords(org: OrgState): string[] {
+  if (org.status === 'none') return [];
+  if (org.status === 'malformed') return [`The organisation's policy could not be read (${org.reason}): every action in a task is blocked until it is fixed.`];
+  const p = org.policy;
+  const out: string[] = [];
+  if (p.blockedSites?.length) out.push(`Blocked sites: ${p.blockedSites.join(', ')}`);
+  if (p.askSites?.length) out.push(`Always ask on: ${p.askSites.join(', ')}`);
+  if (p.neverAllowClasses?.length) out.push(`Never allowed: ${p.neverAllowClasses.join(', ')}`);
+  if (p.maxAskTimeoutSeconds !== undefined) out.push(`Approvals wait at most ${p.maxAskTimeoutSeconds} s`);
+  if (p.sanitizerMode !== undefined) out.push(`Sanitizer: ${p.sanitizerMode}`);
+  if (p.minimizerMode !== undefined) out.push(`Minimizer: ${p.minimizerMode}`);
+  if (p.compiler !== undefined) out.push(`Compiler: ${[p.compiler.backend, p.compiler.baseUrl, p.compiler.model].filter((x) => x !== undefined).join(', ')}`);
+  if (p.collectorUrl !== undefined) out.push(`Audit is sent to ${p.collectorUrl}`);
+  return out;
+}
