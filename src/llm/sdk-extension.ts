@@ -15,11 +15,23 @@ interface WorkerScope {
 
 const scope = globalThis as unknown as WorkerScope & Record<string, OpenAISdk | undefined>;
 
+/** The SDK once evaluated; taken off the global at once, so the worker's global names nothing of ours. */
+let loaded: OpenAISdk | undefined;
+function take(): OpenAISdk | undefined {
+  const sdk = scope[OPENAI_SDK_GLOBAL];
+  if (sdk !== undefined) {
+    loaded = sdk;
+    delete scope[OPENAI_SDK_GLOBAL];
+  }
+  return loaded;
+}
+
 if (typeof scope.importScripts === 'function') {
   scope.addEventListener('install', () => {
     // Never fail the install over it: without the SDK, model calls fail and their callers fall back.
     try {
       scope.importScripts?.(OPENAI_SDK_SCRIPT);
+      take();
     } catch {
       // loadOpenAI reports the failure when a model is asked.
     }
@@ -31,17 +43,22 @@ function loadIntoPage(): Promise<OpenAISdk> {
   return new Promise((resolve, reject) => {
     const script = document.createElement('script');
     script.src = OPENAI_SDK_SCRIPT;
-    script.onload = () => (scope[OPENAI_SDK_GLOBAL] === undefined ? reject(new Error('the model client script is not available')) : resolve(scope[OPENAI_SDK_GLOBAL]));
+    script.onload = () => {
+      const sdk = take();
+      if (sdk === undefined) reject(new Error('the model client script is not available'));
+      else resolve(sdk);
+    };
     script.onerror = () => reject(new Error('the model client script did not load'));
     document.head.append(script);
   });
 }
 
 export function loadOpenAI(): Promise<OpenAISdk> {
-  if (scope[OPENAI_SDK_GLOBAL] === undefined && typeof scope.importScripts !== 'function' && typeof document !== 'undefined') return loadIntoPage();
+  if (loaded !== undefined) return Promise.resolve(loaded);
+  if (typeof scope.importScripts !== 'function' && typeof document !== 'undefined') return loadIntoPage();
   try {
-    if (scope[OPENAI_SDK_GLOBAL] === undefined) scope.importScripts?.(OPENAI_SDK_SCRIPT);
-    const sdk = scope[OPENAI_SDK_GLOBAL];
+    scope.importScripts?.(OPENAI_SDK_SCRIPT);
+    const sdk = take();
     return sdk === undefined ? Promise.reject(new Error('the model client script is not available')) : Promise.resolve(sdk);
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
