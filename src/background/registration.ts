@@ -1,6 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import { ISOLATED_INSTALLED_KEY } from '../content/bridge';
 import type { Options } from '../messages/protocol';
+import { presetFile } from '../sanitizer/preset';
 import type { ActiveTask } from './store';
 
 /**
@@ -31,10 +32,19 @@ export function pageScripts(mainHooks: boolean): PageScript[] {
   return scripts;
 }
 
-function registration(script: PageScript): Browser.scripting.RegisteredContentScript {
+/**
+ * The files a script runs, in order: the ISOLATED one is preceded by the Sanitizer's preset for the mode
+ * in force (src/sanitizer/preset.ts), so the Sanitizer needs no round trip before the first node.
+ */
+function filesOf(script: PageScript, options: Options): string[] {
+  if (script.world !== 'ISOLATED' || options.sanitizer === 'off') return [script.file];
+  return [presetFile(options.sanitizer), script.file];
+}
+
+function registration(script: PageScript, options: Options): Browser.scripting.RegisteredContentScript {
   return {
     id: script.id,
-    js: [script.file],
+    js: filesOf(script, options),
     matches: ['<all_urls>'],
     runAt: 'document_start',
     allFrames: true,
@@ -57,7 +67,7 @@ async function guardedTabs(chrome: Chrome, task: ActiveTask, options: Options, c
  * the MAIN one, by document id so a frame that navigated meanwhile (and got the registered scripts) is
  * not injected twice. Pages the browser does not let extensions script (chrome://, the store) are skipped.
  */
-async function injectInto(chrome: Chrome, tabId: number, scripts: readonly PageScript[]): Promise<void> {
+async function injectInto(chrome: Chrome, tabId: number, scripts: readonly PageScript[], options: Options): Promise<void> {
   const probes = await chrome.scripting.executeScript({
     target: { tabId, allFrames: true },
     func: (key: string) => (globalThis as Record<string, unknown>)[key] === true,
@@ -67,22 +77,23 @@ async function injectInto(chrome: Chrome, tabId: number, scripts: readonly PageS
   const documentIds = probes.filter((p) => p.result !== true).map((p) => p.documentId);
   if (documentIds.length === 0) return;
   for (const script of scripts) {
-    await chrome.scripting.executeScript({ target: { tabId, documentIds }, files: [script.file], world: script.world, injectImmediately: true });
+    await chrome.scripting.executeScript({ target: { tabId, documentIds }, files: filesOf(script, options), world: script.world, injectImmediately: true });
   }
 }
 
 /** Keeps the registration in line with the task; the same arguments as the floor's update, called after it. */
 export function pageScriptSync(chrome: Chrome, scripts: readonly PageScript[]) {
   const ids = scripts.map((s) => s.id);
-  /** What is registered, as this worker last saw it; null until the first sync after a wake. */
-  let registered: boolean | null = null;
+  /** The files registered per script, as this worker last saw them: null until the first sync after a wake, `false` when none. */
+  let registered: string | false | null = null;
   let chain: Promise<void> = Promise.resolve();
+  const keyOf = (regs: ReadonlyArray<Pick<Browser.scripting.RegisteredContentScript, 'id' | 'js' | 'world'>>) =>
+    JSON.stringify(ids.map((id) => regs.find((r) => r.id === id)).map((r) => (r === undefined ? null : [r.world ?? 'ISOLATED', r.js ?? []])));
 
-  const readRegistration = async (): Promise<boolean> => {
+  const readRegistration = async (): Promise<string | false> => {
     const present = await chrome.scripting.getRegisteredContentScripts({ ids });
-    const complete = scripts.every((s) => present.some((p) => p.id === s.id && p.js?.length === 1 && p.js[0] === s.file && p.world === s.world));
-    if (complete) return true;
-    // Partly there or out of date (an update changed a file): start clean.
+    if (present.length === ids.length) return keyOf(present);
+    // Partly there (an interrupted sync): start clean.
     if (present.length > 0) await chrome.scripting.unregisterContentScripts({ ids: present.map((p) => p.id) });
     return false;
   };
@@ -90,15 +101,23 @@ export function pageScriptSync(chrome: Chrome, scripts: readonly PageScript[]) {
   const sync = async (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
     registered ??= await readRegistration();
     if (task === null) {
-      if (registered) await chrome.scripting.unregisterContentScripts({ ids });
+      if (registered !== false) await chrome.scripting.unregisterContentScripts({ ids });
       registered = false;
       return;
     }
-    if (registered) return;
-    await chrome.scripting.registerContentScripts(scripts.map(registration));
-    registered = true;
+    const wanted = scripts.map((s) => registration(s, options));
+    const key = keyOf(wanted);
+    if (registered === key) return;
+    if (registered !== false) {
+      // Registered for other files (the Sanitizer's mode changed, an update renamed a file): replace in place, no gap.
+      await chrome.scripting.updateContentScripts(wanted);
+      registered = key;
+      return;
+    }
+    await chrome.scripting.registerContentScripts(wanted);
+    registered = key;
     for (const tabId of await guardedTabs(chrome, task, options, controlWindows)) {
-      await injectInto(chrome, tabId, scripts).catch((err: unknown) => console.info(`AgentsFence: tab ${tabId} not scripted (the floor still applies):`, err));
+      await injectInto(chrome, tabId, scripts, options).catch((err: unknown) => console.info(`AgentsFence: tab ${tabId} not scripted (the floor still applies):`, err));
     }
   };
 

@@ -1,6 +1,7 @@
 import type { Reply, Request } from '../messages/protocol';
 import type { SanitizerRule } from './text';
 import { Sanitizer, type Mode, type Removal } from './dom';
+import { readPreset } from './preset';
 
 /** The extension messaging the Sanitizer needs (runtime.sendMessage in the content script), typed by the protocol map. */
 export type SendMessage = <T extends 'sanitizer.config' | 'sanitizer.removed' | 'sanitizer.review'>(message: Request<T> & { type: T }) => Promise<Reply<T> | undefined>;
@@ -20,10 +21,9 @@ export function countByRule(removals: readonly Removal[]): Array<{ rule: Sanitiz
 type DomApi = { dom?: { openOrClosedShadowRoot?(element: Element): ShadowRoot | null } };
 
 /**
- * Starts the Sanitizer in this frame at document_start: watches at once, asks the background for the
- * mode, then processes everything parsed so far and every mutation after. Anything but a well-formed
- * answer from the background leaves the page as it is (the Sanitizer only runs in guarded tabs during
- * a task, and the background is the only one who knows).
+ * Starts the Sanitizer in this frame at document_start: in the mode the background registered
+ * (src/sanitizer/preset.ts) from the first node on, then as the background's `sanitizer.config` answer
+ * says (off outside the guarded tabs). Without a preset, nothing is touched until a well-formed answer.
  */
 export function installSanitizer(doc: Document, send: SendMessage, chromeApi: DomApi | undefined): Sanitizer {
   const openOrClosed = chromeApi?.dom?.openOrClosedShadowRoot?.bind(chromeApi.dom);
@@ -44,12 +44,25 @@ export function installSanitizer(doc: Document, send: SendMessage, chromeApi: Do
     },
   });
   sanitizer.watch();
+  // The registered preset starts it at once; the background's answer then says whether this tab is
+  // guarded (it turns the Sanitizer off where not) and carries a mode changed since the registration.
+  const preset = readPreset();
+  let current: Mode | null = preset;
+  if (preset !== null) sanitizer.configure(preset);
+  const apply = (mode: Mode) => {
+    if (mode === current) return;
+    current = mode;
+    sanitizer.configure(mode);
+  };
   void send({ type: 'sanitizer.config' }).then(
     (answer) => {
-      const mode = answer?.ok === true ? answer.mode : 'off';
-      sanitizer.configure(mode === 'hidden' || mode === 'model' ? (mode as Mode) : 'off');
+      if (answer?.ok === true) apply(answer.mode === 'hidden' || answer.mode === 'model' ? (answer.mode as Mode) : 'off');
+      else if (preset === null) apply('off');
     },
-    () => sanitizer.configure('off'),
+    // No answer: the registered preset stands (it came from the background); without one, nothing runs.
+    () => {
+      if (preset === null) apply('off');
+    },
   );
   return sanitizer;
 }
