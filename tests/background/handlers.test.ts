@@ -28,7 +28,7 @@ describe('the protocol map and its handler helper', () => {
     const { store } = await freshStore();
     const monitor = await monitorOn(store, new FakeEffects());
     // Break one handler the way a bug would: an answer the protocol does not allow.
-    (monitor as unknown as { handlers: Record<MessageType, unknown> }).handlers.proposal = () => ({ id: 'p1', decision: 'ALLOW' });
+    (monitor as unknown as { router: { handlers: Record<MessageType, unknown> } }).router.handlers.proposal = () => ({ id: 'p1', decision: 'ALLOW' });
     expect(await monitor.handleMessage(proposal('p1', { tool: 'browser.navigate', args: { url: 'http://a.test/' } }), PAGE())).toMatchObject({ id: 'p1', decision: 'BLOCK', check: 'internal_error' });
     expect((await store.listAudit())[0]!.record).toMatchObject({ decision: 'BLOCK', check: 'internal_error' });
     // Page messages still answer by the map.
