@@ -3,7 +3,7 @@ import { ErrorResponseSchema, MESSAGES, type BackgroundMessage, type ErrorRespon
 /**
  * The background's side of the protocol map (src/messages/protocol.ts): one handler per message type,
  * typed by the map, and one place that checks what a handler answers against the map's response schema.
- * The request was parsed by the caller (malformed → BLOCK + audit, in the monitor).
+ * The request was parsed by the caller (malformed → BLOCK + audit, in router.ts).
  */
 export type Handler<T extends MessageType, Sender> = (message: Request<T>, sender: Sender) => Promise<Reply<T>> | Reply<T>;
 export type Handlers<Sender> = { [T in MessageType]: Handler<T, Sender> };
