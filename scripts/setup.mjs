@@ -25,16 +25,21 @@ if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtime
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }
 
-const chromium = process.env.AF_CHROMIUM ?? '/usr/bin/chromium';
-if (!existsSync(chromium)) {
-  const hasApt = existsSync('/usr/bin/apt-get');
-  if (process.env.AF_CHROMIUM === undefined && hasApt && process.getuid?.() === 0) {
-    say("installing Debian's chromium (apt-get install -y chromium); Playwright's own browser download is not used…");
+const hasApt = existsSync('/usr/bin/apt-get');
+const isRoot = process.getuid?.() === 0;
+
+/** Installs a Debian package for a missing browser when we may (root, apt), else says exactly what to do. */
+function ensureBrowser(path, envName, pkg, why) {
+  if (existsSync(path)) return;
+  if (process.env[envName] === undefined && hasApt && isRoot) {
+    say(`installing Debian's ${pkg} (apt-get install -y ${pkg}) ${why}…`);
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '-qq', pkg], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   } else {
-    fail(
-      `no Chromium at ${chromium}. Install Debian's chromium (as root: apt-get install -y chromium) or point AF_CHROMIUM at a Chromium binary.`,
-    );
+    fail(`no ${pkg} at ${path}. Install Debian's ${pkg} (as root: apt-get install -y ${pkg}) or point ${envName} at its binary.`);
   }
 }
+
+ensureBrowser(process.env.AF_CHROMIUM ?? '/usr/bin/chromium', 'AF_CHROMIUM', 'chromium', "(Playwright's own browser download is not used)");
+// Only the test suite drives Firefox (e2e/firefox.spec.ts, over WebDriver BiDi).
+if (process.env.npm_lifecycle_event === 'pretest') ensureBrowser(process.env.AF_FIREFOX ?? '/usr/bin/firefox-esr', 'AF_FIREFOX', 'firefox-esr', 'for the Firefox e2e suite');
