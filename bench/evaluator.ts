@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { preparsePolicySet, statefulIsAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
-import { classify } from '../src/tools';
-import { decideClassified } from '../src/core/evaluator';
-import { evaluate } from '../src/tools';
-import { initialState, TaskPolicySchema, type TaskPolicy } from '../src/core/policy';
+import { classifyWeb as classify } from '../src/core/classifier';
+// What the extension decides with: the browser actions' classifier and evaluator.
+import { decideClassified, evaluateBrowserAction as evaluate } from '../src/core/evaluator';
+import { initialState, POLICY_VERSION, TaskPolicySchema, type TaskPolicy } from '../src/core/policy';
 import type { ToolCall } from '../src/core/call';
 import { median, summarise, type Figure } from './stats';
 
@@ -19,7 +19,7 @@ export function benchPolicy(extraEntries = 0): TaskPolicy {
   const filler = Array.from({ length: extraEntries }, (_, i) => `user${i}@corp.test`);
   const domains = Array.from({ length: extraEntries }, (_, i) => `site${i}.test`);
   return TaskPolicySchema.parse({
-    version: 1,
+    version: POLICY_VERSION,
     taskId: 'bench',
     issuedAt: 0,
     expiresAt: null,

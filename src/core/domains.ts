@@ -25,7 +25,8 @@ function parseNetworkUrl(urlOrHost: string): URL | null {
   let url: URL;
   try {
     // A bare host (`www.x.com`, `user@x.com:81/path`, `[::1]`, `::1`) is read as an http URL.
-    const bare = ipaddr.IPv6.isValid(input) ? `[${input}]` : input.replace(/^\/\//, '');
+    // (An unbracketed IPv6 literal has a colon and no slash; ipaddr.js is asked only then, as it decides by throwing.)
+    const bare = /^[^/]*:[^/]*:/.test(input) && ipaddr.IPv6.isValid(input) ? `[${input}]` : input.replace(/^\/\//, '');
     url = new URL(HAS_SCHEME.test(input) ? input : `http://${bare}`);
   } catch {
     return null;
