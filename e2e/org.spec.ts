@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
+import { makePolicy } from '../tests/support/policy';
 import type { AgentBrowser } from '../src/harness';
-import type { TaskPolicyInput } from '../src/core/policy';
 import { startOtlpReceiver, type OtlpReceiver } from '../tests/support/otlp-receiver';
 import { quiet } from './background.helpers';
 import { buildExtension, launchFence } from './fixtures/extension';
@@ -35,15 +35,12 @@ test.beforeEach(() => {
 });
 
 /** The task allows paying on bank.test and reading shop.test: the organisation's floor does not. */
-const payTask: TaskPolicyInput = {
-  version: 1,
+const payTask = makePolicy({
   taskId: 't-org',
-  issuedAt: 0,
-  expiresAt: null,
   domains: ['bank.test', 'shop.test'],
   ceilings: { FINANCIAL: 'allow' },
   allow: { tools: [], capabilities: [], classes: ['FINANCIAL'] },
-};
+});
 
 const PAY_PAGE = `<!doctype html><title>bank</title>
 <form method="post" action="/transfer"><input name="amount" value="10"><button>Pay</button></form>`;
@@ -164,15 +161,12 @@ async function act(browser: AgentBrowser, n: number): Promise<void> {
   await page.close();
 }
 
-const writesTask: TaskPolicyInput = {
-  version: 1,
+const writesTask = makePolicy({
   taskId: 't-collector',
-  issuedAt: 0,
-  expiresAt: null,
   domains: ['app.test', 'api.test'],
   ceilings: { EXTERNAL_WRITE: 'allow' },
   allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] },
-};
+});
 
 async function waitForCollector(browser: AgentBrowser, timeoutMs = 20_000): Promise<string[]> {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
+import { makePolicy } from '../tests/support/policy';
 import { expect, test } from './fixtures/extension';
-import type { TaskPolicyInput } from '../src/core/policy';
 import { openApp, quiet } from './background.helpers';
 
 /**
@@ -11,15 +11,12 @@ import { openApp, quiet } from './background.helpers';
  * a decision in flight when the worker stops is a BLOCK, and the next one reconnects.
  */
 
-const POLICY: TaskPolicyInput = {
-  version: 1,
+const POLICY = makePolicy({
   taskId: 't-registration',
-  issuedAt: 0,
-  expiresAt: null,
   domains: ['app.test', 'api.test'],
   ceilings: { EXTERNAL_WRITE: 'allow' },
   allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] },
-};
+});
 
 /** Whether the MAIN-world hooks run in the page (and in its same-origin frame): a wrapped fetch is not native code. */
 const hooked = (page: Page) =>
