@@ -106,6 +106,8 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
 interface WorkerStopper {
   /** Resolves with the number of stop requests it took. */
   stop(): Promise<number>;
+  /** For each stop a wake undid, the statuses seen after it. */
+  woken: string[];
   /** The worker's User Timing marks of its latest start (harness builds only, src/background/startup-marks.ts), ms since its start. */
   marks(): Promise<{ timeOrigin: number; marks: Record<string, number> } | null>;
   close(): Promise<void>;
@@ -123,18 +125,23 @@ async function workerStopper(arm: Arm): Promise<WorkerStopper> {
   });
   await cdp.send('ServiceWorker.enable');
   const stopped = () => history.length > 0 && history.at(-1)!.split(',').every((s) => s === 'stopped');
+  /** The statuses of each stop that something undid (what woke the worker shows in the figure's data). */
+  const woken: string[] = [];
   return {
+    woken,
     async stop() {
       for (let attempt = 1; attempt <= 5; attempt++) {
         const from = history.length;
         await cdp.send('ServiceWorker.stopAllWorkers');
-        for (const deadline = Date.now() + 15_000; !(history.length > from && stopped()); ) {
+        const reachedStopped = () => history.slice(from).some((status) => status.split(',').every((s) => s === 'stopped'));
+        for (const deadline = Date.now() + 15_000; !reachedStopped(); ) {
           if (Date.now() > deadline) throw new Error(`${arm.name}: worker not stopped within 15 s (statuses: ${history.slice(from).join(' → ') || 'none'})`);
           await new Promise((r) => setTimeout(r, 20));
         }
         // Let stray events (the stop's own aftermath) arrive; the probe starts only from a stopped worker.
         await new Promise((r) => setTimeout(r, 200));
         if (stopped()) return attempt;
+        woken.push(history.slice(from).join(' → '));
       }
       throw new Error(`${arm.name}: the worker kept waking after 5 stops (statuses: ${history.slice(-6).join(' → ')})`);
     },
@@ -287,6 +294,7 @@ export async function pageFigures(): Promise<Figure[]> {
     const cold: Record<'guarded' | 'echo', number[]> = { guarded: [], echo: [] };
     const splits: ColdSplit[] = [];
     const stops: Record<'guarded' | 'echo', number[]> = { guarded: [], echo: [] };
+    const wakes: string[] = [];
     const { url: postUrl } = fetchTarget(server, 'consequential');
     const stoppers = new Map([g, e].map((arm) => [arm, workerStopper(arm)]));
     try {
@@ -308,6 +316,7 @@ export async function pageFigures(): Promise<Figure[]> {
           splits.push(split);
         }
       }
+      for (const [arm, stopper] of stoppers) wakes.push(...(await stopper).woken.map((w) => `${arm.name}: ${w}`));
     } finally {
       for (const stopper of stoppers.values()) await (await stopper).close();
     }
@@ -315,7 +324,7 @@ export async function pageFigures(): Promise<Figure[]> {
     return [
       ...roundTripFigures(samples, { workerProfile, inWorkerMs: inWorker.samplesMs, ...writes, pageScriptMs, pageTop }, allowed?.record.check ?? 'none'),
       ...pageLoadFigures(dcl, byScript, nativePerLoad, idleScripts.fetchNative),
-      coldStartFigure(cold, samples.consequential, splits, stops),
+      coldStartFigure(cold, samples.consequential, splits, stops, wakes),
     ];
   } finally {
     for (const arm of arms) await arm.browser.close().catch(() => undefined);
@@ -440,7 +449,7 @@ function pageLoadFigures(dcl: Record<LoadArm, number[]>, byScript: (ProfileLine 
   ];
 }
 
-function coldStartFigure(cold: Record<'guarded' | 'echo', number[]>, warm: RoundTripSamples, splits: ColdSplit[], stops: Record<'guarded' | 'echo', number[]>): Figure {
+function coldStartFigure(cold: Record<'guarded' | 'echo', number[]>, warm: RoundTripSamples, splits: ColdSplit[], stops: Record<'guarded' | 'echo', number[]>, wakes: string[]): Figure {
   const base = median(warm.unguarded);
   const [g, e] = [median(cold.guarded), median(cold.echo)];
   const [gAdded, eAdded] = [g - base, e - base];
@@ -462,6 +471,6 @@ function coldStartFigure(cold: Record<'guarded' | 'echo', number[]>, warm: Round
       `${COLD_STARTS} times per extension, alternating: CDP ServiceWorker.stopAllWorkers from one extension page kept open for the section, wait until the worker reports stopped and is still stopped 200 ms later (stopped again if something woke it: ${restops(stops.guarded)} of ours and ${restops(stops.echo)} of the echo's needed it), then one POST fetch timed in the page (as the round trip). ` +
       "The page's port was disconnected by the stop, so the fetch reconnects: the browser starts the worker, which evaluates background.js, registers its listeners, and (ours) reopens IndexedDB and reads the task before deciding. Added = median − the warm unguarded fetch p50. " +
       `Where ours goes (median ms after the page's fetch began, from the worker's performance.timeOrigin and the harness build's User Timing marks, src/background/startup-marks.ts): ${splitWords || 'no marks read'}; the rest, to the fetch's end, is the answer's way back to the page and the request itself.`,
-    data: { guarded: summarise(cold.guarded), echo: summarise(cold.echo), guardedAddedMs: gAdded, echoAddedMs: eAdded, split, splitsMs: splits, stopAttempts: stops, samplesMs: cold },
+    data: { guarded: summarise(cold.guarded), echo: summarise(cold.echo), guardedAddedMs: gAdded, echoAddedMs: eAdded, split, splitsMs: splits, stopAttempts: stops, wokenAfterStop: wakes, samplesMs: cold },
   };
 }
