@@ -81,7 +81,7 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
         snapshot = null;
       }
     }
-    if (snapshot === null) decide(carriesBody ? '[unreadable body]' : undefined, 0);
+    if (snapshot === null) decide(carriesBody ? '[unreadable body]' : undefined, 0, null);
     else readRequestBody(n, snapshot, decide);
   };
 }
