@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startTestServer, type TestServer } from '../e2e/fixtures/server';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { attachToWorker, benchExtension, cpuProfile, profilePage, selfTimeByScript, timeProposalsInWorker, timeStoreWritesInWorker, topFunctions, type ProfileLine } from './chromium';
+import { attachToWorker, benchExtension, cpuProfile, profilePage, timeProposalsInWorker, timeStoreWritesInWorker, topFunctions, traceMainThread, type MainThreadTime, type ProfileLine } from './chromium';
 import { echoExtension, emptyScriptExtension } from './controls';
 import { median, percentile, summarise, type Figure } from './stats';
 
@@ -23,6 +25,8 @@ const PAIRS = 40;
 const PROFILED_LOADS = 20;
 /** The extension's content scripts as built (wxt names them after their entrypoints). */
 const CONTENT_SCRIPT_FILES = ['page-hooks.js', 'frame-guard.js'];
+/** What the background registers before frame-guard.js in each Sanitizer mode (src/sanitizer/preset.ts). */
+const PRESET_FILES = ['sanitizer-hidden.js', 'sanitizer-model.js'];
 /** Cold starts per extension (each one stops the worker and waits until it is stopped). */
 const COLD_STARTS = 8;
 const API = 'api.test';
@@ -48,8 +52,12 @@ function appShell(): string {
 }
 
 interface Arm {
-  /** control: two empty document_start scripts; idle: our extension with no task; echo: the echo floor. */
-  name: 'guarded' | 'unguarded' | 'control' | 'idle' | 'echo';
+  /**
+   * control: two empty document_start scripts; idle: our extension with no task; echo: the echo floor;
+   * floor: our extension with a task but its script files emptied (network floor, worker listeners and
+   * the dynamic registration, no script work).
+   */
+  name: 'guarded' | 'unguarded' | 'control' | 'idle' | 'echo' | 'floor';
   browser: AgentBrowser;
   page: Page;
 }
@@ -193,13 +201,15 @@ export async function pageFigures(): Promise<Figure[]> {
   const extension = benchExtension();
   const control = emptyScriptExtension();
   const echo = echoExtension();
+  const floorOnly = benchExtension();
+  for (const file of [...CONTENT_SCRIPT_FILES, ...PRESET_FILES]) writeFileSync(join(floorOnly.path, file), 'void 0;\n');
   const server = await startTestServer();
   server.setPage('/app', appShell());
   const arms: Arm[] = [];
   try {
     const open = async (name: Arm['name'], options: Parameters<typeof launchAgentBrowser>[0]) => {
       const browser = await launchAgentBrowser(options);
-      if (name === 'guarded') await browser.setPolicy(POLICY);
+      if (name === 'guarded' || name === 'floor') await browser.setPolicy(POLICY);
       const page = await browser.context.newPage();
       await page.goto(`${server.origin(APP)}/app`);
       const arm: Arm = { name, browser, page };
@@ -211,6 +221,7 @@ export async function pageFigures(): Promise<Figure[]> {
     const e = await open('echo', { extensionPath: echo.path });
     const c = await open('control', { extensionPath: control.path });
     const idle = await open('idle', { extensionPath: extension.path });
+    const f = await open('floor', { extensionPath: floorOnly.path });
 
     // Round trips: warm up (first write to a domain also opens the network floor), then interleaved rounds.
     const kinds: Kind[] = ['consequential', 'readCrossOrigin', 'readSameOrigin'];
@@ -264,9 +275,9 @@ export async function pageFigures(): Promise<Figure[]> {
     const allowed = (await g.browser.audit({ decision: 'ALLOW', limit: 1 }))[0];
 
     // DOMContentLoaded of the same page in every browser but the echo, order rotating per round.
-    const dcl: Record<LoadArm, number[]> = { guarded: [], unguarded: [], control: [], idle: [] };
+    const dcl: Record<LoadArm, number[]> = { guarded: [], unguarded: [], control: [], idle: [], floor: [] };
     const load = (arm: Arm, query: string) => domContentLoaded(arm.page, `${server.origin(APP)}/app?${query}`);
-    const loaders = [g, u, c, idle];
+    const loaders = [g, u, c, idle, f];
     for (const arm of loaders) for (let i = 0; i < 5; i++) await load(arm, `warm=${i}`);
     for (let i = 0; i < PAIRS; i++) {
       for (let k = 0; k < loaders.length; k++) {
@@ -274,18 +285,12 @@ export async function pageFigures(): Promise<Figure[]> {
         dcl[arm.name as LoadArm].push(await load(arm, `n=${i}`));
       }
     }
-    // The content scripts' own CPU time per load, from a profile of the guarded page's main thread.
-    const loadProfile = await profilePage(g.page, async () => {
-      for (let i = 0; i < PROFILED_LOADS; i++) await load(g, `p=${i}`);
-    });
-    const byScript = selfTimeByScript(loadProfile, 12).map((l) => ({ ...l, perLoadMs: l.selfMs / PROFILED_LOADS }));
-    // Native work per load ((program): parsing, compiling, injecting) in each browser, for comparison.
-    const nativePerLoad: Record<LoadArm, number> = { guarded: 0, unguarded: 0, control: 0, idle: 0 };
+    // Where a load's time goes: a trace of each browser's page renderer over the same loads.
+    const traces = {} as Record<LoadArm, MainThreadTime>;
     for (const arm of loaders) {
-      const profile = arm === g ? loadProfile : await profilePage(arm.page, async () => {
+      traces[arm.name as LoadArm] = await traceMainThread(arm.page, PROFILED_LOADS, async () => {
         for (let i = 0; i < PROFILED_LOADS; i++) await load(arm, `p=${i}`);
       });
-      nativePerLoad[arm.name as LoadArm] = (selfTimeByScript(profile, 50).find((l) => l.fn === '(program)')?.selfMs ?? 0) / PROFILED_LOADS;
     }
     // No task: which of our scripts a page has (none expected: nothing is registered).
     const idleScripts = await idle.page.evaluate(() => ({ fetchNative: String(window.fetch).includes('[native code]') }));
@@ -323,7 +328,7 @@ export async function pageFigures(): Promise<Figure[]> {
 
     return [
       ...roundTripFigures(samples, { workerProfile, inWorkerMs: inWorker.samplesMs, ...writes, pageScriptMs, pageTop }, allowed?.record.check ?? 'none'),
-      ...pageLoadFigures(dcl, byScript, nativePerLoad, idleScripts.fetchNative),
+      ...pageLoadFigures(dcl, traces, idleScripts.fetchNative),
       coldStartFigure(cold, samples.consequential, splits, stops, wakes),
     ];
   } finally {
@@ -331,12 +336,13 @@ export async function pageFigures(): Promise<Figure[]> {
     await server.close();
     control.dispose();
     echo.dispose();
+    floorOnly.dispose();
     extension.dispose();
   }
 }
 
 type RoundTripSamples = Record<'guarded' | 'unguarded' | 'echo', number[]>;
-type LoadArm = 'guarded' | 'unguarded' | 'control' | 'idle';
+type LoadArm = 'guarded' | 'unguarded' | 'control' | 'idle' | 'floor';
 
 function roundTripFigures(
   samples: Record<Kind, RoundTripSamples>,
@@ -367,12 +373,14 @@ function roundTripFigures(
   const method =
     'In the page: performance.now around `await fetch()` (response read outside the timing); a guarded browser (extension, active task allowing EXTERNAL_WRITE on app.test/api.test), an unguarded one and the echo floor (bench/controls.ts: the same MAIN → MessagePort → ISOLATED → runtime.connect port → worker path, answered ALLOW at once) side by side, ' +
     `${ROUNDS} interleaved rounds × ${BATCH} sequential fetches per kind and browser after 20 warm-up fetches; added = percentile − the unguarded percentile. Each guarded consequential fetch is decided by the background (last ALLOW check: ${allowCheck}) and audited before the page is answered. ` +
-    `Split of the added p50: the background's own share (the same call handed to the monitor inside the worker: parse, evaluate, persist, audit) p50 ${ms(inWorker.p50)} (p99 ${ms(inWorker.p99)}), of which the IndexedDB writes an ALLOW waits for — σ' and the audit entry in one transaction (commitDecision) — p50 ${ms(commit.p50)} (timed as two separate transactions: putTask p50 ${ms(putTask.p50)}, appendAudit p50 ${ms(appendAudit.p50)}); ` +
+    `Split of the added p50: the background's own share (the same call handed to the monitor inside the worker: parse, evaluate, persist, audit) p50 ${ms(inWorker.p50)} (p99 ${ms(inWorker.p99)}), of which the IndexedDB writes an ALLOW waits for — σ' and the audit entry in one transaction (commitDecision) — p50 ${ms(commit.p50)} (timed as two separate transactions: putTask p50 ${ms(putTask.p50)}, appendAudit p50 ${ms(appendAudit.p50)}; a separate probe in the worker measured the default durability the same as durability 'relaxed', so nothing is to be had there without giving up the commit before the answer); ` +
     `our content scripts' own JS time per fetch (page CPU profile over 100 guarded POSTs, self time in page-hooks.js and frame-guard.js) ${ms(background.pageScriptMs)}, mostly ${background.pageTop
       .slice(0, 3)
       .map((l) => `${l.fn} ${ms(l.perFetchMs)}`)
-      .join(', ')}; the remainder, ≈ ${ms(Math.max(0, c.addedP50 - inWorker.p50 - background.pageScriptMs))}, is waiting: MAIN → ISOLATED MessagePort → the frame's runtime.connect port → worker and back, i.e. cross-process IPC and scheduling on a shared 2-core machine (the echo floor pays ${ms(c.echoAddedP50)} of it with no work at all). ` +
-    `Not in the echo: the network floor's session rules, which every guarded request passes — a same-origin GET, which makes no round trip, still adds p50 ${ms(rs.addedP50)} (floor and wrapper). ` +
+      .join(', ')}; the messaging itself — MAIN → ISOLATED MessagePort → the frame's runtime.connect port → worker and back, as the echo floor pays it with no work at all — ${ms(c.echoAddedP50)}; ` +
+    `the network floor every guarded request passes, measured on a same-origin GET that makes no round trip (Chromium routes every request of a browser with a declarativeNetRequest extension through its proxy; the session rules; the rebinding listener, which asks only for a page's dependencies under this policy) ${ms(rs.addedP50)}; ` +
+    `left unexplained (scheduling on a shared 2-core machine, noise) ${ms(c.addedP50 - inWorker.p50 - background.pageScriptMs - c.echoAddedP50 - rs.addedP50)}. ` +
+    'The MAIN hook reads a POST body from its snapshot Request itself and sends the bytes it read: reading a clone() instead (as before 2026-11-30 19:30) added about 1.1 ms per POST (a tee into streams), the largest avoidable share found. ' +
     `Worker CPU profile over 100 more guarded POSTs, top self time: ${dominant} ((idle) = the worker waiting on IndexedDB and messages).`;
   return [
     {
@@ -403,26 +411,34 @@ function roundTripFigures(
   ];
 }
 
-function contentScriptMs(byScript: ProfileLine[]): number {
-  return byScript.filter((l) => CONTENT_SCRIPT_FILES.includes(l.fn)).reduce((sum, l) => sum + l.selfMs, 0);
+/** Our scripts' JS per load in a trace: the content scripts and the Sanitizer's preset. */
+function ourScriptMs(trace: MainThreadTime): number {
+  return trace.byScript.filter((l) => [...CONTENT_SCRIPT_FILES, ...PRESET_FILES].includes(l.script)).reduce((sum, l) => sum + l.msPerLoad, 0);
 }
 
-function pageLoadFigures(dcl: Record<LoadArm, number[]>, byScript: (ProfileLine & { perLoadMs: number })[], nativePerLoad: Record<LoadArm, number>, idleFetchNative: boolean): Figure[] {
-  const [g, u, c, idle] = [median(dcl.guarded), median(dcl.unguarded), median(dcl.control), median(dcl.idle)];
+function pageLoadFigures(dcl: Record<LoadArm, number[]>, traces: Record<LoadArm, MainThreadTime>, idleFetchNative: boolean): Figure[] {
+  const [g, u, c, idle, floor] = [median(dcl.guarded), median(dcl.unguarded), median(dcl.control), median(dcl.idle), median(dcl.floor)];
   // Paired differences (each round loaded back to back) are less exposed to drift than two medians.
   const paired = (a: number[], b: number[]) => median(a.map((x, i) => x - (b[i] ?? NaN)));
   // Run-to-run noise: half the spread between the quartiles of the no-extension loads themselves.
   const sorted = [...dcl.unguarded].sort((a, b) => a - b);
   const noise = (percentile(sorted, 75) - percentile(sorted, 25)) / 2;
-  const scriptMs = contentScriptMs(byScript) / PROFILED_LOADS;
+  const guardedTrace = traces.guarded;
+  const scriptMs = ourScriptMs(guardedTrace);
   const idleAdded = idle - u;
+  const busy = (arm: LoadArm) => ms(traces[arm].busyMsPerLoad);
   const method =
-    `A 60-row app page (markup, stylesheet, inline script) on a *.test host; PerformanceNavigationTiming.domContentLoadedEventEnd − startTime; ${PAIRS} loads per browser after 5 warm-up loads, interleaved with the order rotating: no extension, our extension with no task (idle), our extension with a task (guarded), and the empty-script control (bench/controls.ts: one ISOLATED and one MAIN document_start script, all frames, empty), so the browser's own injection cost shows apart from ours. ` +
-    `Our scripts' CPU comes from a CPU profile (CDP Profiler, 100 µs sampling) of the guarded page's main thread over ${PROFILED_LOADS} more loads (self time by script, native calls counted for their caller): ${byScript
+    `A 60-row app page (markup, stylesheet, inline script) on a *.test host; PerformanceNavigationTiming.domContentLoadedEventEnd − startTime (from the navigation's start, so the previous page's pagehide handlers count); ${PAIRS} loads per browser after 5 warm-up loads, interleaved with the order rotating: no extension, our extension with no task (idle), our extension with a task (guarded), the empty-script control (bench/controls.ts: one ISOLATED and one MAIN document_start script, all frames, declared in the manifest) and the floor arm (our extension with a task, its content-script files emptied: the network floor's session rules, the worker's webRequest/webNavigation listeners and the dynamic registration with persistAcrossSessions/matchOriginAsFallback, no script work), so the browser's injection cost and our floor show apart from our scripts' work. ` +
+    `Where a load's time goes: a Chrome trace (CDP Tracing, devtools.timeline + v8.execute, what the Performance panel records) of each page's renderer over ${PROFILED_LOADS} more loads; main-thread task time per load: guarded ${busy('guarded')}, floor arm ${busy('floor')}, control ${busy('control')}, idle ${busy('idle')}, no extension ${busy('unguarded')}; our scripts' JS per load (top-most calls and evaluations, by file): ${guardedTrace.byScript
+      .filter((l) => [...CONTENT_SCRIPT_FILES, ...PRESET_FILES].includes(l.script))
+      .map((l) => `${l.script} ${ms(l.msPerLoad)}`)
+      .join(', ')}; largest: ${guardedTrace.top
+      .filter((l) => [...CONTENT_SCRIPT_FILES, ...PRESET_FILES].some((file) => l.fn.startsWith(`${file} `)))
       .slice(0, 5)
-      .map((l) => `${l.fn} ${ms(l.perLoadMs)}`)
-      .join(', ')} per load. Native main-thread time ((program): parsing, compiling, injection) per load, same profile in each browser: guarded ${ms(nativePerLoad.guarded)}, idle ${ms(nativePerLoad.idle)}, empty-script control ${ms(nativePerLoad.control)}, no extension ${ms(nativePerLoad.unguarded)}.`;
-  const data = { guarded: summarise(dcl.guarded), unguarded: summarise(dcl.unguarded), control: summarise(dcl.control), idle: summarise(dcl.idle), noiseMs: noise, contentScriptMsPerLoad: scriptMs, byScript, nativePerLoad, samplesMs: dcl };
+      .map((l) => `${l.fn} ${ms(l.msPerLoad)}`)
+      .join(', ')} (frame-guard.js anonymous calls are the MutationObserver callbacks: the Sanitizer's and the taint collector's). ` +
+    `Profiled on 2026-11-30 (issue 18): the +28 ms a task used to add over the control was our scripts' JS, not waiting. By elimination (25 loads per arm, DCL medians): a task with the content scripts unregistered loaded like no extension (network floor, webRequest listener and privacy settings cost nothing measurable), removing the floor's session rules changed nothing, our registration with empty script files cost within a few ms of the control (+4 ms in that run, noisy); MAIN alone, ISOLATED alone and the Sanitizer off each removed part of it. The old figure "our scripts' CPU 2.1 ms per load" came from a CDP CPU profile, which keeps sampling only the document it started in (113 ms of a 2.3 s window of 20 loads); the trace showed ≈ 27 ms of our JS per load: the Sanitizer ≈ 16 ms (its observer visited each node once per ancestor the parser reported — six times for a table cell — asked chrome.dom.openOrClosedShadowRoot about every element, and rescanned the whole document at DOMContentLoaded and again at load), page-hooks.js install ≈ 7 ms (a synchronous blob: URL registration for XHR's block path), the taint collector ≈ 4 ms (its pagehide flush re-read every inserted subtree). Fixed since: one visit per node per batch, shadow roots asked only of elements that can host one, the two rescans reduced to rechecking style-dependent blocks and finding new shadow roots, the taint flush reads the document once, the blob: URL made on the first block.`;
+  const data = { guarded: summarise(dcl.guarded), unguarded: summarise(dcl.unguarded), control: summarise(dcl.control), idle: summarise(dcl.idle), floor: summarise(dcl.floor), noiseMs: noise, contentScriptMsPerLoad: scriptMs, traces, samplesMs: dcl };
   return [
     {
       id: 'page-load-no-task',
@@ -440,11 +456,11 @@ function pageLoadFigures(dcl: Record<LoadArm, number[]>, byScript: (ProfileLine 
       target: '≤ the empty-script control + 1 ms',
       measured:
         `added ${ms(g - u)} over no extension (median ${ms(g)} vs ${ms(u)}; median paired difference ${ms(paired(dcl.guarded, dcl.unguarded))}); ` +
-        `the empty-script control adds ${ms(c - u)}; guarded − control ${ms(g - c)} (paired ${ms(paired(dcl.guarded, dcl.control))}); our scripts' own CPU per load ${ms(scriptMs)}`,
+        `the empty-script control adds ${ms(c - u)}; guarded − control ${ms(g - c)} (paired ${ms(paired(dcl.guarded, dcl.control))}); floor arm (task, script files emptied) − control ${ms(floor - c)} (paired ${ms(paired(dcl.floor, dcl.control))}); our scripts' JS per load (trace) ${ms(scriptMs)}`,
       ratio: `${(g / c).toFixed(2)}× the control`,
       verdict: g - c <= 1 ? 'met' : 'missed',
       method,
-      data: { ...data, addedMs: g - u, controlAddedMs: c - u, overControlMs: g - c },
+      data: { ...data, addedMs: g - u, controlAddedMs: c - u, overControlMs: g - c, floorOverControlMs: floor - c },
     },
   ];
 }

@@ -133,3 +133,16 @@ test('Chromium accepts the rules for a task naming an IPv6 literal; a name that 
   expect(rebinding[0]!.layer).toBe('network');
   expect(rebinding[0]!.record.reason).toMatch(/app\.test resolved to 127\.0\.0\.1 \(loopback\)/);
 });
+
+test('a task that reads from a list: a dependency from an unnamed name that resolves to loopback is audited after the fact (the rebinding listener asks for dependencies only)', async ({ launchFence, server }) => {
+  const browser = await launchFence();
+  await browser.setPolicy({ ...openWeb, taskId: 't-listed', domains: ['news.test'] });
+  server.setPage('/pic.png', { body: 'png', contentType: 'image/png' });
+  server.setPage('/news', `<!doctype html><title>news</title><img src="${server.origin('cdn.test')}/pic.png">`);
+  const page = await browser.context.newPage();
+  await page.goto(`${server.origin('news.test')}/news`);
+  await expect.poll(async () => server.hits('/pic.png').length).toBe(1);
+  await expect
+    .poll(async () => (await browser.audit({ check: 'private_network' })).filter((e) => e.record.decision === 'ALLOW').map((e) => e.record.targets.domains[0]))
+    .toEqual(['cdn.test']);
+});

@@ -62,7 +62,7 @@ export const READ_METHODS: RequestMethod[] = ['get', 'head', 'options'];
 const CHANNEL_TYPES: ResourceType[] = ['ping', 'websocket', 'webtransport', 'csp_report'];
 const SCRIPTED_READ_TYPES: ResourceType[] = ['xmlhttprequest', 'other', 'webbundle'];
 /** A page's dependencies: what it loads from other sites (CDNs) to render. */
-const DEPENDENCY_TYPES: ResourceType[] = ['image', 'media', 'script', 'stylesheet', 'font'];
+export const DEPENDENCY_TYPES: ResourceType[] = ['image', 'media', 'script', 'stylesheet', 'font'];
 /** Every request type the floor names (Chromium's vocabulary; `rulesForBrowser` translates). */
 export const ALL_TYPES: ResourceType[] = [
   'main_frame',

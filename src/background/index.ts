@@ -8,7 +8,8 @@ import { chromeEffects } from './effects';
 import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { serveFramePorts } from './port';
-import { rebindingRecord } from './rebinding';
+import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
+import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
 import { CollectorShipper } from '../org/collector';
@@ -35,7 +36,19 @@ const COLLECTOR_ALARM = 'agentsfence-collector-retry';
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   let shipper: CollectorShipper | null = null;
-  const effects: MonitorEffects = { ...chromeEffects(), openOptions: () => openControlWindow('/options.html').then(() => undefined), audited: () => shipper?.kick() };
+  const browserEffects = chromeEffects();
+  // Set below, once the listener exists; the floor is never applied before the monitor is (monitor.ready).
+  let watchEveryType: (policy: TaskPolicy | null) => void = () => undefined;
+  const effects: MonitorEffects = {
+    ...browserEffects,
+    // The rebinding listener follows the task's policy, like the floor (on every wake too).
+    applyFloor: (task, ...rest) => {
+      watchEveryType(task?.policy ?? null);
+      return browserEffects.applyFloor(task, ...rest);
+    },
+    openOptions: () => openControlWindow('/options.html').then(() => undefined),
+    audited: () => shipper?.kick(),
+  };
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
@@ -130,25 +143,35 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     if (parsed !== null) withMonitor((m) => m.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
   });
 
-  // DNS rebinding, after the fact: Chromium reports the address once the response starts.
+  // DNS rebinding, after the fact: Chromium reports the address once the response starts. Only the
+  // request types that can reach a site the task does not name (src/background/rebinding.ts): a page's
+  // dependencies always, every other type while the task's policy lets them (`watchEveryType`).
   const rebindingSeen = new Set<string>();
-  chrome.webRequest.onResponseStarted.addListener(
-    (details) => {
-      if (details.tabId < 0 || details.ip === undefined) return;
-      withMonitor(async (m) => {
-        await m.ready;
-        const task = m.snapshot().task;
-        if (task === null || !m.isGuarded(details.tabId)) return;
-        const record = rebindingRecord(details, task.policy);
-        if (record === null) return;
-        const key = `${task.taskId} ${record.targets.domains[0]}`;
-        if (rebindingSeen.has(key)) return;
-        rebindingSeen.add(key);
-        await m.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
-      });
-    },
-    { urls: ['<all_urls>'] },
-  );
+  const onResponseStarted = (details: { tabId: number; ip?: string; url: string }) => {
+    if (details.tabId < 0 || details.ip === undefined) return;
+    withMonitor(async (m) => {
+      await m.ready;
+      const task = m.snapshot().task;
+      if (task === null || !m.isGuarded(details.tabId)) return;
+      const record = rebindingRecord(details, task.policy);
+      if (record === null) return;
+      const key = `${task.taskId} ${record.targets.domains[0]}`;
+      if (rebindingSeen.has(key)) return;
+      rebindingSeen.add(key);
+      await m.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
+    });
+  };
+  type WebRequestType = `${Browser.webRequest.ResourceType}`;
+  const types = rebindingTypes(Object.values((chrome.webRequest as { ResourceType?: Record<string, string> }).ResourceType ?? {}));
+  const responseStarted = chrome.webRequest.onResponseStarted;
+  responseStarted.addListener(onResponseStarted, { urls: ['<all_urls>'], types: types.dependencies as WebRequestType[] });
+  const onOtherResponseStarted: typeof onResponseStarted = (details) => onResponseStarted(details);
+  watchEveryType = (policy) => {
+    const wanted = policy !== null && everyTypeReachesUnnamedSites(policy);
+    if (wanted === responseStarted.hasListener(onOtherResponseStarted)) return;
+    if (!wanted) responseStarted.removeListener(onOtherResponseStarted);
+    else responseStarted.addListener(onOtherResponseStarted, { urls: ['<all_urls>'], ...(types.others !== null ? { types: types.others as WebRequestType[] } : {}) });
+  };
 
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
   chrome.tabs.onCreated.addListener((tab) => {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { DecisionRecordSchema } from '../core/decision';
 import { approvalKeyOf } from '../core/grants';
 import { migratePolicy } from '../core/policy';
@@ -24,50 +24,48 @@ export const STATE_VERSION = 2;
 export type { ActiveTask };
 
 /** An ASK_USER waiting for the person. Holds the decision record and a masked view, never the raw call. */
-export const StoredApprovalSchema = z
-  .object({
-    id: z.string().min(1),
-    taskId: z.string().min(1),
-    /** Tool + capability + sorted targets: identical asks share one approval (core/grants.ts approvalKeyOf). */
-    deltaKey: z.string(),
-    record: DecisionRecordSchema,
-    /** Where the action goes (redacted URL or host). */
-    destination: z.string(),
-    /** What the person needs to see to decide: field names and masked values, bounded. */
-    dataView: z.string(),
-    /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
-    minimizable: z.boolean().optional(),
-    createdAt: z.number().int().nonnegative(),
-    expiresAt: z.number().int().nonnegative(),
-    tabId: z.number().int().nullable(),
-  })
-  .strict();
+const Count = z.number().check(z.int(), z.nonnegative());
+
+export const StoredApprovalSchema = z.strictObject({
+  id: z.string().check(z.minLength(1)),
+  taskId: z.string().check(z.minLength(1)),
+  /** Tool + capability + sorted targets: identical asks share one approval (core/grants.ts approvalKeyOf). */
+  deltaKey: z.string(),
+  record: DecisionRecordSchema,
+  /** Where the action goes (redacted URL or host). */
+  destination: z.string(),
+  /** What the person needs to see to decide: field names and masked values, bounded. */
+  dataView: z.string(),
+  /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
+  minimizable: z.optional(z.boolean()),
+  createdAt: Count,
+  expiresAt: Count,
+  tabId: z.nullable(z.number().check(z.int())),
+});
 export type StoredApproval = z.infer<typeof StoredApprovalSchema>;
 
 /**
  * One audit line: the protocol's AuditEntry (without its display id) plus the local extras — the
  * IndexedDB key, the action's field NAMES (never values), the tab and the proposing page's origin.
  */
-export const StoredAuditEntrySchema = AuditEntrySchema.omit({ id: true })
-  .extend({
-    seq: z.number().int().positive().optional(),
-    fields: z.array(z.string()).optional(),
-    tabId: z.number().int().optional(),
-    origin: z.string().optional(),
-  })
-  .strict();
+export const StoredAuditEntrySchema = z.extend(z.omit(AuditEntrySchema, { id: true }), {
+  seq: z.optional(z.number().check(z.int(), z.positive())),
+  fields: z.optional(z.array(z.string())),
+  tabId: z.optional(z.number().check(z.int())),
+  origin: z.optional(z.string()),
+});
 export type StoredAuditEntry = z.infer<typeof StoredAuditEntrySchema>;
 
-export const ControlWindowsSchema = z.object({ windowIds: z.array(z.number().int()) }).strict();
+export const ControlWindowsSchema = z.strictObject({ windowIds: z.array(z.number().check(z.int())) });
 
 /** A message the popup shows until the next task starts (why the background ended a task on its own). */
-export const NoticeSchema = z.object({ text: z.string().min(1), at: z.number().int().nonnegative() }).strict();
+export const NoticeSchema = z.strictObject({ text: z.string().check(z.minLength(1)), at: Count });
 export type Notice = z.infer<typeof NoticeSchema>;
 
 /** One kind of record: its current schema and, at index n, the step that lifts a version-n record to n + 1. */
 export interface RecordKind<T> {
   name: string;
-  schema: z.ZodType<T>;
+  schema: z.ZodMiniType<T>;
   migrations: Readonly<Record<number, (old: unknown) => unknown>>;
 }
 
@@ -111,7 +109,7 @@ export const CONTROL_WINDOWS: RecordKind<z.infer<typeof ControlWindowsSchema>> =
 export const NOTICE: RecordKind<Notice> = { name: 'notice', schema: NoticeSchema, migrations: {} };
 
 /** The audit entries up to `shippedSeq` reached the organisation's collector (a 2xx); `instanceId` names this profile there. */
-export const CollectorCursorSchema = z.object({ shippedSeq: z.number().int().nonnegative(), instanceId: z.string().min(1) }).strict();
+export const CollectorCursorSchema = z.strictObject({ shippedSeq: Count, instanceId: z.string().check(z.minLength(1)) });
 export type CollectorCursor = z.infer<typeof CollectorCursorSchema>;
 export const COLLECTOR_CURSOR: RecordKind<CollectorCursor> = { name: 'collector cursor', schema: CollectorCursorSchema, migrations: {} };
 

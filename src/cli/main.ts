@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { ZodError } from 'zod';
+import { z } from '../core/zod';
 import { evaluate } from '../tools';
 import { explain } from '../core/explain';
 import { DecisionRecordSchema, type DecisionRecord } from '../core/decision';
@@ -44,7 +44,7 @@ function loadPolicy(path: string): TaskPolicy | null {
   try {
     return parsePolicy(json);
   } catch (err) {
-    if (err instanceof ZodError) {
+    if (err instanceof z.core.$ZodError) {
       for (const issue of err.issues) process.stderr.write(`agentsfence: invalid policy at ${issue.path.join('.') || '(root)'}: ${issue.message}\n`);
     } else {
       process.stderr.write(`agentsfence: invalid policy: ${String(err)}\n`);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { RISK_CLASSES } from '../core/risk';
 
 /**
@@ -8,42 +8,36 @@ import { RISK_CLASSES } from '../core/risk';
  */
 const DraftClassSchema = z.enum(RISK_CLASSES);
 
-export const PermissionDraftSchema = z
-  .object({
-    riskClass: DraftClassSchema,
-    /** Canonical capability (e.g. `email.send`) when the permission is narrower than the class. */
-    capability: z.string().max(128).nullable(),
-    /** A tool name when the permission is for one tool only. */
-    tool: z.string().max(256).nullable(),
-    recipients: z.array(z.string().max(320)).max(100),
-    domains: z.array(z.string().max(253)).max(100),
-    paths: z.array(z.string().max(4096)).max(100),
-    maxCalls: z.number().int().min(0).max(1000).nullable(),
-    /** The user's words that ask for this, copied exactly. */
-    quote: z.string().max(2000),
-  })
-  .strict();
+export const PermissionDraftSchema = z.strictObject({
+  riskClass: DraftClassSchema,
+  /** Canonical capability (e.g. `email.send`) when the permission is narrower than the class. */
+  capability: z.nullable(z.string().check(z.maxLength(128))),
+  /** A tool name when the permission is for one tool only. */
+  tool: z.nullable(z.string().check(z.maxLength(256))),
+  recipients: z.array(z.string().check(z.maxLength(320))).check(z.maxLength(100)),
+  domains: z.array(z.string().check(z.maxLength(253))).check(z.maxLength(100)),
+  paths: z.array(z.string().check(z.maxLength(4096))).check(z.maxLength(100)),
+  maxCalls: z.nullable(z.number().check(z.int(), z.gte(0), z.lte(1000))),
+  /** The user's words that ask for this, copied exactly. */
+  quote: z.string().check(z.maxLength(2000)),
+});
 export type PermissionDraft = z.infer<typeof PermissionDraftSchema>;
 
-export const ProhibitionDraftSchema = z
-  .object({
-    classes: z.array(DraftClassSchema).max(9),
-    exceptRecipients: z.array(z.string().max(320)).max(100),
-    quote: z.string().max(2000),
-  })
-  .strict();
+export const ProhibitionDraftSchema = z.strictObject({
+  classes: z.array(DraftClassSchema).check(z.maxLength(9)),
+  exceptRecipients: z.array(z.string().check(z.maxLength(320))).check(z.maxLength(100)),
+  quote: z.string().check(z.maxLength(2000)),
+});
 export type ProhibitionDraft = z.infer<typeof ProhibitionDraftSchema>;
 
-export const PolicyDraftSchema = z
-  .object({
-    permissions: z.array(PermissionDraftSchema).max(50),
-    /** Sites the task reads (host names as the user wrote them). */
-    readDomains: z.array(z.string().max(253)).max(100),
-    /** True only when the user asks for research across the open web. */
-    openWeb: z.boolean(),
-    prohibitions: z.array(ProhibitionDraftSchema).max(50),
-  })
-  .strict();
+export const PolicyDraftSchema = z.strictObject({
+  permissions: z.array(PermissionDraftSchema).check(z.maxLength(50)),
+  /** Sites the task reads (host names as the user wrote them). */
+  readDomains: z.array(z.string().check(z.maxLength(253))).check(z.maxLength(100)),
+  /** True only when the user asks for research across the open web. */
+  openWeb: z.boolean(),
+  prohibitions: z.array(ProhibitionDraftSchema).check(z.maxLength(50)),
+});
 export type PolicyDraft = z.infer<typeof PolicyDraftSchema>;
 
 export function emptyDraft(): PolicyDraft {

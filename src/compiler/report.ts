@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 
 /**
  * The compile report: one shape from the compiler to the popup (the background adds only the time it
@@ -6,23 +6,21 @@ import { z } from 'zod';
  */
 
 /** Something hardening (or the fallback) removed from the draft, and why. `ref` names the draft entry. */
-export const RemovalSchema = z.object({ ref: z.string(), why: z.string() }).strict();
+export const RemovalSchema = z.strictObject({ ref: z.string(), why: z.string() });
 export type Removal = z.infer<typeof RemovalSchema>;
 
-export const CompileReportSchema = z
-  .object({
-    /** The backend that produced the policy, e.g. `rules`, `openai:openai/gpt-4o-mini`, `fallback:read-only (asked …)`. */
-    backend: z.string(),
-    modelCalls: z.number().int().nonnegative(),
-    /** Set when the compiler fell back to the read-only policy: the exact failure (no secrets); null otherwise. */
-    fallbackReason: z.string().nullable(),
-    removed: z.array(RemovalSchema),
-    /** Each prohibition in words: `COMMUNICATION, EXTERNAL_WRITE: "do not send anything"`. */
-    prohibitions: z.array(z.string()),
-    /** Wall-clock time of the compile, measured by the caller (the compiler itself reads no clock). */
-    durationMs: z.number().nonnegative(),
-  })
-  .strict();
+export const CompileReportSchema = z.strictObject({
+  /** The backend that produced the policy, e.g. `rules`, `openai:openai/gpt-4o-mini`, `fallback:read-only (asked …)`. */
+  backend: z.string(),
+  modelCalls: z.number().check(z.int(), z.nonnegative()),
+  /** Set when the compiler fell back to the read-only policy: the exact failure (no secrets); null otherwise. */
+  fallbackReason: z.nullable(z.string()),
+  removed: z.array(RemovalSchema),
+  /** Each prohibition in words: `COMMUNICATION, EXTERNAL_WRITE: "do not send anything"`. */
+  prohibitions: z.array(z.string()),
+  /** Wall-clock time of the compile, measured by the caller (the compiler itself reads no clock). */
+  durationMs: z.number().check(z.nonnegative()),
+});
 export type CompileReport = z.infer<typeof CompileReportSchema>;
 /** What the compiler itself reports: everything but the time, which its caller measures. */
 export type CompilerReport = Omit<CompileReport, 'durationMs'>;

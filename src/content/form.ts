@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../core/zod';
 import type { FormSubmitArgsSchema } from '../core/call';
 import { FieldCollector } from './body';
 

@@ -85,12 +85,40 @@ export function installTaintCollector(win: Window, send: SendReport): void {
     return parts.join('\n');
   };
 
+  // Shown text: everything the parser and scripts insert, from document_start on. Until the first flush
+  // the whole document is pending (read then, as it is), so the parser's insertions need no entry each;
+  // what is removed before that flush is kept for it instead (it was shown meanwhile).
+  let wholeDocumentPending = true;
+  const collect = (records: MutationRecord[]) => {
+    for (const record of records) {
+      if (record.type === 'characterData') {
+        if (!wholeDocumentPending || !record.target.isConnected) pendingNodes.push(record.target);
+      } else if (wholeDocumentPending) {
+        for (let i = 0; i < record.removedNodes.length; i++) pendingNodes.push(record.removedNodes[i]!);
+      } else {
+        for (let i = 0; i < record.addedNodes.length; i++) pendingNodes.push(record.addedNodes[i]!);
+      }
+    }
+  };
+
   const flush = () => {
     timer = null;
+    collect(observer.takeRecords());
+    // The document element as it is now (a page may have replaced it).
+    if (wholeDocumentPending && doc.documentElement !== null) pendingNodes.unshift(doc.documentElement);
+    wholeDocumentPending = false;
     const budget = { left: SCAN_BUDGET };
     const nodes = pendingNodes.splice(0);
+    // The parser reports an element and then each of its descendants: a node under another pending node
+    // is read with it (the same text nodes and inputs), not once more per ancestor.
+    const pending = new Set(nodes);
+    const coveredByAncestor = (node: Node) => {
+      for (let p = node.parentNode; p !== null; p = p.parentNode) if (pending.has(p)) return true;
+      return false;
+    };
     for (const node of nodes) {
       if (budget.left <= 0) break;
+      if (coveredByAncestor(node)) continue;
       for (const found of tokensInText(textOf(node, budget))) queue(found);
     }
     while (pendingTokens.length > 0) {
@@ -115,16 +143,11 @@ export function installTaintCollector(win: Window, send: SendReport): void {
   win.addEventListener('input', onField, true);
   win.addEventListener('change', onField, true);
 
-  // Shown text: everything the parser and scripts insert, from document_start on.
   const observer = new MutationObserver((records) => {
-    for (const record of records) {
-      if (record.type === 'characterData') pendingNodes.push(record.target);
-      else for (const node of record.addedNodes) pendingNodes.push(node);
-    }
+    collect(records);
     soon();
   });
   observer.observe(doc, { childList: true, subtree: true, characterData: true });
-  if (doc.documentElement !== null) pendingNodes.push(doc.documentElement);
   soon();
   win.addEventListener('pagehide', flush);
 }

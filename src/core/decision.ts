@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { CLASSIFIER_LAYERS } from './classification';
 import { RiskClassSchema } from './risk';
 import { RuleRefSchema, type RuleRef } from './ruleRef';
@@ -39,30 +39,33 @@ export type Check = z.infer<typeof CheckSchema>;
  * Every decision explains itself: which check decided, why, which rule (a policy entry, a grant or a
  * built-in rule, see ruleRef.ts), and what the classifier read the action as and why.
  */
-export const DecisionRecordSchema = z
-  .object({
-    decision: DecisionSchema,
-    check: CheckSchema,
-    reason: z.string(),
-    tool: z.string(),
-    capability: z.string(),
-    riskClass: RiskClassSchema,
-    targets: z
-      .object({ recipients: z.array(z.string()), domains: z.array(z.string()), paths: z.array(z.string()), items: z.array(z.string()).default([]), amounts: z.array(z.string()).optional(), quantities: z.array(z.string()).optional() })
-      .strict(),
-    /**
-     * The rule that decided, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`, `domains`,
-     * `builtin:exfiltration-url`. Every evaluator decision sets it; optional for records written before.
-     */
-    ruleRef: RuleRefSchema.optional(),
-    /** The user's words behind ruleRef, when the policy carries them. */
-    evidence: z.string().optional(),
-    /** The classifier layer that read the action (absent when the call was never classified). */
-    classifierLayer: z.enum(CLASSIFIER_LAYERS).optional(),
-    /** The classifier's reason in words, e.g. `carries a card-number field`. */
-    basis: z.string().optional(),
-  })
-  .strict();
+export const DecisionRecordSchema = z.strictObject({
+  decision: DecisionSchema,
+  check: CheckSchema,
+  reason: z.string(),
+  tool: z.string(),
+  capability: z.string(),
+  riskClass: RiskClassSchema,
+  targets: z.strictObject({
+    recipients: z.array(z.string()),
+    domains: z.array(z.string()),
+    paths: z.array(z.string()),
+    items: z._default(z.array(z.string()), []),
+    amounts: z.optional(z.array(z.string())),
+    quantities: z.optional(z.array(z.string())),
+  }),
+  /**
+   * The rule that decided, e.g. `allow.classes:COMMUNICATION`, `grant:…`, `prohibition:p1`, `domains`,
+   * `builtin:exfiltration-url`. Every evaluator decision sets it; optional for records written before.
+   */
+  ruleRef: z.optional(RuleRefSchema),
+  /** The user's words behind ruleRef, when the policy carries them. */
+  evidence: z.optional(z.string()),
+  /** The classifier layer that read the action (absent when the call was never classified). */
+  classifierLayer: z.optional(z.enum(CLASSIFIER_LAYERS)),
+  /** The classifier's reason in words, e.g. `carries a card-number field`. */
+  basis: z.optional(z.string()),
+});
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 
 /** A record the evaluator made: it always names the rule that decided. */

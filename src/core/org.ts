@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import type { Classification } from './classification';
 import { hostOf } from './domains';
 import { RiskClassSchema } from './risk';
@@ -16,14 +16,12 @@ import type { RuleRef } from './ruleRef';
  *  - `unreadable`: the managed policy was present but malformed — every action is BLOCKed until it is
  *    fixed (the safe reading of "the organisation set limits we cannot read").
  */
-export const OrgFloorSchema = z
-  .object({
-    blockedSites: z.array(z.string().min(1)).default([]),
-    askSites: z.array(z.string().min(1)).default([]),
-    neverAllow: z.array(RiskClassSchema).default([]),
-    unreadable: z.string().optional(),
-  })
-  .strict();
+export const OrgFloorSchema = z.strictObject({
+  blockedSites: z._default(z.array(z.string().check(z.minLength(1))), []),
+  askSites: z._default(z.array(z.string().check(z.minLength(1))), []),
+  neverAllow: z._default(z.array(RiskClassSchema), []),
+  unreadable: z.optional(z.string()),
+});
 export type OrgFloor = z.infer<typeof OrgFloorSchema>;
 
 export interface OrgVerdict {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
 
@@ -11,93 +11,89 @@ import { RiskClassSchema } from './risk';
 export const CeilingSchema = z.enum(['allow', 'ask', 'block']);
 export type Ceiling = z.infer<typeof CeilingSchema>;
 
-export const ListingSchema = z
-  .object({
-    tools: z.array(z.string().min(1)).default([]),
-    capabilities: z.array(z.string().min(1)).default([]),
-    classes: z.array(RiskClassSchema).default([]),
-  })
-  .strict();
+const NonEmpty = z.string().check(z.minLength(1));
+const Count = z.number().check(z.int(), z.nonnegative());
+
+export const ListingSchema = z.strictObject({
+  tools: z._default(z.array(NonEmpty), []),
+  capabilities: z._default(z.array(NonEmpty), []),
+  classes: z._default(z.array(RiskClassSchema), []),
+});
 export type Listing = z.infer<typeof ListingSchema>;
 
 /** An exact amount: a canonical decimal string (never a float) and an ISO 4217 code. */
-export const MoneySchema = z
-  .object({
-    value: z
-      .string()
-      .regex(/^\d{1,30}(?:\.\d{1,30})?$/, 'a decimal such as 45 or 45.50')
-      .transform((v) => canonicalDecimal(v)),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as EUR'),
-  })
-  .strict();
+export const MoneySchema = z.strictObject({
+  value: z.pipe(
+    z.string().check(z.regex(/^\d{1,30}(?:\.\d{1,30})?$/, 'a decimal such as 45 or 45.50')),
+    z.transform((v: string) => canonicalDecimal(v)),
+  ),
+  currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as EUR')),
+});
 
 /** Narrows one tool or capability: literal targets and a call budget. */
 export const ConstraintSchema = z
-  .object({
-    id: z.string().min(1),
-    tool: z.string().min(1).optional(),
-    capability: z.string().min(1).optional(),
-    riskClass: RiskClassSchema.optional(),
-    recipients: z.array(z.string().min(1)).optional(),
-    domains: z.array(z.string().min(1)).optional(),
-    paths: z.array(z.string().min(1)).optional(),
+  .strictObject({
+    id: NonEmpty,
+    tool: z.optional(NonEmpty),
+    capability: z.optional(NonEmpty),
+    riskClass: z.optional(RiskClassSchema),
+    recipients: z.optional(z.array(NonEmpty)),
+    domains: z.optional(z.array(NonEmpty)),
+    paths: z.optional(z.array(NonEmpty)),
     /** The named things the action must act on ("buy one USB-C cable"); matched by words, see items.ts. */
-    items: z.array(z.string().min(1)).optional(),
-    maxCalls: z.number().int().nonnegative().optional(),
+    items: z.optional(z.array(NonEmpty)),
+    maxCalls: z.optional(Count),
     /** The most the user named for one call ("pay my bill of 45 EUR"); exact, see amounts.ts. */
-    amount: MoneySchema.optional(),
+    amount: z.optional(MoneySchema),
     /** The most items one call may order ("buy two packs"). */
-    quantity: z.number().int().positive().optional(),
+    quantity: z.optional(z.number().check(z.int(), z.positive())),
   })
-  .strict()
-  .refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined, {
-    message: 'a constraint names a tool, a capability or a risk class',
-  });
+  .check(
+    z.refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined, {
+      message: 'a constraint names a tool, a capability or a risk class',
+    }),
+  );
 export type Constraint = z.infer<typeof ConstraintSchema>;
 
 /** A ban from the user's words. Beats every grant. */
-export const ProhibitionSchema = z
-  .object({
-    id: z.string().min(1),
-    classes: z.array(RiskClassSchema).default([]),
-    capabilities: z.array(z.string().min(1)).default([]),
-    tools: z.array(z.string().min(1)).default([]),
-    /** "don't send it to anyone except john@x.com": these recipients are not banned. */
-    exceptRecipients: z.array(z.string().min(1)).default([]),
-    quote: z.string().min(1),
-  })
-  .strict();
+export const ProhibitionSchema = z.strictObject({
+  id: NonEmpty,
+  classes: z._default(z.array(RiskClassSchema), []),
+  capabilities: z._default(z.array(NonEmpty), []),
+  tools: z._default(z.array(NonEmpty), []),
+  /** "don't send it to anyone except john@x.com": these recipients are not banned. */
+  exceptRecipients: z._default(z.array(NonEmpty), []),
+  quote: NonEmpty,
+});
 export type Prohibition = z.infer<typeof ProhibitionSchema>;
 
 /**
  * An attenuated delegation from a user approval: the exact tool and exactly these targets.
  * Empty target sets stay empty: a grant with no recipients never covers a call that has one.
  */
-export const GrantSchema = z
-  .object({
-    id: z.string().min(1),
-    tool: z.string().min(1),
-    capability: z.string().min(1),
-    riskClass: RiskClassSchema,
-    recipients: z.array(z.string()).default([]),
-    domains: z.array(z.string()).default([]),
-    paths: z.array(z.string()).default([]),
-    items: z.array(z.string()).default([]),
-    /**
-     * The approved call's amounts and quantities, exactly (as in Targets). Absent only in grants stored
-     * before amounts were read, which keep their old meaning; an empty list covers no call that has one.
-     */
-    amounts: z.array(z.string()).optional(),
-    quantities: z.array(z.string()).optional(),
-    /** 1 for "Allow once"; null for "Allow for this task". */
-    maxCalls: z.number().int().positive().nullable(),
-    issuedAt: z.number().int().nonnegative(),
-  })
-  .strict();
+export const GrantSchema = z.strictObject({
+  id: NonEmpty,
+  tool: NonEmpty,
+  capability: NonEmpty,
+  riskClass: RiskClassSchema,
+  recipients: z._default(z.array(z.string()), []),
+  domains: z._default(z.array(z.string()), []),
+  paths: z._default(z.array(z.string()), []),
+  items: z._default(z.array(z.string()), []),
+  /**
+   * The approved call's amounts and quantities, exactly (as in Targets). Absent only in grants stored
+   * before amounts were read, which keep their old meaning; an empty list covers no call that has one.
+   */
+  amounts: z.optional(z.array(z.string())),
+  quantities: z.optional(z.array(z.string())),
+  /** 1 for "Allow once"; null for "Allow for this task". */
+  maxCalls: z.nullable(z.number().check(z.int(), z.positive())),
+  issuedAt: Count,
+});
 export type Grant = z.infer<typeof GrantSchema>;
 
 /** Ties a permission to the user's own words. `ref` names the policy entry, e.g. `allow.classes:COMMUNICATION`. */
-export const EvidenceSchema = z.object({ ref: z.string().min(1), quote: z.string().min(1) }).strict();
+export const EvidenceSchema = z.strictObject({ ref: NonEmpty, quote: NonEmpty });
 export type Evidence = z.infer<typeof EvidenceSchema>;
 
 /**
@@ -107,34 +103,29 @@ export type Evidence = z.infer<typeof EvidenceSchema>;
  */
 export const POLICY_VERSION = 2;
 
-export const TaskPolicySchema = z
-  .object({
-    version: z.literal(POLICY_VERSION),
-    taskId: z.string().min(1),
-    issuedAt: z.number().int().nonnegative(),
-    /** ms since epoch; null = until the task is ended. */
-    expiresAt: z.number().int().nonnegative().nullable(),
-    ceilings: z.partialRecord(RiskClassSchema, CeilingSchema).default({}),
-    allow: ListingSchema.default({ tools: [], capabilities: [], classes: [] }),
-    deny: ListingSchema.default({ tools: [], capabilities: [], classes: [] }),
-    constraints: z.array(ConstraintSchema).default([]),
-    /** Task-wide allowlists. `domains: null` = reading is not limited to a list of sites. */
-    recipients: z.array(z.string().min(1)).default([]),
-    domains: z.array(z.string().min(1)).nullable().default([]),
-    paths: z.array(z.string().min(1)).default([]),
-    outboundBudget: z
-      .object({ maxCalls: z.number().int().nonnegative().nullable(), maxBytes: z.number().int().nonnegative().nullable() })
-      .strict()
-      .default({ maxCalls: null, maxBytes: null }),
-    prohibitions: z.array(ProhibitionSchema).default([]),
-    grants: z.array(GrantSchema).default([]),
-    /** Listed permissions that still need a person to confirm each call. */
-    requireApproval: ListingSchema.default({ tools: [], capabilities: [], classes: [] }),
-    evidence: z.array(EvidenceSchema).default([]),
-    /** Where the policy came from, e.g. `rules`, `openai:model`, `fallback:read-only`. */
-    source: z.string().default('manual'),
-  })
-  .strict();
+export const TaskPolicySchema = z.strictObject({
+  version: z.literal(POLICY_VERSION),
+  taskId: NonEmpty,
+  issuedAt: Count,
+  /** ms since epoch; null = until the task is ended. */
+  expiresAt: z.nullable(Count),
+  ceilings: z._default(z.partialRecord(RiskClassSchema, CeilingSchema), {}),
+  allow: z._default(ListingSchema, { tools: [], capabilities: [], classes: [] }),
+  deny: z._default(ListingSchema, { tools: [], capabilities: [], classes: [] }),
+  constraints: z._default(z.array(ConstraintSchema), []),
+  /** Task-wide allowlists. `domains: null` = reading is not limited to a list of sites. */
+  recipients: z._default(z.array(NonEmpty), []),
+  domains: z._default(z.nullable(z.array(NonEmpty)), []),
+  paths: z._default(z.array(NonEmpty), []),
+  outboundBudget: z._default(z.strictObject({ maxCalls: z.nullable(Count), maxBytes: z.nullable(Count) }), { maxCalls: null, maxBytes: null }),
+  prohibitions: z._default(z.array(ProhibitionSchema), []),
+  grants: z._default(z.array(GrantSchema), []),
+  /** Listed permissions that still need a person to confirm each call. */
+  requireApproval: z._default(ListingSchema, { tools: [], capabilities: [], classes: [] }),
+  evidence: z._default(z.array(EvidenceSchema), []),
+  /** Where the policy came from, e.g. `rules`, `openai:model`, `fallback:read-only`. */
+  source: z._default(z.string(), 'manual'),
+});
 export type TaskPolicy = z.infer<typeof TaskPolicySchema>;
 /** A policy as callers write it: the current format, or version 1 (read through `migratePolicy`). */
 export type TaskPolicyInput = Omit<z.input<typeof TaskPolicySchema>, 'version'> & { version: 1 | typeof POLICY_VERSION };
@@ -157,15 +148,13 @@ export function parsePolicy(input: unknown): TaskPolicy {
 }
 
 /** Counters σ carried across calls. Pure data so it can be persisted and compared. */
-export const EvalStateSchema = z
-  .object({
-    /** Calls allowed so far per constraint id / grant id. */
-    constraintCalls: z.record(z.string(), z.number().int().nonnegative()).default({}),
-    grantCalls: z.record(z.string(), z.number().int().nonnegative()).default({}),
-    outboundCalls: z.number().int().nonnegative().default(0),
-    outboundBytes: z.number().int().nonnegative().default(0),
-  })
-  .strict();
+export const EvalStateSchema = z.strictObject({
+  /** Calls allowed so far per constraint id / grant id. */
+  constraintCalls: z._default(z.record(z.string(), Count), {}),
+  grantCalls: z._default(z.record(z.string(), Count), {}),
+  outboundCalls: z._default(Count, 0),
+  outboundBytes: z._default(Count, 0),
+});
 export type EvalState = z.infer<typeof EvalStateSchema>;
 
 export function initialState(): EvalState {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Risk classes, ordered from least to most consequential. UNKNOWN is never safe. */
 export const RISK_CLASSES = [

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { BROWSER_TOOLS, ToolCallSchema } from '../core/call';
 import { CLASSIFIER_LAYERS } from '../core/classification';
 import { CHECKS, DecisionRecordSchema } from '../core/decision';
@@ -20,36 +20,35 @@ export type { CompileReport } from '../compiler/report';
  * pages are untrusted: anything that does not parse is BLOCKed and audited.
  */
 
+/** An id chosen by a content script or the background (echoed in answers), and a count or timestamp. */
+const Id = z.string().check(z.minLength(1), z.maxLength(64));
+const Count = z.number().check(z.int(), z.nonnegative());
+
 /** Content script → background: an action the page or agent is about to take. */
-export const ProposalMessageSchema = z
-  .object({
-    type: z.literal('proposal'),
-    /** Random id chosen by the content script; echoed in the answer. */
-    id: z.string().min(1).max(64),
-    /** Only the browser tools the extension proposes (downloads it classifies itself): any other name is malformed. */
-    call: ToolCallSchema.extend({ tool: z.enum([BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.request]) }),
-    /** Which layer saw it: the ISOLATED submit listener or a MAIN-world hook. */
-    layer: z.enum(['isolated', 'main']),
-  })
-  .strict();
+export const ProposalMessageSchema = z.strictObject({
+  type: z.literal('proposal'),
+  /** Random id chosen by the content script; echoed in the answer. */
+  id: Id,
+  /** Only the browser tools the extension proposes (downloads it classifies itself): any other name is malformed. */
+  call: z.extend(ToolCallSchema, { tool: z.enum([BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.request]) }),
+  /** Which layer saw it: the ISOLATED submit listener or a MAIN-world hook. */
+  layer: z.enum(['isolated', 'main']),
+});
 
 /**
  * ISOLATED content script → background: session data the page showed or the agent typed (the data-lane
  * taint). The site is the sender's, never the message's. Bounded: a report is a batch.
  */
 export const MAX_TAINT_REPORT = 100;
-export const TaintReportSchema = z
-  .object({
-    type: z.literal('taint.report'),
-    tokens: z
-      .array(z.object({ value: z.string().min(MIN_TOKEN_LENGTH).max(MAX_TOKEN_LENGTH), kind: TaintKindSchema }).strict())
-      .min(1)
-      .max(MAX_TAINT_REPORT),
-  })
-  .strict();
+export const TaintReportSchema = z.strictObject({
+  type: z.literal('taint.report'),
+  tokens: z
+    .array(z.strictObject({ value: z.string().check(z.minLength(MIN_TOKEN_LENGTH), z.maxLength(MAX_TOKEN_LENGTH)), kind: TaintKindSchema }))
+    .check(z.minLength(1), z.maxLength(MAX_TAINT_REPORT)),
+});
 export type TaintReport = z.infer<typeof TaintReportSchema>;
 /** Answer to taint.report. */
-export const TaintReportResponseSchema = z.object({ ok: z.literal(true), kept: z.number().int().nonnegative() }).strict();
+export const TaintReportResponseSchema = z.strictObject({ ok: z.literal(true), kept: Count });
 
 /**
  * Sanitizer content script → background. `sanitizer.config` asks whether this tab is sanitised and how;
@@ -58,103 +57,96 @@ export const TaintReportResponseSchema = z.object({ ok: z.literal(true), kept: z
  */
 export const SanitizerModeSchema = z.enum(['off', 'hidden', 'model']);
 export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'model']);
-export const SanitizerConfigSchema = z.object({ type: z.literal('sanitizer.config') }).strict();
-export const SanitizerRemovedSchema = z
-  .object({
-    type: z.literal('sanitizer.removed'),
-    removals: z
-      .array(z.object({ rule: SanitizerRuleSchema, count: z.number().int().positive().max(100_000), chars: z.number().int().nonnegative().max(100_000_000) }).strict())
-      .min(1)
-      .max(SanitizerRuleSchema.options.length),
-  })
-  .strict();
+export const SanitizerConfigSchema = z.strictObject({ type: z.literal('sanitizer.config') });
+export const SanitizerRemovedSchema = z.strictObject({
+  type: z.literal('sanitizer.removed'),
+  removals: z
+    .array(
+      z.strictObject({
+        rule: SanitizerRuleSchema,
+        count: z.number().check(z.int(), z.positive(), z.lte(100_000)),
+        chars: z.number().check(z.int(), z.nonnegative(), z.lte(100_000_000)),
+      }),
+    )
+    .check(z.minLength(1), z.maxLength(SanitizerRuleSchema.options.length)),
+});
 export const SANITIZER_REVIEW_MAX_CHARS = 4_000;
-export const SanitizerReviewSchema = z.object({ type: z.literal('sanitizer.review'), text: z.string().min(1).max(SANITIZER_REVIEW_MAX_CHARS) }).strict();
+export const SanitizerReviewSchema = z.strictObject({ type: z.literal('sanitizer.review'), text: z.string().check(z.minLength(1), z.maxLength(SANITIZER_REVIEW_MAX_CHARS)) });
 export type SanitizerMode = z.infer<typeof SanitizerModeSchema>;
 export type SanitizerRemovedMessage = z.infer<typeof SanitizerRemovedSchema>;
 /** Answers: the mode for this tab (`off` outside guarded tabs or with no task), and a review's removals (null: no review, keep the deterministic result). */
-export const SanitizerConfigResponseSchema = z.object({ ok: z.literal(true), mode: SanitizerModeSchema }).strict();
-export const SanitizerReviewResponseSchema = z.object({ ok: z.literal(true), removals: z.array(z.string()).nullable(), reason: z.string().optional() }).strict();
+export const SanitizerConfigResponseSchema = z.strictObject({ ok: z.literal(true), mode: SanitizerModeSchema });
+export const SanitizerReviewResponseSchema = z.strictObject({ ok: z.literal(true), removals: z.nullable(z.array(z.string())), reason: z.optional(z.string()) });
 
 /** Popup / options → background. Accepted only from the extension's own pages outside guarded tabs. */
-export const TaskStartSchema = z.object({ type: z.literal('task.start'), request: z.string().min(1).max(20_000) }).strict();
-export const TaskFollowUpSchema = z.object({ type: z.literal('task.followup'), text: z.string().min(1).max(20_000) }).strict();
-export const TaskEndSchema = z.object({ type: z.literal('task.end') }).strict();
-export const TaskGetSchema = z.object({ type: z.literal('task.get') }).strict();
+export const TaskStartSchema = z.strictObject({ type: z.literal('task.start'), request: z.string().check(z.minLength(1), z.maxLength(20_000)) });
+export const TaskFollowUpSchema = z.strictObject({ type: z.literal('task.followup'), text: z.string().check(z.minLength(1), z.maxLength(20_000)) });
+export const TaskEndSchema = z.strictObject({ type: z.literal('task.end') });
+export const TaskGetSchema = z.strictObject({ type: z.literal('task.get') });
 /**
  * A person's answer. `once`/`task` grant the exact action; for an action the Minimizer held,
  * `send-without` sends it minus the flagged data and `send-as-is` sends it unchanged (neither grants).
  */
 export const ApprovalAnswerKindSchema = z.enum(['once', 'task', 'deny', 'send-without', 'send-as-is']);
 export type ApprovalAnswerKind = z.infer<typeof ApprovalAnswerKindSchema>;
-export const ApprovalAnswerSchema = z
-  .object({ type: z.literal('approval.answer'), id: z.string().min(1).max(64), answer: ApprovalAnswerKindSchema })
-  .strict();
-export const AuditListSchema = z
-  .object({
-    type: z.literal('audit.list'),
-    decision: z.enum(['ALLOW', 'BLOCK', 'ASK_USER']).optional(),
-    check: z.string().max(64).optional(),
-    limit: z.number().int().positive().max(10_000).optional(),
-  })
-  .strict();
-export const OptionsGetSchema = z.object({ type: z.literal('options.get') }).strict();
+export const ApprovalAnswerSchema = z.strictObject({ type: z.literal('approval.answer'), id: Id, answer: ApprovalAnswerKindSchema });
+export const AuditListSchema = z.strictObject({
+  type: z.literal('audit.list'),
+  decision: z.optional(z.enum(['ALLOW', 'BLOCK', 'ASK_USER'])),
+  check: z.optional(z.string().check(z.maxLength(64))),
+  limit: z.optional(z.number().check(z.int(), z.positive(), z.lte(10_000))),
+});
+export const OptionsGetSchema = z.strictObject({ type: z.literal('options.get') });
 
 export const BackendSchema = z.enum(['rules', 'openrouter', 'openai-compatible']);
-export const OptionsSchema = z
-  .object({
-    backend: BackendSchema.default('rules'),
-    baseUrl: z.url().default(DEFAULT_BASE_URL),
-    model: z.string().min(1).max(200).default(DEFAULT_MODEL),
-    apiKey: z.string().max(500).default(''),
-    askTimeoutSeconds: z.number().int().min(5).max(3600).default(120),
-    guardScope: z.enum(['all-tabs', 'task-tabs']).default('all-tabs'),
-    /** What the agent reads in guarded tabs during a task: `hidden` (deterministic, default), `model`, or `off`. */
-    sanitizer: SanitizerModeSchema.default('hidden'),
-    /** Model mode: at most this many model calls per task (then the deterministic result stands). */
-    sanitizerModelBudget: z.number().int().min(0).max(1000).default(20),
-    /**
-     * The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call
-     * for; `model` also asks the configured endpoint (falling back to `detect` on any failure).
-     */
-    minimizer: z.enum(['off', 'detect', 'model']).default('detect'),
-    /** Send such actions without the flagged data instead of asking (only when an exact rewrite exists). */
-    minimizeWithoutAsking: z.boolean().default(false),
-  })
-  .strict();
+export const OptionsSchema = z.strictObject({
+  backend: z._default(BackendSchema, 'rules'),
+  baseUrl: z._default(z.url(), DEFAULT_BASE_URL),
+  model: z._default(z.string().check(z.minLength(1), z.maxLength(200)), DEFAULT_MODEL),
+  apiKey: z._default(z.string().check(z.maxLength(500)), ''),
+  askTimeoutSeconds: z._default(z.number().check(z.int(), z.gte(5), z.lte(3600)), 120),
+  guardScope: z._default(z.enum(['all-tabs', 'task-tabs']), 'all-tabs'),
+  /** What the agent reads in guarded tabs during a task: `hidden` (deterministic, default), `model`, or `off`. */
+  sanitizer: z._default(SanitizerModeSchema, 'hidden'),
+  /** Model mode: at most this many model calls per task (then the deterministic result stands). */
+  sanitizerModelBudget: z._default(z.number().check(z.int(), z.gte(0), z.lte(1000)), 20),
+  /**
+   * The Minimizer: `detect` holds an allowed action that carries confidential data the task does not call
+   * for; `model` also asks the configured endpoint (falling back to `detect` on any failure).
+   */
+  minimizer: z._default(z.enum(['off', 'detect', 'model']), 'detect'),
+  /** Send such actions without the flagged data instead of asking (only when an exact rewrite exists). */
+  minimizeWithoutAsking: z._default(z.boolean(), false),
+});
 export type Options = z.infer<typeof OptionsSchema>;
-export const OptionsSetSchema = z.object({ type: z.literal('options.set'), options: OptionsSchema }).strict();
-export const OptionsTestSchema = z.object({ type: z.literal('options.test'), options: OptionsSchema }).strict();
+export const OptionsSetSchema = z.strictObject({ type: z.literal('options.set'), options: OptionsSchema });
+export const OptionsTestSchema = z.strictObject({ type: z.literal('options.test'), options: OptionsSchema });
 /** Opens the options page in a window the extension owns (an options tab would be a guarded tab). */
-export const OptionsOpenSchema = z.object({ type: z.literal('options.open') }).strict();
+export const OptionsOpenSchema = z.strictObject({ type: z.literal('options.open') });
 /** The settings read-only, API key masked: for an extension page that is not a control window (Chrome's own Options entry). */
-export const OptionsViewSchema = z.object({ type: z.literal('options.view') }).strict();
+export const OptionsViewSchema = z.strictObject({ type: z.literal('options.view') });
 
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
 /** Values to send instead of the page's own, in the action's shape (see src/minimizer/carried.ts). */
-export const RewriteSchema = z
-  .object({
-    url: z.string().optional(),
-    fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])).optional(),
-    body: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
-  })
-  .strict();
+export const RewriteSchema = z.strictObject({
+  url: z.optional(z.string()),
+  fields: z.optional(z.record(z.string(), z.union([z.string(), z.array(z.string())]))),
+  body: z.optional(z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])),
+});
 export type Rewrite = z.infer<typeof RewriteSchema>;
 
 /** Background → content script: the answer to a proposal. ASK_USER resolves later to ALLOW or BLOCK. */
-export const ProposalAnswerSchema = z
-  .object({
-    id: z.string().min(1).max(64),
-    decision: z.enum(['ALLOW', 'BLOCK']),
-    check: z.string(),
-    reason: z.string(),
-    /** True when a person decided (after ASK_USER), false when the policy decided. */
-    askedUser: z.boolean(),
-    /** ALLOW on condition: send these values instead (the Minimizer removed confidential data). */
-    rewrite: RewriteSchema.optional(),
-  })
-  .strict();
+export const ProposalAnswerSchema = z.strictObject({
+  id: Id,
+  decision: z.enum(['ALLOW', 'BLOCK']),
+  check: z.string(),
+  reason: z.string(),
+  /** True when a person decided (after ASK_USER), false when the policy decided. */
+  askedUser: z.boolean(),
+  /** ALLOW on condition: send these values instead (the Minimizer removed confidential data). */
+  rewrite: z.optional(RewriteSchema),
+});
 export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
 
 /**
@@ -163,7 +155,7 @@ export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
  * answer comes back under the same number. The envelope is parsed here; the message inside is parsed
  * by BackgroundMessageSchema like any other.
  */
-export const WorkerPortRequestSchema = z.object({ rid: z.number().int().nonnegative(), message: z.unknown() }).strict();
+export const WorkerPortRequestSchema = z.strictObject({ rid: Count, message: z.unknown() });
 export type WorkerPortRequest = z.infer<typeof WorkerPortRequestSchema>;
 export interface WorkerPortAnswer {
   rid: number;
@@ -178,7 +170,7 @@ export interface WorkerPortAnswer {
 
 /** Why a page request failed. `approvals-disabled`: the sender is not the toolbar popup or a window the extension opened. */
 export const ErrorCodeSchema = z.enum(['approvals-disabled', 'invalid-message', 'no-task', 'not-found', 'compile-failed', 'internal']);
-export const ErrorResponseSchema = z.object({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string() }).strict();
+export const ErrorResponseSchema = z.strictObject({ ok: z.literal(false), code: ErrorCodeSchema, error: z.string() });
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 
 export const TargetsSchema = DecisionRecordSchema.shape.targets;
@@ -187,107 +179,99 @@ export const TargetsSchema = DecisionRecordSchema.shape.targets;
  * The active task: the one shape the background keeps in IndexedDB (src/background/records.ts) and
  * rebuilds its memory from; the popup sees the part `TaskViewSchema` picks.
  */
-export const ActiveTaskSchema = z
-  .object({
-    taskId: z.string().min(1),
-    /** The user's own words (shown in the popup; never written to the audit log). */
-    request: z.string(),
-    /** Follow-up instructions, in order. */
-    followUps: z.array(z.string()),
-    /** The policy, grants included (grants are part of TaskPolicy). */
-    policy: TaskPolicySchema,
-    state: EvalStateSchema,
-    /** Report of the latest compile (the start, or the latest follow-up that changed the policy). */
-    report: CompileReportSchema,
-    startedAt: z.number().int().nonnegative(),
-    /** For guard scope `task-tabs`: the task's tab and the tabs and popups it opened. */
-    taskTabIds: z.array(z.number().int()),
-    /**
-     * Domains the evaluator allowed a consequential action to this task. The network floor lets
-     * data-bearing requests through to these (and only these, plus the policy's own write targets).
-     */
-    floorWriteDomains: z.array(z.string()),
-    /**
-     * The data-lane taint: session data the guarded pages showed or the agent typed (bounded and ordered
-     * by `mergeTaint`). Stored with the task so a worker restart loses none of it.
-     */
-    taint: z.array(TaintTokenSchema).optional(),
-  })
-  .strict();
+export const ActiveTaskSchema = z.strictObject({
+  taskId: z.string().check(z.minLength(1)),
+  /** The user's own words (shown in the popup; never written to the audit log). */
+  request: z.string(),
+  /** Follow-up instructions, in order. */
+  followUps: z.array(z.string()),
+  /** The policy, grants included (grants are part of TaskPolicy). */
+  policy: TaskPolicySchema,
+  state: EvalStateSchema,
+  /** Report of the latest compile (the start, or the latest follow-up that changed the policy). */
+  report: CompileReportSchema,
+  startedAt: Count,
+  /** For guard scope `task-tabs`: the task's tab and the tabs and popups it opened. */
+  taskTabIds: z.array(z.number().check(z.int())),
+  /**
+   * Domains the evaluator allowed a consequential action to this task. The network floor lets
+   * data-bearing requests through to these (and only these, plus the policy's own write targets).
+   */
+  floorWriteDomains: z.array(z.string()),
+  /**
+   * The data-lane taint: session data the guarded pages showed or the agent typed (bounded and ordered
+   * by `mergeTaint`). Stored with the task so a worker restart loses none of it.
+   */
+  taint: z.optional(z.array(TaintTokenSchema)),
+});
 export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
 
 /** What the popup shows of the active task; `turns` = how many user turns were compiled (1 = the start only). */
-export const TaskViewSchema = ActiveTaskSchema.pick({ taskId: true, startedAt: true, policy: true, report: true, request: true, followUps: true })
-  .extend({ turns: z.number().int().positive() })
-  .strict();
+export const TaskViewSchema = z.extend(z.pick(ActiveTaskSchema, { taskId: true, startedAt: true, policy: true, report: true, request: true, followUps: true }), {
+  turns: z.number().check(z.int(), z.positive()),
+});
 export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** An ASK_USER waiting for a person. `dataView` is redacted and bounded by the background. */
-export const PendingApprovalSchema = z
-  .object({
-    id: z.string().min(1).max(64),
-    tool: z.string(),
-    capability: z.string(),
-    riskClass: RiskClassSchema,
-    targets: TargetsSchema,
-    /** Where the action goes: the URL (or host) of the request, form action or navigation. */
-    destination: z.string(),
-    /** The check that asked and its reason in words, the rule behind it, and what the classifier read. */
-    check: z.enum(CHECKS),
-    reason: z.string(),
-    ruleRef: RuleRefSchema.optional(),
-    classifierLayer: z.enum(CLASSIFIER_LAYERS).optional(),
-    basis: z.string().optional(),
-    dataView: z.string().max(4_000),
-    /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
-    minimizable: z.boolean().optional(),
-    createdAt: z.number().int().nonnegative(),
-    /** When the ask times out to BLOCK (ms since epoch). */
-    expiresAt: z.number().int().nonnegative(),
-  })
-  .strict();
+export const PendingApprovalSchema = z.strictObject({
+  id: Id,
+  tool: z.string(),
+  capability: z.string(),
+  riskClass: RiskClassSchema,
+  targets: TargetsSchema,
+  /** Where the action goes: the URL (or host) of the request, form action or navigation. */
+  destination: z.string(),
+  /** The check that asked and its reason in words, the rule behind it, and what the classifier read. */
+  check: z.enum(CHECKS),
+  reason: z.string(),
+  ruleRef: z.optional(RuleRefSchema),
+  classifierLayer: z.optional(z.enum(CLASSIFIER_LAYERS)),
+  basis: z.optional(z.string()),
+  dataView: z.string().check(z.maxLength(4_000)),
+  /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
+  minimizable: z.optional(z.boolean()),
+  createdAt: Count,
+  /** When the ask times out to BLOCK (ms since epoch). */
+  expiresAt: Count,
+});
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
 /** Answer to task.start, task.followup, task.end and task.get: the whole state the popup shows. */
-export const TaskStateResponseSchema = z
-  .object({
-    ok: z.literal(true),
-    task: TaskViewSchema.nullable(),
-    /** Set when the background had to end a task on its own (e.g. its stored state could not be read after an update). */
-    notice: z.string().optional(),
-    pending: z.array(PendingApprovalSchema),
-    /** False when this sender may not answer approvals (e.g. a copy of the popup inside a guarded tab). */
-    approvalsAllowed: z.boolean(),
-    /** The limits the organisation set by enterprise policy, in words (empty: none). */
-    org: z.array(z.string()).default([]),
-  })
-  .strict();
+export const TaskStateResponseSchema = z.strictObject({
+  ok: z.literal(true),
+  task: z.nullable(TaskViewSchema),
+  /** Set when the background had to end a task on its own (e.g. its stored state could not be read after an update). */
+  notice: z.optional(z.string()),
+  pending: z.array(PendingApprovalSchema),
+  /** False when this sender may not answer approvals (e.g. a copy of the popup inside a guarded tab). */
+  approvalsAllowed: z.boolean(),
+  /** The limits the organisation set by enterprise policy, in words (empty: none). */
+  org: z._default(z.array(z.string()), []),
+});
 export type TaskStateResponse = z.infer<typeof TaskStateResponseSchema>;
 
-export const AuditEntrySchema = z
-  .object({
-    id: z.string(),
-    at: z.number().int().nonnegative(),
-    taskId: z.string().nullable(),
-    record: DecisionRecordSchema,
-    /** Set when a person (or the timeout) settled an ASK_USER. */
-    answer: z.enum(['once', 'task', 'deny', 'timeout', 'send-without', 'send-as-is', 'minimized']).optional(),
-    layer: z.enum(['isolated', 'main', 'network', 'guard', 'page']).optional(),
-    /** Redacted destination (URL without query values) when the action had one. */
-    destination: z.string().optional(),
-  })
-  .strict();
+export const AuditEntrySchema = z.strictObject({
+  id: z.string(),
+  at: Count,
+  taskId: z.nullable(z.string()),
+  record: DecisionRecordSchema,
+  /** Set when a person (or the timeout) settled an ASK_USER. */
+  answer: z.optional(z.enum(['once', 'task', 'deny', 'timeout', 'send-without', 'send-as-is', 'minimized'])),
+  layer: z.optional(z.enum(['isolated', 'main', 'network', 'guard', 'page'])),
+  /** Redacted destination (URL without query values) when the action had one. */
+  destination: z.optional(z.string()),
+});
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 /** Answer to audit.list: newest first. */
-export const AuditListResponseSchema = z.object({ ok: z.literal(true), entries: z.array(AuditEntrySchema) }).strict();
+export const AuditListResponseSchema = z.strictObject({ ok: z.literal(true), entries: z.array(AuditEntrySchema) });
 
 /** Answer to options.get and options.set (the stored options; the API key only ever goes to extension pages). */
-export const OptionsResponseSchema = z.object({ ok: z.literal(true), options: OptionsSchema }).strict();
+export const OptionsResponseSchema = z.strictObject({ ok: z.literal(true), options: OptionsSchema });
 /** Answer to options.test: success with a short description (e.g. the model answered), or an ErrorResponse with the exact failure. */
-export const OptionsTestResponseSchema = z.object({ ok: z.literal(true), message: z.string() }).strict();
+export const OptionsTestResponseSchema = z.strictObject({ ok: z.literal(true), message: z.string() });
 
 /** Answer to the messages that only report or act (approval.answer, options.open, sanitizer.removed). */
-export const OkResponseSchema = z.object({ ok: z.literal(true) }).strict();
+export const OkResponseSchema = z.strictObject({ ok: z.literal(true) });
 
 /**
  * The protocol map: each message type, the request the receiver parses and the response it answers

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { askForJson, type LlmOptions } from '../llm/client';
 import type { CarriedValue, Finding } from './detect';
 
@@ -20,7 +20,7 @@ pages that the task did not ask to share. Do not name what the request asks to s
 An empty list means nothing needs removing.`;
 
 const ModelAnswerSchema = z.object({
-  removals: z.array(z.object({ path: z.string(), text: z.string().min(1), reason: z.string().max(300).default('') }).strict()).max(50),
+  removals: z.array(z.strictObject({ path: z.string(), text: z.string().check(z.minLength(1)), reason: z._default(z.string().check(z.maxLength(300)), '') })).check(z.maxLength(50)),
 });
 
 export interface ModelAction {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { OrgFloorSchema, type OrgFloor } from '../core/org';
 import { RiskClassSchema } from '../core/risk';
 import { BackendSchema, SanitizerModeSchema, type Options } from '../messages/protocol';
@@ -14,25 +14,26 @@ import { BackendSchema, SanitizerModeSchema, type Options } from '../messages/pr
  * the popup says so and the audit log records it: an organisation that meant to set limits never gets
  * fewer than it asked for because of a typo.
  */
-const Site = z.string().min(1).max(253);
-export const ManagedPolicySchema = z
-  .object({
-    blockedSites: z.array(Site).max(1000).optional(),
-    askSites: z.array(Site).max(1000).optional(),
-    neverAllowClasses: z.array(RiskClassSchema).optional(),
-    /** The longest an action may wait for a person before it is blocked (the user may set less). */
-    maxAskTimeoutSeconds: z.number().int().min(5).max(3600).optional(),
-    sanitizerMode: SanitizerModeSchema.optional(),
-    minimizerMode: z.enum(['off', 'detect', 'model']).optional(),
-    /** The compiler endpoint every task uses (the API key stays the user's). */
-    compiler: z
-      .object({ backend: BackendSchema, baseUrl: z.url({ protocol: /^https?$/ }).optional(), model: z.string().min(1).max(200).optional() })
-      .strict()
-      .optional(),
-    /** Where audit entries are shipped as OTLP/HTTP JSON log records (the full `/v1/logs` URL). */
-    collectorUrl: z.url({ protocol: /^https?$/ }).optional(),
-  })
-  .strict();
+const Site = z.string().check(z.minLength(1), z.maxLength(253));
+export const ManagedPolicySchema = z.strictObject({
+  blockedSites: z.optional(z.array(Site).check(z.maxLength(1000))),
+  askSites: z.optional(z.array(Site).check(z.maxLength(1000))),
+  neverAllowClasses: z.optional(z.array(RiskClassSchema)),
+  /** The longest an action may wait for a person before it is blocked (the user may set less). */
+  maxAskTimeoutSeconds: z.optional(z.number().check(z.int(), z.gte(5), z.lte(3600))),
+  sanitizerMode: z.optional(SanitizerModeSchema),
+  minimizerMode: z.optional(z.enum(['off', 'detect', 'model'])),
+  /** The compiler endpoint every task uses (the API key stays the user's). */
+  compiler: z.optional(
+    z.strictObject({
+      backend: BackendSchema,
+      baseUrl: z.optional(z.url({ protocol: /^https?$/ })),
+      model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    }),
+  ),
+  /** Where audit entries are shipped as OTLP/HTTP JSON log records (the full `/v1/logs` URL). */
+  collectorUrl: z.optional(z.url({ protocol: /^https?$/ })),
+});
 export type ManagedPolicy = z.infer<typeof ManagedPolicySchema>;
 
 /** What the extension made of the managed storage. */

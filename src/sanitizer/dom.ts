@@ -43,6 +43,13 @@ const VISIBILITY_ATTRIBUTES = ['style', 'class', 'hidden', 'aria-hidden', 'open'
 const CONTROL_SELECTOR = 'a,button,summary,option,label,[role=menuitem],[role=tab],[role=button],[role=link],[role=option],[role=menuitemradio],[role=menuitemcheckbox]';
 const CONTROL_LABEL_MAX_WORDS = 6;
 const OPENABLE_ROLES = new Set(['dialog', 'alertdialog', 'tabpanel', 'menu', 'menubar', 'listbox', 'tooltip', 'tree', 'region']);
+/**
+ * The built-in elements that can host a shadow root (DOM standard, "valid shadow host name"; declarative
+ * shadow roots too); any other can only if it is a custom element (a name with a hyphen). Every other
+ * element is never asked for one: `chrome.dom.openOrClosedShadowRoot` is a native call per element.
+ */
+const SHADOW_HOSTS = ['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span'];
+const SHADOW_HOST_TAGS = new Set(SHADOW_HOSTS.map((t) => t.toUpperCase()));
 const MODEL_TIMEOUT_MS = 10_000;
 
 interface Piece {
@@ -120,13 +127,15 @@ export class Sanitizer {
   /** Start watching at document_start; nothing is touched until the mode is known. */
   watch(): void {
     this.observe(this.doc);
-    // Once parsed and once loaded, the whole document again: stylesheets that arrived since may have
-    // hidden text, and custom elements may have attached their shadow roots.
-    const rescan = () => {
-      if (this.mode !== null && this.mode !== 'off') this.batch(() => this.scan(this.doc));
+    // Once parsed and once loaded, what can have changed without a mutation record: stylesheets that
+    // arrived since may hide text the rules flagged as imperative (only those blocks depend on styles:
+    // every other finding is removed wherever it is), and page script may have attached shadow roots,
+    // whose contents no observer of the document sees.
+    const refresh = () => {
+      if (this.mode !== null && this.mode !== 'off') this.batch(() => this.refresh());
     };
-    this.doc.addEventListener('DOMContentLoaded', rescan);
-    this.doc.defaultView?.addEventListener('load', rescan);
+    this.doc.addEventListener('DOMContentLoaded', refresh);
+    this.doc.defaultView?.addEventListener('load', refresh);
   }
 
   /** The mode from the background: the whole document so far is processed now, then every mutation. */
@@ -158,11 +167,12 @@ export class Sanitizer {
 
   private process(records: readonly MutationRecord[]): void {
     const blocks = new Set<Element | DocumentFragment>();
+    const visited = new Set<Node>();
     for (const record of records) {
       if (record.type === 'childList') {
-        for (const node of record.addedNodes) this.scanNode(node, blocks);
+        for (const node of record.addedNodes) this.scanNode(node, blocks, visited);
       } else if (record.type === 'characterData') {
-        this.scanNode(record.target, blocks);
+        this.scanNode(record.target, blocks, visited);
       } else if (record.type === 'attributes' && isElement(record.target)) {
         const name = record.attributeName ?? '';
         if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
@@ -194,15 +204,40 @@ export class Sanitizer {
 
   private scan(root: Node): void {
     const blocks = new Set<Element | DocumentFragment>();
-    this.scanNode(root, blocks);
+    this.scanNode(root, blocks, new Set());
     for (const block of blocks) this.block(block);
   }
 
-  /** Cleans comments and attributes under `node`, finds shadow roots and templates, and collects the blocks to read. */
-  private scanNode(node: Node, blocks: Set<Element | DocumentFragment>): void {
+  /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
+  private refresh(): void {
+    this.recheckCandidates(this.doc);
+    this.discoverHosts(this.doc);
+    this.recheckHosts();
+  }
+
+  /** Shadow roots under `root` and in the roots it hosts (and in `<template>` contents): new ones are watched and read. */
+  private discoverHosts(root: Document | DocumentFragment): void {
+    for (const element of root.querySelectorAll('*')) {
+      if (element.tagName === 'TEMPLATE') this.discoverHosts((element as HTMLTemplateElement).content);
+      const shadow = this.host(element);
+      if (shadow !== null) this.discoverHosts(shadow);
+    }
+  }
+
+  /**
+   * Cleans comments and attributes under `node`, finds shadow roots and templates, and collects the blocks
+   * to read. `visited` spans one batch of records: the parser reports an element and then each of its
+   * descendants, and a node already visited as part of an earlier record's subtree is not visited again.
+   */
+  private scanNode(node: Node, blocks: Set<Element | DocumentFragment>, visited: Set<Node>): void {
+    if (visited.has(node)) return;
+    // Descent never enters a SKIP element, so a text node under `node` is skipped exactly when `node` is.
+    const inSkipped = skipped(node);
     const visit = (n: Node) => {
+      if (visited.has(n)) return;
+      visited.add(n);
       if (n.nodeType === 3) {
-        if (!skipped(n)) {
+        if (!inSkipped) {
           const block = blockOf(n);
           if (block !== null) blocks.add(block);
         }
@@ -214,7 +249,7 @@ export class Sanitizer {
       }
       if (isElement(n)) {
         if (SKIP.has(n.tagName)) return;
-        for (const name of ATTRIBUTES) if (n.hasAttribute(name)) this.attribute(n, name);
+        if (n.hasAttributes()) for (const name of ATTRIBUTES) if (n.hasAttribute(name)) this.attribute(n, name);
         if (n.tagName === 'TEMPLATE') {
           const content = (n as HTMLTemplateElement).content;
           this.observe(content);
@@ -228,7 +263,10 @@ export class Sanitizer {
     visit(node);
   }
 
-  private host(element: Element): void {
+  /** The element's shadow root, watched and read the first time it is seen (null for elements that cannot host one). */
+  private host(element: Element): ShadowRoot | null {
+    const custom = element.tagName.includes('-');
+    if (!custom && !SHADOW_HOST_TAGS.has(element.tagName)) return null;
     const root = this.env.shadowRootOf(element);
     if (root !== null) {
       this.pendingHosts.delete(element);
@@ -236,7 +274,8 @@ export class Sanitizer {
         this.observe(root);
         this.scan(root);
       }
-    } else if (element.tagName.includes('-')) this.pendingHosts.add(element);
+    } else if (custom) this.pendingHosts.add(element);
+    return root;
   }
 
   private recheckHosts(): void {

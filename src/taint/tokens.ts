@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../core/zod';
 import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
 
 /**
@@ -22,14 +22,12 @@ export const KIND_WORDS: Record<TaintKind, string> = {
   token: 'a key or token shown on the page',
 };
 
-export const TaintTokenSchema = /* @__PURE__ */ z
-  .object({
-    value: z.string().min(MIN_TOKEN_LENGTH).max(MAX_TOKEN_LENGTH),
-    kind: TaintKindSchema,
-    /** Registrable domain of the page the token was seen on. */
-    site: z.string().min(1).max(253),
-  })
-  .strict();
+export const TaintTokenSchema = /* @__PURE__ */ z.strictObject({
+  value: z.string().check(z.minLength(MIN_TOKEN_LENGTH), z.maxLength(MAX_TOKEN_LENGTH)),
+  kind: TaintKindSchema,
+  /** Registrable domain of the page the token was seen on. */
+  site: z.string().check(z.minLength(1), z.maxLength(253)),
+});
 export type TaintToken = z.infer<typeof TaintTokenSchema>;
 
 /** Tokens kept per task, and at most this many shown by one site (so one site's junk cannot crowd out another's secret). */

@@ -78,6 +78,12 @@ describe('the extension bundle holds the web guard alone', () => {
     expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('openai');
   });
 
+  it('every schema is zod/mini, imported through src/core/zod.ts (classic zod ships its whole API into each bundle, and mini without the locale there says only "Invalid input")', () => {
+    const ZOD_IMPORT = /\bfrom\s+['"]zod(?:\/[^'"]*)?['"]/;
+    const direct = [...filesUnder(join(ROOT, 'src')), ...filesUnder(ENTRYPOINTS)].filter((f) => ZOD_IMPORT.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+    expect(direct).toEqual(['src/core/zod.ts']);
+  });
+
   it('content scripts (they load in every frame of every page) carry no zod: the background parses what they send', () => {
     // The two scripts the background registers while a task runs (src/background/registration.ts).
     const contentScripts = ['frame-guard.ts', 'page-hooks.ts'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionRules, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rule } from '../../src/background/dnr';
-import { rebindingRecord } from '../../src/background/rebinding';
+import { ALL_TYPES, buildSessionRules, DEPENDENCY_TYPES, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rule } from '../../src/background/dnr';
+import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '../../src/background/rebinding';
 import { makePolicy } from '../support/policy';
 
 const EXT = 'abcdefghijklmnopabcdefghijklmnop';
@@ -78,5 +78,33 @@ describe('rebindingRecord (DNS rebinding, recorded after the fact)', () => {
     expect(rebindingRecord({ url: 'http://api.test/', ip: '127.0.0.1' }, makePolicy({ domains: null, constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: ['api.test'] }] }))).toBeNull();
     expect(rebindingRecord({ url: 'http://localhost:8080/', ip: '127.0.0.1' }, openWeb)).toBeNull();
     expect(rebindingRecord({ url: 'http://127.0.0.1:8080/', ip: '127.0.0.1' }, openWeb)).toBeNull();
+  });
+});
+
+describe('which request types the rebinding listener asks the browser for', () => {
+  it('only dependencies when the task reads from a list and grants nothing: the floor blocks every other type to an unnamed site', () => {
+    const listed = makePolicy({ domains: ['news.test'] });
+    expect(everyTypeReachesUnnamedSites(listed)).toBe(false);
+    // The claim the narrow listener rests on: for an unnamed site, every type but the dependencies has a
+    // tab-scope block rule that does not exclude it.
+    const blocks = buildSessionRules({ policy: listed }, TABS, EXT).filter((r) => r.action.type === 'block' && !r.condition.tabIds?.includes(-1));
+    const plain = blocks.filter((r) => r.condition.regexFilter === undefined && r.condition.urlFilter === undefined && r.condition.requestMethods === undefined && r.condition.responseHeaders === undefined);
+    const blockedTypes = new Set(plain.filter((r) => !r.condition.excludedRequestDomains?.includes('evil.test')).flatMap((r) => r.condition.resourceTypes ?? []));
+    const mainFrame = blocks.some((r) => r.condition.regexFilter === '^.+$' && r.condition.requestMethods === undefined && r.condition.resourceTypes?.includes('main_frame') && !r.condition.excludedRequestDomains?.includes('evil.test'));
+    expect(mainFrame).toBe(true);
+    for (const type of ALL_TYPES.filter((t) => t !== 'main_frame' && !DEPENDENCY_TYPES.includes(t))) expect(blockedTypes.has(type), type).toBe(true);
+  });
+
+  it('every type when reading is open or a grant lifts the floor for a site', () => {
+    expect(everyTypeReachesUnnamedSites(openWeb)).toBe(true);
+    const granted = makePolicy({ domains: ['news.test'], grants: [{ id: 'g', tool: 'browser.navigate', capability: 'web.navigate', riskClass: 'READ', domains: ['evil.test'], maxCalls: null, issuedAt: 0 }] });
+    expect(everyTypeReachesUnnamedSites(granted)).toBe(true);
+  });
+
+  it("names the types in the browser's own vocabulary", () => {
+    const chromium = ['main_frame', 'sub_frame', 'stylesheet', 'script', 'image', 'font', 'object', 'xmlhttprequest', 'ping', 'csp_report', 'media', 'websocket', 'webbundle', 'other'];
+    expect(rebindingTypes(chromium)).toEqual({ dependencies: ['stylesheet', 'script', 'image', 'font', 'media'], others: ['main_frame', 'sub_frame', 'object', 'xmlhttprequest', 'ping', 'csp_report', 'websocket', 'webbundle', 'other'] });
+    expect(rebindingTypes([...chromium, 'imageset', 'beacon']).dependencies).toContain('imageset');
+    expect(rebindingTypes([])).toEqual({ dependencies: DEPENDENCY_TYPES, others: null });
   });
 });

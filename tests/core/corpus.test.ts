@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import { z } from '../../src/core/zod';
 import { CheckSchema, DecisionSchema } from '../../src/core/decision';
 import { evaluate } from '../../src/tools';
 import { OrgFloorSchema } from '../../src/core/org';
@@ -18,16 +18,17 @@ import { makePolicy } from '../support/policy';
  * `org`, when given, is the organisation's floor (core/org.ts) every call is evaluated under.
  */
 const CaseSchema = z
-  .object({
-    description: z.string().min(1),
+  .strictObject({
+    description: z.string().check(z.minLength(1)),
     policy: z.record(z.string(), z.unknown()),
-    calls: z.array(z.unknown()).min(1),
-    expected: z.array(z.object({ decision: DecisionSchema, check: CheckSchema, ruleRef: RuleRefSchema.optional(), recipients: z.array(z.string()).optional() }).strict()).min(1),
-    now: z.number().optional(),
-    org: OrgFloorSchema.optional(),
+    calls: z.array(z.unknown()).check(z.minLength(1)),
+    expected: z
+      .array(z.strictObject({ decision: DecisionSchema, check: CheckSchema, ruleRef: z.optional(RuleRefSchema), recipients: z.optional(z.array(z.string())) }))
+      .check(z.minLength(1)),
+    now: z.optional(z.number()),
+    org: z.optional(OrgFloorSchema),
   })
-  .strict()
-  .refine((c) => c.calls.length === c.expected.length, { message: 'one expected entry per call' });
+  .check(z.refine((c) => c.calls.length === c.expected.length, { message: 'one expected entry per call' }));
 
 const dir = join(import.meta.dirname, '..', 'corpus');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();

@@ -10,35 +10,43 @@ export function then<T>(n: Natives, promise: Promise<T>, onValue: (value: T) => 
   invoke(n.promiseThen, promise, [onValue, onError]);
 }
 
-export type OnBody = (view: BodyView | undefined, bytes: number) => void;
+/**
+ * `sent`: the bytes that were read, to send in place of the snapshot's body (which reading used up);
+ * null when the snapshot has no body to read (GET, HEAD) or it could not be read.
+ */
+export type OnBody = (view: BodyView | undefined, bytes: number, sent: ArrayBuffer | null) => void;
 
-/** Reads a bounded view of a snapshot Request's body from a clone, leaving the snapshot unread. */
+/**
+ * Reads a bounded view of a snapshot Request's body by reading the snapshot itself: the caller sends
+ * exactly the bytes that were read (`sent`), never a second reading. Not from a clone: `clone()` tees
+ * the body into streams, and reading a branch cost about 1 ms per request in Chromium 156 (bench, page
+ * round trip), against nothing measurable for reading the snapshot's own bytes.
+ */
 export function readRequestBody(n: Natives, request: Request, done: OnBody): void {
   const method = invoke<string>(n.requestMethod, request);
   if (method === 'GET' || method === 'HEAD') {
-    done(undefined, 0);
+    done(undefined, 0, null);
     return;
   }
   const contentType = invoke<string | null>(n.headersGet, invoke(n.requestHeaders, request), ['content-type']);
-  const copy = invoke<Request>(n.requestClone, request);
   then(
     n,
-    invoke<Promise<ArrayBuffer>>(n.requestArrayBuffer, copy),
+    invoke<Promise<ArrayBuffer>>(n.requestArrayBuffer, request),
     (buffer) => {
       const bytes = invoke<number>(n.arrayBufferByteLength, buffer);
       if (bytes === 0) {
-        done(undefined, 0);
+        done(undefined, 0, buffer);
         return;
       }
       if (contentType !== null && contentType.toLowerCase().includes('multipart/form-data')) {
-        readMultipart(n, buffer, contentType, (view) => done(view, bytes));
+        readMultipart(n, buffer, contentType, (view) => done(view, bytes, buffer));
         return;
       }
       const prefix = new n.Uint8Array(buffer, 0, bytes < DECODE_LIMIT_BYTES ? bytes : DECODE_LIMIT_BYTES);
       const text = invoke<string>(n.textDecoderDecode, new n.TextDecoder(), [prefix]);
-      done(textBodyView(text, contentType), bytes);
+      done(textBodyView(text, contentType), bytes, buffer);
     },
-    () => done('[unreadable body]', 0),
+    () => done('[unreadable body]', 0, null),
   );
 }
 

@@ -1,5 +1,5 @@
 import type { BROWSER_TOOLS, RequestKindSchema, ToolCall } from '../../core/call';
-import type { z } from 'zod';
+import type { z } from '../../core/zod';
 import type { Rewrite } from '../../messages/protocol';
 import type { BodyView } from '../body';
 import { HANDSHAKE_KEY, type BridgeProposal } from '../bridge';

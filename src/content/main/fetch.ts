@@ -37,7 +37,23 @@ function rewrittenRequest(n: Natives, request: Request, rewrite: Rewrite): Reque
   }
 }
 
-/** fetch: the Request is snapshotted once, so the URL, method and body checked are the ones sent. */
+/**
+ * The snapshot to send: reading its body used it up, so the bytes that were read go out in its place
+ * (every other property — headers, credentials, signal, … — is the snapshot's). Null when it cannot be built.
+ */
+function withBody(n: Natives, request: Request, read: ArrayBuffer | null): Request | null {
+  if (read === null) return request;
+  try {
+    return new n.Request(request, { body: read });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * fetch: the Request is snapshotted once and its body read once, so the URL, method and bytes checked
+ * are the ones sent.
+ */
 export function hookFetch(win: PageWindow, n: Natives, propose: Propose, urls: UrlTools): void {
   win.fetch = function fetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     let request: Request;
@@ -50,13 +66,17 @@ export function hookFetch(win: PageWindow, n: Natives, propose: Propose, urls: U
     const url = invoke<string>(n.requestUrl, request);
     if (urls.isSameOriginRead(method, url)) return invoke<Promise<Response>>(n.fetch, n.window, [request]);
     return new n.Promise<Response>((resolve, reject) => {
-      readRequestBody(n, request, (body, bytes) => {
+      readRequestBody(n, request, (body, bytes, read) => {
         propose(
           requestCall(method, url, 'fetch', body, bytes),
           (allow, reason, rewrite) => {
-            const sent = allow && rewrite !== undefined ? rewrittenRequest(n, request, rewrite) : request;
-            if (allow && sent !== null) resolve(invoke<Promise<Response>>(n.fetch, n.window, [sent]));
-            else reject(blockedError(n, allow ? 'it could not be sent without the flagged data' : reason));
+            if (!allow) {
+              reject(blockedError(n, reason));
+              return;
+            }
+            const sent = rewrite !== undefined ? rewrittenRequest(n, request, rewrite) : withBody(n, request, read);
+            if (sent !== null) resolve(invoke<Promise<Response>>(n.fetch, n.window, [sent]));
+            else reject(blockedError(n, rewrite !== undefined ? 'it could not be sent without the flagged data' : 'its body could not be sent as checked'));
           },
           true,
         );

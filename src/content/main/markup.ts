@@ -193,8 +193,16 @@ export function hookMarkup(win: PageWindow, n: Natives, gate: LoadGate, elements
     neutralise(document);
     return document;
   };
+  // One query per subtree a batch added: the parser reports an element and then each descendant, and an
+  // insertion into a node the same batch added is inside that node's subtree (or was moved on, and then
+  // reported again where it went), so only insertions into nodes not added in this batch are queried.
   const observer = new win.MutationObserver((records) => {
-    for (const record of records) for (const node of Array.from(record.addedNodes)) if (node.nodeType === 1) release(node);
+    const added = new n.WeakMap<Node, true>();
+    for (const record of records) for (const node of Array.from(record.addedNodes)) invoke(n.weakMapSet, added, [node, true]);
+    for (const record of records) {
+      if (invoke<boolean | undefined>(n.weakMapGet, added, [record.target]) === true) continue;
+      for (const node of Array.from(record.addedNodes)) if (node.nodeType === 1) release(node);
+    }
   });
   const observe = (root: Node): void => observer.observe(root, { childList: true, subtree: true });
   observe(n.document);

@@ -34,7 +34,6 @@ export function captureNatives(win: Window & typeof globalThis) {
     requestUrl: getterOf(win.Request.prototype, 'url'),
     requestMethod: getterOf(win.Request.prototype, 'method'),
     requestHeaders: getterOf(win.Request.prototype, 'headers'),
-    requestClone: win.Request.prototype.clone,
     requestArrayBuffer: win.Request.prototype.arrayBuffer,
     headersGet: win.Headers.prototype.get,
     Response: win.Response,

@@ -17,8 +17,17 @@ interface XhrTarget {
  */
 export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: UrlTools): void {
   const targets = new n.WeakMap<XMLHttpRequest, XhrTarget>();
-  const deadUrl = invoke<string>(n.createObjectURL, n.URL, [new n.Blob()]);
-  invoke(n.revokeObjectURL, n.URL, [deadUrl]);
+  // Made on the first BLOCK, not at install: registering a blob: URL is a synchronous round trip to the
+  // browser process that every guarded frame's load would wait for (captured natives, so page script
+  // cannot interfere later either).
+  let deadUrl: string | null = null;
+  const revokedUrl = (): string => {
+    if (deadUrl === null) {
+      deadUrl = invoke<string>(n.createObjectURL, n.URL, [new n.Blob()]);
+      invoke(n.revokeObjectURL, n.URL, [deadUrl]);
+    }
+    return deadUrl;
+  };
   const proto = win.XMLHttpRequest.prototype;
 
   proto.open = function open(this: XMLHttpRequest, ...args: unknown[]): void {
@@ -54,7 +63,7 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
             } else if (allow && encoded !== null) {
               invoke(n.xhrSend, this, [formEncoded ? new n.URLSearchParams(encoded) : encoded]);
             } else {
-              invoke(n.xhrOpen, this, ['GET', deadUrl, true]);
+              invoke(n.xhrOpen, this, ['GET', revokedUrl(), true]);
               invoke(n.xhrSend, this, []);
             }
           } catch {
@@ -72,7 +81,7 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
         snapshot = null;
       }
     }
-    if (snapshot === null) decide(carriesBody ? '[unreadable body]' : undefined, 0);
+    if (snapshot === null) decide(carriesBody ? '[unreadable body]' : undefined, 0, null);
     else readRequestBody(n, snapshot, decide);
   };
 }
