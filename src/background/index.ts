@@ -166,11 +166,15 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const responseStarted = chrome.webRequest.onResponseStarted;
   responseStarted.addListener(onResponseStarted, { urls: ['<all_urls>'], types: types.dependencies as WebRequestType[] });
   const onOtherResponseStarted: typeof onResponseStarted = (details) => onResponseStarted(details);
+  const otherTypes = { urls: ['<all_urls>'], ...(types.others !== null ? { types: types.others as WebRequestType[] } : {}) };
+  // Registered in the first turn too, and removed once the floor shows the task does not need it: a
+  // response that woke a stopped worker is delivered only to listeners that exist in that turn.
+  responseStarted.addListener(onOtherResponseStarted, otherTypes);
   watchEveryType = (policy) => {
     const wanted = policy !== null && everyTypeReachesUnnamedSites(policy);
     if (wanted === responseStarted.hasListener(onOtherResponseStarted)) return;
     if (!wanted) responseStarted.removeListener(onOtherResponseStarted);
-    else responseStarted.addListener(onOtherResponseStarted, { urls: ['<all_urls>'], ...(types.others !== null ? { types: types.others as WebRequestType[] } : {}) });
+    else responseStarted.addListener(onOtherResponseStarted, otherTypes);
   };
 
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
