@@ -25,16 +25,20 @@ const FIREFOX_SETTINGS = {
   gecko: { id: FIREFOX_ADDON_ID, strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
 };
 
-// The openai SDK is a script of its own (entrypoints/openai-sdk.ts) that the worker imports when a model is
-// first asked: src/llm/client.ts gets the extension's loader (src/llm/sdk-extension.ts) in place of ./sdk.
-const extensionSdkLoader: Plugin = {
-  name: 'agentsfence:extension-sdk-loader',
+// Scripts of their own, imported by the worker when first needed (src/background/on-demand-script.ts):
+// the openai SDK (entrypoints/openai-sdk.ts) and the compiler (entrypoints/compiler.ts). Each importer
+// gets the extension's loader in place of the module that bundles the code.
+const ON_DEMAND_SWAPS = [
+  { importer: '/src/llm/client.ts', source: './sdk', loader: './src/llm/sdk-extension.ts' },
+  { importer: '/src/background/compile.ts', source: './compiler-load', loader: './src/background/compiler-load-extension.ts' },
+];
+const extensionOnDemandLoaders: Plugin = {
+  name: 'agentsfence:extension-on-demand-loaders',
   enforce: 'pre',
   resolveId(source, importer) {
-    if (source === './sdk' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/src/llm/client.ts')) {
-      return fileURLToPath(new URL('./src/llm/sdk-extension.ts', import.meta.url));
-    }
-    return null;
+    const from = importer?.replaceAll('\\', '/');
+    const swap = ON_DEMAND_SWAPS.find((s) => s.source === source && from?.endsWith(s.importer) === true);
+    return swap === undefined ? null : fileURLToPath(new URL(swap.loader, import.meta.url));
   },
 };
 
@@ -54,7 +58,7 @@ export default defineConfig({
   // (src/background/registration.ts). No cross-module constant inlining: rolldown's default copied
   // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
   vite: () => ({
-    plugins: [preact(), extensionSdkLoader],
+    plugins: [preact(), extensionOnDemandLoaders],
     define: { __AF_HARNESS__: JSON.stringify(harness), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) },
     build: { rolldownOptions: { optimization: { inlineConst: false } } },
   }),

@@ -1,12 +1,12 @@
-import { compileFollowUp, compileTask, type CompileOptions, type CompileResult as CoreCompileResult } from '../compiler';
 import type { TaskPolicy } from '../core/policy';
 import type { CompileReport, Options } from '../messages/protocol';
-import { classifyWeb } from '../core/classifier';
+import { loadTaskCompiler } from './compiler-load';
 
 /**
  * The background's view of the compiler (src/compiler), injected into the monitor so tests can play any
- * compiler. `compilerFromOptions` adapts the extension's options (backend names, API key) and the
- * compiler's report with the time the compile took. The API key goes to the compiler only.
+ * compiler. The compiler itself (./task-compiler.ts) is loaded on the first compile: in the extension it
+ * is a script of its own (compiler.js, ./compiler-load-extension.ts), so deciding never waits for it. A
+ * compiler that does not load is a failed compile: no task is installed and the person is told why.
  */
 export interface CompileRequestOptions extends Pick<Options, 'backend' | 'baseUrl' | 'model' | 'apiKey'> {
   now: number;
@@ -24,33 +24,11 @@ export interface TaskCompiler {
   compileFollowUp(previous: TaskPolicy, text: string, opts: CompileRequestOptions): Promise<CompileResult>;
 }
 
-function coreOptions(opts: CompileRequestOptions): CompileOptions {
-  // The extension proposes only browser actions: a policy naming another agent's tool lists nothing it could match.
-  if (opts.backend === 'rules') return { backend: 'rules', now: opts.now, taskId: opts.taskId, classify: classifyWeb };
-  return { backend: 'openai', baseUrl: opts.baseUrl, model: opts.model, apiKey: opts.apiKey, now: opts.now, taskId: opts.taskId, classify: classifyWeb };
-}
-
-function timedReport(result: CoreCompileResult, durationMs: number): CompileResult {
-  const { report } = result;
-  return {
-    policy: result.policy,
-    report: {
-      ...report,
-      backend: report.fallbackReason !== null ? `${result.policy.source} (asked ${report.backend})` : report.backend,
-      durationMs: Math.max(0, durationMs),
-    },
-  };
-}
-
 export const extensionCompiler: TaskCompiler = {
   async compileTask(request, opts) {
-    const started = performance.now();
-    const result = await compileTask(request, coreOptions(opts));
-    return timedReport(result, performance.now() - started);
+    return (await loadTaskCompiler()).compileTask(request, opts);
   },
   async compileFollowUp(previous, text, opts) {
-    const started = performance.now();
-    const result = await compileFollowUp(previous, text, coreOptions(opts));
-    return timedReport(result, performance.now() - started);
+    return (await loadTaskCompiler()).compileFollowUp(previous, text, opts);
   },
 };

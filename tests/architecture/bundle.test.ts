@@ -50,8 +50,11 @@ function importGraph(starts: readonly string[], swap: ReadonlyMap<string, string
   return { files, packages };
 }
 
-/** As wxt.config.ts builds the extension: the openai SDK's loader is the one that imports its own script. */
-const EXTENSION_SWAP = new Map([[join(ROOT, 'src/llm/sdk.ts'), join(ROOT, 'src/llm/sdk-extension.ts')]]);
+/** As wxt.config.ts builds the extension: the openai SDK's and the compiler's loaders import their own scripts. */
+const EXTENSION_SWAP = new Map([
+  [join(ROOT, 'src/llm/sdk.ts'), join(ROOT, 'src/llm/sdk-extension.ts')],
+  [join(ROOT, 'src/background/compiler-load.ts'), join(ROOT, 'src/background/compiler-load-extension.ts')],
+]);
 const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
 
@@ -76,6 +79,16 @@ describe('the extension bundle holds the web guard alone', () => {
     expect(worker.files).toContain(join(ROOT, 'src/llm/client.ts'));
     expect(worker.packages).not.toContain('openai');
     expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('openai');
+  });
+
+  it('the worker does not carry the compiler (src/compiler): only its own script (compiler.js) imports it', () => {
+    // report.ts is the compile report's schema, a leaf the protocol parses with; not the compiler.
+    const inWorker = (graph: Set<string>) => [...graph].map((f) => relative(ROOT, f)).filter((f) => f.startsWith('src/compiler/') && f !== 'src/compiler/report.ts');
+    const worker = importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP);
+    expect(worker.files).toContain(join(ROOT, 'src/background/compile.ts'));
+    expect(inWorker(worker.files)).toEqual([]);
+    expect(inWorker(importGraph([join(ENTRYPOINTS, 'compiler.ts')], EXTENSION_SWAP).files)).toContain('src/compiler/index.ts');
+    expect(inWorker(importGraph([join(ENTRYPOINTS, 'background.ts')]).files)).toContain('src/compiler/index.ts');
   });
 
   it('every schema is zod/mini, imported through src/core/zod.ts (classic zod ships its whole API into each bundle, and mini without the locale there says only "Invalid input")', () => {
