@@ -148,6 +148,14 @@ export class Sanitizer {
     this.batch(() => this.scan(this.doc));
   }
 
+  /**
+   * A shadow root was just attached to `host` (announced by the MAIN hook on `attachShadow`): no mutation
+   * record reports it, so it is watched and read from now on.
+   */
+  shadowAttached(host: Element): void {
+    if (this.mode !== null && this.mode !== 'off') this.batch(() => this.host(host));
+  }
+
   /** Stops watching (the content script's context ended; tests). */
   stop(): void {
     this.mode = 'off';
