@@ -104,28 +104,98 @@ async function domContentLoaded(page: Page, url: string): Promise<number> {
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 
-/** The extension's worker stopped (ServiceWorker.stopAllWorkers from one of its own pages) and known to be stopped. */
-async function stopWorker(arm: Arm): Promise<void> {
-  const page = await arm.browser.context.newPage();
-  try {
-    await page.goto(`chrome-extension://${arm.browser.extensionId}/manifest.json`);
-    const cdp = await arm.browser.context.newCDPSession(page);
-    let status = '';
-    cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
-      const ours = event.versions.filter((v) => v.scriptURL.startsWith(`chrome-extension://${arm.browser.extensionId}/`));
-      if (ours.length > 0) status = ours.map((v) => v.runningStatus).join(',');
-    });
-    await cdp.send('ServiceWorker.enable');
-    await cdp.send('ServiceWorker.stopAllWorkers');
-    for (const deadline = Date.now() + 15_000; !status.split(',').every((s) => s === 'stopped') || status === ''; ) {
-      if (Date.now() > deadline) throw new Error(`${arm.name}: worker not stopped (${status})`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await cdp.detach();
-  } finally {
-    await page.close();
-  }
+/**
+ * Stops an extension's worker for a cold-start probe, from one extension page and CDP session kept open for
+ * the whole section: opening a page per stop made tab and navigation events that woke our worker again
+ * right after the stop (the bench failed "worker not stopped (running)"). Every status the worker reports
+ * is kept in order; a stop counts once `stopped` follows the request, and the probe runs only while the
+ * worker is still stopped: if an event woke it meanwhile, it is stopped again (attempts are reported).
+ */
+interface WorkerStopper {
+  /** Resolves with the number of stop requests it took. */
+  stop(): Promise<number>;
+  /** For each stop a wake undid, the statuses seen after it. */
+  woken: string[];
+  /** The worker's User Timing marks of its latest start (harness builds only, src/background/startup-marks.ts), ms since its start. */
+  marks(): Promise<{ timeOrigin: number; marks: Record<string, number> } | null>;
+  close(): Promise<void>;
 }
+
+async function workerStopper(arm: Arm): Promise<WorkerStopper> {
+  const prefix = `chrome-extension://${arm.browser.extensionId}/`;
+  const page = await arm.browser.context.newPage();
+  await page.goto(`${prefix}manifest.json`);
+  const cdp = await arm.browser.context.newCDPSession(page);
+  const history: string[] = [];
+  cdp.on('ServiceWorker.workerVersionUpdated', (event) => {
+    const ours = event.versions.filter((v) => v.scriptURL.startsWith(prefix));
+    if (ours.length > 0) history.push(ours.map((v) => v.runningStatus).join(','));
+  });
+  await cdp.send('ServiceWorker.enable');
+  const stopped = () => history.length > 0 && history.at(-1)!.split(',').every((s) => s === 'stopped');
+  /** The statuses of each stop that something undid (what woke the worker shows in the figure's data). */
+  const woken: string[] = [];
+  return {
+    woken,
+    async stop() {
+      for (let attempt = 1; attempt <= 5; attempt++) {
+        const from = history.length;
+        await cdp.send('ServiceWorker.stopAllWorkers');
+        const reachedStopped = () => history.slice(from).some((status) => status.split(',').every((s) => s === 'stopped'));
+        for (const deadline = Date.now() + 15_000; !reachedStopped(); ) {
+          if (Date.now() > deadline) throw new Error(`${arm.name}: worker not stopped within 15 s (statuses: ${history.slice(from).join(' → ') || 'none'})`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        // Let stray events (the stop's own aftermath) arrive; the probe starts only from a stopped worker.
+        await new Promise((r) => setTimeout(r, 200));
+        if (stopped()) return attempt;
+        woken.push(history.slice(from).join(' → '));
+      }
+      throw new Error(`${arm.name}: the worker kept waking after 5 stops (statuses: ${history.slice(-6).join(' → ')})`);
+    },
+    async marks() {
+      const { targetInfos } = await cdp.send('Target.getTargets');
+      const worker = targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(prefix));
+      if (worker === undefined) return null;
+      const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false });
+      try {
+        const reply = new Promise<string>((resolve) => {
+          const onMessage = (event: { sessionId: string; message: string }) => {
+            if (event.sessionId !== sessionId || (JSON.parse(event.message) as { id?: number }).id !== 1) return;
+            cdp.off('Target.receivedMessageFromTarget', onMessage);
+            resolve(event.message);
+          };
+          cdp.on('Target.receivedMessageFromTarget', onMessage);
+        });
+        const expression = 'JSON.stringify({ timeOrigin: performance.timeOrigin, marks: Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime])) })';
+        await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id: 1, method: 'Runtime.evaluate', params: { expression, returnByValue: true } }) });
+        const value = (JSON.parse(await reply) as { result?: { result?: { value?: string } } }).result?.result?.value;
+        return value === undefined ? null : (JSON.parse(value) as { timeOrigin: number; marks: Record<string, number> });
+      } finally {
+        await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+      }
+    },
+    async close() {
+      await cdp.detach().catch(() => undefined);
+      await page.close().catch(() => undefined);
+    },
+  };
+}
+
+/** One cold POST timed in the page, with the absolute time it started (page timeOrigin + t0). */
+function timeColdFetch(page: Page, url: string): Promise<{ ms: number; startedAt: number }> {
+  return page.evaluate(async (target) => {
+    const t0 = performance.now();
+    const response = await fetch(target, { method: 'POST', body: 'note=cold&to=team' });
+    const ms = performance.now() - t0;
+    await response.text();
+    return { ms, startedAt: performance.timeOrigin + t0 };
+  }, url);
+}
+
+/** Where our cold starts went, each phase's median end in ms after the page's fetch began. */
+const COLD_PHASES = ['worker started', 'evaluated', 'store-open', 'ready', 'first-answer'] as const;
+type ColdSplit = Partial<Record<(typeof COLD_PHASES)[number], number>>;
 
 export async function pageFigures(): Promise<Figure[]> {
   const extension = benchExtension();
@@ -227,18 +297,39 @@ export async function pageFigures(): Promise<Figure[]> {
 
     // Cold start last (Playwright's worker handle waits for a stopped worker): stop, then one POST, interleaved.
     const cold: Record<'guarded' | 'echo', number[]> = { guarded: [], echo: [] };
+    const splits: ColdSplit[] = [];
+    const stops: Record<'guarded' | 'echo', number[]> = { guarded: [], echo: [] };
+    const wakes: string[] = [];
     const { url: postUrl } = fetchTarget(server, 'consequential');
-    for (let i = 0; i < COLD_STARTS; i++) {
-      for (const arm of i % 2 === 0 ? [g, e] : [e, g]) {
-        await stopWorker(arm);
-        cold[arm.name as 'guarded' | 'echo'].push(...(await timeFetches(arm.page, postUrl, 'POST', 1, (offset += 1))));
+    const stoppers = new Map([g, e].map((arm) => [arm, workerStopper(arm)]));
+    try {
+      for (let i = 0; i < COLD_STARTS; i++) {
+        for (const arm of i % 2 === 0 ? [g, e] : [e, g]) {
+          const name = arm.name as 'guarded' | 'echo';
+          const stopper = await stoppers.get(arm)!;
+          stops[name].push(await stopper.stop());
+          const { ms: took, startedAt } = await timeColdFetch(arm.page, `${postUrl}?cold=${(offset += 1)}`);
+          cold[name].push(took);
+          if (arm !== g) continue;
+          const worker = await stopper.marks();
+          if (worker === null) continue;
+          const split: ColdSplit = { 'worker started': worker.timeOrigin - startedAt };
+          for (const phase of COLD_PHASES) {
+            const at = worker.marks[`agentsfence:${phase}`];
+            if (at !== undefined) split[phase] = worker.timeOrigin + at - startedAt;
+          }
+          splits.push(split);
+        }
       }
+      for (const [arm, stopper] of stoppers) wakes.push(...(await stopper).woken.map((w) => `${arm.name}: ${w}`));
+    } finally {
+      for (const stopper of stoppers.values()) await (await stopper).close();
     }
 
     return [
       ...roundTripFigures(samples, { workerProfile, inWorkerMs: inWorker.samplesMs, ...writes, pageScriptMs, pageTop }, allowed?.record.check ?? 'none'),
       ...pageLoadFigures(dcl, traces, idleScripts.fetchNative),
-      coldStartFigure(cold, samples.consequential),
+      coldStartFigure(cold, samples.consequential, splits, stops, wakes),
     ];
   } finally {
     for (const arm of arms) await arm.browser.close().catch(() => undefined);
@@ -374,11 +465,17 @@ function pageLoadFigures(dcl: Record<LoadArm, number[]>, traces: Record<LoadArm,
   ];
 }
 
-function coldStartFigure(cold: Record<'guarded' | 'echo', number[]>, warm: RoundTripSamples): Figure {
+function coldStartFigure(cold: Record<'guarded' | 'echo', number[]>, warm: RoundTripSamples, splits: ColdSplit[], stops: Record<'guarded' | 'echo', number[]>, wakes: string[]): Figure {
   const base = median(warm.unguarded);
   const [g, e] = [median(cold.guarded), median(cold.echo)];
   const [gAdded, eAdded] = [g - base, e - base];
   const ratio = gAdded / eAdded;
+  const split = Object.fromEntries(COLD_PHASES.flatMap((phase) => {
+    const at = splits.flatMap((s) => (s[phase] === undefined ? [] : [s[phase]]));
+    return at.length === 0 ? [] : [[phase, median(at)]];
+  })) as ColdSplit;
+  const splitWords = COLD_PHASES.filter((p) => split[p] !== undefined).map((p) => `${p} ${ms(split[p]!)}`).join(', ');
+  const restops = (xs: number[]) => xs.filter((n) => n > 1).length;
   return {
     id: 'cold-start',
     figure: 'Cold start: the first decision after the worker stopped (same-origin POST fetch)',
@@ -387,8 +484,9 @@ function coldStartFigure(cold: Record<'guarded' | 'echo', number[]>, warm: Round
     ratio: `${ratio.toFixed(2)}× the echo`,
     verdict: ratio <= 1.5 ? 'met' : 'missed',
     method:
-      `${COLD_STARTS} times per extension, alternating: CDP ServiceWorker.stopAllWorkers from one of the extension's own pages, wait until the worker reports stopped, then one POST fetch timed in the page (as the round trip). ` +
-      "The page's port was disconnected by the stop, so the fetch reconnects: the browser starts the worker, which evaluates background.js, registers its listeners, and (ours) reopens IndexedDB and reads the task before deciding. Added = median − the warm unguarded fetch p50.",
-    data: { guarded: summarise(cold.guarded), echo: summarise(cold.echo), guardedAddedMs: gAdded, echoAddedMs: eAdded, samplesMs: cold },
+      `${COLD_STARTS} times per extension, alternating: CDP ServiceWorker.stopAllWorkers from one extension page kept open for the section, wait until the worker reports stopped and is still stopped 200 ms later (stopped again if something woke it: ${restops(stops.guarded)} of ours and ${restops(stops.echo)} of the echo's needed it), then one POST fetch timed in the page (as the round trip). ` +
+      "The page's port was disconnected by the stop, so the fetch reconnects: the browser starts the worker, which evaluates background.js, registers its listeners, and (ours) reopens IndexedDB and reads the task before deciding. Added = median − the warm unguarded fetch p50. " +
+      `Where ours goes (median ms after the page's fetch began, from the worker's performance.timeOrigin and the harness build's User Timing marks, src/background/startup-marks.ts): ${splitWords || 'no marks read'}; the rest, to the fetch's end, is the answer's way back to the page and the request itself.`,
+    data: { guarded: summarise(cold.guarded), echo: summarise(cold.echo), guardedAddedMs: gAdded, echoAddedMs: eAdded, split, splitsMs: splits, stopAttempts: stops, wokenAfterStop: wakes, samplesMs: cold },
   };
 }

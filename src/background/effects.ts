@@ -2,6 +2,9 @@ import type { Browser } from '@wxt-dev/browser';
 import { WAITING_NOTICE } from '../content/bridge';
 import { floorUpdater } from './floor-sync';
 import type { MonitorEffects } from './monitor';
+import type { Options } from '../messages/protocol';
+import type { OrgFloor } from '../core/org';
+import type { ActiveTask } from './store';
 import { pageScripts, pageScriptSync } from './registration';
 
 type Chrome = typeof Browser;
@@ -11,16 +14,36 @@ const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
 const NOTIFICATION_ICON =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
+/** chrome.storage.session: the floor this browser session last applied in full (floorKey). */
+const APPLIED_FLOOR_KEY = 'appliedFloor';
+
+/** Everything the floor and the registration are built from, and the build that built them. */
+function floorKey(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): string {
+  const scope = task === null ? null : { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, taskTabIds: task.taskTabIds };
+  return JSON.stringify([chrome.runtime.getManifest().version, task?.taskId ?? null, scope, options.guardScope, options.sanitizer, controlWindows, org]);
+}
+
 /** The monitor's effects in the browser: clock, ids, the network floor, badge, notifications, tabs, timers. */
 export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
   const floor = floorUpdater();
   // AF_MAIN_HOOKS is false in the nohooks control build (wxt.config.ts).
   const scripts = pageScriptSync(chrome, pageScripts(import.meta.env.AF_MAIN_HOOKS !== false));
+  // The floor first: it holds in the gap before the content scripts run. Once both are in place, the
+  // session storage (which lives exactly as long as the session rules: this browser session) remembers
+  // what was applied, so a wake repairs only what is missing.
+  const applyFloor: MonitorEffects['applyFloor'] = async (task, options, controlWindows, org) => {
+    await floor(task, options, controlWindows, org);
+    if (!(await scripts(task, options, controlWindows))) return;
+    await chrome.storage.session.set({ [APPLIED_FLOOR_KEY]: floorKey(task, options, controlWindows, org) }).catch(() => undefined);
+  };
   return {
     now: () => Date.now(),
     newId: () => crypto.randomUUID(),
-    // The floor first: it holds in the gap before the content scripts run.
-    applyFloor: (task, options, controlWindows, org) => floor(task, options, controlWindows, org).then(() => scripts(task, options, controlWindows)),
+    applyFloor,
+    async repairFloor(task, options, controlWindows, org) {
+      const stored = await chrome.storage.session.get(APPLIED_FLOOR_KEY).catch(() => ({}) as Record<string, unknown>);
+      if (stored[APPLIED_FLOOR_KEY] !== floorKey(task, options, controlWindows, org)) await applyFloor(task, options, controlWindows, org);
+    },
     setBadge(count) {
       void chrome.action.setBadgeText({ text: count > 0 ? String(count) : '' }).catch(() => undefined);
       void chrome.action.setBadgeBackgroundColor({ color: '#b3261e' }).catch(() => undefined);

@@ -13,6 +13,7 @@ import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
 import { CollectorShipper } from '../org/collector';
+import { startupMark } from './startup-marks';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered
@@ -51,6 +52,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
+    startupMark('store-open');
     const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.
     shipper = new CollectorShipper({
@@ -68,9 +70,12 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       wakeLater: (ms) => void chrome.alarms.create(COLLECTOR_ALARM, { when: Date.now() + ms }),
     });
     shipper.kick();
+    void m.ready.then(() => startupMark('ready'));
     return m;
   });
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
+  // The browser started: session rules are gone, so the floor is applied at once rather than after an answer.
+  chrome.runtime.onStartup.addListener(() => withMonitor((m) => m.repairAfterWake()));
   chrome.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === COLLECTOR_ALARM) withMonitor(async () => shipper?.flush());
   });

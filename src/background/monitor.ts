@@ -50,6 +50,8 @@ export interface MonitorEffects {
   newId(): string;
   /** Bring the network floor in line with the task (null: remove every rule) and the organisation's floor. Resolves once applied. */
   applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
+  /** applyFloor after a wake: skipped when this browser session already applied the same floor. Absent: applyFloor. */
+  repairFloor?(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
   setBadge(pendingCount: number): void;
   notify(approval: StoredApproval): void;
   /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
@@ -106,6 +108,8 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER
 
 /** Tools whose URL the taint check reads. */
 const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit]);
+/** A wake that no message follows (an alarm, the browser starting) repairs after this long. */
+const WAKE_REPAIR_DELAY_MS = 200;
 /** How long taint reports are gathered before the floor is rebuilt. */
 const TAINT_FLOOR_DELAY_MS = 50;
 
@@ -126,6 +130,8 @@ export class Monitor {
     });
     this.session = new TaskSession(deps, this.writer, this.approvals);
     this.ready = this.session.load();
+    // A wake's repairs follow its first answer, or a moment after the wake when nothing asks.
+    void this.ready.then(() => deps.effects.setTimer(() => void this.repairAfterWake(), WAKE_REPAIR_DELAY_MS)).catch(() => undefined);
     const sanitizer = new SanitizerDesk(
       {
         modeFor: (sender) => (this.session.isGuarded(sender.tab?.id, sender.tab?.windowId) && sender.tab?.id !== undefined ? this.session.options.sanitizer : 'off'),
@@ -152,7 +158,19 @@ export class Monitor {
 
   /** Total: every input gets an answer; nothing here throws. */
   handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
-    return this.router.handleMessage(raw, sender);
+    const answer = this.router.handleMessage(raw, sender);
+    if (this.wakeRepair === null) void answer.then(() => this.repairAfterWake());
+    return answer;
+  }
+
+  /**
+   * The repairs a wake owes (session.repairAfterWake), once per worker, off the path of the first decision:
+   * on a cold start the first answer does not wait for them, nor share the browser with them.
+   */
+  private wakeRepair: Promise<void> | null = null;
+  repairAfterWake(): Promise<void> {
+    this.wakeRepair ??= this.ready.then(() => this.session.repairAfterWake()).catch((err: unknown) => console.error('AgentsFence: repair after wake failed', err));
+    return this.wakeRepair;
   }
 
   /** `storage.onChanged` in the managed area: read it again and apply the new floor at once. */

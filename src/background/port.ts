@@ -2,6 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import { WORKER_PORT_NAME } from '../content/bridge';
 import { WorkerPortRequestSchema, type WorkerPortAnswer } from '../messages/protocol';
 import type { MessageSender, Monitor } from './monitor';
+import { startupMark } from './startup-marks';
 
 /**
  * Each guarded frame's long-lived port (src/content/worker-port.ts): every envelope's message goes to
@@ -35,6 +36,7 @@ export function serveFramePorts(runtime: Pick<typeof Browser.runtime, 'onConnect
       const message: WorkerPortAnswer = { rid, answer };
       try {
         port.postMessage(message);
+        startupMark('first-answer');
       } catch {
         open = false;
       }

@@ -121,14 +121,19 @@ export function pageScriptSync(chrome: Chrome, scripts: readonly PageScript[]) {
     }
   };
 
-  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<void> => {
+  /** Resolves true once the registration matches, false when it failed (logged; tried again next time). */
+  return (task: ActiveTask | null, options: Options, controlWindows: readonly number[]): Promise<boolean> => {
     const run = () =>
-      sync(task, options, controlWindows).catch((err: unknown) => {
-        registered = null; // read it again next time
-        console.error('AgentsFence: content-script registration failed', err);
-      });
+      sync(task, options, controlWindows).then(
+        () => true,
+        (err: unknown) => {
+          registered = null; // read it again next time
+          console.error('AgentsFence: content-script registration failed', err);
+          return false;
+        },
+      );
     const next = chain.then(run, run);
-    chain = next;
+    chain = next.then(() => undefined);
     return next;
   };
 }

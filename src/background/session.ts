@@ -25,6 +25,8 @@ export class TaskSession {
   private userOptions!: Options;
   private org: OrgState = NO_ORG;
   private readonly controlWindows = new Set<number>();
+  /** Read on wake, deleted after the first answer (repairAfterWake). */
+  private unreadableApprovals: string[] = [];
   /** A control window being opened: its page may ask before windows.create has resolved. */
   private controlWindowOpening: Promise<unknown> = Promise.resolve();
 
@@ -47,23 +49,37 @@ export class TaskSession {
     return this.org;
   }
 
-  /** Rebuild memory from IndexedDB (every wake of the worker). */
+  /**
+   * Rebuild memory from IndexedDB (every wake of the worker): one read-only transaction, with the managed
+   * storage read alongside it. Only what deciding needs is awaited here; the repairs a wake owes (the
+   * floor, unreadable approvals) wait for `repairAfterWake`, after the first answer.
+   */
   async load(): Promise<void> {
-    const { store } = this.deps;
-    const [stored, options, windows, notice] = await Promise.all([store.getTask(), store.getOptions(), store.getControlWindows(), store.getNotice()]);
-    this.userOptions = options;
-    await this.setOrg(await this.readOrg());
-    this.notice = notice?.text ?? null;
-    if (stored !== null && !stored.ok) await this.endUnreadableTask(stored.error);
-    const task = stored?.ok === true ? stored.value : null;
+    const org = this.readOrg();
+    const wake = await this.deps.store.readWakeState();
+    this.userOptions = wake.options;
+    await this.setOrg(await org);
+    this.notice = wake.notice?.text ?? null;
+    if (wake.task !== null && !wake.task.ok) await this.endUnreadableTask(wake.task.error);
+    const task = wake.task?.ok === true ? wake.task.value : null;
     this.current = task;
-    const approvals = await store.listApprovals();
-    for (const id of windows) this.controlWindows.add(id);
-    await this.approvals.restore(approvals, task);
-    // Not awaited: the session rules and the content-script registration outlive the worker, so this only
-    // repairs them, and deciding (which never reads them) need not wait for it on a cold start. Later
-    // updates queue behind it.
-    void this.applyFloor().catch((err: unknown) => console.error('AgentsFence: floor update on wake failed', err));
+    for (const id of wake.controlWindows) this.controlWindows.add(id);
+    await this.approvals.restore(wake.approvals, task);
+    this.unreadableApprovals = wake.unreadableApprovalIds;
+  }
+
+  /**
+   * What a wake repairs once it has answered: approvals no person can be shown (the call each held was
+   * answered BLOCK when the worker that held it died) are deleted, and the network floor and content-script
+   * registration, which outlive the worker, are checked and applied again only if this browser session
+   * has not seen them applied (a browser restart drops session rules; a worker may die mid-update).
+   */
+  async repairAfterWake(): Promise<void> {
+    const ids = this.unreadableApprovals;
+    this.unreadableApprovals = [];
+    if (ids.length > 0) await this.writer.write(() => this.deps.store.deleteApprovals(ids));
+    const { effects } = this.deps;
+    await (effects.repairFloor ?? effects.applyFloor)(this.current, this.inForce, [...this.controlWindows], floorOf(this.org));
   }
 
   /** The managed storage, read at the ingest boundary. A browser that cannot read it has no organisation floor. */

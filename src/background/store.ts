@@ -34,6 +34,17 @@ interface FenceDB extends DBSchema {
   audit: { key: number; value: unknown };
 }
 
+/** What a wake reads before deciding (TaskStore.readWakeState). */
+export interface WakeState {
+  /** Null when there is none, `ok: false` when it cannot be read. */
+  task: ReadResult<ActiveTask> | null;
+  options: Options;
+  controlWindows: number[];
+  notice: Notice | null;
+  approvals: StoredApproval[];
+  unreadableApprovalIds: string[];
+}
+
 export const DB_NAME = 'agentsfence';
 export const AUDIT_LIMIT_DEFAULT = 10_000;
 
@@ -113,6 +124,44 @@ export class TaskStore {
   }
 
   /**
+   * Everything a wake needs before it can decide, in one read-only transaction: the task (policy, counters
+   * σ, grants), options, control windows, notice and pending approvals. Approvals that cannot be read are
+   * returned by id, for the caller to delete once it has answered (see listApprovals).
+   */
+  async readWakeState(): Promise<WakeState> {
+    const tx = this.db.transaction(['kv', 'approvals'], 'readonly');
+    const kv = tx.objectStore('kv');
+    const [task, options, windows, notice, approvals, approvalKeys] = await Promise.all([
+      kv.get(KEY_TASK),
+      kv.get(KEY_OPTIONS),
+      kv.get(KEY_WINDOWS),
+      kv.get(KEY_NOTICE),
+      tx.objectStore('approvals').getAll(),
+      // Same key order as getAll: the key of an approval too broken to name its own id.
+      tx.objectStore('approvals').getAllKeys(),
+      tx.done,
+    ]);
+    const optionsRead = readRecord(OPTIONS, options ?? {});
+    const windowsRead = windows === undefined ? null : readRecord(CONTROL_WINDOWS, windows);
+    const noticeRead = notice === undefined ? null : readRecord(NOTICE, notice);
+    const readable: StoredApproval[] = [];
+    const unreadableApprovalIds: string[] = [];
+    approvals.forEach((raw, i) => {
+      const read = readRecord(APPROVAL, raw);
+      if (read.ok) readable.push(read.value);
+      else unreadableApprovalIds.push(approvalKeys[i]!);
+    });
+    return {
+      task: task === undefined ? null : readRecord(TASK, task),
+      options: optionsRead.ok ? optionsRead.value : OPTIONS.schema.parse({}),
+      controlWindows: windowsRead?.ok === true ? windowsRead.value.windowIds : [],
+      notice: noticeRead?.ok === true ? noticeRead.value : null,
+      approvals: readable,
+      unreadableApprovalIds,
+    };
+  }
+
+  /**
    * The pending approvals that can be read. One that cannot is deleted: no person can be shown what it
    * asks, and the call it held was answered BLOCK when the worker that held it died.
    */
@@ -134,6 +183,11 @@ export class TaskStore {
 
   async deleteApproval(id: string): Promise<void> {
     await this.db.delete('approvals', id);
+  }
+
+  async deleteApprovals(ids: readonly string[]): Promise<void> {
+    const tx = this.db.transaction('approvals', 'readwrite');
+    await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   }
 
   /**

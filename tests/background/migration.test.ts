@@ -103,6 +103,26 @@ describe('unreadable approvals and audit entries', () => {
   });
 });
 
+describe('a wake reads what deciding needs, and repairs after answering', () => {
+  it('the wake read returns the readable approvals and names the broken one; the monitor deletes it once it has answered', async () => {
+    const name = await seed({ kv: {}, approvals: [{ id: 'broken', taskId: 't' }, ...stateV2.approvals], audit: [] });
+    const store = await TaskStore.open(name);
+    const wake = await store.readWakeState();
+    expect(wake.approvals.map((a) => a.id)).toEqual(['a-v1']);
+    expect(wake.unreadableApprovalIds).toEqual(['broken']);
+    const effects = new FakeEffects();
+    const monitor = await monitorOn(store, effects);
+    // Ready, not yet answered: nothing repaired (the floor is not reapplied, the broken record is still there).
+    expect(effects.floors).toHaveLength(0);
+    expect((await store.readWakeState()).unreadableApprovalIds).toEqual(['broken']);
+    await monitor.handleMessage({ type: 'task.get' }, POPUP);
+    await monitor.repairAfterWake();
+    expect(effects.floors).toHaveLength(1);
+    expect((await store.readWakeState()).unreadableApprovalIds).toEqual([]);
+    store.close();
+  });
+});
+
 describe('stored v1 task with a grant from before items', () => {
   it('unmigrated (the defect: the old store cast the record), a call that reaches the grant check is an internal error', () => {
     const { record } = evaluateBrowserAction(v1Task.policy as unknown as TaskPolicy, initialState(), CALLS[0]!, 10);

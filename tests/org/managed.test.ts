@@ -86,6 +86,7 @@ describe('the monitor under the organisation floor', () => {
     const { monitor, setManaged, effects } = await monitorWith({});
     expect(await ask(monitor, WRITE('api.test'), 'a')).toMatchObject({ decision: 'ALLOW' });
     setManaged({ blockedSites: ['api.test'] });
+    await monitor.repairAfterWake(); // the wake's own floor repair, which follows the first answer
     const floors = effects.floors.length;
     await monitor.orgChanged();
     expect(effects.floors.length).toBe(floors + 1);
