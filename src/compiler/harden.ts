@@ -331,8 +331,10 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     for (const [r, c] of keepRecipients(p, cls, bound, removed)) grant.recipients.set(r, c);
     for (const [d, c] of keepDomains(p.domains, bound, removed)) grant.domains.set(d, c);
     for (const [path, c] of keepPaths(p, bound, removed, opts.homeDir)) grant.paths.set(path, c);
-    const calls = minCalls(p.maxCalls, bound.calls.get(cls) ?? null);
-    grant.calls = grant.calls === null || calls === null ? null : grant.calls + calls;
+    const wordsCalls = bound.calls.get(cls) ?? null;
+    const calls = minCalls(p.maxCalls, wordsCalls);
+    // Several permissions may cite the same clause: their sum is still bounded by what the words ask for.
+    grant.calls = grant.calls === null || calls === null ? null : minCalls(grant.calls + calls, wordsCalls);
     grants.set(cls, grant);
   }
 

@@ -22,6 +22,14 @@ export const HANDSHAKE_KEY = '__agentsfence_bridge_v1';
  */
 export const FORM_SUBMIT_EVENT = 'agentsfence:form-submit';
 
+/**
+ * A shadow root attached to an element already in the document produces no mutation record, so the
+ * MAIN hook on `attachShadow` announces the host with this DOM event and the ISOLATED Sanitizer starts
+ * watching the new root (closed ones through `chrome.dom`). A page that dispatches it itself only asks
+ * the Sanitizer to read an element's shadow root.
+ */
+export const SHADOW_ATTACHED_EVENT = 'agentsfence:shadow-attached';
+
 /** Background → the tab's top frame: an action of this tab waits for the user (src/background/effects.ts, notify). */
 export const WAITING_NOTICE = 'approval.waiting';
 

@@ -37,6 +37,9 @@ const INLINE = new Set([
 ]);
 /** Never text for a reader: code and styles, and form values (the user's data). */
 const SKIP = new Set(['SCRIPT', 'STYLE', 'TEXTAREA']);
+/** Rounds of records made during one batch read before the rest is left to the observer's next delivery. */
+const SETTLE_ROUNDS = 3;
+
 const ATTRIBUTES = ['alt', 'title', 'aria-label', 'aria-description', 'aria-roledescription', 'placeholder'] as const;
 const VISIBILITY_ATTRIBUTES = ['style', 'class', 'hidden', 'aria-hidden', 'open'];
 /** Short labels of controls (menu items, buttons, tabs) are never removed for looking imperative. */
@@ -148,6 +151,14 @@ export class Sanitizer {
     this.batch(() => this.scan(this.doc));
   }
 
+  /**
+   * A shadow root was just attached to `host` (announced by the MAIN hook on `attachShadow`): no mutation
+   * record reports it, so it is watched and read from now on.
+   */
+  shadowAttached(host: Element): void {
+    if (this.mode !== null && this.mode !== 'off') this.batch(() => this.host(host));
+  }
+
   /** Stops watching (the content script's context ended; tests). */
   stop(): void {
     this.mode = 'off';
@@ -185,15 +196,23 @@ export class Sanitizer {
 
   /**
    * Runs `work` after the page's mutations not yet delivered (the parser's, when this runs from a message
-   * or timer callback), then drops the records our own edits caused, and reports what was removed.
+   * or timer callback), then reads the records made meanwhile and reports what was removed. Those records
+   * are mostly our own edits (read again, they change nothing, so this settles in one more round), but a
+   * custom element's callback that our edit triggered (`attributeChangedCallback`) may have added text:
+   * dropping them would skip it. A page that keeps answering edits with more is left to the observer's
+   * next delivery after SETTLE_ROUNDS, never dropped.
    */
   private batch(work: () => void): void {
     const pending = this.observer.takeRecords();
     try {
       if (pending.length > 0) this.process(pending);
       work();
+      for (let round = 0; round < SETTLE_ROUNDS; round++) {
+        const made = this.observer.takeRecords();
+        if (made.length === 0) break;
+        this.process(made);
+      }
     } finally {
-      this.observer.takeRecords();
       if (this.removals.length > 0) {
         const removals = this.removals;
         this.removals = [];

@@ -1,4 +1,5 @@
 import type { Reply, Request } from '../messages/protocol';
+import { SHADOW_ATTACHED_EVENT } from '../content/bridge';
 import type { SanitizerRule } from './text';
 import { Sanitizer, type Mode, type Removal } from './dom';
 import { readPreset } from './preset';
@@ -44,6 +45,16 @@ export function installSanitizer(doc: Document, send: SendMessage, chromeApi: Do
     },
   });
   sanitizer.watch();
+  // MAIN-dependent: a page that attaches a shadow root with a native from elsewhere (a fresh iframe's) is not announced.
+  doc.defaultView?.addEventListener(
+    SHADOW_ATTACHED_EVENT,
+    (event) => {
+      const host = event.composedPath()[0];
+      event.stopImmediatePropagation();
+      if (host instanceof Element) sanitizer.shadowAttached(host);
+    },
+    true,
+  );
   // The registered preset starts it at once; the background's answer then says whether this tab is
   // guarded (it turns the Sanitizer off where not) and carries a mode changed since the registration.
   const preset = readPreset();

@@ -108,6 +108,15 @@ describe('harden', () => {
     expect(rules('Buy two tickets on tickets.test').constraints[0]?.maxCalls).toBe(2);
   });
 
+  it('permissions citing the same clause do not add up past the calls the words ask for', () => {
+    // Found by the hardening property: two DELETE permissions, one quote reaching into the delete clause.
+    const request = 'Explain the report. Pay $20. Delete /home/u/report.pdf on files.test.';
+    const delete1 = permission({ riskClass: 'DELETE', quote: 'Delete /home/u/report.pdf on files.test' });
+    const delete2 = permission({ riskClass: 'DELETE', quote: 'report. Pay $20. Delete', maxCalls: 3 });
+    const { policy } = compileWith(request, () => draftOf(delete1, delete2));
+    expect(policy.constraints.find((c) => c.riskClass === 'DELETE')?.maxCalls).toBe(1);
+  });
+
   it('open web reading only when the user asks for research; named sites stay listed', () => {
     expect(rules('Research the best hiking boots online').domains).toBeNull();
     expect(rules('Read the news on news.test').domains).toEqual(['news.test']);

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
+import { SHADOW_ATTACHED_EVENT } from '../../src/content/bridge';
 import { installSanitizer, type SendMessage } from '../../src/sanitizer/install';
 import { SANITIZER_PRESET_KEY, setPreset } from '../../src/sanitizer/preset';
 import type { Sanitizer } from '../../src/sanitizer/dom';
@@ -35,6 +36,28 @@ function start(send: SendMessage): void {
 }
 
 describe('installSanitizer', () => {
+  /** A script attaches a shadow root to a built-in element already read and fills it (the MAIN hook announces it when `announce`). */
+  async function lateShadowRoot(announce: boolean): Promise<string> {
+    setPreset('hidden');
+    start(background('hidden').send);
+    document.body.innerHTML = '<div id="late">Order summary</div>';
+    await settle();
+    const host = document.getElementById('late')!;
+    const root = host.attachShadow({ mode: 'open' });
+    if (announce) host.dispatchEvent(new CustomEvent(SHADOW_ATTACHED_EVENT, { bubbles: true, composed: true }));
+    root.innerHTML = HIDDEN;
+    await settle();
+    return root.innerHTML;
+  }
+
+  it('a shadow root attached after the document was read to a built-in element is read once the MAIN hook announces it', async () => {
+    expect(await lateShadowRoot(true)).not.toContain('leak1@attacker.test');
+  });
+
+  it('unannounced (no MAIN hooks), no mutation record reaches the Sanitizer and the root stays unread (the control)', async () => {
+    expect(await lateShadowRoot(false)).toContain('leak1@attacker.test');
+  });
+
   it('with a preset, text parsed before the background answers is already sanitised', async () => {
     setPreset('hidden');
     const bg = background('hidden');

@@ -8,6 +8,7 @@ import { loadGate } from './gate';
 import { hookMarkup } from './markup';
 import { captureNatives } from './natives';
 import { hookPeerConnections } from './rtc';
+import { hookAttachShadow } from './shadow';
 import { hookStyles } from './styles';
 import { hookWebSocket } from './websocket';
 import { hookWindowOpen } from './window-open';
@@ -28,7 +29,7 @@ import { hookXhr } from './xhr';
  * included. Such reads are not counted against READ call budgets.
  *
  * One file per hook family: request APIs (fetch, xhr, beacon, websocket, eventsource, window-open,
- * form-submit), element-initiated loads through one gate (elements, markup, styles), dedicated workers
+ * form-submit), the Sanitizer's shadow-root notice (shadow), element-initiated loads through one gate (elements, markup, styles), dedicated workers
  * (workers, worker-scope) and WebRTC (rtc).
  *
  * Not wrapped here: `requestSubmit()` (it fires a trusted submit event, which the ISOLATED guard holds;
@@ -51,6 +52,7 @@ export function installPageHooks(win: PageWindow): void {
   hookEventSource(win, n, propose, urls);
   hookWindowOpen(win, n, propose, urls);
   hookFormSubmit(win, n);
+  hookAttachShadow(win, n);
   const gate = loadGate(n, propose, urls);
   const elements = hookElementLoads(win, n, gate);
   hookMarkup(win, n, gate, elements);

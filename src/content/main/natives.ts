@@ -96,6 +96,7 @@ export function captureNatives(win: Window & typeof globalThis) {
     open: win.open,
     windowClose: win.close,
     formSubmit: win.HTMLFormElement.prototype.submit,
+    attachShadow: win.Element.prototype.attachShadow,
     WeakMap: win.WeakMap,
     weakMapGet: win.WeakMap.prototype.get,
     weakMapSet: win.WeakMap.prototype.set,
