@@ -1,15 +1,18 @@
 import { startBackground } from '../src/background';
-import { COMPILER_SCRIPT } from '../src/background/compiler-script';
+import { COMPILER_GLOBAL, COMPILER_SCRIPT } from '../src/background/compiler-script';
 import { importOnInstall } from '../src/background/on-demand-script';
 import { openHarnessChannel } from '../src/background/harness-channel';
 import { startupMark } from '../src/background/startup-marks';
-import { OPENAI_SDK_SCRIPT } from '../src/llm/sdk-script';
+import { OPENAI_SDK_GLOBAL, OPENAI_SDK_SCRIPT } from '../src/llm/sdk-script';
 
 export default defineBackground(() => {
   // Every module of background.js has been evaluated by now.
   startupMark('evaluated');
   // The scripts loaded on demand; this is their only install listener (src/background/on-demand-script.ts).
-  importOnInstall([COMPILER_SCRIPT, OPENAI_SDK_SCRIPT]);
+  importOnInstall([
+    { url: COMPILER_SCRIPT, globalName: COMPILER_GLOBAL },
+    { url: OPENAI_SDK_SCRIPT, globalName: OPENAI_SDK_GLOBAL },
+  ]);
   const handle = startBackground();
   // Compile-time constant (wxt.config.ts): true only in the harness builds; the production bundle
   // contains neither this call nor the module it imports.

@@ -19,16 +19,28 @@ const scope = globalThis as unknown as WorkerScope & Record<string, unknown>;
  * inside one of these scripts must not add its own install listener: it would be added after the first
  * evaluation (the browser ignores it and warns).
  */
-export function importOnInstall(urls: readonly string[]): void {
+export interface OnDemandScript {
+  url: string;
+  /** The global the script leaves its module under. */
+  globalName: string;
+}
+
+/** Each loader's `take`, by script: the install step hands it the module it just evaluated. */
+const takers = new Map<string, () => unknown>();
+
+export function importOnInstall(scripts: readonly OnDemandScript[]): void {
   if (typeof scope.importScripts !== 'function') return;
   scope.addEventListener('install', () => {
-    for (const url of urls) {
+    for (const { url, globalName } of scripts) {
       // Never fail the install over it: a script that does not load fails its caller later, which falls back.
       try {
         scope.importScripts?.(url);
       } catch {
         // The loader reports the failure when the script is asked for.
       }
+      // Off the global at once (kept by its loader when there is one): the worker's global names nothing of ours.
+      takers.get(url)?.();
+      delete scope[globalName];
     }
   });
 }
@@ -43,6 +55,7 @@ export function onDemandScript<T>(url: string, globalName: string, what: string)
     }
     return loaded;
   }
+  takers.set(url, take);
   function loadIntoPage(): Promise<T> {
     return new Promise((resolve, reject) => {
       const script = document.createElement('script');

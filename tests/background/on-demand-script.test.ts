@@ -43,9 +43,34 @@ describe('a script loaded on demand', () => {
     scope.addEventListener = (type: string, listener: () => void) => {
       if (type === 'install') listeners.push(listener);
     };
-    importOnInstall(['/compiler.js', '/openai-sdk.js']);
+    importOnInstall([
+      { url: '/compiler.js', globalName: '__testCompiler' },
+      { url: '/openai-sdk.js', globalName: '__testSdk' },
+    ]);
     expect(listeners).toHaveLength(1);
     expect(() => listeners[0]!()).not.toThrow();
     expect(imported).toEqual(['/compiler.js', '/openai-sdk.js']);
+  });
+
+  it('the install step leaves nothing of ours on the global; the loader keeps what it imported', async () => {
+    scope.importScripts = (url: string) => {
+      if (url === '/kept.js') scope.__testKept = { name: 'kept' };
+      if (url === '/unclaimed.js') scope.__testUnclaimed = { name: 'unclaimed' };
+    };
+    const listeners: Array<() => void> = [];
+    scope.addEventListener = (type: string, listener: () => void) => {
+      if (type === 'install') listeners.push(listener);
+    };
+    const load = onDemandScript<{ name: string }>('/kept.js', '__testKept', 'kept');
+    importOnInstall([
+      { url: '/kept.js', globalName: '__testKept' },
+      { url: '/unclaimed.js', globalName: '__testUnclaimed' },
+    ]);
+    listeners[0]!();
+    expect(Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__test'))).toEqual([]);
+    scope.importScripts = () => {
+      throw new Error('imported again');
+    };
+    await expect(load()).resolves.toEqual({ name: 'kept' });
   });
 });
