@@ -45,6 +45,26 @@ export interface WakeState {
   unreadableApprovalIds: string[];
 }
 
+/** Each stored record as the monitor reads it (one decoding for the single reads and the wake's read). */
+function taskOf(raw: unknown): ReadResult<ActiveTask> | null {
+  return raw === undefined ? null : readRecord(TASK, raw);
+}
+
+function optionsOf(raw: unknown): Options {
+  const read = readRecord(OPTIONS, raw ?? {});
+  return read.ok ? read.value : OPTIONS.schema.parse({});
+}
+
+function controlWindowsOf(raw: unknown): number[] {
+  const read = raw === undefined ? null : readRecord(CONTROL_WINDOWS, raw);
+  return read?.ok === true ? read.value.windowIds : [];
+}
+
+function noticeOf(raw: unknown): Notice | null {
+  const read = raw === undefined ? null : readRecord(NOTICE, raw);
+  return read?.ok === true ? read.value : null;
+}
+
 export const DB_NAME = 'agentsfence';
 export const AUDIT_LIMIT_DEFAULT = 10_000;
 
@@ -77,8 +97,7 @@ export class TaskStore {
 
   /** The stored task, migrated and parsed; null when there is none, `ok: false` when it cannot be read. */
   async getTask(): Promise<ReadResult<ActiveTask> | null> {
-    const raw = await this.db.get('kv', KEY_TASK);
-    return raw === undefined ? null : readRecord(TASK, raw);
+    return taskOf(await this.db.get('kv', KEY_TASK));
   }
 
   async putTask(task: ActiveTask): Promise<void> {
@@ -93,8 +112,7 @@ export class TaskStore {
 
   /** The stored options; the defaults when none are stored or they cannot be read. */
   async getOptions(): Promise<Options> {
-    const read = readRecord(OPTIONS, (await this.db.get('kv', KEY_OPTIONS)) ?? {});
-    return read.ok ? read.value : OPTIONS.schema.parse({});
+    return optionsOf(await this.db.get('kv', KEY_OPTIONS));
   }
 
   async putOptions(options: Options): Promise<void> {
@@ -102,9 +120,7 @@ export class TaskStore {
   }
 
   async getControlWindows(): Promise<number[]> {
-    const raw = await this.db.get('kv', KEY_WINDOWS);
-    const read = raw === undefined ? null : readRecord(CONTROL_WINDOWS, raw);
-    return read?.ok === true ? read.value.windowIds : [];
+    return controlWindowsOf(await this.db.get('kv', KEY_WINDOWS));
   }
 
   async putControlWindows(ids: number[]): Promise<void> {
@@ -113,9 +129,7 @@ export class TaskStore {
 
   /** Why the background last ended a task on its own, until the next task starts. */
   async getNotice(): Promise<Notice | null> {
-    const raw = await this.db.get('kv', KEY_NOTICE);
-    const read = raw === undefined ? null : readRecord(NOTICE, raw);
-    return read?.ok === true ? read.value : null;
+    return noticeOf(await this.db.get('kv', KEY_NOTICE));
   }
 
   async putNotice(notice: Notice | null): Promise<void> {
@@ -141,9 +155,6 @@ export class TaskStore {
       tx.objectStore('approvals').getAllKeys(),
       tx.done,
     ]);
-    const optionsRead = readRecord(OPTIONS, options ?? {});
-    const windowsRead = windows === undefined ? null : readRecord(CONTROL_WINDOWS, windows);
-    const noticeRead = notice === undefined ? null : readRecord(NOTICE, notice);
     const readable: StoredApproval[] = [];
     const unreadableApprovalIds: string[] = [];
     approvals.forEach((raw, i) => {
@@ -152,10 +163,10 @@ export class TaskStore {
       else unreadableApprovalIds.push(approvalKeys[i]!);
     });
     return {
-      task: task === undefined ? null : readRecord(TASK, task),
-      options: optionsRead.ok ? optionsRead.value : OPTIONS.schema.parse({}),
-      controlWindows: windowsRead?.ok === true ? windowsRead.value.windowIds : [],
-      notice: noticeRead?.ok === true ? noticeRead.value : null,
+      task: taskOf(task),
+      options: optionsOf(options),
+      controlWindows: controlWindowsOf(windows),
+      notice: noticeOf(notice),
       approvals: readable,
       unreadableApprovalIds,
     };
