@@ -48,12 +48,12 @@ export type StoredApproval = z.infer<typeof StoredApprovalSchema>;
  * One audit line: the protocol's AuditEntry (without its display id) plus the local extras — the
  * IndexedDB key, the action's field NAMES (never values), the tab and the proposing page's origin.
  */
-export const StoredAuditEntrySchema = z.extend(z.omit(AuditEntrySchema, { id: true }), {
+export const StoredAuditEntrySchema = z.lazy(() => z.extend(z.omit(AuditEntrySchema, { id: true }), {
   seq: z.optional(z.number().check(z.int(), z.positive())),
   fields: z.optional(z.array(z.string())),
   tabId: z.optional(z.number().check(z.int())),
   origin: z.optional(z.string()),
-});
+}));
 export type StoredAuditEntry = z.infer<typeof StoredAuditEntrySchema>;
 
 export const ControlWindowsSchema = z.strictObject({ windowIds: z.array(z.number().check(z.int())) });
@@ -109,7 +109,7 @@ export const CONTROL_WINDOWS: RecordKind<z.infer<typeof ControlWindowsSchema>> =
 export const NOTICE: RecordKind<Notice> = { name: 'notice', schema: NoticeSchema, migrations: {} };
 
 /** The audit entries up to `shippedSeq` reached the organisation's collector (a 2xx); `instanceId` names this profile there. */
-export const CollectorCursorSchema = z.strictObject({ shippedSeq: Count, instanceId: z.string().check(z.minLength(1)) });
+export const CollectorCursorSchema = z.lazy(() => z.strictObject({ shippedSeq: Count, instanceId: z.string().check(z.minLength(1)) }));
 export type CollectorCursor = z.infer<typeof CollectorCursorSchema>;
 export const COLLECTOR_CURSOR: RecordKind<CollectorCursor> = { name: 'collector cursor', schema: CollectorCursorSchema, migrations: {} };
 

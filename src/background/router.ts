@@ -1,6 +1,6 @@
 import type { ToolCall } from '../core/call';
 import {
-  BackgroundMessageSchema,
+  parseBackgroundMessage,
   type ErrorResponse,
   type MessageType,
   type PageMessageType,
@@ -51,7 +51,7 @@ export class MessageRouter {
   async handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
     try {
       await this.deps.ready;
-      const parsed = BackgroundMessageSchema.safeParse(raw);
+      const parsed = parseBackgroundMessage(raw);
       if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
       return await answerWith(this.handlers, parsed.data, sender);
     } catch (err) {

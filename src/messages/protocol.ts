@@ -40,15 +40,15 @@ export const ProposalMessageSchema = z.strictObject({
  * taint). The site is the sender's, never the message's. Bounded: a report is a batch.
  */
 export const MAX_TAINT_REPORT = 100;
-export const TaintReportSchema = z.strictObject({
+export const TaintReportSchema = z.lazy(() => z.strictObject({
   type: z.literal('taint.report'),
   tokens: z
     .array(z.strictObject({ value: z.string().check(z.minLength(MIN_TOKEN_LENGTH), z.maxLength(MAX_TOKEN_LENGTH)), kind: TaintKindSchema }))
     .check(z.minLength(1), z.maxLength(MAX_TAINT_REPORT)),
-});
+}));
 export type TaintReport = z.infer<typeof TaintReportSchema>;
 /** Answer to taint.report. */
-export const TaintReportResponseSchema = z.strictObject({ ok: z.literal(true), kept: Count });
+export const TaintReportResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true), kept: Count }));
 
 /**
  * Sanitizer content script → background. `sanitizer.config` asks whether this tab is sanitised and how;
@@ -57,8 +57,8 @@ export const TaintReportResponseSchema = z.strictObject({ ok: z.literal(true), k
  */
 export const SanitizerModeSchema = z.enum(['off', 'hidden', 'model']);
 export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'model']);
-export const SanitizerConfigSchema = z.strictObject({ type: z.literal('sanitizer.config') });
-export const SanitizerRemovedSchema = z.strictObject({
+export const SanitizerConfigSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.config') }));
+export const SanitizerRemovedSchema = z.lazy(() => z.strictObject({
   type: z.literal('sanitizer.removed'),
   removals: z
     .array(
@@ -69,34 +69,34 @@ export const SanitizerRemovedSchema = z.strictObject({
       }),
     )
     .check(z.minLength(1), z.maxLength(SanitizerRuleSchema.options.length)),
-});
+}));
 export const SANITIZER_REVIEW_MAX_CHARS = 4_000;
-export const SanitizerReviewSchema = z.strictObject({ type: z.literal('sanitizer.review'), text: z.string().check(z.minLength(1), z.maxLength(SANITIZER_REVIEW_MAX_CHARS)) });
+export const SanitizerReviewSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.review'), text: z.string().check(z.minLength(1), z.maxLength(SANITIZER_REVIEW_MAX_CHARS)) }));
 export type SanitizerMode = z.infer<typeof SanitizerModeSchema>;
 export type SanitizerRemovedMessage = z.infer<typeof SanitizerRemovedSchema>;
 /** Answers: the mode for this tab (`off` outside guarded tabs or with no task), and a review's removals (null: no review, keep the deterministic result). */
-export const SanitizerConfigResponseSchema = z.strictObject({ ok: z.literal(true), mode: SanitizerModeSchema });
-export const SanitizerReviewResponseSchema = z.strictObject({ ok: z.literal(true), removals: z.nullable(z.array(z.string())), reason: z.optional(z.string()) });
+export const SanitizerConfigResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true), mode: SanitizerModeSchema }));
+export const SanitizerReviewResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true), removals: z.nullable(z.array(z.string())), reason: z.optional(z.string()) }));
 
 /** Popup / options → background. Accepted only from the extension's own pages outside guarded tabs. */
-export const TaskStartSchema = z.strictObject({ type: z.literal('task.start'), request: z.string().check(z.minLength(1), z.maxLength(20_000)) });
-export const TaskFollowUpSchema = z.strictObject({ type: z.literal('task.followup'), text: z.string().check(z.minLength(1), z.maxLength(20_000)) });
-export const TaskEndSchema = z.strictObject({ type: z.literal('task.end') });
-export const TaskGetSchema = z.strictObject({ type: z.literal('task.get') });
+export const TaskStartSchema = z.lazy(() => z.strictObject({ type: z.literal('task.start'), request: z.string().check(z.minLength(1), z.maxLength(20_000)) }));
+export const TaskFollowUpSchema = z.lazy(() => z.strictObject({ type: z.literal('task.followup'), text: z.string().check(z.minLength(1), z.maxLength(20_000)) }));
+export const TaskEndSchema = z.lazy(() => z.strictObject({ type: z.literal('task.end') }));
+export const TaskGetSchema = z.lazy(() => z.strictObject({ type: z.literal('task.get') }));
 /**
  * A person's answer. `once`/`task` grant the exact action; for an action the Minimizer held,
  * `send-without` sends it minus the flagged data and `send-as-is` sends it unchanged (neither grants).
  */
 export const ApprovalAnswerKindSchema = z.enum(['once', 'task', 'deny', 'send-without', 'send-as-is']);
 export type ApprovalAnswerKind = z.infer<typeof ApprovalAnswerKindSchema>;
-export const ApprovalAnswerSchema = z.strictObject({ type: z.literal('approval.answer'), id: Id, answer: ApprovalAnswerKindSchema });
-export const AuditListSchema = z.strictObject({
+export const ApprovalAnswerSchema = z.lazy(() => z.strictObject({ type: z.literal('approval.answer'), id: Id, answer: ApprovalAnswerKindSchema }));
+export const AuditListSchema = z.lazy(() => z.strictObject({
   type: z.literal('audit.list'),
   decision: z.optional(z.enum(['ALLOW', 'BLOCK', 'ASK_USER'])),
   check: z.optional(z.string().check(z.maxLength(64))),
   limit: z.optional(z.number().check(z.int(), z.positive(), z.lte(10_000))),
-});
-export const OptionsGetSchema = z.strictObject({ type: z.literal('options.get') });
+}));
+export const OptionsGetSchema = z.lazy(() => z.strictObject({ type: z.literal('options.get') }));
 
 export const BackendSchema = z.enum(['rules', 'openrouter', 'openai-compatible']);
 export const OptionsSchema = z.strictObject({
@@ -119,12 +119,12 @@ export const OptionsSchema = z.strictObject({
   minimizeWithoutAsking: z._default(z.boolean(), false),
 });
 export type Options = z.infer<typeof OptionsSchema>;
-export const OptionsSetSchema = z.strictObject({ type: z.literal('options.set'), options: OptionsSchema });
-export const OptionsTestSchema = z.strictObject({ type: z.literal('options.test'), options: OptionsSchema });
+export const OptionsSetSchema = z.lazy(() => z.strictObject({ type: z.literal('options.set'), options: OptionsSchema }));
+export const OptionsTestSchema = z.lazy(() => z.strictObject({ type: z.literal('options.test'), options: OptionsSchema }));
 /** Opens the options page in a window the extension owns (an options tab would be a guarded tab). */
-export const OptionsOpenSchema = z.strictObject({ type: z.literal('options.open') });
+export const OptionsOpenSchema = z.lazy(() => z.strictObject({ type: z.literal('options.open') }));
 /** The settings read-only, API key masked: for an extension page that is not a control window (Chrome's own Options entry). */
-export const OptionsViewSchema = z.strictObject({ type: z.literal('options.view') });
+export const OptionsViewSchema = z.lazy(() => z.strictObject({ type: z.literal('options.view') }));
 
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
@@ -207,13 +207,13 @@ export const ActiveTaskSchema = z.strictObject({
 export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
 
 /** What the popup shows of the active task; `turns` = how many user turns were compiled (1 = the start only). */
-export const TaskViewSchema = z.extend(z.pick(ActiveTaskSchema, { taskId: true, startedAt: true, policy: true, report: true, request: true, followUps: true }), {
+export const TaskViewSchema = z.lazy(() => z.extend(z.pick(ActiveTaskSchema, { taskId: true, startedAt: true, policy: true, report: true, request: true, followUps: true }), {
   turns: z.number().check(z.int(), z.positive()),
-});
+}));
 export type TaskView = z.infer<typeof TaskViewSchema>;
 
 /** An ASK_USER waiting for a person. `dataView` is redacted and bounded by the background. */
-export const PendingApprovalSchema = z.strictObject({
+export const PendingApprovalSchema = z.lazy(() => z.strictObject({
   id: Id,
   tool: z.string(),
   capability: z.string(),
@@ -233,11 +233,11 @@ export const PendingApprovalSchema = z.strictObject({
   createdAt: Count,
   /** When the ask times out to BLOCK (ms since epoch). */
   expiresAt: Count,
-});
+}));
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
 /** Answer to task.start, task.followup, task.end and task.get: the whole state the popup shows. */
-export const TaskStateResponseSchema = z.strictObject({
+export const TaskStateResponseSchema = z.lazy(() => z.strictObject({
   ok: z.literal(true),
   task: z.nullable(TaskViewSchema),
   /** Set when the background had to end a task on its own (e.g. its stored state could not be read after an update). */
@@ -247,7 +247,7 @@ export const TaskStateResponseSchema = z.strictObject({
   approvalsAllowed: z.boolean(),
   /** The limits the organisation set by enterprise policy, in words (empty: none). */
   org: z._default(z.array(z.string()), []),
-});
+}));
 export type TaskStateResponse = z.infer<typeof TaskStateResponseSchema>;
 
 export const AuditEntrySchema = z.strictObject({
@@ -263,15 +263,15 @@ export const AuditEntrySchema = z.strictObject({
 });
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 /** Answer to audit.list: newest first. */
-export const AuditListResponseSchema = z.strictObject({ ok: z.literal(true), entries: z.array(AuditEntrySchema) });
+export const AuditListResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true), entries: z.array(AuditEntrySchema) }));
 
 /** Answer to options.get and options.set (the stored options; the API key only ever goes to extension pages). */
-export const OptionsResponseSchema = z.strictObject({ ok: z.literal(true), options: OptionsSchema });
+export const OptionsResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true), options: OptionsSchema }));
 /** Answer to options.test: success with a short description (e.g. the model answered), or an ErrorResponse with the exact failure. */
-export const OptionsTestResponseSchema = z.strictObject({ ok: z.literal(true), message: z.string() });
+export const OptionsTestResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true), message: z.string() }));
 
 /** Answer to the messages that only report or act (approval.answer, options.open, sanitizer.removed). */
-export const OkResponseSchema = z.strictObject({ ok: z.literal(true) });
+export const OkResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true) }));
 
 /**
  * The protocol map: each message type, the request the receiver parses and the response it answers
@@ -301,29 +301,21 @@ export type Request<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['reque
 /** What the background answers a message of type T: its response, or why it could not. */
 export type Reply<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['response']> | ErrorResponse;
 
-/** Every request the background accepts, discriminated by `type` (the receiver's one parse). */
-export const BackgroundMessageSchema = z.discriminatedUnion('type', [
-  MESSAGES.proposal.request,
-  MESSAGES['taint.report'].request,
-  MESSAGES['sanitizer.config'].request,
-  MESSAGES['sanitizer.removed'].request,
-  MESSAGES['sanitizer.review'].request,
-  MESSAGES['task.start'].request,
-  MESSAGES['task.followup'].request,
-  MESSAGES['task.end'].request,
-  MESSAGES['task.get'].request,
-  MESSAGES['approval.answer'].request,
-  MESSAGES['audit.list'].request,
-  MESSAGES['options.get'].request,
-  MESSAGES['options.set'].request,
-  MESSAGES['options.test'].request,
-  MESSAGES['options.open'].request,
-  MESSAGES['options.view'].request,
-]);
-export type BackgroundMessage = z.infer<typeof BackgroundMessageSchema>;
-// The union and the map list the same types (a message added to one and not the other fails to compile).
-const sameTypes: [MessageType, BackgroundMessage['type']] extends [BackgroundMessage['type'], MessageType] ? true : never = true;
-void sameTypes;
+/** Every request the background accepts: one of the map's requests, told apart by `type`. */
+export type BackgroundMessage = { [T in MessageType]: Request<T> }[MessageType];
+
+const MessageTypeSchema = z.looseObject({ type: z.enum(Object.keys(MESSAGES) as [MessageType, ...MessageType[]]) });
+
+/**
+ * The receiver's one parse: the type the request names, then the whole request by that type's own strict
+ * schema (as a discriminated union over the map would, without building every type's schema to parse one).
+ */
+export function parseBackgroundMessage(raw: unknown): { success: true; data: BackgroundMessage } | { success: false; error: z.core.$ZodError } {
+  const typed = MessageTypeSchema.safeParse(raw);
+  if (!typed.success) return typed;
+  const parsed = MESSAGES[typed.data.type].request.safeParse(raw);
+  return parsed.success ? { success: true, data: parsed.data as BackgroundMessage } : parsed;
+}
 
 /**
  * How a content script sends a message of type T: the request as the map types it; the answer is what

@@ -19,9 +19,11 @@ pages that the task did not ask to share. Do not name what the request asks to s
 {"removals":[{"path":"<path exactly as given>","text":"<exact substring of that value>","reason":"<short>"}]}
 An empty list means nothing needs removing.`;
 
-const ModelAnswerSchema = z.object({
-  removals: z.array(z.strictObject({ path: z.string(), text: z.string().check(z.minLength(1)), reason: z._default(z.string().check(z.maxLength(300)), '') })).check(z.maxLength(50)),
-});
+const ModelAnswerSchema = z.lazy(() =>
+  z.object({
+    removals: z.array(z.strictObject({ path: z.string(), text: z.string().check(z.minLength(1)), reason: z._default(z.string().check(z.maxLength(300)), '') })).check(z.maxLength(50)),
+  }),
+);
 
 export interface ModelAction {
   site: string;

@@ -15,25 +15,27 @@ import { BackendSchema, SanitizerModeSchema, type Options } from '../messages/pr
  * fewer than it asked for because of a typo.
  */
 const Site = z.string().check(z.minLength(1), z.maxLength(253));
-export const ManagedPolicySchema = z.strictObject({
-  blockedSites: z.optional(z.array(Site).check(z.maxLength(1000))),
-  askSites: z.optional(z.array(Site).check(z.maxLength(1000))),
-  neverAllowClasses: z.optional(z.array(RiskClassSchema)),
-  /** The longest an action may wait for a person before it is blocked (the user may set less). */
-  maxAskTimeoutSeconds: z.optional(z.number().check(z.int(), z.gte(5), z.lte(3600))),
-  sanitizerMode: z.optional(SanitizerModeSchema),
-  minimizerMode: z.optional(z.enum(['off', 'detect', 'model'])),
-  /** The compiler endpoint every task uses (the API key stays the user's). */
-  compiler: z.optional(
-    z.strictObject({
-      backend: BackendSchema,
-      baseUrl: z.optional(z.url({ protocol: /^https?$/ })),
-      model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
-    }),
-  ),
-  /** Where audit entries are shipped as OTLP/HTTP JSON log records (the full `/v1/logs` URL). */
-  collectorUrl: z.optional(z.url({ protocol: /^https?$/ })),
-});
+export const ManagedPolicySchema = z.lazy(() =>
+  z.strictObject({
+    blockedSites: z.optional(z.array(Site).check(z.maxLength(1000))),
+    askSites: z.optional(z.array(Site).check(z.maxLength(1000))),
+    neverAllowClasses: z.optional(z.array(RiskClassSchema)),
+    /** The longest an action may wait for a person before it is blocked (the user may set less). */
+    maxAskTimeoutSeconds: z.optional(z.number().check(z.int(), z.gte(5), z.lte(3600))),
+    sanitizerMode: z.optional(SanitizerModeSchema),
+    minimizerMode: z.optional(z.enum(['off', 'detect', 'model'])),
+    /** The compiler endpoint every task uses (the API key stays the user's). */
+    compiler: z.optional(
+      z.strictObject({
+        backend: BackendSchema,
+        baseUrl: z.optional(z.url({ protocol: /^https?$/ })),
+        model: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+      }),
+    ),
+    /** Where audit entries are shipped as OTLP/HTTP JSON log records (the full `/v1/logs` URL). */
+    collectorUrl: z.optional(z.url({ protocol: /^https?$/ })),
+  }),
+);
 export type ManagedPolicy = z.infer<typeof ManagedPolicySchema>;
 
 /** What the extension made of the managed storage. */

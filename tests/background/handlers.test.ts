@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerWith, type Handlers } from '../../src/background/handlers';
-import { MESSAGES, type MessageType } from '../../src/messages/protocol';
+import { MESSAGES, parseBackgroundMessage, type MessageType } from '../../src/messages/protocol';
 import { FakeEffects, PAGE, POPUP, freshStore, monitorOn, proposal } from './fakes';
 
 /** Handlers that answer every type with `reply` (only the type under test is called). */
@@ -8,10 +8,22 @@ const answering = (reply: unknown) => new Proxy({}, { get: () => () => reply }) 
 
 describe('the protocol map and its handler helper', () => {
   it('maps every message type to a request schema of that type and a response schema', () => {
+    const issuesAt = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => (result.error?.issues ?? []).map((i) => i.path[0]);
     for (const [type, { request, response }] of Object.entries(MESSAGES)) {
-      expect(request.shape.type.def.values).toEqual([type]);
+      expect(issuesAt(request.safeParse({ type }))).not.toContain('type');
+      expect(issuesAt(request.safeParse({ type: type === 'task.get' ? 'task.end' : 'task.get' }))).toContain('type');
       expect(typeof response.safeParse).toBe('function');
     }
+  });
+
+  it('the receiver parses a request by the type it names, strictly; no type, an unknown type or an extra key is malformed', () => {
+    expect(parseBackgroundMessage({ type: 'task.get' })).toEqual({ success: true, data: { type: 'task.get' } });
+    expect(parseBackgroundMessage({ type: 'approval.answer', id: 'a1', answer: 'once' })).toMatchObject({ success: true });
+    for (const raw of [null, 'task.get', {}, { type: 'task.delete' }, { type: 'task.get', extra: 1 }, { type: 'approval.answer', id: 'a1', answer: 'always' }]) {
+      expect(parseBackgroundMessage(raw).success).toBe(false);
+    }
+    const unknown = parseBackgroundMessage({ type: 'task.delete' });
+    expect(unknown.success === false && unknown.error.issues[0]!.path).toEqual(['type']);
   });
 
   it('passes an answer that matches the response schema, or an ErrorResponse', async () => {

@@ -54,7 +54,7 @@ describe('the managed policy at the ingest boundary', () => {
 
   it('public/managed_schema.json (what the browser validates) declares exactly the keys the extension reads', () => {
     const schema = JSON.parse(readFileSync(join(import.meta.dirname, '../../public/managed_schema.json'), 'utf8')) as { properties: Record<string, unknown> };
-    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(ManagedPolicySchema.shape).sort());
+    expect(Object.keys(schema.properties).sort()).toEqual(Object.keys(ManagedPolicySchema._zod.innerType.shape).sort());
   });
 
   it('the options in force: modes and compiler forced, the ask timeout capped (never raised)', () => {
