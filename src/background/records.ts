@@ -26,22 +26,24 @@ export type { ActiveTask };
 /** An ASK_USER waiting for the person. Holds the decision record and a masked view, never the raw call. */
 const Count = z.number().check(z.int(), z.nonnegative());
 
-export const StoredApprovalSchema = z.strictObject({
-  id: z.string().check(z.minLength(1)),
-  taskId: z.string().check(z.minLength(1)),
-  /** Tool + capability + sorted targets: identical asks share one approval (core/grants.ts approvalKeyOf). */
-  deltaKey: z.string(),
-  record: DecisionRecordSchema,
-  /** Where the action goes (redacted URL or host). */
-  destination: z.string(),
-  /** What the person needs to see to decide: field names and masked values, bounded. */
-  dataView: z.string(),
-  /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
-  minimizable: z.optional(z.boolean()),
-  createdAt: Count,
-  expiresAt: Count,
-  tabId: z.nullable(z.number().check(z.int())),
-});
+export const StoredApprovalSchema = z.lazy(() =>
+  z.strictObject({
+    id: z.string().check(z.minLength(1)),
+    taskId: z.string().check(z.minLength(1)),
+    /** Tool + capability + sorted targets: identical asks share one approval (core/grants.ts approvalKeyOf). */
+    deltaKey: z.string(),
+    record: DecisionRecordSchema,
+    /** Where the action goes (redacted URL or host). */
+    destination: z.string(),
+    /** What the person needs to see to decide: field names and masked values, bounded. */
+    dataView: z.string(),
+    /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
+    minimizable: z.optional(z.boolean()),
+    createdAt: Count,
+    expiresAt: Count,
+    tabId: z.nullable(z.number().check(z.int())),
+  }),
+);
 export type StoredApproval = z.infer<typeof StoredApprovalSchema>;
 
 /**

@@ -24,23 +24,27 @@ export const BROWSER_TOOLS = {
 
 export const RequestKindSchema = z.enum(['fetch', 'xhr', 'beacon', 'websocket', 'eventsource', 'image', 'ping', 'frame', 'other']);
 
-/** Argument shapes of the browser tools (parsed by the classifier; a mismatch classifies UNKNOWN). */
-export const NavigateArgsSchema = z.strictObject({ url: z.string().check(z.minLength(1)), opener: z.optional(z.string()) });
-export const RequestArgsSchema = z.strictObject({
-  method: z.string().check(z.minLength(1), z.maxLength(16)),
-  url: z.string().check(z.minLength(1)),
-  kind: z.optional(RequestKindSchema),
-  /** Bounded view of the body: a string, or a parsed JSON/form object. */
-  body: z.optional(z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])),
-  bodyBytes: z.optional(z.number().check(z.int(), z.nonnegative())),
-});
-export const FormSubmitArgsSchema = z.strictObject({
-  url: z.string().check(z.minLength(1)),
-  method: z.string().check(z.minLength(1), z.maxLength(16)),
-  fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
-  fieldTypes: z.optional(z.record(z.string(), z.string())),
-  submitText: z.optional(z.string().check(z.maxLength(512))),
-  formId: z.optional(z.string().check(z.maxLength(256))),
-});
-export const UploadArgsSchema = z.strictObject({ url: z.string().check(z.minLength(1)), files: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) });
-export const DownloadArgsSchema = z.strictObject({ url: z.string().check(z.minLength(1)), path: z.string().check(z.minLength(1)) });
+/** Argument shapes of the browser tools (parsed by the classifier; a mismatch classifies UNKNOWN), each built on its first parse. */
+export const NavigateArgsSchema = z.lazy(() => z.strictObject({ url: z.string().check(z.minLength(1)), opener: z.optional(z.string()) }));
+export const RequestArgsSchema = z.lazy(() =>
+  z.strictObject({
+    method: z.string().check(z.minLength(1), z.maxLength(16)),
+    url: z.string().check(z.minLength(1)),
+    kind: z.optional(RequestKindSchema),
+    /** Bounded view of the body: a string, or a parsed JSON/form object. */
+    body: z.optional(z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())])),
+    bodyBytes: z.optional(z.number().check(z.int(), z.nonnegative())),
+  }),
+);
+export const FormSubmitArgsSchema = z.lazy(() =>
+  z.strictObject({
+    url: z.string().check(z.minLength(1)),
+    method: z.string().check(z.minLength(1), z.maxLength(16)),
+    fields: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
+    fieldTypes: z.optional(z.record(z.string(), z.string())),
+    submitText: z.optional(z.string().check(z.maxLength(512))),
+    formId: z.optional(z.string().check(z.maxLength(256))),
+  }),
+);
+export const UploadArgsSchema = z.lazy(() => z.strictObject({ url: z.string().check(z.minLength(1)), files: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }));
+export const DownloadArgsSchema = z.lazy(() => z.strictObject({ url: z.string().check(z.minLength(1)), path: z.string().check(z.minLength(1)) }));

@@ -16,12 +16,14 @@ import type { RuleRef } from './ruleRef';
  *  - `unreadable`: the managed policy was present but malformed — every action is BLOCKed until it is
  *    fixed (the safe reading of "the organisation set limits we cannot read").
  */
-export const OrgFloorSchema = z.strictObject({
-  blockedSites: z._default(z.array(z.string().check(z.minLength(1))), []),
-  askSites: z._default(z.array(z.string().check(z.minLength(1))), []),
-  neverAllow: z._default(z.array(RiskClassSchema), []),
-  unreadable: z.optional(z.string()),
-});
+export const OrgFloorSchema = z.lazy(() =>
+  z.strictObject({
+    blockedSites: z._default(z.array(z.string().check(z.minLength(1))), []),
+    askSites: z._default(z.array(z.string().check(z.minLength(1))), []),
+    neverAllow: z._default(z.array(RiskClassSchema), []),
+    unreadable: z.optional(z.string()),
+  }),
+);
 export type OrgFloor = z.infer<typeof OrgFloorSchema>;
 
 export interface OrgVerdict {
