@@ -1,5 +1,3 @@
-// First: IndexedDB opens while the rest of background.js evaluates (src/background/wake-start.ts).
-import { wakeOpening } from '../src/background/wake-start';
 import { startBackground } from '../src/background';
 import { COMPILER_GLOBAL, COMPILER_SCRIPT } from '../src/background/compiler-script';
 import { importOnInstall } from '../src/background/on-demand-script';
@@ -15,7 +13,7 @@ export default defineBackground(() => {
     { url: COMPILER_SCRIPT, globalName: COMPILER_GLOBAL },
     { url: OPENAI_SDK_SCRIPT, globalName: OPENAI_SDK_GLOBAL },
   ]);
-  const handle = startBackground(wakeOpening);
+  const handle = startBackground();
   // Compile-time constant (wxt.config.ts): true only in the harness builds; the production bundle
   // contains neither this call nor the module it imports.
   if (__AF_HARNESS__) openHarnessChannel(handle);

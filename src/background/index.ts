@@ -12,7 +12,6 @@ import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '.
 import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
-import type { WakeOpening } from './db';
 import { CollectorShipper } from '../org/collector';
 import { startupMark } from './startup-marks';
 
@@ -34,8 +33,7 @@ export interface BackgroundHandle {
 /** The alarm that wakes a restarted worker to retry shipping the audit log. */
 const COLLECTOR_ALARM = 'agentsfence-collector-retry';
 
-/** `opening`: the worker's IndexedDB open, already under way (src/background/wake-start.ts). */
-export function startBackground(opening: WakeOpening, compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
+export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   let shipper: CollectorShipper | null = null;
   const browserEffects = chromeEffects();
@@ -53,7 +51,7 @@ export function startBackground(opening: WakeOpening, compiler: TaskCompiler = e
   };
   const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
     modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
-  const monitor = TaskStore.resume(opening).then((store) => {
+  const monitor = TaskStore.open().then((store) => {
     startupMark('store-open');
     const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.

@@ -1,5 +1,5 @@
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Options } from '../messages/protocol';
-import { DB_NAME, KEY_COLLECTOR, KEY_NOTICE, KEY_OPTIONS, KEY_TASK, KEY_WINDOWS, openFenceDb, readWakeRecords, type FenceDatabase, type WakeOpening, type WakeRecords } from './db';
 import {
   APPROVAL,
   AUDIT_ENTRY,
@@ -27,6 +27,12 @@ import {
  */
 
 export type { ActiveTask, CollectorCursor, StoredApproval, StoredAuditEntry } from './records';
+
+interface FenceDB extends DBSchema {
+  kv: { key: string; value: unknown };
+  approvals: { key: string; value: unknown };
+  audit: { key: number; value: unknown };
+}
 
 /** What a wake reads before deciding (TaskStore.readWakeState). */
 export interface WakeState {
@@ -59,30 +65,30 @@ function noticeOf(raw: unknown): Notice | null {
   return read?.ok === true ? read.value : null;
 }
 
-export { DB_NAME };
+export const DB_NAME = 'agentsfence';
 export const AUDIT_LIMIT_DEFAULT = 10_000;
+
+const KEY_TASK = 'task';
+const KEY_OPTIONS = 'options';
+const KEY_WINDOWS = 'controlWindows';
+const KEY_NOTICE = 'notice';
+const KEY_COLLECTOR = 'collector';
 
 export class TaskStore {
   private constructor(
-    private readonly db: FenceDatabase,
+    private readonly db: IDBPDatabase<FenceDB>,
     readonly auditLimit: number,
-    /** The wake's read, started with the open: the first readWakeState decodes it, unless something was written first. */
-    private wakeRead: Promise<WakeRecords> | null = null,
   ) {}
 
   static async open(name = DB_NAME, auditLimit = AUDIT_LIMIT_DEFAULT): Promise<TaskStore> {
-    return new TaskStore(await openFenceDb(name), auditLimit);
-  }
-
-  /** The store of an open already under way, with the wake's read started on it (src/background/wake-start.ts). */
-  static async resume(opening: WakeOpening, auditLimit = AUDIT_LIMIT_DEFAULT): Promise<TaskStore> {
-    return new TaskStore(await opening.db, auditLimit, opening.records);
-  }
-
-  /** The database, for a write: a read made before it is out of date. */
-  private get writing(): FenceDatabase {
-    this.wakeRead = null;
-    return this.db;
+    const db = await openDB<FenceDB>(name, 1, {
+      upgrade(database) {
+        database.createObjectStore('kv');
+        database.createObjectStore('approvals', { keyPath: 'id' });
+        database.createObjectStore('audit', { keyPath: 'seq', autoIncrement: true });
+      },
+    });
+    return new TaskStore(db, auditLimit);
   }
 
   close(): void {
@@ -95,12 +101,12 @@ export class TaskStore {
   }
 
   async putTask(task: ActiveTask): Promise<void> {
-    await this.writing.put('kv', writeRecord(task), KEY_TASK);
+    await this.db.put('kv', writeRecord(task), KEY_TASK);
   }
 
   /** Ends the task: the task and its pending approvals go in one transaction. */
   async clearTask(): Promise<void> {
-    const tx = this.writing.transaction(['kv', 'approvals'], 'readwrite');
+    const tx = this.db.transaction(['kv', 'approvals'], 'readwrite');
     await Promise.all([tx.objectStore('kv').delete(KEY_TASK), tx.objectStore('approvals').clear(), tx.done]);
   }
 
@@ -110,7 +116,7 @@ export class TaskStore {
   }
 
   async putOptions(options: Options): Promise<void> {
-    await this.writing.put('kv', writeRecord(OPTIONS.schema.parse(options)), KEY_OPTIONS);
+    await this.db.put('kv', writeRecord(OPTIONS.schema.parse(options)), KEY_OPTIONS);
   }
 
   async getControlWindows(): Promise<number[]> {
@@ -118,7 +124,7 @@ export class TaskStore {
   }
 
   async putControlWindows(ids: number[]): Promise<void> {
-    await this.writing.put('kv', writeRecord({ windowIds: ids }), KEY_WINDOWS);
+    await this.db.put('kv', writeRecord({ windowIds: ids }), KEY_WINDOWS);
   }
 
   /** Why the background last ended a task on its own, until the next task starts. */
@@ -127,8 +133,8 @@ export class TaskStore {
   }
 
   async putNotice(notice: Notice | null): Promise<void> {
-    if (notice === null) await this.writing.delete('kv', KEY_NOTICE);
-    else await this.writing.put('kv', writeRecord(notice), KEY_NOTICE);
+    if (notice === null) await this.db.delete('kv', KEY_NOTICE);
+    else await this.db.put('kv', writeRecord(notice), KEY_NOTICE);
   }
 
   /**
@@ -137,9 +143,18 @@ export class TaskStore {
    * returned by id, for the caller to delete once it has answered (see listApprovals).
    */
   async readWakeState(): Promise<WakeState> {
-    const read = this.wakeRead ?? readWakeRecords(this.db);
-    this.wakeRead = null;
-    const { task, options, controlWindows, notice, approvals, approvalKeys } = await read;
+    const tx = this.db.transaction(['kv', 'approvals'], 'readonly');
+    const kv = tx.objectStore('kv');
+    const [task, options, windows, notice, approvals, approvalKeys] = await Promise.all([
+      kv.get(KEY_TASK),
+      kv.get(KEY_OPTIONS),
+      kv.get(KEY_WINDOWS),
+      kv.get(KEY_NOTICE),
+      tx.objectStore('approvals').getAll(),
+      // Same key order as getAll: the key of an approval too broken to name its own id.
+      tx.objectStore('approvals').getAllKeys(),
+      tx.done,
+    ]);
     const readable: StoredApproval[] = [];
     const unreadableApprovalIds: string[] = [];
     approvals.forEach((raw, i) => {
@@ -150,7 +165,7 @@ export class TaskStore {
     return {
       task: taskOf(task),
       options: optionsOf(options),
-      controlWindows: controlWindowsOf(controlWindows),
+      controlWindows: controlWindowsOf(windows),
       notice: noticeOf(notice),
       approvals: readable,
       unreadableApprovalIds,
@@ -162,7 +177,7 @@ export class TaskStore {
    * asks, and the call it held was answered BLOCK when the worker that held it died.
    */
   async listApprovals(): Promise<StoredApproval[]> {
-    const tx = this.writing.transaction('approvals', 'readwrite');
+    const tx = this.db.transaction('approvals', 'readwrite');
     const out: StoredApproval[] = [];
     for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
       const read = readRecord(APPROVAL, cursor.value);
@@ -174,15 +189,15 @@ export class TaskStore {
   }
 
   async putApproval(approval: StoredApproval): Promise<void> {
-    await this.writing.put('approvals', writeRecord(approval));
+    await this.db.put('approvals', writeRecord(approval));
   }
 
   async deleteApproval(id: string): Promise<void> {
-    await this.writing.delete('approvals', id);
+    await this.db.delete('approvals', id);
   }
 
   async deleteApprovals(ids: readonly string[]): Promise<void> {
-    const tx = this.writing.transaction('approvals', 'readwrite');
+    const tx = this.db.transaction('approvals', 'readwrite');
     await Promise.all([...ids.map((id) => tx.store.delete(id)), tx.done]);
   }
 
@@ -200,7 +215,7 @@ export class TaskStore {
    * commit together, once — never one without the other, and one commit instead of two.
    */
   async commitDecision(task: ActiveTask | null, entry: StoredAuditEntry | null): Promise<void> {
-    const tx = this.writing.transaction(['kv', 'audit'], 'readwrite');
+    const tx = this.db.transaction(['kv', 'audit'], 'readwrite');
     const saved = task === null ? null : tx.objectStore('kv').put(writeRecord(task), KEY_TASK);
     if (entry !== null) {
       const audit = tx.objectStore('audit');
@@ -258,6 +273,6 @@ export class TaskStore {
   }
 
   async putCollectorCursor(cursor: CollectorCursor): Promise<void> {
-    await this.writing.put('kv', writeRecord(cursor), KEY_COLLECTOR);
+    await this.db.put('kv', writeRecord(cursor), KEY_COLLECTOR);
   }
 }

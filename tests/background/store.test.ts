@@ -3,7 +3,6 @@ import { freshStore } from './fakes';
 import { makePolicy } from '../support/policy';
 import { initialState } from '../../src/core/policy';
 import { TaskStore, type StoredAuditEntry } from '../../src/background/store';
-import { openForWake } from '../../src/background/db';
 import { reportWithoutCompile } from '../../src/compiler/report';
 
 const entry = (n: number): StoredAuditEntry => ({
@@ -84,21 +83,5 @@ describe('TaskStore', () => {
     await store.putOptions({ ...defaults, askTimeoutSeconds: 30 });
     expect((await store.getOptions()).askTimeoutSeconds).toBe(30);
     await expect(store.putOptions({ ...defaults, askTimeoutSeconds: 1 })).rejects.toThrow();
-  });
-
-  it('the worker\'s wake: the read started with the open is what the first wake read decodes, unless something was written since', async () => {
-    const { store, name } = await freshStore();
-    const task = {
-      taskId: 't1', request: 'r', followUps: [], policy: makePolicy({ taskId: 't1' }), state: { ...initialState(), constraintCalls: { k: 1 } },
-      report: reportWithoutCompile('rules'), startedAt: 0, taskTabIds: [], floorWriteDomains: [],
-    };
-    await store.putTask(task);
-    store.close();
-    const woken = await TaskStore.resume(openForWake(name));
-    expect((await woken.readWakeState()).task).toEqual({ ok: true, value: task });
-    // A counted decision before the wake read (not the monitor's order, but the store must not hand out σ it has overwritten).
-    const early = await TaskStore.resume(openForWake(name));
-    await early.putTask({ ...task, state: { ...task.state, constraintCalls: { k: 2 } } });
-    expect((await early.readWakeState()).task).toMatchObject({ ok: true, value: { state: { constraintCalls: { k: 2 } } } });
   });
 });
