@@ -12,7 +12,7 @@ import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '.
 import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
-import { CollectorShipper } from '../org/collector';
+import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
 import { startupMark } from './startup-marks';
 
 /**
@@ -35,7 +35,7 @@ const COLLECTOR_ALARM = 'agentsfence-collector-retry';
 
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
-  let shipper: CollectorShipper | null = null;
+  let shipper: Shipper | null = null;
   const browserEffects = chromeEffects();
   // Set below, once the listener exists; the floor is never applied before the monitor is (monitor.ready).
   let watchEveryType: (policy: TaskPolicy | null) => void = () => undefined;
@@ -55,7 +55,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     startupMark('store-open');
     const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.
-    shipper = new CollectorShipper({
+    shipper = onDemandShipper({
       store,
       async collectorUrl() {
         await m.ready;
