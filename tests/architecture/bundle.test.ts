@@ -98,7 +98,10 @@ describe('the extension bundle holds the web guard alone', () => {
     const worker = [...importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP).files].map((f) => relative(ROOT, f));
     expect(worker).toEqual(expect.arrayContaining(['src/background/router.ts', 'src/org/collector-on-demand.ts']));
     expect(worker.filter((f) => onDemand.includes(f))).toEqual([]);
-    expect([...importGraph([join(ENTRYPOINTS, 'control.ts')]).files].map((f) => relative(ROOT, f))).toContain('src/background/control.ts');
+    const control = importGraph([join(ENTRYPOINTS, 'control.ts')]);
+    expect([...control.files].map((f) => relative(ROOT, f))).toContain('src/background/control.ts');
+    // The popup's first request after a wake evaluates it: no schemas, no suffix list.
+    expect([...control.packages]).toEqual([]);
     expect([...importGraph([join(ENTRYPOINTS, 'collector.ts')]).files].map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['src/org/collector.ts', 'src/org/otlp.ts']));
     // Without the swap (Node) the same graph holds them: the test would see an import if there were one.
     expect([...importGraph([join(ENTRYPOINTS, 'background.ts')]).files].map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(onDemand));
