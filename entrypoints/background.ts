@@ -4,6 +4,7 @@ import { CONTROL_GLOBAL, CONTROL_SCRIPT } from '../src/background/control-script
 import { importOnInstall } from '../src/background/on-demand-script';
 import { openHarnessChannel } from '../src/background/harness-channel';
 import { startupMark } from '../src/background/startup-marks';
+import { MODEL_MODES_GLOBAL, MODEL_MODES_SCRIPT } from '../src/llm/model-modes-script';
 import { OPENAI_SDK_GLOBAL, OPENAI_SDK_SCRIPT } from '../src/llm/sdk-script';
 import { COLLECTOR_GLOBAL, COLLECTOR_SCRIPT } from '../src/org/collector-script';
 
@@ -15,6 +16,7 @@ export default defineBackground(() => {
     { url: COMPILER_SCRIPT, globalName: COMPILER_GLOBAL },
     { url: CONTROL_SCRIPT, globalName: CONTROL_GLOBAL },
     { url: OPENAI_SDK_SCRIPT, globalName: OPENAI_SDK_GLOBAL },
+    { url: MODEL_MODES_SCRIPT, globalName: MODEL_MODES_GLOBAL },
     { url: COLLECTOR_SCRIPT, globalName: COLLECTOR_GLOBAL },
   ]);
   const handle = startBackground();

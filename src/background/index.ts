@@ -2,7 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import { evaluateBrowserAction } from '../core/evaluator';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
-import { modelFindings } from '../minimizer/model';
+import { minimizerModelOnDemand } from '../llm/model-modes-on-demand';
 import { guardDownloads } from './downloads';
 import { chromeEffects } from './effects';
 import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
@@ -49,8 +49,8 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     openOptions: () => openControlWindow('/options.html').then(() => undefined),
     audited: () => shipper?.kick(),
   };
-  const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
-    modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
+  const minimizerModel = (task: string, action: Parameters<typeof minimizerModelOnDemand>[1], options: Options) =>
+    minimizerModelOnDemand(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
     startupMark('store-open');
     const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });

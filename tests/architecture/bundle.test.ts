@@ -56,6 +56,7 @@ const EXTENSION_SWAP = new Map([
   [join(ROOT, 'src/background/compiler-load.ts'), join(ROOT, 'src/background/compiler-load-extension.ts')],
   [join(ROOT, 'src/background/control-load.ts'), join(ROOT, 'src/background/control-load-extension.ts')],
   [join(ROOT, 'src/org/collector-load.ts'), join(ROOT, 'src/org/collector-load-extension.ts')],
+  [join(ROOT, 'src/llm/model-modes-load.ts'), join(ROOT, 'src/llm/model-modes-load-extension.ts')],
 ]);
 const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
@@ -78,7 +79,7 @@ describe('the extension bundle holds the web guard alone', () => {
   it('the worker does not carry the openai SDK: only its own script (openai-sdk.js) imports it', () => {
     expect(extension.packages).toContain('openai');
     const worker = importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP);
-    expect(worker.files).toContain(join(ROOT, 'src/llm/client.ts'));
+    expect(importGraph([join(ENTRYPOINTS, 'model-modes.ts')], EXTENSION_SWAP).files).toContain(join(ROOT, 'src/llm/client.ts'));
     expect(worker.packages).not.toContain('openai');
     expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('openai');
   });
@@ -93,10 +94,10 @@ describe('the extension bundle holds the web guard alone', () => {
     expect(inWorker(importGraph([join(ENTRYPOINTS, 'background.ts')]).files)).toContain('src/compiler/index.ts');
   });
 
-  it("the worker does not carry the popup's and options page's requests (control.js) nor the audit shipper (collector.js)", () => {
-    const onDemand = ['src/background/control.ts', 'src/org/collector.ts', 'src/org/otlp.ts'];
+  it("the worker does not carry the popup's and options page's requests (control.js), the audit shipper (collector.js) nor the model modes (model-modes.js)", () => {
+    const onDemand = ['src/background/control.ts', 'src/org/collector.ts', 'src/org/otlp.ts', 'src/llm/client.ts', 'src/minimizer/model.ts', 'src/sanitizer/model-review.ts'];
     const worker = [...importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP).files].map((f) => relative(ROOT, f));
-    expect(worker).toEqual(expect.arrayContaining(['src/background/router.ts', 'src/org/collector-on-demand.ts']));
+    expect(worker).toEqual(expect.arrayContaining(['src/background/router.ts', 'src/org/collector-on-demand.ts', 'src/llm/model-modes-on-demand.ts']));
     expect(worker.filter((f) => onDemand.includes(f))).toEqual([]);
     const control = importGraph([join(ENTRYPOINTS, 'control.ts')]);
     expect([...control.files].map((f) => relative(ROOT, f))).toContain('src/background/control.ts');
