@@ -10,9 +10,10 @@ import type { ControlHost } from './control';
 import type { ActiveTask, StoredApproval } from './store';
 
 /**
- * The task session: the active task and its lifecycle (start, follow-up, end, install), the tabs it
+ * The task session: the active task and its lifecycle (install, follow-up saved, end), the tabs it
  * guards, the windows the extension opened for the person, the options in force and the organisation's
- * state. Memory is rebuilt from IndexedDB on every wake (`load`).
+ * state. Memory is rebuilt from IndexedDB on every wake (`load`). Compiling a request and the popup's views
+ * are the control desk's (./control.ts, loaded on demand), with this session as its host.
  */
 export class TaskSession implements ControlHost {
   private current: ActiveTask | null = null;
