@@ -161,7 +161,12 @@ async function runAttack(browser: AgentBrowser, attack: Attack): Promise<boolean
     const c: Ctx = { page, server, attacker: server.origin(ATTACKER), id, secret };
     const host = attack.host?.(c) ?? ATTACKER;
     c.attacker = `http://${host}:${server.port}`;
+    const arrived = server.waitFor(`/${id}/`, host, 2 * QUIET_MS).then(() => true, () => false);
     await Promise.race([attack.run(c).catch(() => undefined), sleep(QUIET_MS)]);
+    // Without the extension the case ends as soon as the probe arrives, within the same window a
+    // guarded case is watched for (QUIET_MS after the attack ran). `return await`: the page, closed in
+    // `finally`, stays open until then.
+    if (browser.extensionId === null) return await Promise.race([arrived, sleep(QUIET_MS).then(() => false)]);
     await sleep(QUIET_MS);
     return server.hits(`/${id}/`, host).length > 0;
   } finally {
@@ -175,7 +180,8 @@ async function runAll(browser: AgentBrowser): Promise<Map<string, boolean>> {
   const lane = async () => {
     for (let a = queue.shift(); a !== undefined; a = queue.shift()) results.set(a.name, await runAttack(browser, a));
   };
-  await Promise.all(Array.from({ length: 4 }, lane));
+  // Six attacks at a time, each in its own page with its own secret and probe path (most of a case is waiting).
+  await Promise.all(Array.from({ length: 6 }, lane));
   console.log(`floor-exfil (${browser.extensionId === null ? 'no extension' : 'extension'}): reached attacker.test: ${[...results].filter(([, r]) => r).map(([n]) => n).join('; ') || 'none'}`);
   return results;
 }
@@ -330,8 +336,10 @@ async function channelLeaks(browser: AgentBrowser): Promise<ChannelResult> {
     const ufrag = `leak${secret.code}`;
     await webRtcLeak(page, rtc, ufrag);
     await insert({ page } as Ctx, `<link rel="preconnect" href="http://${ATTACKER}:${preconnect.tcpPort}">`);
-    await sleep(3_000);
-    return { udpStun: rtc.udp.some((m) => m.includes(ufrag)), tcpIce: rtc.tcp.some((m) => m.includes(ufrag)), preconnect: preconnect.tcp.length > 0 };
+    const seen = (): ChannelResult => ({ udpStun: rtc.udp.some((m) => m.includes(ufrag)), tcpIce: rtc.tcp.some((m) => m.includes(ufrag)), preconnect: preconnect.tcp.length > 0 });
+    // Watched for 3 s, or until both asserted channels have carried something (the negative control).
+    for (const until = Date.now() + 3_000; Date.now() < until && !(seen().udpStun && seen().preconnect); ) await sleep(50);
+    return seen();
   } finally {
     await Promise.race([page.close({ runBeforeUnload: false }).catch(() => undefined), sleep(2_000)]);
     await rtc.close();

@@ -172,7 +172,7 @@ async function runCase(browser: AgentBrowser, vector: Vector, allowed: boolean, 
 }
 
 /** How many cases run at once in one browser (each in its own page; most of a case is waiting). */
-const CONCURRENCY = Number(process.env.AF_VECTOR_CONCURRENCY ?? 4);
+const CONCURRENCY = Number(process.env.AF_VECTOR_CONCURRENCY ?? 6);
 
 const caseKey = (vector: Vector, allowed: boolean) => `${vector.name}|${allowed ? 'allowed' : 'disallowed'}`;
 
