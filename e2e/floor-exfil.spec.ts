@@ -114,6 +114,11 @@ export const ATTACKS: Attack[] = [
   },
 ];
 
+// The tests are independent (each describe block launches its browser in every worker that runs one of
+// its tests; every worker has its own server): both workers share this long file instead of one
+// running it alone at the end of the suite.
+test.describe.configure({ mode: 'parallel' });
+
 let server: TestServer;
 let caseNumber = 0;
 test.beforeAll(async () => {
@@ -180,8 +185,7 @@ async function runAll(browser: AgentBrowser): Promise<Map<string, boolean>> {
   const lane = async () => {
     for (let a = queue.shift(); a !== undefined; a = queue.shift()) results.set(a.name, await runAttack(browser, a));
   };
-  // Six attacks at a time, each in its own page with its own secret and probe path (most of a case is waiting).
-  await Promise.all(Array.from({ length: 6 }, lane));
+  await Promise.all(Array.from({ length: 4 }, lane));
   console.log(`floor-exfil (${browser.extensionId === null ? 'no extension' : 'extension'}): reached attacker.test: ${[...results].filter(([, r]) => r).map(([n]) => n).join('; ') || 'none'}`);
   return results;
 }
