@@ -2,8 +2,8 @@ import type { ToolCall } from '../core/call';
 import type { Classification } from '../core/classification';
 import type { DecisionRecord } from '../core/decision';
 import { approvalKeyOf, grantFor } from '../core/grants';
-import type { ApprovalAnswerKind, ErrorResponse, Options, PendingApproval } from '../messages/protocol';
-import { error } from './handlers';
+import type { ApprovalAnswerKind, ErrorResponse, Options } from '../messages/protocol';
+import { error } from './errors';
 import type { AuditWriter } from './audit';
 import type { MinimizerAnswer, Screened } from './minimize';
 import type { DecisionContext, MonitorEffects, Verdict } from './monitor';
@@ -65,10 +65,6 @@ export class ApprovalQueue {
 
   list(): StoredApproval[] {
     return [...this.approvals.values()];
-  }
-
-  pendingViews(): PendingApproval[] {
-    return this.list().map(toPendingView);
   }
 
   /** Hold a call: join the pending approval for the same delta, or open one. Resolves with the outcome. */
@@ -184,24 +180,4 @@ export class ApprovalQueue {
 /** The classification a grant is cut from: exactly what the person saw in the approval. */
 function classificationOf(record: DecisionRecord): Pick<Classification, 'capability' | 'riskClass' | 'targets'> {
   return { capability: record.capability, riskClass: record.riskClass, targets: record.targets };
-}
-
-function toPendingView(a: StoredApproval): PendingApproval {
-  return {
-    id: a.id,
-    tool: a.record.tool,
-    capability: a.record.capability,
-    riskClass: a.record.riskClass,
-    targets: a.record.targets,
-    destination: a.destination,
-    check: a.record.check,
-    reason: a.record.reason,
-    ...(a.record.ruleRef !== undefined ? { ruleRef: a.record.ruleRef } : {}),
-    ...(a.record.classifierLayer !== undefined ? { classifierLayer: a.record.classifierLayer } : {}),
-    ...(a.record.basis !== undefined ? { basis: a.record.basis } : {}),
-    dataView: a.dataView,
-    ...(a.minimizable !== undefined ? { minimizable: a.minimizable } : {}),
-    createdAt: a.createdAt,
-    expiresAt: a.expiresAt,
-  };
 }

@@ -1,4 +1,4 @@
-import { ErrorResponseSchema, MESSAGES, type BackgroundMessage, type ErrorResponse, type MessageType, type Reply, type Request } from '../messages/protocol';
+import { ErrorResponseSchema, MESSAGES, type BackgroundMessage, type MessageType, type Reply, type Request } from '../messages/protocol';
 
 /**
  * The background's side of the protocol map (src/messages/protocol.ts): one handler per message type,
@@ -22,8 +22,4 @@ export async function answerWith<Sender>(handlers: Handlers<Sender>, message: Ba
     throw new Error(`the answer to ${message.type} does not match the protocol at ${issue?.path.map(String).join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
   }
   return reply;
-}
-
-export function error(code: ErrorResponse['code'], message: string): ErrorResponse {
-  return { ok: false, code, error: message };
 }

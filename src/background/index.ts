@@ -2,7 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import { evaluateBrowserAction } from '../core/evaluator';
 import type { Options } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './compile';
-import { modelFindings } from '../minimizer/model';
+import { minimizerModelOnDemand } from '../llm/model-modes-on-demand';
 import { guardDownloads } from './downloads';
 import { chromeEffects } from './effects';
 import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
@@ -12,7 +12,7 @@ import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '.
 import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
 import { TaskStore } from './store';
-import { CollectorShipper } from '../org/collector';
+import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
 import { startupMark } from './startup-marks';
 
 /**
@@ -35,7 +35,7 @@ const COLLECTOR_ALARM = 'agentsfence-collector-retry';
 
 export function startBackground(compiler: TaskCompiler = extensionCompiler): BackgroundHandle {
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
-  let shipper: CollectorShipper | null = null;
+  let shipper: Shipper | null = null;
   const browserEffects = chromeEffects();
   // Set below, once the listener exists; the floor is never applied before the monitor is (monitor.ready).
   let watchEveryType: (policy: TaskPolicy | null) => void = () => undefined;
@@ -49,13 +49,13 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     openOptions: () => openControlWindow('/options.html').then(() => undefined),
     audited: () => shipper?.kick(),
   };
-  const minimizerModel = (task: string, action: Parameters<typeof modelFindings>[1], options: Options) =>
-    modelFindings(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
+  const minimizerModel = (task: string, action: Parameters<typeof minimizerModelOnDemand>[1], options: Options) =>
+    minimizerModelOnDemand(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
     startupMark('store-open');
     const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.
-    shipper = new CollectorShipper({
+    shipper = onDemandShipper({
       store,
       async collectorUrl() {
         await m.ready;

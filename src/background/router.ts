@@ -12,7 +12,9 @@ import {
 import type { ApprovalQueue } from './approvals';
 import { emptyRecord, toAuditEntry, type AuditWriter } from './audit';
 import { isBlockedPage } from './guards';
-import { answerWith, error, type Handler, type Handlers } from './handlers';
+import { loadControl } from './control-load';
+import { error } from './errors';
+import { answerWith, type Handler, type Handlers } from './handlers';
 import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from './monitor';
 import { maskSecrets, originOf } from './redact';
 import type { SanitizerDesk } from './sanitizer';
@@ -70,8 +72,8 @@ export class MessageRouter {
     'sanitizer.config': (_message, sender) => this.deps.sanitizer.config(sender),
     'sanitizer.removed': (message, sender) => this.deps.sanitizer.removed(message, sender, originOf(sender.url)),
     'sanitizer.review': (message, sender) => this.deps.sanitizer.review(message.text, sender),
-    'task.start': this.fromControl(async (message, sender) => (await this.deps.session.startTask(message.request)) ?? this.stateResponse(sender)),
-    'task.followup': this.fromControl(async (message, sender) => (await this.deps.session.followUp(message.text)) ?? this.stateResponse(sender)),
+    'task.start': this.fromControl(async (message, sender) => (await (await loadControl()).startTask(this.deps.session, message.request)) ?? this.stateResponse(sender)),
+    'task.followup': this.fromControl(async (message, sender) => (await (await loadControl()).followUp(this.deps.session, message.text)) ?? this.stateResponse(sender)),
     'task.end': this.fromControl(async (_message, sender) => {
       await this.deps.session.endTask();
       return this.stateResponse(sender);
@@ -87,7 +89,7 @@ export class MessageRouter {
       await this.deps.session.setOptions(message.options);
       return { ok: true, options: this.deps.session.ownOptions };
     }),
-    'options.test': this.fromControl((message) => this.deps.session.testOptions(message.options)),
+    'options.test': this.fromControl(async (message) => (await loadControl()).testOptions(this.deps.session, message.options)),
     'options.open': this.fromControl(
       async () => {
         await this.deps.base.effects.openOptions();
@@ -95,11 +97,11 @@ export class MessageRouter {
       },
       { settingsView: true },
     ),
-    'options.view': this.fromControl(() => this.deps.session.maskedOptions(), { settingsView: true }),
+    'options.view': this.fromControl(async () => (await loadControl()).maskedOptions(this.deps.session), { settingsView: true }),
   };
 
-  private stateResponse(sender: MessageSender) {
-    return this.deps.session.stateResponse(this.isControlSender(sender));
+  private async stateResponse(sender: MessageSender) {
+    return (await loadControl()).stateResponse(this.deps.session, this.isControlSender(sender));
   }
 
   /**

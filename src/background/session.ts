@@ -1,25 +1,24 @@
 import { initialState, type TaskPolicy } from '../core/policy';
-import type { ErrorResponse, Options, Reply, TaskStateResponse, TaskView } from '../messages/protocol';
-import { effectiveOptions, floorOf, NO_ORG, orgLimitsInWords, readManaged, type OrgState } from '../org/managed';
+import type { Options } from '../messages/protocol';
+import { effectiveOptions } from '../org/in-force';
+import { floorOf, NO_ORG, readManaged, type OrgState } from '../org/managed';
 import type { ApprovalQueue } from './approvals';
 import { emptyRecord, type AuditWriter } from './audit';
-import { error } from './handlers';
 import type { MonitorDeps } from './monitor';
-import { maskSecrets } from './redact';
-import type { ActiveTask } from './store';
-
-/** What a read-only settings view shows instead of a stored API key. */
-export const MASKED_KEY = '••••••••';
+import type { TaskCompiler } from './compile';
+import type { ControlHost } from './control';
+import type { ActiveTask, StoredApproval } from './store';
 
 /**
- * The task session: the active task and its lifecycle (start, follow-up, end, install), the tabs it
+ * The task session: the active task and its lifecycle (install, follow-up saved, end), the tabs it
  * guards, the windows the extension opened for the person, the options in force and the organisation's
- * state. Memory is rebuilt from IndexedDB on every wake (`load`).
+ * state. Memory is rebuilt from IndexedDB on every wake (`load`). Compiling a request and the popup's views
+ * are the control desk's (./control.ts, loaded on demand), with this session as its host.
  */
-export class TaskSession {
+export class TaskSession implements ControlHost {
   private current: ActiveTask | null = null;
   /** Why the background ended a task on its own; shown by the popup until the next task starts. */
-  private notice: string | null = null;
+  private noticeText: string | null = null;
   /** The options in force: the user's (`userOptions`) under the organisation's (`org`). */
   private inForce!: Options;
   private userOptions!: Options;
@@ -59,7 +58,7 @@ export class TaskSession {
     const wake = await this.deps.store.readWakeState();
     this.userOptions = wake.options;
     await this.setOrg(await org);
-    this.notice = wake.notice?.text ?? null;
+    this.noticeText = wake.notice?.text ?? null;
     if (wake.task !== null && !wake.task.ok) await this.endUnreadableTask(wake.task.error);
     const task = wake.task?.ok === true ? wake.task.value : null;
     this.current = task;
@@ -114,37 +113,20 @@ export class TaskSession {
     await store.clearTask();
     await store.appendAudit({ at: effects.now(), taskId: null, record: emptyRecord('(stored task)', 'BLOCK', 'internal_error', `stored task unreadable, task ended: ${why}`.slice(0, 300), 'builtin:fail-closed'), layer: 'guard' });
     await store.putNotice({ text, at: effects.now() });
-    this.notice = text;
+    this.noticeText = text;
   }
 
   applyFloor(): Promise<void> {
     return this.deps.effects.applyFloor(this.current, this.inForce, [...this.controlWindows], floorOf(this.org));
   }
 
-  // ---- lifecycle -----------------------------------------------------------------------------
-
-  private compileOptions(options: Options, taskId: string) {
-    return { backend: options.backend, baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, now: this.deps.effects.now(), taskId };
-  }
-
-  /** Compile the person's request and install it; an error if it did not compile. */
-  async startTask(request: string): Promise<ErrorResponse | null> {
-    const taskId = this.deps.effects.newId();
-    let compiled;
-    try {
-      compiled = await this.deps.compiler.compileTask(request, this.compileOptions(this.inForce, taskId));
-    } catch (err) {
-      return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
-    }
-    await this.installTask(taskId, request, compiled.policy, compiled.report);
-    return null;
-  }
+  // ---- lifecycle (compiling a request into one: ./control.ts) --------------------------------
 
   /** Replace the active task (the previous one ends: its held actions are BLOCKed). */
   async installTask(taskId: string, request: string, policy: TaskPolicy, report: ActiveTask['report']): Promise<void> {
     await this.endTask();
-    if (this.notice !== null) {
-      this.notice = null;
+    if (this.noticeText !== null) {
+      this.noticeText = null;
       await this.writer.write(() => this.deps.store.putNotice(null));
     }
     const tabId = await this.deps.effects.activeTabId([...this.controlWindows]);
@@ -164,25 +146,10 @@ export class TaskSession {
     await this.applyFloor();
   }
 
-  /** Compile a follow-up into the running task; an error if there is none or it did not compile. */
-  async followUp(text: string): Promise<ErrorResponse | null> {
-    const task = this.current;
-    if (task === null) return error('no-task', 'No task is running.');
-    let compiled;
-    try {
-      compiled = await this.deps.compiler.compileFollowUp(task.policy, text, this.compileOptions(this.inForce, task.taskId));
-    } catch (err) {
-      return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
-    }
-    if (this.current !== task) return error('no-task', 'The task ended while the follow-up was compiled.');
-    // Approvals the person gave stay: a follow-up never silently revokes or widens a grant.
-    const kept = task.policy.grants.filter((g) => !compiled.policy.grants.some((n) => n.id === g.id));
-    task.policy = { ...compiled.policy, grants: [...compiled.policy.grants, ...kept] };
-    task.report = compiled.report;
-    task.followUps = [...task.followUps, text];
+  /** A follow-up changed the running task: save it and bring the floor in line with it. */
+  async taskChanged(task: ActiveTask): Promise<void> {
     await this.writer.saveTask(task);
     await this.applyFloor();
-    return null;
   }
 
   async endTask(): Promise<void> {
@@ -193,13 +160,25 @@ export class TaskSession {
     await this.applyFloor();
   }
 
-  stateResponse(approvalsAllowed: boolean): TaskStateResponse {
-    const task = this.current;
-    const view: TaskView | null =
-      task === null
-        ? null
-        : { taskId: task.taskId, startedAt: task.startedAt, policy: task.policy, report: task.report, turns: 1 + task.followUps.length, request: task.request, followUps: task.followUps };
-    return { ok: true, task: view, pending: this.approvals.pendingViews(), approvalsAllowed, org: orgLimitsInWords(this.org), ...(this.notice !== null ? { notice: this.notice } : {}) };
+  /** Why the background ended a task on its own; shown by the popup until the next task starts. */
+  get notice(): string | null {
+    return this.noticeText;
+  }
+
+  get compiler(): TaskCompiler {
+    return this.deps.compiler;
+  }
+
+  now(): number {
+    return this.deps.effects.now();
+  }
+
+  newId(): string {
+    return this.deps.effects.newId();
+  }
+
+  pendingApprovals(): StoredApproval[] {
+    return this.approvals.list();
   }
 
   // ---- options -------------------------------------------------------------------------------
@@ -209,27 +188,11 @@ export class TaskSession {
     return this.userOptions;
   }
 
-  maskedOptions(): { ok: true; options: Options } {
-    return { ok: true, options: { ...this.userOptions, apiKey: this.userOptions.apiKey === '' ? '' : MASKED_KEY } };
-  }
-
   async setOptions(options: Options): Promise<void> {
     this.userOptions = options;
     this.inForce = effectiveOptions(options, this.org);
     await this.deps.store.putOptions(options);
     await this.applyFloor();
-  }
-
-  /** Compile a test request with the given options (under the organisation's limits). */
-  async testOptions(given: Options): Promise<Reply<'options.test'>> {
-    const options = effectiveOptions(given, this.org);
-    try {
-      const { report } = await this.deps.compiler.compileTask('Open example.test and read the front page.', this.compileOptions(options, 'options-test'));
-      if (report.fallbackReason !== null) return error('compile-failed', maskSecrets(report.fallbackReason));
-      return { ok: true, message: `Compiled a test request with ${report.backend} in ${Math.round(report.durationMs)} ms.` };
-    } catch (err) {
-      return error('compile-failed', maskSecrets(err instanceof Error ? err.message : String(err)));
-    }
   }
 
   // ---- tabs and windows ----------------------------------------------------------------------

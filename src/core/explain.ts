@@ -1,7 +1,25 @@
 import { amountWords } from './amounts';
 import type { ClassifierLayer } from './classification';
 import type { DecisionRecord } from './decision';
-import { BUILTIN_RULES, parseRuleRef, type ParsedRuleRef } from './ruleRef';
+import { parseRuleRef, type BuiltinRule, type ParsedRuleRef } from './ruleRef';
+
+/** What each built-in rule (./ruleRef.ts) holds, in words. */
+export const BUILTIN_RULES: Readonly<Record<BuiltinRule, string>> = {
+  'tool-call-schema': 'a tool call must be well-formed',
+  'fail-closed': 'an error inside the check blocks the action',
+  'scheme-allowlist': 'guarded tabs open only web pages, about:blank, data: and blob: URLs',
+  'private-network': 'a host on the user’s machine, LAN or intranet is reached only when the task names it',
+  'unclassified-asks': 'an action nobody could classify is never allowed without a person',
+  'readable-recipient': 'a message whose recipient cannot be read goes to a person',
+  'site-binding': 'a named target on a site the task does not name is asked once',
+  'exfiltration-url': 'an exfiltration-shaped URL is blocked',
+  taint: 'session data from a guarded page may not leave to a site the task does not name',
+  minimizer: 'confidential data the task does not call for is shown to a person before it is sent',
+  'network-floor': 'the network floor stops what the task does not allow before the request leaves',
+  'message-schema': 'a message from a page or a content script must be well-formed',
+  'control-sender': 'the task and its approvals are managed only from the toolbar popup or a window the extension opened',
+  'not-guarding': 'no task is running, or the tab is outside the guard scope: actions are recorded, not checked',
+};
 
 const VERDICT: Record<DecisionRecord['decision'], string> = {
   ALLOW: 'Allowed',

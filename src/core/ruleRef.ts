@@ -8,24 +8,13 @@ import { RiskClassSchema, type RiskClass } from './risk';
  * turns it into a typed value, and the conformance corpus and property tests check it.
  */
 
-/** The rules the product enforces whatever the policy says, with what each one holds (shown by explain()). */
-export const BUILTIN_RULES = {
-  'tool-call-schema': 'a tool call must be well-formed',
-  'fail-closed': 'an error inside the check blocks the action',
-  'scheme-allowlist': 'guarded tabs open only web pages, about:blank, data: and blob: URLs',
-  'private-network': 'a host on the user’s machine, LAN or intranet is reached only when the task names it',
-  'unclassified-asks': 'an action nobody could classify is never allowed without a person',
-  'readable-recipient': 'a message whose recipient cannot be read goes to a person',
-  'site-binding': 'a named target on a site the task does not name is asked once',
-  'exfiltration-url': 'an exfiltration-shaped URL is blocked',
-  taint: 'session data from a guarded page may not leave to a site the task does not name',
-  minimizer: 'confidential data the task does not call for is shown to a person before it is sent',
-  'network-floor': 'the network floor stops what the task does not allow before the request leaves',
-  'message-schema': 'a message from a page or a content script must be well-formed',
-  'control-sender': 'the task and its approvals are managed only from the toolbar popup or a window the extension opened',
-  'not-guarding': 'no task is running, or the tab is outside the guard scope: actions are recorded, not checked',
-} as const;
-export type BuiltinRule = keyof typeof BUILTIN_RULES;
+/**
+ * The rules the product enforces whatever the policy says. What each one holds is in words in
+ * `BUILTIN_RULES` (./explain.ts): a decision needs only the names.
+ */
+export const BUILTIN_RULE_NAMES = ['tool-call-schema', 'fail-closed', 'scheme-allowlist', 'private-network', 'unclassified-asks', 'readable-recipient', 'site-binding', 'exfiltration-url', 'taint', 'minimizer', 'network-floor', 'message-schema', 'control-sender', 'not-guarding'] as const;
+export type BuiltinRule = (typeof BUILTIN_RULE_NAMES)[number];
+const BUILTINS: ReadonlySet<string> = new Set(BUILTIN_RULE_NAMES);
 
 export type ListingName = 'allow' | 'deny' | 'requireApproval';
 /** The organisation's floor (core/org.ts): rules that come from enterprise policy, not from the task. */
@@ -105,7 +94,7 @@ export function parseRuleRef(ref: string): ParsedRuleRef | null {
     case 'sanitizer':
       return { kind: 'sanitizer', rule: rest };
     default:
-      return Object.hasOwn(BUILTIN_RULES, rest) ? { kind: 'builtin', rule: rest as BuiltinRule } : null;
+      return BUILTINS.has(rest) ? { kind: 'builtin', rule: rest as BuiltinRule } : null;
   }
 }
 

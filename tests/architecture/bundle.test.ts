@@ -50,10 +50,13 @@ function importGraph(starts: readonly string[], swap: ReadonlyMap<string, string
   return { files, packages };
 }
 
-/** As wxt.config.ts builds the extension: the openai SDK's and the compiler's loaders import their own scripts. */
+/** As wxt.config.ts builds the extension: the loaders of the on-demand scripts import their own scripts. */
 const EXTENSION_SWAP = new Map([
   [join(ROOT, 'src/llm/sdk.ts'), join(ROOT, 'src/llm/sdk-extension.ts')],
   [join(ROOT, 'src/background/compiler-load.ts'), join(ROOT, 'src/background/compiler-load-extension.ts')],
+  [join(ROOT, 'src/background/control-load.ts'), join(ROOT, 'src/background/control-load-extension.ts')],
+  [join(ROOT, 'src/org/collector-load.ts'), join(ROOT, 'src/org/collector-load-extension.ts')],
+  [join(ROOT, 'src/llm/model-modes-load.ts'), join(ROOT, 'src/llm/model-modes-load-extension.ts')],
 ]);
 const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
@@ -76,7 +79,7 @@ describe('the extension bundle holds the web guard alone', () => {
   it('the worker does not carry the openai SDK: only its own script (openai-sdk.js) imports it', () => {
     expect(extension.packages).toContain('openai');
     const worker = importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP);
-    expect(worker.files).toContain(join(ROOT, 'src/llm/client.ts'));
+    expect(importGraph([join(ENTRYPOINTS, 'model-modes.ts')], EXTENSION_SWAP).files).toContain(join(ROOT, 'src/llm/client.ts'));
     expect(worker.packages).not.toContain('openai');
     expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('openai');
   });
@@ -89,6 +92,20 @@ describe('the extension bundle holds the web guard alone', () => {
     expect(inWorker(worker.files)).toEqual([]);
     expect(inWorker(importGraph([join(ENTRYPOINTS, 'compiler.ts')], EXTENSION_SWAP).files)).toContain('src/compiler/index.ts');
     expect(inWorker(importGraph([join(ENTRYPOINTS, 'background.ts')]).files)).toContain('src/compiler/index.ts');
+  });
+
+  it("the worker does not carry the popup's and options page's requests (control.js), the audit shipper (collector.js) nor the model modes (model-modes.js)", () => {
+    const onDemand = ['src/background/control.ts', 'src/org/collector.ts', 'src/org/otlp.ts', 'src/llm/client.ts', 'src/minimizer/model.ts', 'src/sanitizer/model-review.ts'];
+    const worker = [...importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP).files].map((f) => relative(ROOT, f));
+    expect(worker).toEqual(expect.arrayContaining(['src/background/router.ts', 'src/org/collector-on-demand.ts', 'src/llm/model-modes-on-demand.ts']));
+    expect(worker.filter((f) => onDemand.includes(f))).toEqual([]);
+    const control = importGraph([join(ENTRYPOINTS, 'control.ts')]);
+    expect([...control.files].map((f) => relative(ROOT, f))).toContain('src/background/control.ts');
+    // The popup's first request after a wake evaluates it: no schemas, no suffix list.
+    expect([...control.packages]).toEqual([]);
+    expect([...importGraph([join(ENTRYPOINTS, 'collector.ts')]).files].map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['src/org/collector.ts', 'src/org/otlp.ts']));
+    // Without the swap (Node) the same graph holds them: the test would see an import if there were one.
+    expect([...importGraph([join(ENTRYPOINTS, 'background.ts')]).files].map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(onDemand));
   });
 
   it('every schema is zod/mini, imported through src/core/zod.ts (classic zod ships its whole API into each bundle, and mini without the locale there says only "Invalid input")', () => {

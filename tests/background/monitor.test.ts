@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle, until } from './fakes';
 import { makePolicy } from '../support/policy';
 import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type ProposalAnswer } from '../../src/messages/protocol';
-import { MASKED_KEY } from '../../src/background/session';
+import { MASKED_KEY } from '../../src/background/control';
 import { reportWithoutCompile } from '../../src/compiler/report';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({

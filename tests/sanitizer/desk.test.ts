@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { modelReviewer, SanitizerDesk, type SanitizerDeskHost } from '../../src/background/sanitizer';
+import { SanitizerDesk, type SanitizerDeskHost } from '../../src/background/sanitizer';
+import { modelReviewer } from '../../src/sanitizer/model-review';
 import { OptionsSchema, type Options } from '../../src/messages/protocol';
 import { isSanitizerRequest, sanitizerReply, startMockLlmServer, userMessage, type MockLlmServer, type SanitizerModel } from '../../src/testkit/mock-llm-server';
 
