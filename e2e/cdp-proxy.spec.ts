@@ -1,7 +1,6 @@
 import { chromium, expect, test, type Browser as PwBrowser } from '@playwright/test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { extensionDir } from './fixtures/extension';
@@ -27,7 +26,6 @@ let stderr = '';
 test.beforeAll(async () => {
   server = await startTestServer();
   server.setPage('/', '<!doctype html><title>news</title><h1>Front page</h1>');
-  const started = Date.now();
   cli = spawn(process.execPath, [join(ROOT, 'bin/agentsfence.mjs'), 'browser', '--task', 'Read the front page of news.test', '--ask-timeout', '20'], {
     env: { ...process.env, AF_EXTENSION: extensionDir('full') },
   });
@@ -42,14 +40,46 @@ test.beforeAll(async () => {
     cli.once('exit', (code) => reject(new Error(`agentsfence browser exited ${code}: ${stderr}`)));
     setTimeout(() => reject(new Error(`no cdp line within 60 s: ${stderr}`)), 60_000);
   });
-  // The raw port, for the negative control only: Chromium writes it into the fresh profile.
-  const profile = readdirSync(tmpdir())
-    .filter((d) => d.startsWith('agentsfence-'))
-    .map((d) => join(tmpdir(), d))
-    .filter((d) => existsSync(join(d, 'DevToolsActivePort')) && statSync(d).mtimeMs >= started - 1000)
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]!;
+  // The raw port, for the negative control only: Chromium writes it into the fresh profile, the
+  // --user-data-dir of the browser this CLI started (other browsers run at the same time).
+  const profile = profileOf(chromiumUnder(cli.pid!));
   rawUrl = `http://127.0.0.1:${readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0]}`;
 });
+
+/** The command line (NUL-separated arguments) of every process, by parent: /proc, Linux only, as the suite is. */
+function processesByParent(): Map<number, { pid: number; args: string[] }[]> {
+  const byParent = new Map<number, { pid: number; args: string[] }[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]); // "pid (comm) state ppid …"
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      byParent.set(parent, [...(byParent.get(parent) ?? []), { pid: Number(entry), args }]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return byParent;
+}
+
+/** The arguments of the Chromium browser process started (directly or not) by process `root`. */
+function chromiumUnder(root: number): string[] {
+  const byParent = processesByParent();
+  for (const queue = [root]; queue.length > 0; ) {
+    for (const child of byParent.get(queue.shift()!) ?? []) {
+      if (child.args.some((a) => a.startsWith('--user-data-dir=')) && !child.args.some((a) => a.startsWith('--type='))) return child.args;
+      queue.push(child.pid);
+    }
+  }
+  throw new Error(`no Chromium under process ${root}`);
+}
+
+function profileOf(args: string[]): string {
+  const profile = args.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+  if (!existsSync(join(profile, 'DevToolsActivePort'))) throw new Error(`${profile} has no DevToolsActivePort`);
+  return profile;
+}
 
 test.afterAll(async () => {
   cli.kill('SIGTERM');

@@ -31,7 +31,8 @@ async function run(configs: GuardConfig[], playwright: string[], mcp: string[]):
   const { runs } = await runSuite({
     configs,
     headless: true,
-    parallel: 1,
+    // The two configurations of a test (no extension, guarded) side by side: each has its own servers and browser.
+    parallel: 2,
     scenarioIds: { playwright, mcp },
     log: () => undefined,
     extensions,

@@ -114,6 +114,11 @@ export const ATTACKS: Attack[] = [
   },
 ];
 
+// The tests are independent (each describe block launches its browser in every worker that runs one of
+// its tests; every worker has its own server): both workers share this long file instead of one
+// running it alone at the end of the suite.
+test.describe.configure({ mode: 'parallel' });
+
 let server: TestServer;
 let caseNumber = 0;
 test.beforeAll(async () => {
@@ -161,7 +166,12 @@ async function runAttack(browser: AgentBrowser, attack: Attack): Promise<boolean
     const c: Ctx = { page, server, attacker: server.origin(ATTACKER), id, secret };
     const host = attack.host?.(c) ?? ATTACKER;
     c.attacker = `http://${host}:${server.port}`;
+    const arrived = server.waitFor(`/${id}/`, host, 2 * QUIET_MS).then(() => true, () => false);
     await Promise.race([attack.run(c).catch(() => undefined), sleep(QUIET_MS)]);
+    // Without the extension the case ends as soon as the probe arrives, within the same window a
+    // guarded case is watched for (QUIET_MS after the attack ran). `return await`: the page, closed in
+    // `finally`, stays open until then.
+    if (browser.extensionId === null) return await Promise.race([arrived, sleep(QUIET_MS).then(() => false)]);
     await sleep(QUIET_MS);
     return server.hits(`/${id}/`, host).length > 0;
   } finally {
@@ -330,8 +340,10 @@ async function channelLeaks(browser: AgentBrowser): Promise<ChannelResult> {
     const ufrag = `leak${secret.code}`;
     await webRtcLeak(page, rtc, ufrag);
     await insert({ page } as Ctx, `<link rel="preconnect" href="http://${ATTACKER}:${preconnect.tcpPort}">`);
-    await sleep(3_000);
-    return { udpStun: rtc.udp.some((m) => m.includes(ufrag)), tcpIce: rtc.tcp.some((m) => m.includes(ufrag)), preconnect: preconnect.tcp.length > 0 };
+    const seen = (): ChannelResult => ({ udpStun: rtc.udp.some((m) => m.includes(ufrag)), tcpIce: rtc.tcp.some((m) => m.includes(ufrag)), preconnect: preconnect.tcp.length > 0 });
+    // Watched for 3 s, or until both asserted channels have carried something (the negative control).
+    for (const until = Date.now() + 3_000; Date.now() < until && !(seen().udpStun && seen().preconnect); ) await sleep(50);
+    return seen();
   } finally {
     await Promise.race([page.close({ runBeforeUnload: false }).catch(() => undefined), sleep(2_000)]);
     await rtc.close();

@@ -55,6 +55,11 @@ const WITHOUT_HOOKS: Record<string, 'floor' | 'isolated' | 'reaches'> = {
   'formdata listener that swaps in another recipient after the check': 'isolated',
 };
 
+// The tests are independent (each describe block launches its browser in every worker that runs one of
+// its tests; every worker has its own server): both workers share this long file instead of one
+// running it alone at the end of the suite.
+test.describe.configure({ mode: 'parallel' });
+
 let server: TestServer;
 let uploadFile: string;
 let caseNumber = 0;
