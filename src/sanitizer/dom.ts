@@ -267,14 +267,16 @@ export class Sanitizer {
         return;
       }
       if (isElement(n)) {
-        if (SKIP.has(n.tagName)) return;
+        // Each DOM read is a binding call, and this runs for every node the parser inserts: the tag is read once.
+        const tag = n.tagName;
+        if (SKIP.has(tag)) return;
         if (n.hasAttributes()) for (const name of ATTRIBUTES) if (n.hasAttribute(name)) this.attribute(n, name);
-        if (n.tagName === 'TEMPLATE') {
+        if (tag === 'TEMPLATE') {
           const content = (n as HTMLTemplateElement).content;
           this.observe(content);
           visit(content);
         }
-        this.host(n);
+        this.host(n, tag);
       }
       // The next sibling is read first: visiting a comment may remove it.
       for (let child = n.firstChild, next = child?.nextSibling ?? null; child !== null; child = next, next = child?.nextSibling ?? null) visit(child);
@@ -283,9 +285,9 @@ export class Sanitizer {
   }
 
   /** The element's shadow root, watched and read the first time it is seen (null for elements that cannot host one). */
-  private host(element: Element): ShadowRoot | null {
-    const custom = element.tagName.includes('-');
-    if (!custom && !SHADOW_HOST_TAGS.has(element.tagName)) return null;
+  private host(element: Element, tag = element.tagName): ShadowRoot | null {
+    const custom = tag.includes('-');
+    if (!custom && !SHADOW_HOST_TAGS.has(tag)) return null;
     const root = this.env.shadowRootOf(element);
     if (root !== null) {
       this.pendingHosts.delete(element);
