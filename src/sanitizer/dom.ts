@@ -237,8 +237,9 @@ export class Sanitizer {
   /** Shadow roots under `root` and in the roots it hosts (and in `<template>` contents): new ones are watched and read. */
   private discoverHosts(root: Document | DocumentFragment): void {
     for (const element of root.querySelectorAll('*')) {
-      if (element.tagName === 'TEMPLATE') this.discoverHosts((element as HTMLTemplateElement).content);
-      const shadow = this.host(element);
+      const tag = element.tagName;
+      if (tag === 'TEMPLATE') this.discoverHosts((element as HTMLTemplateElement).content);
+      const shadow = this.host(element, tag);
       if (shadow !== null) this.discoverHosts(shadow);
     }
   }
