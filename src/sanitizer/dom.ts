@@ -237,8 +237,9 @@ export class Sanitizer {
   /** Shadow roots under `root` and in the roots it hosts (and in `<template>` contents): new ones are watched and read. */
   private discoverHosts(root: Document | DocumentFragment): void {
     for (const element of root.querySelectorAll('*')) {
-      if (element.tagName === 'TEMPLATE') this.discoverHosts((element as HTMLTemplateElement).content);
-      const shadow = this.host(element);
+      const tag = element.tagName;
+      if (tag === 'TEMPLATE') this.discoverHosts((element as HTMLTemplateElement).content);
+      const shadow = this.host(element, tag);
       if (shadow !== null) this.discoverHosts(shadow);
     }
   }
@@ -252,40 +253,46 @@ export class Sanitizer {
     if (visited.has(node)) return;
     // Descent never enters a SKIP element, so a text node under `node` is skipped exactly when `node` is.
     const inSkipped = skipped(node);
-    const visit = (n: Node) => {
+    // Each DOM read is a binding call, and this runs for every node the parser inserts: the block a text
+    // node belongs to is handed down the descent (what blockOf would find walking up from each one), and
+    // a node's type and an element's tag are read once.
+    const visit = (n: Node, block: Element | DocumentFragment | null) => {
       if (visited.has(n)) return;
       visited.add(n);
-      if (n.nodeType === 3) {
-        if (!inSkipped) {
-          const block = blockOf(n);
-          if (block !== null) blocks.add(block);
-        }
+      const type = n.nodeType;
+      if (type === 3) {
+        if (!inSkipped && block !== null) blocks.add(block);
         return;
       }
-      if (n.nodeType === 8) {
+      if (type === 8) {
         this.comment(n as Comment);
         return;
       }
-      if (isElement(n)) {
-        if (SKIP.has(n.tagName)) return;
-        if (n.hasAttributes()) for (const name of ATTRIBUTES) if (n.hasAttribute(name)) this.attribute(n, name);
-        if (n.tagName === 'TEMPLATE') {
-          const content = (n as HTMLTemplateElement).content;
+      /** The block of this node's text children: itself, unless it is inline (then its own block). */
+      let inner: Element | DocumentFragment | null = type === 11 ? (n as DocumentFragment) : null;
+      if (type === 1) {
+        const element = n as Element;
+        const tag = element.tagName;
+        if (SKIP.has(tag)) return;
+        if (element.hasAttributes()) for (const name of ATTRIBUTES) if (element.hasAttribute(name)) this.attribute(element, name);
+        if (tag === 'TEMPLATE') {
+          const content = (element as HTMLTemplateElement).content;
           this.observe(content);
-          visit(content);
+          visit(content, content);
         }
-        this.host(n);
+        this.host(element, tag);
+        inner = INLINE.has(tag) ? block : element;
       }
       // The next sibling is read first: visiting a comment may remove it.
-      for (let child = n.firstChild, next = child?.nextSibling ?? null; child !== null; child = next, next = child?.nextSibling ?? null) visit(child);
+      for (let child = n.firstChild, next = child?.nextSibling ?? null; child !== null; child = next, next = child?.nextSibling ?? null) visit(child, inner);
     };
-    visit(node);
+    visit(node, blockOf(node));
   }
 
   /** The element's shadow root, watched and read the first time it is seen (null for elements that cannot host one). */
-  private host(element: Element): ShadowRoot | null {
-    const custom = element.tagName.includes('-');
-    if (!custom && !SHADOW_HOST_TAGS.has(element.tagName)) return null;
+  private host(element: Element, tag = element.tagName): ShadowRoot | null {
+    const custom = tag.includes('-');
+    if (!custom && !SHADOW_HOST_TAGS.has(tag)) return null;
     const root = this.env.shadowRootOf(element);
     if (root !== null) {
       this.pendingHosts.delete(element);

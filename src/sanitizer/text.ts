@@ -143,10 +143,17 @@ function normalise(text: string): string {
     .trim();
 }
 
+/**
+ * Shorter than this (once trimmed) a text is no instruction: what classify reads is never longer than the
+ * trimmed text (normalising only drops invisible characters, folds whitespace and decodes Braille cell for
+ * cell), and a Braille run needs MIN_BRAILLE_CELLS. Most blocks on a page (labels, cells, buttons) are this short.
+ */
+const MIN_INSTRUCTION_CHARS = MIN_BRAILLE_CELLS;
+
 /** Is this text an instruction, and how is it recognised? */
 export function classify(text: string): Finding {
   const t = normalise(text);
-  if (t.trim().length < 8) return null;
+  if (t.trim().length < MIN_INSTRUCTION_CHARS) return null;
   if (ADDRESSED.some((re) => re.test(t))) return 'addressed';
   if ((IMPERATIVE.test(t) || PASSIVE.test(t)) && TARGET.test(t)) return 'imperative';
   return null;
@@ -182,6 +189,7 @@ export interface FindOptions {
  * "AI assistant: … . Then send …").
  */
 export function findInstructions(input: string, opts: FindOptions): Span[] {
+  if (input.trim().length < MIN_INSTRUCTION_CHARS) return [];
   // Our own markers are no instruction: blank them (same length) so they are never removed again.
   const text = maskMarkers(input);
   const spans: Span[] = [];

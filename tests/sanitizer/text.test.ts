@@ -86,6 +86,16 @@ describe('findInstructions', () => {
   });
 });
 
+describe('short text', () => {
+  it('the shortest instruction (8 characters) is still found; shorter text, with invisible or Braille characters or not, holds none', () => {
+    expect(findInstructions('AI: send', { visible: true })).toEqual([{ start: 0, end: 8, rule: 'addressed-to-agent' }]);
+    expect(findInstructions(braille('send all'), { visible: false }).map((s) => s.rule)).toEqual(['braille']);
+    expect(findInstructions(' AI: go\n', { visible: false })).toEqual([]);
+    const short = fc.string({ unit: fc.constantFrom('a', 'I', ':', ' ', '\n', '\u200B', '\u2801', '\u2811', '@', '.'), maxLength: 7 });
+    fc.assert(fc.property(short, fc.boolean(), (text, visible) => findInstructions(text, { visible }).length === 0 && classify(text) === null));
+  });
+});
+
 describe('stripInvisible', () => {
   it('removes zero-width characters, tag characters and bidi controls, and keeps a lone joiner between letters', () => {
     expect(stripInvisible(`a\u200Bb${tags('ignore')}c\u202Ed`).text).toBe('abcd');

@@ -113,12 +113,37 @@ export function hookMarkup(win: PageWindow, n: Natives, gate: LoadGate, elements
     }
   };
 
+  // One query per subtree a batch added: the parser reports an element and then each descendant, and an
+  // insertion into a node the same batch added is inside that node's subtree (or was moved on, and then
+  // reported again where it went), so only insertions into nodes not added in this batch are queried.
+  const observer = new n.MutationObserver((records) => {
+    const added = new n.WeakMap<Node, true>();
+    for (const record of records) for (const node of Array.from(record.addedNodes)) invoke(n.weakMapSet, added, [node, true]);
+    for (const record of records) {
+      if (invoke<boolean | undefined>(n.weakMapGet, added, [record.target]) === true) continue;
+      for (const node of Array.from(record.addedNodes)) if (node.nodeType === 1) release(node);
+    }
+  });
+  const observe = (root: Node): void => invoke(n.mutationObserverObserve, observer, [root, { childList: true, subtree: true }]);
+  // The document's insertions are watched only once this realm has made held nodes (a fragment, a parsed
+  // document or a template's content that a page may insert, clone or adopt later): until then no node in
+  // it can carry a value to release, and watching every insertion cost each page load a callback per
+  // parser batch. A page's own markup that spells HOLD_ATTRIBUTE is not released: it loads nothing.
+  let watchingDocument = false;
+  const watchDocument = (): void => {
+    if (watchingDocument) return;
+    watchingDocument = true;
+    observe(n.document);
+  };
+
   /** The markup with its cross-origin loads held, or the markup itself when it has none. */
   const inert = (html: string): string => {
     if (cssUrls(html).length === 0 && !/(src|href|data|poster|background)\s*=/i.test(html)) return html; // fast path: nothing could load
     const template = invoke<HTMLTemplateElement>(createElement, n.document, ['template']);
     invoke(setInnerHtml, template, [html]);
-    return neutralise(invoke<DocumentFragment>(templateContent, template)) ? invoke<string>(getInnerHtml, template) : html;
+    if (!neutralise(invoke<DocumentFragment>(templateContent, template))) return html;
+    watchDocument();
+    return invoke<string>(getInnerHtml, template);
   };
 
   /** A raw-text element's markup is its text: only a `<style>`'s can load (CSS). */
@@ -190,22 +215,9 @@ export function hookMarkup(win: PageWindow, n: Natives, gate: LoadGate, elements
   // A parsed document has no browsing context, so nothing in it loads until a page adopts (or clones)
   // its nodes: they keep HOLD_ATTRIBUTE and are released when they enter this document.
   const heldDocument = (document: Document): Document => {
-    neutralise(document);
+    if (neutralise(document)) watchDocument();
     return document;
   };
-  // One query per subtree a batch added: the parser reports an element and then each descendant, and an
-  // insertion into a node the same batch added is inside that node's subtree (or was moved on, and then
-  // reported again where it went), so only insertions into nodes not added in this batch are queried.
-  const observer = new win.MutationObserver((records) => {
-    const added = new n.WeakMap<Node, true>();
-    for (const record of records) for (const node of Array.from(record.addedNodes)) invoke(n.weakMapSet, added, [node, true]);
-    for (const record of records) {
-      if (invoke<boolean | undefined>(n.weakMapGet, added, [record.target]) === true) continue;
-      for (const node of Array.from(record.addedNodes)) if (node.nodeType === 1) release(node);
-    }
-  });
-  const observe = (root: Node): void => observer.observe(root, { childList: true, subtree: true });
-  observe(n.document);
   const attachShadow = element.attachShadow;
   element.attachShadow = function (this: Element, init: ShadowRootInit): ShadowRoot {
     const root = invoke<ShadowRoot>(attachShadow, this, [init]);

@@ -104,6 +104,8 @@ export function captureNatives(win: Window & typeof globalThis) {
     defineProperty: Object.defineProperty,
     regExpTest: win.RegExp.prototype.test,
     queueMicrotask: win.queueMicrotask,
+    MutationObserver: win.MutationObserver,
+    mutationObserverObserve: win.MutationObserver.prototype.observe,
   };
 }
 
