@@ -60,6 +60,13 @@ export class ApprovalQueue {
         this.armTimer(approval);
       }
     }
+  }
+
+  /**
+   * The toolbar badge shows the pending count. The browser keeps it while the worker sleeps, so a wake
+   * sets it again only in its repairs, after its first answer (the action API is not on the decision path).
+   */
+  showCount(): void {
     this.effects.setBadge(this.approvals.size);
   }
 

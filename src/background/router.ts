@@ -52,8 +52,9 @@ export class MessageRouter {
   /** Total: every input gets an answer; nothing here throws. */
   async handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
     try {
-      await this.deps.ready;
+      // Parsed before memory is back: on a cold start this runs while IndexedDB reads the wake state.
       const parsed = parseBackgroundMessage(raw);
+      await this.deps.ready;
       if (!parsed.success) return await this.rejectMalformed(raw, sender, parsed.error.issues[0]);
       return await answerWith(this.handlers, parsed.data, sender);
     } catch (err) {

@@ -69,14 +69,16 @@ export class TaskSession implements ControlHost {
 
   /**
    * What a wake repairs once it has answered: approvals no person can be shown (the call each held was
-   * answered BLOCK when the worker that held it died) are deleted, and the network floor and content-script
-   * registration, which outlive the worker, are checked and applied again only if this browser session
-   * has not seen them applied (a browser restart drops session rules; a worker may die mid-update).
+   * answered BLOCK when the worker that held it died) are deleted, the badge shows the pending count, and
+   * the network floor and content-script registration, which outlive the worker, are checked and applied
+   * again only if this browser session has not seen them applied (a browser restart drops session rules;
+   * a worker may die mid-update).
    */
   async repairAfterWake(): Promise<void> {
     const ids = this.unreadableApprovals;
     this.unreadableApprovals = [];
     if (ids.length > 0) await this.writer.write(() => this.deps.store.deleteApprovals(ids));
+    this.approvals.showCount();
     const { effects } = this.deps;
     await (effects.repairFloor ?? effects.applyFloor)(this.current, this.inForce, [...this.controlWindows], floorOf(this.org));
   }

@@ -224,6 +224,18 @@ describe('Monitor: ASK_USER', () => {
     expect(await woken.handleMessage(proposal('retry', POST()), PAGE())).toMatchObject({ decision: 'ALLOW', check: 'grants' });
   });
 
+  it('after a restart the badge shows the restored pending count once the wake has repaired, not on the way to the first answer', async () => {
+    const { store, effects, monitor } = await setup(askPolicy());
+    void monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await until(async () => (await store.listApprovals()).length === 1);
+    effects.badge = -1; // the browser's badge, as a new worker finds it (untouched until the repairs)
+    const woken = await monitorOn(store, effects);
+    expect(woken.snapshot().approvals).toHaveLength(1);
+    expect(effects.badge).toBe(-1);
+    await woken.repairAfterWake();
+    expect(effects.badge).toBe(1);
+  });
+
   it('drops approvals that expired while the worker was asleep', async () => {
     const { store, effects, monitor } = await setup(askPolicy());
     void monitor.handleMessage(proposal('p1', POST()), PAGE());
