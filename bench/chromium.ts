@@ -247,6 +247,8 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** Thread (CPU) time of a complete event: unlike `dur`, not inflated when other processes take the core. */
+  tdur?: number;
   args?: { name?: string; data?: { url?: string; functionName?: string } };
 }
 
@@ -258,6 +260,14 @@ export interface MainThreadTime {
   byScript: { script: string; msPerLoad: number }[];
   /** The same, by script file and function (minified names), per load, largest first. */
   top: { fn: string; msPerLoad: number }[];
+  /** Main-thread CPU (thread time of the top-level tasks) per load. */
+  cpuMsPerLoad: number;
+  /**
+   * Self CPU per trace event type per load (time in an event minus its children's): what the main thread
+   * spent its time on (ParseHTML, UpdateLayoutTree, Layout, GC, RunMicrotasks, …); JS as
+   * `FunctionCall <file>` / `EvaluateScript <file>`.
+   */
+  byEvent: Record<string, number>;
 }
 
 /**
@@ -285,26 +295,36 @@ export async function traceMainThread(page: Page, loads: number, work: () => Pro
   const pageUrl = new URL(page.url()).origin;
   const pagePid = complete.find((e) => e.name === 'ParseHTML' || (e.name === 'EvaluateScript' && (e.args?.data?.url ?? '').startsWith(pageUrl)))?.pid;
   let busy = 0;
+  let cpu = 0;
   const byScript = new Map<string, number>();
   const byFunction = new Map<string, number>();
-  const open: { end: number; js: boolean }[] = [];
+  const byEvent = new Map<string, number>();
+  const open: { end: number; js: boolean; key: string }[] = [];
   for (const e of complete) {
     if (e.pid !== pagePid) continue;
     while (open.length > 0 && open[open.length - 1]!.end <= e.ts) open.pop();
     const dur = e.dur ?? 0;
     const js = e.name === 'FunctionCall' || e.name === 'EvaluateScript';
     if (open.length === 0 && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask')) busy += dur;
+    const thread = e.tdur ?? dur;
+    if (open.length === 0) cpu += thread;
+    const key = js ? `${e.name} ${fileOf(e.args?.data?.url ?? '') || '(page)'}` : e.name;
+    byEvent.set(key, (byEvent.get(key) ?? 0) + thread);
+    const parent = open[open.length - 1];
+    if (parent !== undefined) byEvent.set(parent.key, (byEvent.get(parent.key) ?? 0) - thread);
     if (js && !open.some((o) => o.js)) {
       const script = fileOf(e.args?.data?.url ?? '') || '(unknown)';
       byScript.set(script, (byScript.get(script) ?? 0) + dur);
       const fn = `${script} ${e.name === 'EvaluateScript' ? '(evaluation)' : e.args?.data?.functionName || '(anonymous)'}`;
       byFunction.set(fn, (byFunction.get(fn) ?? 0) + dur);
     }
-    open.push({ end: e.ts + dur, js });
+    open.push({ end: e.ts + dur, js, key });
   }
   const perLoad = (us: number) => Math.round((us / 1000 / loads) * 100) / 100;
   return {
     busyMsPerLoad: perLoad(busy),
+    cpuMsPerLoad: perLoad(cpu),
+    byEvent: Object.fromEntries([...byEvent.entries()].map(([name, us]) => [name, perLoad(us)])),
     byScript: [...byScript.entries()].sort((a, b) => b[1] - a[1]).map(([script, us]) => ({ script, msPerLoad: perLoad(us) })),
     top: [...byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([fn, us]) => ({ fn, msPerLoad: perLoad(us) })),
   };

@@ -8,6 +8,7 @@ import { compileFigures } from './compile';
 import { evaluatorFigures, growthFigure } from './evaluator';
 import { memoryFigures } from './memory';
 import { pageFigures } from './page';
+import { pauseFigures } from './pause';
 import { sanitizerFigures } from './sanitizer';
 import type { Figure } from './stats';
 
@@ -22,6 +23,7 @@ const SECTIONS: Section[] = [
   { name: 'evaluator', run: evaluatorFigures },
   { name: 'growth', run: () => [growthFigure()] },
   { name: 'page', run: pageFigures },
+  { name: 'pause', run: pauseFigures },
   { name: 'sanitizer', run: sanitizerFigures },
   { name: 'agent', run: agentFigures },
   { name: 'compile', run: compileFigures },

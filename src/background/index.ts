@@ -15,6 +15,8 @@ import { registrableDomain } from '../core/domains';
 import { TaskStore } from './store';
 import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
 import { startupMark } from './startup-marks';
+import { keepWarm } from './keep-warm';
+import type { ActiveTask } from './store';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered
@@ -40,15 +42,34 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const browserEffects = chromeEffects();
   // Set below, once the listener exists; the floor is never applied before the monitor is (monitor.ready).
   let watchEveryType: (policy: TaskPolicy | null) => void = () => undefined;
+  const warmth = keepWarm({
+    ping: () => chrome.runtime.getPlatformInfo(),
+    now: () => Date.now(),
+    every(fn, ms) {
+      const handle = setInterval(fn, ms);
+      return () => clearInterval(handle);
+    },
+  });
+  // The rebinding listener and the keep-warm follow the task, like the floor: when it is applied and on every wake.
+  const followTask = (task: ActiveTask | null) => {
+    watchEveryType(task?.policy ?? null);
+    warmth.follow(task !== null);
+  };
   const effects: MonitorEffects = {
     ...browserEffects,
-    // The rebinding listener follows the task's policy, like the floor (on every wake too).
     applyFloor: (task, ...rest) => {
-      watchEveryType(task?.policy ?? null);
+      followTask(task);
       return browserEffects.applyFloor(task, ...rest);
     },
+    repairFloor: (task, ...rest) => {
+      followTask(task);
+      return (browserEffects.repairFloor ?? browserEffects.applyFloor)(task, ...rest);
+    },
     openOptions: () => openControlWindow('/options.html').then(() => undefined),
-    audited: () => shipper?.kick(),
+    audited: () => {
+      warmth.activity();
+      shipper?.kick();
+    },
   };
   const minimizerModel = (task: string, action: Parameters<typeof minimizerModelOnDemand>[1], options: Options) =>
     minimizerModelOnDemand(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });

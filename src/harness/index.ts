@@ -107,6 +107,11 @@ export const HARNESS_BUILD = resolve(PACKAGE_ROOT, '.output/harness/chrome-mv3')
 /** `AF_NO_MAIN_HOOKS=1 wxt build`: the harness build without the MAIN-world page hooks. */
 export const NO_HOOKS_BUILD = resolve(PACKAGE_ROOT, '.output/nohooks/chrome-mv3');
 
+/** The Chromium the harness starts: AF_CHROMIUM, else Debian's. */
+export function chromiumExecutable(): string {
+  return process.env.AF_CHROMIUM ?? '/usr/bin/chromium';
+}
+
 /** Chromium flags per design.md §8: loopback names, nothing phoning home, a fresh profile each time. */
 export function chromiumArgs(extensionPath: string | null, hostMap: boolean, remoteDebuggingPort?: number): string[] {
   const args = [
@@ -149,7 +154,7 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
   }
   const profile = mkdtempSync(join(tmpdir(), 'agentsfence-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: options.executablePath ?? process.env.AF_CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: options.executablePath ?? chromiumExecutable(),
     headless: options.headless ?? true,
     args: chromiumArgs(extensionPath, options.hostMap ?? true, options.remoteDebuggingPort),
     acceptDownloads: true,

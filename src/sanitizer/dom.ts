@@ -181,7 +181,13 @@ export class Sanitizer {
     const visited = new Set<Node>();
     for (const record of records) {
       if (record.type === 'childList') {
-        for (const node of record.addedNodes) this.scanNode(node, blocks, visited);
+        // The parser reports an element and then each of its descendants, all before this runs: once a
+        // node's subtree was read in this batch, the records of insertions into it need no look at their
+        // nodes (a node since moved elsewhere is reported again where it went; one since removed is not
+        // in the document, and is read when it is inserted again). Reading addedNodes makes a NodeList each.
+        if (visited.has(record.target)) continue;
+        const added = record.addedNodes;
+        for (let i = 0; i < added.length; i++) this.scanNode(added[i]!, blocks, visited);
       } else if (record.type === 'characterData') {
         this.scanNode(record.target, blocks, visited);
       } else if (record.type === 'attributes' && isElement(record.target)) {
@@ -236,7 +242,10 @@ export class Sanitizer {
 
   /** Shadow roots under `root` and in the roots it hosts (and in `<template>` contents): new ones are watched and read. */
   private discoverHosts(root: Document | DocumentFragment): void {
-    for (const element of root.querySelectorAll('*')) {
+    // Indexed: for…of over a NodeList goes through its iterator, ≈ 4× slower per element in Chromium.
+    const elements = root.querySelectorAll('*');
+    for (let i = 0; i < elements.length; i++) {
+      const element = elements[i]!;
       const tag = element.tagName;
       if (tag === 'TEMPLATE') this.discoverHosts((element as HTMLTemplateElement).content);
       const shadow = this.host(element, tag);
@@ -246,8 +255,9 @@ export class Sanitizer {
 
   /**
    * Cleans comments and attributes under `node`, finds shadow roots and templates, and collects the blocks
-   * to read. `visited` spans one batch of records: the parser reports an element and then each of its
-   * descendants, and a node already visited as part of an earlier record's subtree is not visited again.
+   * to read. `visited` spans one batch of records and holds the nodes whose subtree was read: the parser
+   * reports an element and then each of its descendants, and a node already read as part of an earlier
+   * record's subtree is not visited again.
    */
   private scanNode(node: Node, blocks: Set<Element | DocumentFragment>, visited: Set<Node>): void {
     if (visited.has(node)) return;
@@ -258,8 +268,11 @@ export class Sanitizer {
     // a node's type and an element's tag are read once.
     const visit = (n: Node, block: Element | DocumentFragment | null) => {
       if (visited.has(n)) return;
-      visited.add(n);
       const type = n.nodeType;
+      const tag = type === 1 ? (n as Element).tagName : '';
+      // Not marked visited: `visited` holds the nodes whose whole subtree this batch read.
+      if (SKIP.has(tag)) return;
+      visited.add(n);
       if (type === 3) {
         if (!inSkipped && block !== null) blocks.add(block);
         return;
@@ -272,8 +285,6 @@ export class Sanitizer {
       let inner: Element | DocumentFragment | null = type === 11 ? (n as DocumentFragment) : null;
       if (type === 1) {
         const element = n as Element;
-        const tag = element.tagName;
-        if (SKIP.has(tag)) return;
         if (element.hasAttributes()) for (const name of ATTRIBUTES) if (element.hasAttribute(name)) this.attribute(element, name);
         if (tag === 'TEMPLATE') {
           const content = (element as HTMLTemplateElement).content;
