@@ -47,25 +47,6 @@ const extensionOnDemandLoaders: Plugin = {
   },
 };
 
-/**
- * tldts (pinned 7.6.0) derives its suffix trie's label hashes in a loop when its module is evaluated: ≈ 3 ms
- * of a worker's cold start, before IndexedDB can even open. Here the loop runs on the first lookup
- * instead (the same arrays, filled before any lookup reads them), and the worker asks for that first
- * lookup while it waits for IndexedDB (src/background/index.ts). Fails the build if tldts changed shape.
- */
-const LAZY_TRIE_LOOP = /\nfor \(let node = 0, offset = 0; node < numberOfNodes; node \+= 1\) \{\n[\s\S]*?\n\}\n/;
-const lazySuffixTrieHashes: Plugin = {
-  name: 'agentsfence:lazy-suffix-trie-hashes',
-  transform(code, id) {
-    if (!id.replaceAll('\\', '/').endsWith('/tldts/dist/es6/src/suffix-trie.js')) return null;
-    const loop = LAZY_TRIE_LOOP.exec(code);
-    const entry = 'export default function suffixLookup(hostname, options, out) {\n';
-    if (loop === null || !code.includes(entry)) throw new Error('tldts suffix-trie.js changed: update the lazy-hash transform in wxt.config.ts');
-    const derive = `\nlet edgesDerived = false;\nfunction deriveEdges() {\n    edgesDerived = true;${loop[0].slice(0, -1)}\n}\n`;
-    return { code: code.replace(loop[0], derive).replace(entry, `${entry}    if (!edgesDerived) deriveEdges();\n`), map: null };
-  },
-};
-
 export default defineConfig({
   // No webextension-polyfill: `wxt/browser` is the browser's own promise-based API (chrome in Chromium,
   // browser in Firefox); the polyfill's wrapper made every worker start evaluate it (9.6 KB).
@@ -82,7 +63,7 @@ export default defineConfig({
   // (src/background/registration.ts). No cross-module constant inlining: rolldown's default copied
   // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
   vite: () => ({
-    plugins: [preact(), extensionOnDemandLoaders, lazySuffixTrieHashes],
+    plugins: [preact(), extensionOnDemandLoaders],
     define: { __AF_HARNESS__: JSON.stringify(harness), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) },
     build: { rolldownOptions: { optimization: { inlineConst: false } } },
   }),

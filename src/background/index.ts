@@ -11,7 +11,6 @@ import { serveFramePorts } from './port';
 import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
 import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
-import { registrableDomain } from '../core/domains';
 import { TaskStore } from './store';
 import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
 import { startupMark } from './startup-marks';
@@ -207,10 +206,6 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
 
   guardDownloads(chrome.downloads, monitor, extensionOrigin);
-
-  // The first lookup derives the suffix trie's hashes (deferred from evaluation, wxt.config.ts): done here
-  // in the worker's first task after evaluation, while IndexedDB opens, not inside the first decision.
-  setTimeout(() => registrableDomain('agentsfence.invalid'), 0);
 
   const openControlWindow = async (path = '/popup.html'): Promise<number> => {
     const m = await monitor;
