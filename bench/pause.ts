@@ -93,9 +93,17 @@ class RawBrowser {
   }
 
   async evaluate<T>(sessionId: string, expression: string): Promise<T> {
-    const reply = await this.send<{ result: { value: T }; exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
-    if (reply.exceptionDetails !== undefined) throw new Error(`evaluate: ${reply.exceptionDetails.text}`);
+    const reply = await this.send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+    if (reply.exceptionDetails !== undefined) throw new Error(`evaluate: ${reply.exceptionDetails.exception?.description ?? reply.exceptionDetails.text}`);
     return reply.result.value;
+  }
+
+  /** Evaluates `condition` in the target until it is true (a worker still evaluating its script, a page still loading). */
+  async until(sessionId: string, condition: string, what: string): Promise<void> {
+    for (const deadline = Date.now() + 20_000; !(await this.evaluate<boolean>(sessionId, `Boolean(${condition})`).catch(() => false)); ) {
+      if (Date.now() > deadline) throw new Error(`${what} within 20 s`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Attaches to a target for as long as `fn` runs. */
@@ -140,8 +148,13 @@ export async function pauseFigures(): Promise<Figure[]> {
       const browser = await RawBrowser.launch(path);
       arms.push({ name, browser, page: '' });
       const worker = await browser.worker();
-      if (name === 'guarded') await browser.attached(worker.targetId, (s) => browser.evaluate(s, `globalThis.__agentsfence.setPolicy(${JSON.stringify(POLICY)}).then(() => true)`));
+      if (name === 'guarded')
+        await browser.attached(worker.targetId, async (s) => {
+          await browser.until(s, 'globalThis.__agentsfence', 'the harness channel did not appear');
+          await browser.evaluate(s, `globalThis.__agentsfence.setPolicy(${JSON.stringify(POLICY)}).then(() => true)`);
+        });
       const { targetId } = await browser.send<{ targetId: string }>('Target.createTarget', { url: `${server.origin(APP)}/app` });
+      await browser.attached(targetId, (s) => browser.until(s, `location.hostname === '${APP}' && document.readyState === 'complete'`, 'the page did not load'));
       arms.at(-1)!.page = targetId;
     }
     const url = `${server.origin(APP)}/w`;
