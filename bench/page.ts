@@ -32,7 +32,7 @@ const COLD_STARTS = 8;
 const API = 'api.test';
 
 /** Reading and writing on app.test and api.test, as a task that names both sites would get. */
-const POLICY: TaskPolicyInput = {
+export const POLICY: TaskPolicyInput = {
   version: 1,
   taskId: 'bench-page',
   issuedAt: 0,

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { startTestServer } from '../e2e/fixtures/server';
-import type { TaskPolicyInput } from '../src/core/policy';
 import { chromiumArgs, chromiumExecutable } from '../src/harness';
 import { benchExtension } from './chromium';
 import { echoExtension } from './controls';
+import { POLICY } from './page';
 import { median, type Figure } from './stats';
 
 /**
@@ -22,16 +22,6 @@ import { median, type Figure } from './stats';
 const APP = 'app.test';
 const PAUSE_MS = 40_000;
 const PAUSES = 3;
-
-const POLICY: TaskPolicyInput = {
-  version: 1,
-  taskId: 'bench-pause',
-  issuedAt: 0,
-  expiresAt: null,
-  ceilings: { EXTERNAL_WRITE: 'allow' },
-  allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE'] },
-  domains: [APP],
-};
 
 interface TargetInfo {
   targetId: string;
