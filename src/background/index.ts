@@ -11,11 +11,10 @@ import { serveFramePorts } from './port';
 import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
 import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
-import { TaskStore } from './store';
+import { TaskStore, type ActiveTask } from './store';
 import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
 import { startupMark } from './startup-marks';
 import { keepWarm } from './keep-warm';
-import type { ActiveTask } from './store';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered
