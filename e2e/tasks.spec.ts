@@ -122,6 +122,8 @@ test('negative control: without the extension the reply and the comment both rea
   const agent = await browser.context.newPage();
   await submitReply(agent, 'bob');
   await expect.poll(() => sentTo('bob@corp.test'), { timeout: 10_000 }).toBe(1);
+  // The submission is a navigation: let it land before the agent opens the next page.
+  await agent.waitForURL(/\/send$/);
   await agent.goto(`${server.origin('news.example.test')}/story/1`);
   expect(await postComment(agent)).toBe('sent:200');
   expect(server.hits('/comments')).toHaveLength(1);
