@@ -1,6 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
 import { ALL_TYPES, buildSessionRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
+import { ruleUpdate } from './rule-update';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
 
@@ -50,7 +51,9 @@ async function detectDnrSupport(): Promise<DnrSupport> {
 const PROBE_RULE_ID = 2_000_000_000;
 
 /**
- * Session rules are replaced as a whole, one update at a time, in the order requested. If Chromium
+ * The session rules follow the floor one update at a time, in the order requested, each update only what
+ * changed (ruleUpdate: Chromium re-indexes the whole set on every update anyway, but the rules no longer
+ * cross into the browser in full at each taint report, and an unchanged floor costs no call). If Chromium
  * refuses the set (a limit, a regex over its budget), the floor is applied again without the taint rules
  * rather than not at all.
  */
@@ -58,6 +61,10 @@ export function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
   let support: Promise<DnrSupport> | null = null;
   let reportedDropped = false;
+  /** The session rules as this worker last set them; read from the browser after a wake or a failure. */
+  let installed: Rule[] | null = null;
+  /** Whether the channel settings were last set for a running task; null until set in this worker. */
+  let channelsClosed: boolean | null = null;
   return (task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void> => {
     const run = async () => {
       const build = async (withTaint: boolean): Promise<Rule[]> => {
@@ -79,14 +86,24 @@ export function floorUpdater() {
         }
         return adapted.rules;
       };
-      await applyChannelSettings(task !== null).catch((err: unknown) => console.error('AgentsFence: channel settings failed', err));
-      const existing = await chrome.declarativeNetRequest.getSessionRules();
-      const removeRuleIds = existing.map((r) => r.id);
+      if (channelsClosed !== (task !== null)) {
+        await applyChannelSettings(task !== null).then(
+          () => (channelsClosed = task !== null),
+          (err: unknown) => console.error('AgentsFence: channel settings failed', err),
+        );
+      }
+      const apply = async (wanted: Rule[]) => {
+        const current = installed ?? (await chrome.declarativeNetRequest.getSessionRules()).filter((r) => r.id !== PROBE_RULE_ID);
+        installed = null; // unknown until the update is through
+        const { removeRuleIds, addRules, after } = ruleUpdate(current, wanted);
+        if (removeRuleIds.length > 0 || addRules.length > 0) await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules });
+        installed = after;
+      };
       try {
-        await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: await build(true) });
+        await apply(await build(true));
       } catch (err) {
         console.error('AgentsFence: network floor refused with the taint rules, applying it without them', err);
-        await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules: await build(false) });
+        await apply(await build(false));
       }
     };
     const next = chain.then(run, run);
