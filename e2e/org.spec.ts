@@ -120,7 +120,7 @@ test('a policy pushed while the browser runs applies at once (storage.onChanged,
     // Chromium watches the policy directory and reloads it after a settle delay of a few seconds.
     writeManagedPolicy(copy.id, { maxAskTimeoutSeconds: 60, blockedSites: ['shop.test'] });
     await expect
-      .poll(async () => (await browser.sessionRules()).some((r) => JSON.stringify(r).includes('"requestDomains":["shop.test"]')), { timeout: 30_000 })
+      .poll(async () => (await browser.floorRules()).some((r) => JSON.stringify(r).includes('"requestDomains":["shop.test"]')), { timeout: 30_000 })
       .toBe(true);
     await page.goto(`${server.origin('shop.test')}/cart?again`).catch(() => undefined);
     await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=org_floor`));

@@ -75,7 +75,7 @@ test('an open-web task (floor alone) reaches no loopback admin page: IP spelling
     PRIVATE_HOST_PATTERNS,
   );
   expect(supported.map((s) => s.isSupported)).toEqual(PRIVATE_HOST_PATTERNS.map(() => true));
-  const rules = (await browser.sessionRules()) as { condition: { regexFilter?: string; requestDomains?: string[] } }[];
+  const rules = (await browser.floorRules()) as { condition: { regexFilter?: string; requestDomains?: string[] } }[];
   for (const pattern of PRIVATE_HOST_PATTERNS) expect(rules.some((r) => r.condition.regexFilter === pattern)).toBe(true);
   expect(rules.some((r) => r.condition.requestDomains?.includes('localhost'))).toBe(true);
 
@@ -121,7 +121,7 @@ test('"Ask the user" on the blocked page: the prompt says why, and "Allow once" 
 test('Chromium accepts the rules for a task naming an IPv6 literal; a name that resolves to loopback is audited once, after the fact', async ({ launchFence, server }) => {
   const browser = await launchFence();
   await browser.setPolicy({ ...openWeb, taskId: 't-v6', domains: ['::1', 'news.test'] });
-  const rules = (await browser.sessionRules()) as { condition: { excludedRequestDomains?: string[] } }[];
+  const rules = (await browser.floorRules()) as { condition: { excludedRequestDomains?: string[] } }[];
   expect(rules.some((r) => r.condition.excludedRequestDomains?.includes('[::1]'))).toBe(true);
 
   // app.test is not named and resolves to 127.0.0.1 (--host-resolver-rules): recorded once per task and site.

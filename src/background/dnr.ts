@@ -7,7 +7,7 @@ import { taintRules, type RuleSpec } from '../taint/rules';
 import type { TaintToken } from '../taint/tokens';
 
 /**
- * The network floor: declarativeNetRequest session rules derived from the policy. Whatever page code
+ * The network floor: declarativeNetRequest rules derived from the policy. Whatever page code
  * does (natives restored from a fresh iframe, a Worker, a redirect chain), the browser itself refuses:
  *
  *  - navigations (main_frame) and sub-frames to sites off the policy's domain list (when it is a list);
@@ -23,7 +23,8 @@ import type { TaintToken } from '../taint/tokens';
  *  - exfiltration-shaped URLs to every site not allowed for writes: userinfo, an e-mail address in the
  *    query, a long letter-digit run in the query;
  *  - the task's taint: session data the guarded pages showed or the agent typed, in any of its
- *    encodings, to any site the task does not name (`src/taint/rules.ts`);
+ *    encodings, to any site the task does not name (`src/taint/rules.ts`). These are dynamic rules, the
+ *    rest session rules (see `buildTaintRules`);
  *  - downloads, unless the task allows LOCAL_WRITE: responses that say `Content-Disposition:
  *    attachment`, and navigations to `application/octet-stream`. This stops a download even where a
  *    debugger manages it (Playwright's downloads skip the downloads API's filename hook and finish
@@ -37,7 +38,8 @@ import type { TaintToken } from '../taint/tokens';
  * lift every block for those domains.
  *
  * Every family applies twice: to the guarded tabs, and to requests without a tab (shared and service
- * workers) initiated by the sites those tabs are on (`workerScope`).
+ * workers) initiated by the sites those tabs are on (`workerScope`). The taint applies once, unscoped, under
+ * allow rules for every request outside those two scopes (`outOfScopeRules`).
  *
  * What RE2 in DNR cannot express, and is left to the evaluator (semantic layer) and the taint: entropy
  * tests, base64 runs that contain `+ / = _ -` (the class is too large to count), percent-decoding,
@@ -98,6 +100,11 @@ export const PRIORITY_DATA_BLOCK = 20;
 export const PRIORITY_GRANT = 100;
 /** The organisation's blocked sites: above the grants, so no approval lifts them. */
 export const PRIORITY_ORG = 1000;
+/**
+ * Requests outside the guard's scope (other tabs, workers of other sites): an allow just above the taint,
+ * which cannot be scoped itself (see buildTaintRules). No other rule of the floor judges these requests.
+ */
+export const PRIORITY_OUT_OF_SCOPE = PRIORITY_DATA_BLOCK + 1;
 
 /**
  * Exfiltration-shaped URLs in RE2 (DNR's regex engine: no lookaround, no backreferences, and each
@@ -314,14 +321,9 @@ function grantRules(policy: TaskPolicy): RuleSpec[] {
   });
 }
 
-/** Taint budget per scope: the tab scope and the worker scope each get one (Chromium: 5,000 session rules, 1,000 regex rules). */
+/** Taint budget (Chromium: 5,000 unsafe dynamic rules, 30,000 safe ones; 1,000 regex rules across the dynamic and session sets). */
 export const TAINT_BUDGET = { urlFilters: 1_800, regexes: 150 } as const;
 
-/** Session data the task's pages showed or the agent typed, to any site the task does not name. */
-function taintFloorRules(input: FloorInput, named: string[]): RuleSpec[] {
-  if (input.taint === undefined || input.taint.length === 0) return [];
-  return taintRules({ tokens: input.taint, namedSites: named, resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
-}
 
 /** The organisation's blocked sites (and their subdomains), whatever the task names or the user granted. */
 function orgRules(input: FloorInput): RuleSpec[] {
@@ -330,8 +332,8 @@ function orgRules(input: FloorInput): RuleSpec[] {
   return [{ priority: PRIORITY_ORG, action: BLOCK, condition: { requestDomains: blocked.map(dnrDomain), resourceTypes: ALL_TYPES } }];
 }
 
-/** Every rule family, unscoped: the same list is scoped to the guarded tabs and to their workers. */
-export function floorRuleSpecs(input: FloorInput): RuleSpec[] {
+/** Every rule family but the taint, unscoped: the same list is scoped to the guarded tabs and to their workers. */
+function floorRuleSpecs(input: FloorInput): RuleSpec[] {
   const writes = writeSites(input);
   const readable = readableSites(input);
   return [
@@ -339,7 +341,6 @@ export function floorRuleSpecs(input: FloorInput): RuleSpec[] {
     ...(readable === null ? [] : [...namedSiteRules(readable), ...dependencyRules(readable)]),
     ...exfilShapeRules(writes),
     ...privateNetworkSpecs(input),
-    ...taintFloorRules(input, namedSites(input)),
     ...downloadRules(input.policy),
     ...grantRules(input.policy),
     ...orgRules(input),
@@ -354,16 +355,52 @@ export function floorRuleSpecs(input: FloorInput): RuleSpec[] {
  */
 export function buildSessionRules(input: FloorInput, scope: FloorScope, extensionId: string): Rule[] {
   if ('tabIds' in scope && scope.tabIds.length === 0) return [];
-  const specs = floorRuleSpecs(input);
   const workers = workerScope(input, extensionId);
   const rules: Rule[] = [];
   const emit = (spec: RuleSpec, where: ScopeCondition) => rules.push({ ...spec, id: rules.length + 1, condition: { ...spec.condition, ...where } });
+  const specs = floorRuleSpecs(input);
   for (const spec of specs) emit(spec, tabScope(scope));
   if (workers !== null) {
     // Workers make no top-level navigations; the rest applies to them as to their pages.
     for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
   }
+  for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: {} }, where);
   return rules;
+}
+
+/**
+ * The requests neither scope judges, as conditions: tabs outside the tab scope, and requests without a
+ * tab whose initiator the worker scope leaves out (or all of them when it is null). A request with no
+ * initiator at all is outside an `initiatorDomains` scope and inside an `excludedInitiatorDomains` one.
+ */
+function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCondition[] {
+  const otherTabs: ScopeCondition[] =
+    'tabIds' in scope
+      ? [{ excludedTabIds: [...scope.tabIds, TAB_ID_NONE] }]
+      : scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE).length > 0
+        ? [{ tabIds: scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE) }]
+        : [];
+  let otherWorkers: ScopeCondition = { tabIds: [TAB_ID_NONE] };
+  if (workers?.initiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: workers.initiatorDomains };
+  else if (workers?.excludedInitiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], initiatorDomains: workers.excludedInitiatorDomains };
+  return [...otherTabs, otherWorkers];
+}
+
+/**
+ * The taint's rules: session data the task's pages showed or the agent typed, to any site the task does
+ * not name. They are dynamic rules, one per pattern with no tab condition (dynamic rules cannot name tabs),
+ * and the session rules' out-of-scope allows (PRIORITY_OUT_OF_SCOPE) keep them to the guard's two scopes.
+ * Why dynamic: they change at every taint report, and Chromium rebuilds a session ruleset on the
+ * browser's UI thread at each update (every rule re-indexed, every regex compiled) while page loads,
+ * requests and the agent's own DevTools commands wait; a dynamic ruleset is rebuilt on the file sequence
+ * (extensions/browser/api/declarative_net_request/rules_monitor_service.cc, UpdateSessionRulesInternal vs
+ * UpdateDynamicRulesInternal). Priorities compare across an extension's rulesets. None when the scope
+ * names no tab (then no session rule bounds them).
+ */
+export function buildTaintRules(input: FloorInput, scope: FloorScope): Rule[] {
+  if (input.taint === undefined || input.taint.length === 0 || ('tabIds' in scope && scope.tabIds.length === 0)) return [];
+  const specs = taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
+  return specs.map((spec, i) => ({ ...spec, id: i + 1 }));
 }
 
 function isMainFrameOnly(spec: RuleSpec): boolean {

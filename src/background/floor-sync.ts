@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
-import { ALL_TYPES, buildSessionRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
+import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
 import { ruleUpdate } from './rule-update';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
@@ -50,60 +50,76 @@ async function detectDnrSupport(): Promise<DnrSupport> {
 /** Above any id the floor uses (ids count up from 1). */
 const PROBE_RULE_ID = 2_000_000_000;
 
+type RuleChange = { removeRuleIds: number[]; addRules: Rule[] };
+
 /**
- * The session rules follow the floor one update at a time, in the order requested, each update only what
- * changed (ruleUpdate: Chromium re-indexes the whole set on every update anyway, but the rules no longer
- * cross into the browser in full at each taint report, and an unchanged floor costs no call). If Chromium
- * refuses the set (a limit, a regex over its budget), the floor is applied again without the taint rules
- * rather than not at all.
+ * One of the extension's rulesets, kept in line with what the floor wants by the smallest update
+ * (ruleUpdate): only the changed rules cross into the browser, and an unchanged set costs no call.
+ */
+function rulesetSync(read: () => Promise<Rule[]>, update: (change: RuleChange) => Promise<void>) {
+  /** The rules as this worker last set them; read from the browser after a wake or a failure. */
+  let installed: Rule[] | null = null;
+  return async (wanted: Rule[]): Promise<void> => {
+    const current = installed ?? (await read()).filter((r) => r.id !== PROBE_RULE_ID);
+    installed = null; // unknown until the update is through
+    const { removeRuleIds, addRules, after } = ruleUpdate(current, wanted);
+    if (removeRuleIds.length > 0 || addRules.length > 0) await update({ removeRuleIds, addRules });
+    installed = after;
+  };
+}
+
+/**
+ * The floor follows the task one update at a time, in the order requested: its session rules, then the
+ * taint's dynamic rules (dnr.ts, buildTaintRules, says why they are apart). If Chromium refuses the taint
+ * rules (a limit, a regex over its budget), the floor holds without them rather than not at all.
  */
 export function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
   let support: Promise<DnrSupport> | null = null;
   let reportedDropped = false;
-  /** The session rules as this worker last set them; read from the browser after a wake or a failure. */
-  let installed: Rule[] | null = null;
+  const dnr = chrome.declarativeNetRequest;
+  const sessionRules = rulesetSync(() => dnr.getSessionRules(), (change) => dnr.updateSessionRules(change));
+  const taintRules = rulesetSync(() => dnr.getDynamicRules(), (change) => dnr.updateDynamicRules(change));
   /** Whether the channel settings were last set for a running task; null until set in this worker. */
   let channelsClosed: boolean | null = null;
+
+  const build = async (task: ActiveTask, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<{ session: Rule[]; taint: Rule[] }> => {
+    let scope: FloorScope;
+    if (options.guardScope === 'all-tabs') {
+      const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
+      scope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))] };
+    } else {
+      scope = { tabIds: task.taskTabIds };
+    }
+    const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, orgBlockedSites: org?.blockedSites ?? [] };
+    // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
+    const extensionHost = new URL(chrome.runtime.getURL('/')).host;
+    const browserSupport = await (support ??= detectDnrSupport());
+    const session = rulesForBrowser(buildSessionRules(input, scope, extensionHost), browserSupport);
+    const taint = rulesForBrowser(buildTaintRules(input, scope), browserSupport);
+    const dropped = [...session.dropped, ...taint.dropped];
+    if (dropped.length > 0 && !reportedDropped) {
+      reportedDropped = true;
+      console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${dropped.length} floor rules (README, "Firefox")`, dropped);
+    }
+    return { session: session.rules, taint: taint.rules };
+  };
+
   return (task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void> => {
     const run = async () => {
-      const build = async (withTaint: boolean): Promise<Rule[]> => {
-        if (task === null) return [];
-        let scope: FloorScope;
-        if (options.guardScope === 'all-tabs') {
-          const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
-          scope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))] };
-        } else {
-          scope = { tabIds: task.taskTabIds };
-        }
-        const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: withTaint ? task.taint : [], orgBlockedSites: org?.blockedSites ?? [] };
-        // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
-        const extensionHost = new URL(chrome.runtime.getURL('/')).host;
-        const adapted = rulesForBrowser(buildSessionRules(input, scope, extensionHost), await (support ??= detectDnrSupport()));
-        if (adapted.dropped.length > 0 && !reportedDropped) {
-          reportedDropped = true;
-          console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${adapted.dropped.length} floor rules (README, "Firefox")`, adapted.dropped);
-        }
-        return adapted.rules;
-      };
       if (channelsClosed !== (task !== null)) {
         await applyChannelSettings(task !== null).then(
           () => (channelsClosed = task !== null),
           (err: unknown) => console.error('AgentsFence: channel settings failed', err),
         );
       }
-      const apply = async (wanted: Rule[]) => {
-        const current = installed ?? (await chrome.declarativeNetRequest.getSessionRules()).filter((r) => r.id !== PROBE_RULE_ID);
-        installed = null; // unknown until the update is through
-        const { removeRuleIds, addRules, after } = ruleUpdate(current, wanted);
-        if (removeRuleIds.length > 0 || addRules.length > 0) await chrome.declarativeNetRequest.updateSessionRules({ removeRuleIds, addRules });
-        installed = after;
-      };
+      const wanted = task === null ? { session: [], taint: [] } : await build(task, options, controlWindows, org);
+      await sessionRules(wanted.session);
       try {
-        await apply(await build(true));
+        await taintRules(wanted.taint);
       } catch (err) {
-        console.error('AgentsFence: network floor refused with the taint rules, applying it without them', err);
-        await apply(await build(false));
+        console.error('AgentsFence: network floor refused the taint rules, holding without them', err);
+        await taintRules([]);
       }
     };
     const next = chain.then(run, run);

@@ -40,6 +40,9 @@ export function openHarnessChannel(handle: BackgroundHandle): void {
       await m.ready;
       return m.snapshot();
     },
-    sessionRules: () => chrome.declarativeNetRequest.getSessionRules(),
+    async floorRules() {
+      const dnr = chrome.declarativeNetRequest;
+      return [...(await dnr.getSessionRules()), ...(await dnr.getDynamicRules())];
+    },
   };
 }

@@ -77,8 +77,8 @@ export interface AgentBrowser {
   restartWorker(): Promise<Worker>;
   /** The worker's durable state: task (policy, counters, grants), pending approvals, control windows. */
   snapshot(): Promise<FenceSnapshot>;
-  /** The network floor as installed: the declarativeNetRequest session rules. */
-  sessionRules(): Promise<unknown[]>;
+  /** The network floor as installed: the declarativeNetRequest session rules, then the dynamic (taint) ones. */
+  floorRules(): Promise<unknown[]>;
   close(): Promise<void>;
 }
 
@@ -93,7 +93,7 @@ interface HarnessChannel {
   setPolicy(policy: unknown): Promise<unknown>;
   snapshot(): Promise<FenceSnapshot>;
   openControlWindow(path?: string): Promise<number>;
-  sessionRules(): Promise<unknown[]>;
+  floorRules(): Promise<unknown[]>;
 }
 
 /** `chrome.runtime.sendMessage` as seen from an extension page (the harness has no chrome types). */
@@ -295,7 +295,7 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       return worker;
     },
     snapshot: () => callChannel('snapshot'),
-    sessionRules: () => callChannel('sessionRules'),
+    floorRules: () => callChannel('floorRules'),
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildSessionRules,
+  buildTaintRules,
   DEPENDENCY_DATA_PATTERNS,
   DEPENDENCY_QUERIES,
   EXFIL_PATTERNS,
@@ -8,6 +9,7 @@ import {
   PRIORITY_DATA_BLOCK,
   PRIORITY_DEPENDENCY_ALLOW,
   PRIORITY_GRANT,
+  PRIORITY_OUT_OF_SCOPE,
   TAINT_BUDGET,
   writeSites,
   type Rule,
@@ -25,9 +27,10 @@ const writer = makePolicy({
   constraints: [{ id: 'k1', tool: 'browser.request', domains: ['api.test'], maxCalls: 3 }],
 });
 
-/** The rules for the guarded tabs (the rest judge their workers' requests, tab id -1). */
-const tabRules = (rules: Rule[]) => rules.filter((r) => !r.condition.tabIds?.includes(-1));
-const workerRules = (rules: Rule[]) => rules.filter((r) => r.condition.tabIds?.includes(-1));
+/** The rules for the guarded tabs, and those for their workers' requests (tab id -1); not the out-of-scope allows. */
+const scoped = (rules: Rule[]) => rules.filter((r) => r.priority !== PRIORITY_OUT_OF_SCOPE);
+const tabRules = (rules: Rule[]) => scoped(rules).filter((r) => !r.condition.tabIds?.includes(-1));
+const workerRules = (rules: Rule[]) => scoped(rules).filter((r) => r.condition.tabIds?.includes(-1));
 const byAction = (rules: Rule[], type: string) => tabRules(rules).filter((r) => r.action.type === type);
 const mainFrameBlocks = (rules: Rule[]) => byAction(rules, 'block').filter((r) => r.condition.resourceTypes?.includes('main_frame'));
 
@@ -204,12 +207,50 @@ describe('dependencies from sites the task does not name', () => {
 });
 
 describe('the taint in the floor', () => {
+  const token = { value: 'k7Qx9Lm2Pz4Rt8Vw', kind: 'token' as const, site: 'news.test' };
+
   it('blocks every request type carrying a token to sites the task does not name, within the budget', () => {
     const taint = Array.from({ length: 300 }, (_, i) => ({ value: `tok${i}x${'d4'.repeat(12)}`, kind: 'token' as const, site: 'news.test' }));
-    const rules = buildSessionRules({ policy: readOnly, taint }, TABS, EXT);
-    const tainted = tabRules(rules).filter((r) => r.priority === PRIORITY_DATA_BLOCK && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
+    const rules = buildTaintRules({ policy: readOnly, taint }, TABS);
+    expect(buildSessionRules({ policy: readOnly, taint }, TABS, EXT)).toEqual(buildSessionRules({ policy: readOnly }, TABS, EXT));
+    const tainted = rules.filter((r) => r.priority === PRIORITY_DATA_BLOCK && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
     expect(tainted.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(TAINT_BUDGET.urlFilters);
     expect(rules.length).toBeLessThanOrEqual(5_000);
     expect(rules.filter((r) => r.condition.regexFilter !== undefined).length).toBeLessThanOrEqual(1_000);
+    expect(buildTaintRules({ policy: readOnly, taint }, { tabIds: [] })).toEqual([]);
+  });
+
+  /** The highest-priority rule of the two sets that matches (allow wins a tie), as Chromium picks it. */
+  function verdict(rules: Rule[], request: { tabId: number; initiator?: string; url: string }): 'block' | 'allow' | 'none' {
+    const host = new URL(request.url).hostname;
+    const under = (name: string | undefined, domains: string[]) => name !== undefined && domains.some((d) => name === d || name.endsWith(`.${d}`));
+    const matching = rules.filter(({ condition: c }) => {
+      if (c.tabIds !== undefined && !c.tabIds.includes(request.tabId)) return false;
+      if (c.excludedTabIds?.includes(request.tabId)) return false;
+      if (c.initiatorDomains !== undefined && !under(request.initiator, c.initiatorDomains)) return false;
+      if (c.excludedInitiatorDomains !== undefined && under(request.initiator, c.excludedInitiatorDomains)) return false;
+      if (c.excludedRequestDomains !== undefined && under(host, c.excludedRequestDomains)) return false;
+      return c.urlFilter === undefined || request.url.toLowerCase().includes(c.urlFilter.toLowerCase());
+    });
+    const top = Math.max(...matching.map((r) => r.priority ?? 1));
+    const best = matching.filter((r) => (r.priority ?? 1) === top);
+    if (best.length === 0) return 'none';
+    return best.some((r) => r.action.type === 'allow') ? 'allow' : 'block';
+  }
+
+  it('blocks the token in the guarded tabs and their sites’ workers only, as the tab-scoped rules did', () => {
+    const url = `https://collector.attacker.test/c?d=${token.value}`;
+    const cases = [
+      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 9, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
+      { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }] },
+      { name: 'open reading', scope: TABS, policy: makePolicy({ domains: null }), inScope: [{ tabId: 7 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: EXT }] },
+    ];
+    for (const { name, scope, policy, inScope, outOfScope } of cases) {
+      const rules = [...buildSessionRules({ policy, taint: [token] }, scope, EXT), ...buildTaintRules({ policy, taint: [token] }, scope)];
+      for (const where of inScope) expect(verdict(rules, { ...where, url }), `${name}: ${JSON.stringify(where)}`).toBe('block');
+      for (const where of outOfScope) expect(verdict(rules, { ...where, url }), `${name}: ${JSON.stringify(where)}`).not.toBe('block');
+      // The site that showed the token may receive it (as far as the taint goes).
+      expect(verdict(buildTaintRules({ policy, taint: [token] }, scope), { tabId: inScope[0]!.tabId, url: `https://news.test/c?d=${token.value}` }), name).toBe('none');
+    }
   });
 });
