@@ -16,7 +16,7 @@ import type { ModelAction, ModelResult } from '../minimizer/model';
 import { ApprovalQueue, type Waiter } from './approvals';
 import { AuditWriter, ctxWhere, type AuditInput } from './audit';
 import type { TaskCompiler } from './compile';
-import { namedSites } from './dnr';
+import { namedSites, writeSites } from './dnr';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
 import { maskSecrets, redactUrl, summarizeCall } from './redact';
 import { MessageRouter } from './router';
@@ -332,10 +332,15 @@ export class Monitor {
   private async afterAllow(task: ActiveTask, record: DecisionRecord, call: ToolCall, counted: boolean, entry: AuditInput | null): Promise<void> {
     const newDomains =
       isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
+    // The floor changes only for a site that is not a write site yet (a policy that lists writes makes its
+    // domain list write sites from the start, and every set the floor derives holds its write sites);
+    // rebuilding it anyway put ~10 ms of worker time before the page's first write in every task.
+    const writesBefore = writeSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains });
+    const opensFloor = newDomains.some((d) => !writesBefore.includes(registrableDomain(d) ?? d));
     if (newDomains.length > 0) task.floorWriteDomains = [...task.floorWriteDomains, ...newDomains];
     const save = counted || newDomains.length > 0 ? task : null;
     if (save !== null || entry !== null) await this.writer.commit(save, entry);
-    if (newDomains.length > 0) await this.session.applyFloor();
+    if (opensFloor) await this.session.applyFloor();
   }
 
   /** A held call after an answer: decided again under the new grant (it may ask again if the grant is used up). */

@@ -95,10 +95,22 @@ describe('Monitor: proposals', () => {
   });
 
   it('opens the network floor for a newly allowed write domain before answering ALLOW', async () => {
-    const { effects, monitor } = await setup();
+    // The policy names api.test for reading only; the write is allowed once the person approves it.
+    const { effects, monitor } = await setup(askPolicy());
+    const held = monitor.handleMessage(proposal('p', POST()), PAGE());
+    await settle();
     const before = effects.floors.length;
-    await monitor.handleMessage(proposal('p', POST()), PAGE());
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'once');
+    expect(await held).toMatchObject({ decision: 'ALLOW' });
     expect(effects.floors.slice(before).at(-1)?.writes).toEqual(['api.test']);
+  });
+
+  it('leaves the floor alone when the written site already was a write site (the policy lists writes there)', async () => {
+    const { store, effects, monitor } = await setup();
+    const before = effects.floors.length;
+    expect(await monitor.handleMessage(proposal('p', POST()), PAGE())).toMatchObject({ decision: 'ALLOW' });
+    expect(effects.floors.length).toBe(before);
+    expect(await store.getTask()).toMatchObject({ ok: true, value: { floorWriteDomains: ['api.test'] } });
   });
 
   it('audits names, never values; masks secrets', async () => {
