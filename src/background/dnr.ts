@@ -482,6 +482,17 @@ const FIREFOX_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
 export function rulesForBrowser(rules: readonly Rule[], support: DnrSupport): { rules: Rule[]; dropped: Rule[] } {
   const kept: Rule[] = [];
   const dropped: Rule[] = [];
+  // Hundreds of rules share a handful of type lists (the taint's all carry ALL_TYPES): map each list once.
+  const translated = new Map<string, ResourceType[]>();
+  const inBrowser = (types: readonly ResourceType[]): ResourceType[] => {
+    const key = types.join();
+    let mapped = translated.get(key);
+    if (mapped === undefined) {
+      mapped = [...new Set(types.flatMap((t) => [t, ...(FIREFOX_EQUIVALENTS[t] ?? [])]))].filter((t) => support.resourceTypes.has(t)) as ResourceType[];
+      translated.set(key, mapped);
+    }
+    return mapped;
+  };
   for (const rule of rules) {
     const { condition } = rule;
     if (condition.responseHeaders !== undefined && !support.responseHeaders) {
@@ -492,9 +503,9 @@ export function rulesForBrowser(rules: readonly Rule[], support: DnrSupport): { 
       kept.push(rule);
       continue;
     }
-    const types = [...new Set(condition.resourceTypes.flatMap((t) => [t, ...(FIREFOX_EQUIVALENTS[t] ?? [])]))].filter((t) => support.resourceTypes.has(t));
+    const types = inBrowser(condition.resourceTypes as ResourceType[]);
     if (types.length === 0) dropped.push(rule);
-    else kept.push({ ...rule, condition: { ...condition, resourceTypes: types as ResourceType[] as Rule['condition']['resourceTypes'] } });
+    else kept.push({ ...rule, condition: { ...condition, resourceTypes: types as Rule['condition']['resourceTypes'] } });
   }
   return { rules: kept.map((rule, index) => ({ ...rule, id: index + 1 })), dropped };
 }

@@ -1,7 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
 import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
-import { ruleUpdate } from './rule-update';
+import { builtKey, canonicalKey, ruleUpdate } from './rule-update';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
 
@@ -57,12 +57,13 @@ type RuleChange = { removeRuleIds: number[]; addRules: Rule[] };
  * (ruleUpdate): only the changed rules cross into the browser, and an unchanged set costs no call.
  */
 function rulesetSync(read: () => Promise<Rule[]>, update: (change: RuleChange) => Promise<void>) {
-  /** The rules as this worker last set them; read from the browser after a wake or a failure. */
+  /** The rules as this worker last set them (built here); read from the browser after a wake or a failure. */
   let installed: Rule[] | null = null;
   return async (wanted: Rule[]): Promise<void> => {
+    const keyOf = installed === null ? canonicalKey : builtKey;
     const current = installed ?? (await read()).filter((r) => r.id !== PROBE_RULE_ID);
     installed = null; // unknown until the update is through
-    const { removeRuleIds, addRules, after } = ruleUpdate(current, wanted);
+    const { removeRuleIds, addRules, after } = ruleUpdate(current, wanted, keyOf);
     if (removeRuleIds.length > 0 || addRules.length > 0) await update({ removeRuleIds, addRules });
     installed = after;
   };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Rule } from '../../src/background/dnr';
-import { ruleKey, ruleUpdate } from '../../src/background/rule-update';
+import { builtKey, canonicalKey, ruleUpdate } from '../../src/background/rule-update';
 
 /** What updateSessionRules does: remove first, then add (ids must stay unique). */
 function applied(installed: readonly Rule[], update: { removeRuleIds: number[]; addRules: Rule[] }): Rule[] {
@@ -12,7 +12,7 @@ function applied(installed: readonly Rule[], update: { removeRuleIds: number[]; 
   return rules;
 }
 
-const meanings = (rules: readonly Rule[]) => new Set(rules.map(ruleKey));
+const meanings = (rules: readonly Rule[]) => new Set(rules.map(canonicalKey));
 
 const ruleArb = fc.record({
   priority: fc.integer({ min: 1, max: 4 }),
@@ -24,10 +24,10 @@ const installedArb = fc.array(ruleArb, { maxLength: 12 }).map((specs) => specs.m
 const wantedArb = fc.array(ruleArb, { maxLength: 12 }).map((specs) => specs.map((spec, i) => ({ ...spec, id: i + 1 }) as Rule));
 
 describe('ruleUpdate: the smallest session-rule update', () => {
-  it('applied to what is installed, it gives exactly the wanted rules, with unique ids', () => {
+  it('applied to what is installed, it gives exactly the wanted rules, with unique ids (either key)', () => {
     fc.assert(
-      fc.property(installedArb, wantedArb, (installed, wanted) => {
-        const update = ruleUpdate(installed, wanted);
+      fc.property(installedArb, wantedArb, fc.constantFrom(canonicalKey, builtKey), (installed, wanted, keyOf) => {
+        const update = ruleUpdate(installed, wanted, keyOf);
         const after = applied(installed, update);
         expect(meanings(after)).toEqual(meanings(wanted));
         expect(after).toHaveLength(meanings(wanted).size);
@@ -54,5 +54,13 @@ describe('ruleUpdate: the smallest session-rule update', () => {
     expect(ruleUpdate([browsers], [ours])).toMatchObject({ removeRuleIds: [], addRules: [] });
     const widened: Rule = { ...ours, condition: { ...ours.condition, resourceTypes: ['image', 'script'] } };
     expect(ruleUpdate([browsers], [widened])).toMatchObject({ removeRuleIds: [9], addRules: [{ ...widened, id: 1 }] });
+  });
+
+  it('once reconciled with what the browser holds, rules built here are compared by their own text', () => {
+    const browsers = { condition: { resourceTypes: ['script'], urlFilter: 'abc' }, action: { type: 'block' }, priority: 2, id: 9 } as Rule;
+    const build = (): Rule[] => [{ id: 1, priority: 2, action: { type: 'block' }, condition: { urlFilter: 'abc', resourceTypes: ['script'] } }];
+    const first = ruleUpdate([browsers], build(), canonicalKey);
+    expect(first).toMatchObject({ removeRuleIds: [], addRules: [], after: [{ ...build()[0], id: 9 }] });
+    expect(ruleUpdate(first.after, build(), builtKey)).toMatchObject({ removeRuleIds: [], addRules: [] });
   });
 });
