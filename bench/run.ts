@@ -6,6 +6,7 @@ import { agentFigures } from './agent';
 import { bundleFigures } from './bundle';
 import { compileFigures } from './compile';
 import { evaluatorFigures, growthFigure } from './evaluator';
+import { floorFigures } from './floor';
 import { memoryFigures } from './memory';
 import { pageFigures } from './page';
 import { pauseFigures } from './pause';
@@ -27,6 +28,7 @@ const SECTIONS: Section[] = [
   { name: 'sanitizer', run: sanitizerFigures },
   { name: 'agent', run: agentFigures },
   { name: 'compile', run: compileFigures },
+  { name: 'floor', run: floorFigures },
   { name: 'memory', run: memoryFigures },
   { name: 'bundle', run: bundleFigures },
 ];

@@ -397,10 +397,9 @@ function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCon
  * UpdateDynamicRulesInternal). Priorities compare across an extension's rulesets. None when the scope
  * names no tab (then no session rule bounds them).
  */
-export function buildTaintRules(input: FloorInput, scope: FloorScope): Rule[] {
+export function buildTaintRules(input: FloorInput, scope: FloorScope): RuleSpec[] {
   if (input.taint === undefined || input.taint.length === 0 || ('tabIds' in scope && scope.tabIds.length === 0)) return [];
-  const specs = taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
-  return specs.map((spec, i) => ({ ...spec, id: i + 1 }));
+  return taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
 }
 
 function isMainFrameOnly(spec: RuleSpec): boolean {
@@ -479,9 +478,9 @@ const FIREFOX_EQUIVALENTS: Readonly<Record<string, readonly string[]>> = {
  * all vanish, or that needs a condition the browser lacks, is left out and returned in `dropped` so the
  * caller can say what is weaker.
  */
-export function rulesForBrowser(rules: readonly Rule[], support: DnrSupport): { rules: Rule[]; dropped: Rule[] } {
-  const kept: Rule[] = [];
-  const dropped: Rule[] = [];
+export function rulesForBrowser<T extends RuleSpec>(rules: readonly T[], support: DnrSupport): { rules: T[]; dropped: T[] } {
+  const kept: T[] = [];
+  const dropped: T[] = [];
   // Hundreds of rules share a handful of type lists (the taint's all carry ALL_TYPES): map each list once.
   const translated = new Map<string, ResourceType[]>();
   const inBrowser = (types: readonly ResourceType[]): ResourceType[] => {
@@ -505,7 +504,9 @@ export function rulesForBrowser(rules: readonly Rule[], support: DnrSupport): { 
     }
     const types = inBrowser(condition.resourceTypes as ResourceType[]);
     if (types.length === 0) dropped.push(rule);
+    // Unchanged rules stay the same objects (Chromium's vocabulary is the floor's): see taintRules.
+    else if (types.length === condition.resourceTypes.length && types.every((t, i) => t === condition.resourceTypes![i])) kept.push(rule);
     else kept.push({ ...rule, condition: { ...condition, resourceTypes: types as Rule['condition']['resourceTypes'] } });
   }
-  return { rules: kept.map((rule, index) => ({ ...rule, id: index + 1 })), dropped };
+  return { rules: kept, dropped };
 }

@@ -2,6 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
 import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
 import { builtKey, canonicalKey, ruleUpdate } from './rule-update';
+import type { RuleSpec } from '../taint/rules';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
 
@@ -59,7 +60,7 @@ type RuleChange = { removeRuleIds: number[]; addRules: Rule[] };
 function rulesetSync(read: () => Promise<Rule[]>, update: (change: RuleChange) => Promise<void>) {
   /** The rules as this worker last set them (built here); read from the browser after a wake or a failure. */
   let installed: Rule[] | null = null;
-  return async (wanted: Rule[]): Promise<void> => {
+  return async (wanted: readonly RuleSpec[]): Promise<void> => {
     const keyOf = installed === null ? canonicalKey : builtKey;
     const current = installed ?? (await read()).filter((r) => r.id !== PROBE_RULE_ID);
     installed = null; // unknown until the update is through
@@ -84,7 +85,7 @@ export function floorUpdater() {
   /** Whether the channel settings were last set for a running task; null until set in this worker. */
   let channelsClosed: boolean | null = null;
 
-  const build = async (task: ActiveTask, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<{ session: Rule[]; taint: Rule[] }> => {
+  const build = async (task: ActiveTask, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<{ session: RuleSpec[]; taint: RuleSpec[] }> => {
     let scope: FloorScope;
     if (options.guardScope === 'all-tabs') {
       const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();

@@ -1,4 +1,5 @@
 import type { Rule } from './dnr';
+import type { RuleSpec } from '../taint/rules';
 
 /** JSON with every object's keys sorted (the browser hands rules back in its own key order). */
 function canonicalJson(value: unknown): string {
@@ -12,17 +13,22 @@ function canonicalJson(value: unknown): string {
   return `{${fields.join(',')}}`;
 }
 
-export type RuleKey = (rule: Rule) => string;
+export type RuleKey = (rule: RuleSpec) => string;
 
-const meaningOf = ({ id: _id, ...meaning }: Rule) => meaning;
+/** What a rule means to the browser: everything but its id. */
+const meaningOf = (rule: RuleSpec | Rule): RuleSpec => {
+  if (!('id' in rule)) return rule;
+  const { id: _id, ...meaning } = rule;
+  return meaning;
+};
 
-/** A rule's meaning (everything but its id) for rules the browser handed back, in its own key order. */
+/** A rule's meaning in canonical form, for rules the browser handed back in its own key order. */
 export const canonicalKey: RuleKey = (rule) => canonicalJson(meaningOf(rule));
 
-const builtKeys = new WeakMap<Rule, string>();
+const builtKeys = new WeakMap<RuleSpec, string>();
 /**
  * The same for rules built here, which always write their keys in the same order: the plain JSON text,
- * computed once per rule (keying every rule in canonical form was most of a floor rebuild's time).
+ * computed once per rule object (the taint's rules are the same objects from one rebuild to the next).
  */
 export const builtKey: RuleKey = (rule) => {
   let key = builtKeys.get(rule);
@@ -36,19 +42,19 @@ export const builtKey: RuleKey = (rule) => {
 export interface RuleUpdate {
   removeRuleIds: number[];
   addRules: Rule[];
-  /** The session rules once the update is applied. */
+  /** The rules once the update is applied, in the form built here. */
   after: Rule[];
 }
 
 /**
- * The smallest `updateSessionRules` that turns `installed` into `wanted`, ids aside: a rule present in
- * both keeps its id, a rule gone is removed, a new one gets the lowest id no kept rule uses (the browser
- * removes before it adds). `after` holds the wanted rules themselves, so once reconciled with what the
- * browser handed back (canonicalKey), later updates compare rules built here (builtKey). Every taint report rebuilds the floor, and the whole set (hundreds of rules,
- * ~100 KB once pages were read) used to cross into the browser each time; now only what changed does, and
- * an unchanged floor makes no call at all.
+ * The smallest `updateSessionRules`/`updateDynamicRules` that turns `installed` into `wanted`, ids aside:
+ * a rule present in both keeps its id, a rule gone is removed, a new one gets the lowest id no kept rule
+ * uses (the browser removes before it adds). Reconciling with what the browser handed back (canonicalKey),
+ * `after` holds the wanted rules themselves under the installed ids, so later updates compare rules
+ * built here (builtKey). Every taint report rebuilds the floor: only what changed crosses into the
+ * browser, and an unchanged set makes no call.
  */
-export function ruleUpdate(installed: readonly Rule[], wanted: readonly Rule[], keyOf: RuleKey = canonicalKey): RuleUpdate {
+export function ruleUpdate(installed: readonly Rule[], wanted: readonly RuleSpec[], keyOf: RuleKey = canonicalKey): RuleUpdate {
   const have = new Map<string, Rule>();
   const removeRuleIds: number[] = [];
   for (const rule of installed) {
@@ -56,28 +62,34 @@ export function ruleUpdate(installed: readonly Rule[], wanted: readonly Rule[], 
     if (have.has(key)) removeRuleIds.push(rule.id);
     else have.set(key, rule);
   }
-  /** Wanted rules already installed, with the installed rule's id. */
-  const kept = new Map<string, { rule: Rule; id: number }>();
-  const fresh = new Map<string, Rule>();
-  for (const rule of wanted) {
-    const key = keyOf(rule);
-    const present = have.get(key);
-    if (present !== undefined) kept.set(key, { rule, id: present.id });
-    else if (!fresh.has(key)) fresh.set(key, rule);
-  }
-  for (const [key, rule] of have) if (!kept.has(key)) removeRuleIds.push(rule.id);
-  const used = new Set([...kept.values()].map((k) => k.id));
-  let next = 1;
-  const withId = (key: string, rule: Rule, id: number): Rule => {
-    const placed = rule.id === id ? rule : { ...rule, id };
-    if (keyOf === builtKey) builtKeys.set(placed, key);
-    return placed;
+  const after: Rule[] = [];
+  const kept = new Set<string>();
+  const fresh = new Map<string, RuleSpec>();
+  const placed = (spec: RuleSpec, id: number): Rule => {
+    const rule = { ...meaningOf(spec), id };
+    builtKeys.set(rule, builtKey(spec));
+    return rule;
   };
-  const addRules = [...fresh].map(([key, rule]) => {
+  for (const spec of wanted) {
+    const key = keyOf(spec);
+    if (kept.has(key)) continue;
+    const present = have.get(key);
+    if (present === undefined) {
+      if (!fresh.has(key)) fresh.set(key, spec);
+      continue;
+    }
+    kept.add(key);
+    have.delete(key);
+    after.push(keyOf === builtKey ? present : placed(spec, present.id));
+  }
+  for (const rule of have.values()) removeRuleIds.push(rule.id);
+  const used = new Set(after.map((r) => r.id));
+  let next = 1;
+  const addRules = [...fresh.values()].map((spec) => {
     while (used.has(next)) next++;
     used.add(next);
-    return withId(key, rule, next);
+    return placed(spec, next);
   });
-  const keptRules = [...kept].map(([key, { rule, id }]) => withId(key, rule, id));
-  return { removeRuleIds, addRules, after: [...keptRules, ...addRules] };
+  after.push(...addRules);
+  return { removeRuleIds, addRules, after };
 }

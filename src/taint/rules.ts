@@ -75,29 +75,61 @@ export interface TaintRuleInput {
   budget: TaintBudget;
 }
 
+interface Candidate {
+  /** Identifies the pattern for one site: the same pattern from two tokens of a site is one rule. */
+  key: string;
+  rule: RuleSpec;
+}
+
+/**
+ * A token's rules before the budgets, built once per token and condition and then reused: the floor is
+ * rebuilt at every taint report, and the same rule objects let the update compare them by identity
+ * (src/background/rule-update.ts). Bounded: cleared when it grows past CANDIDATE_CACHE_LIMIT tokens.
+ */
+const candidateCache = new Map<string, { urlFilters: Candidate[]; regexes: Candidate[] }>();
+const CANDIDATE_CACHE_LIMIT = 20_000;
+
+function candidatesOf(token: TaintToken, input: TaintRuleInput) {
+  const excluded = [...new Set([...input.namedSites, token.site])].sort();
+  const cacheKey = JSON.stringify([token.value, token.site, excluded, input.resourceTypes, input.priority]);
+  let candidates = candidateCache.get(cacheKey);
+  if (candidates !== undefined) return candidates;
+  const condition = (extra: RuleCondition): RuleCondition => ({ ...extra, resourceTypes: input.resourceTypes, excludedRequestDomains: excluded });
+  candidates = {
+    urlFilters: urlFiltersOf(token.value).map((filter) => ({
+      key: `u|${filter.toLowerCase()}|${token.site}`,
+      rule: { priority: input.priority, action: { type: 'block' }, condition: condition({ urlFilter: filter }) },
+    })),
+    // Case-sensitive (the patterns are lower-case): case folding doubles every class, and the
+    // case-insensitive form of these patterns exceeds Chromium's 2 KB regex limit when the rule is added.
+    regexes: spacedRegexesOf(token.value).map((regex) => ({
+      key: `r|${regex}|${token.site}`,
+      rule: { priority: input.priority, action: { type: 'block' }, condition: condition({ regexFilter: regex, isUrlFilterCaseSensitive: true }) },
+    })),
+  };
+  if (candidateCache.size >= CANDIDATE_CACHE_LIMIT) candidateCache.clear();
+  candidateCache.set(cacheKey, candidates);
+  return candidates;
+}
+
 export function taintRules(input: TaintRuleInput): RuleSpec[] {
   const rules: RuleSpec[] = [];
   const seen = new Set<string>();
   let urlFilters = 0;
   let regexes = 0;
   for (const token of byPriority(input.tokens)) {
-    const excluded = [...new Set([...input.namedSites, token.site])].sort();
-    const condition = (extra: RuleCondition): RuleCondition => ({ ...extra, resourceTypes: input.resourceTypes, excludedRequestDomains: excluded });
-    for (const filter of urlFiltersOf(token.value)) {
-      const key = `u|${filter.toLowerCase()}|${token.site}`;
+    const candidates = candidatesOf(token, input);
+    for (const { key, rule } of candidates.urlFilters) {
       if (urlFilters >= input.budget.urlFilters || seen.has(key)) continue;
       seen.add(key);
       urlFilters++;
-      rules.push({ priority: input.priority, action: { type: 'block' }, condition: condition({ urlFilter: filter }) });
+      rules.push(rule);
     }
-    for (const regex of spacedRegexesOf(token.value)) {
-      const key = `r|${regex}|${token.site}`;
+    for (const { key, rule } of candidates.regexes) {
       if (regexes >= input.budget.regexes || seen.has(key)) continue;
       seen.add(key);
       regexes++;
-      // Case-sensitive (the patterns are lower-case): case folding doubles every class, and the
-      // case-insensitive form of these patterns exceeds Chromium's 2 KB regex limit when the rule is added.
-      rules.push({ priority: input.priority, action: { type: 'block' }, condition: condition({ regexFilter: regex, isUrlFilterCaseSensitive: true }) });
+      rules.push(rule);
     }
   }
   return rules;

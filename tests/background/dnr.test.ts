@@ -15,6 +15,7 @@ import {
   type Rule,
 } from '../../src/background/dnr';
 import { makePolicy } from '../support/policy';
+import type { RuleSpec } from '../../src/taint/rules';
 
 const EXT = 'abcdefghijklmnopabcdefghijklmnop';
 const TABS = { tabIds: [7, 9] };
@@ -221,7 +222,7 @@ describe('the taint in the floor', () => {
   });
 
   /** The highest-priority rule of the two sets that matches (allow wins a tie), as Chromium picks it. */
-  function verdict(rules: Rule[], request: { tabId: number; initiator?: string; url: string }): 'block' | 'allow' | 'none' {
+  function verdict(rules: readonly RuleSpec[], request: { tabId: number; initiator?: string; url: string }): 'block' | 'allow' | 'none' {
     const host = new URL(request.url).hostname;
     const under = (name: string | undefined, domains: string[]) => name !== undefined && domains.some((d) => name === d || name.endsWith(`.${d}`));
     const matching = rules.filter(({ condition: c }) => {
