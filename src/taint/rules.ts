@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { encodingsOf } from './encode';
-import { byPriority, canonical, type TaintToken } from './tokens';
+import { byPriority, canonical, MAX_TASK_TOKENS, type TaintToken } from './tokens';
 
 type Rule = Browser.declarativeNetRequest.Rule;
 type RuleCondition = Browser.declarativeNetRequest.RuleCondition;
@@ -84,10 +84,10 @@ interface Candidate {
 /**
  * A token's rules before the budgets, built once per token and condition and then reused: the floor is
  * rebuilt at every taint report, and the same rule objects let the update compare them by identity
- * (src/background/rule-update.ts). Bounded: cleared when it grows past CANDIDATE_CACHE_LIMIT tokens.
+ * (src/background/rule-update.ts). Bounded: cleared when it holds twice a task's token limit.
  */
 const candidateCache = new Map<string, { urlFilters: Candidate[]; regexes: Candidate[] }>();
-const CANDIDATE_CACHE_LIMIT = 20_000;
+const CANDIDATE_CACHE_LIMIT = 2 * MAX_TASK_TOKENS;
 
 function candidatesOf(token: TaintToken, input: TaintRuleInput) {
   const excluded = [...new Set([...input.namedSites, token.site])].sort();
