@@ -116,6 +116,9 @@ export function floorUpdater() {
         );
       }
       const wanted = task === null ? { session: [], taint: [] } : await build(task, options, controlWindows, org);
+      // The taint's rules never stand without the session's out-of-scope allows: they go last when they
+      // stay, first when they go (a task ending), or they would block the other tabs for a moment.
+      if (wanted.taint.length === 0) await taintRules([]);
       await sessionRules(wanted.session);
       try {
         await taintRules(wanted.taint);
