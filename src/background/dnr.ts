@@ -39,7 +39,7 @@ import type { TaintToken } from '../taint/tokens';
  *
  * Every family applies twice: to the guarded tabs, and to requests without a tab (shared and service
  * workers) initiated by the sites those tabs are on (`workerScope`). The taint applies once, unscoped, under
- * allow rules for every request outside those two scopes (`outOfScopeRules`).
+ * allow rules for every request outside those two scopes (`outOfScope`).
  *
  * What RE2 in DNR cannot express, and is left to the evaluator (semantic layer) and the taint: entropy
  * tests, base64 runs that contain `+ / = _ -` (the class is too large to count), percent-decoding,
