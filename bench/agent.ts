@@ -15,7 +15,7 @@ import { median, summarise, type Figure } from './stats';
  */
 
 const TASK_ID = 'mail-reply';
-const PAIRS = 8;
+const PAIRS = 16;
 
 interface Run {
   ms: number;
