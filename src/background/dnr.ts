@@ -374,12 +374,8 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
  * initiator at all is outside an `initiatorDomains` scope and inside an `excludedInitiatorDomains` one.
  */
 function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCondition[] {
-  const otherTabs: ScopeCondition[] =
-    'tabIds' in scope
-      ? [{ excludedTabIds: [...scope.tabIds, TAB_ID_NONE] }]
-      : scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE).length > 0
-        ? [{ tabIds: scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE) }]
-        : [];
+  const excludedTabs = 'tabIds' in scope ? [] : scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE);
+  const otherTabs: ScopeCondition[] = 'tabIds' in scope ? [{ excludedTabIds: [...scope.tabIds, TAB_ID_NONE] }] : excludedTabs.length > 0 ? [{ tabIds: excludedTabs }] : [];
   let otherWorkers: ScopeCondition = { tabIds: [TAB_ID_NONE] };
   if (workers?.initiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: workers.initiatorDomains };
   else if (workers?.excludedInitiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], initiatorDomains: workers.excludedInitiatorDomains };

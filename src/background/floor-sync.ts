@@ -1,7 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import type { Options } from '../messages/protocol';
 import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
-import { builtKey, canonicalKey, ruleUpdate } from './rule-update';
+import { builtKey, canonicalKey, ruleUpdate, type RuleUpdate } from './rule-update';
 import type { RuleSpec } from '../taint/rules';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
@@ -51,7 +51,7 @@ async function detectDnrSupport(): Promise<DnrSupport> {
 /** Above any id the floor uses (ids count up from 1). */
 const PROBE_RULE_ID = 2_000_000_000;
 
-type RuleChange = { removeRuleIds: number[]; addRules: Rule[] };
+type RuleChange = Pick<RuleUpdate, 'removeRuleIds' | 'addRules'>;
 
 /**
  * One of the extension's rulesets, kept in line with what the floor wants by the smallest update
