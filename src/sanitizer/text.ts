@@ -91,7 +91,16 @@ export interface Span {
 /** How an instruction was recognised. `imperative` alone counts only where a person cannot see the text. */
 export type Finding = 'addressed' | 'imperative' | null;
 
-const AGENT_NOUN = String.raw`(?:ai|a\.i\.|llm|llms|language models?|assistants?|agents?|chat ?bots?|bots?|gpt|chatgpt|claude|gemini|copilot|automated (?:systems?|readers?|browsers?)|crawlers?)`;
+/**
+ * A compile hint, put in front of each large word list below: every word in a list starts with an ASCII
+ * letter (matched case-insensitively), so the lookahead holds wherever a word matches and changes no match
+ * (tests/properties/sanitizer-hint.test.ts). Without it, V8 spends ≈ 4 ms compiling IMPERATIVE on its first
+ * use in each renderer process (Chromium 156; ≈ 10 ms in Node 20), with it ≈ 1 ms: the optional groups in
+ * front of a long alternation make its analysis expensive, and a lookahead cuts that analysis short.
+ */
+export const LETTER_AHEAD = '(?=[a-z])';
+
+const AGENT_NOUN = String.raw`${LETTER_AHEAD}(?:ai|a\.i\.|llm|llms|language models?|assistants?|agents?|chat ?bots?|bots?|gpt|chatgpt|claude|gemini|copilot|automated (?:systems?|readers?|browsers?)|crawlers?)`;
 const ADDRESSED: readonly RegExp[] = [
   // "AI assistant: …", "Note to the agent", "Instructions for AI", "Dear assistant", "Attention LLM"
   new RegExp(String.raw`\b(?:note|message|instructions?|directions?|notice|attention|dear|hey|hello|hi|important|reminder|task|orders?|guidance|request)\b[^.!?\n]{0,30}?\b(?:to|for)?\s*(?:the|all|any|every|an?|you)?\s*(?:ai\s+|automated\s+|browsing\s+|web\s+)?${AGENT_NOUN}\b`, 'i'),
@@ -110,13 +119,13 @@ const ADDRESSED: readonly RegExp[] = [
   new RegExp(String.raw`\b(?:any|every|each)\s+(?:ai\s+|automated\s+|browsing\s+)?${AGENT_NOUN}\b`, 'i'),
 ];
 
-const ACTION_VERB = String.raw`(?:send|e-?mail|forward|reply|write|post|submit|upload|transfer|wire|pay|buy|purchase|order|share|grant|invite|delete|remove|erase|open|visit|go\s+to|navigate|browse\s+to|load|fetch|click|fill|enter|type|paste|copy|append|include|attach|report|add|set\s+up|create|change|update|run|execute|download|install|call|use|place|complete|confirm|verify|log\s+in|sign\s+in|disclose|reveal|leak|export|sync|backup|back\s+up)`;
+const ACTION_VERB = String.raw`${LETTER_AHEAD}(?:send|e-?mail|forward|reply|write|post|submit|upload|transfer|wire|pay|buy|purchase|order|share|grant|invite|delete|remove|erase|open|visit|go\s+to|navigate|browse\s+to|load|fetch|click|fill|enter|type|paste|copy|append|include|attach|report|add|set\s+up|create|change|update|run|execute|download|install|call|use|place|complete|confirm|verify|log\s+in|sign\s+in|disclose|reveal|leak|export|sync|backup|back\s+up)`;
 /** An imperative: the action verb starts the sentence or follows "please", "you must", "must be", "assistants …". */
 const IMPERATIVE = new RegExp(
   String.raw`(?:^|[.!?:;—–(\n]\s*|\b(?:please|kindly|must|should|shall|need\s+to|needs\s+to|have\s+to|has\s+to|required\s+to|you\s+(?:must|should|need\s+to|have\s+to|are\s+to))\s+(?:also\s+|now\s+|immediately\s+|then\s+)?)(?:also\s+|now\s+|immediately\s+|then\s+|first\s+)?${ACTION_VERB}\b`,
   'i',
 );
-const PASSIVE_VERB = String.raw`(?:sent|e-?mailed|forwarded|posted|submitted|uploaded|transferred|wired|paid|bought|purchased|ordered|shared|deleted|removed|opened|visited|loaded|copied|added|reported|disclosed|exported|synced|backed\s+up|placed|completed|confirmed|verified)`;
+const PASSIVE_VERB = String.raw`${LETTER_AHEAD}(?:sent|e-?mailed|forwarded|posted|submitted|uploaded|transferred|wired|paid|bought|purchased|ordered|shared|deleted|removed|opened|visited|loaded|copied|added|reported|disclosed|exported|synced|backed\s+up|placed|completed|confirmed|verified)`;
 /** The same instruction in the passive voice: "a copy must be sent to …". */
 const PASSIVE = new RegExp(String.raw`\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to|is\s+required\s+to|are\s+required\s+to)\s+be\s+${PASSIVE_VERB}\b`, 'i');
 /** Something an instruction acts on: an address, a link or domain, an IBAN, an amount, a secret, a file. */
@@ -133,6 +142,12 @@ const TARGET = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** Visible text that names an AI, an assistant or an agent: worth a model's review. */
+const AGENT_NAMED = new RegExp(String.raw`\b${AGENT_NOUN}\b`, 'i');
+
+/** Every pattern that carries LETTER_AHEAD, for the property test that it changes no match. */
+export const HINTED_PATTERNS: readonly RegExp[] = [...ADDRESSED, IMPERATIVE, PASSIVE, AGENT_NAMED].filter((re) => re.source.includes(LETTER_AHEAD));
 
 /** Text to classify: invisible characters out, Braille decoded (same length is not needed here). */
 function normalise(text: string): string {
@@ -236,7 +251,7 @@ export function maskMarkers(text: string): string {
 /** Visible text worth a model's review: imperative with a target, yet not removed by the rules above. */
 export function isSuspicious(text: string): boolean {
   const t = normalise(maskMarkers(text));
-  return ((IMPERATIVE.test(t) || PASSIVE.test(t)) && TARGET.test(t)) || new RegExp(`\\b${AGENT_NOUN}\\b`, 'i').test(t);
+  return ((IMPERATIVE.test(t) || PASSIVE.test(t)) && TARGET.test(t)) || AGENT_NAMED.test(t);
 }
 
 /** Replaces each span with the marker (spans sorted, non-overlapping). */
