@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { PlaywrightDriver, runAgent } from '../demo/agents';
+import { describeStep, PlaywrightDriver, runAgent } from '../demo/agents';
 import { siteUrl } from '../demo/runner';
 import { TASKS, type Task } from '../demo/scenarios';
 import { DemoWorld } from '../demo/sites/world';
@@ -21,6 +21,8 @@ interface Run {
   ms: number;
   done: boolean;
   failedSteps: number;
+  /** Each step's wall time, in the plan's order. */
+  stepMs: number[];
 }
 
 async function runOnce(browser: AgentBrowser, world: DemoWorld, task: Task): Promise<Run> {
@@ -30,7 +32,7 @@ async function runOnce(browser: AgentBrowser, world: DemoWorld, task: Task): Pro
     const t0 = performance.now();
     const trace = await runAgent(agent, task.steps(siteUrl(world)));
     const ms = performance.now() - t0;
-    return { ms, done: task.done(world.log), failedSteps: trace.outcomes.filter((o) => !o.ok).length };
+    return { ms, done: task.done(world.log), failedSteps: trace.outcomes.filter((o) => !o.ok).length, stepMs: trace.outcomes.map((o) => o.ms) };
   } finally {
     await agent.close();
   }
@@ -75,6 +77,12 @@ export async function agentFigures(): Promise<Figure[]> {
     const ratio = median(g) / median(u);
     const pairedRatio = median(g.map((x, i) => x / (u[i] ?? NaN)));
     const done = (rs: Run[]) => rs.filter((r) => r.done).length;
+    // Where the added time goes: each step's median, guarded − unguarded (the first goto opens the tab's page).
+    const steps = task.steps(siteUrl(world)).map((step, i) => {
+      const [gs, us] = [runs.guarded, runs.unguarded].map((rs) => median(rs.map((r) => r.stepMs[i] ?? NaN)));
+      return { step: describeStep(step), guardedMs: gs!, unguardedMs: us!, addedMs: gs! - us! };
+    });
+    const split = steps.map((s) => `${s.step.replace(/^goto https?:\/\/[^/]+/, 'goto ')} ${s.addedMs >= 0 ? '+' : '−'}${Math.abs(s.addedMs).toFixed(1)}`).join(', ');
     return [
       {
         id: 'agent-task',
@@ -87,8 +95,9 @@ export async function agentFigures(): Promise<Figure[]> {
         verdict: ratio <= 1.05 && done(runs.guarded) === PAIRS ? 'met' : 'missed',
         method:
           `Demo world on 127.0.0.1, Playwright-driven scripted agent (${task.steps(siteUrl(world)).length} steps: goto, click, read, fill, send); wall time from the first step to the last, ${PAIRS} runs per browser after one warm-up, pairs interleaved with alternating order. ` +
-          `Guarded audit over all runs: ${allowed.length} ALLOW, ${asked.length} ASK_USER.`,
-        data: { guarded: summarise(g), unguarded: summarise(u), ratio, pairedRatio, setTaskMs, runs },
+          `Guarded audit over all runs: ${allowed.length} ALLOW, ${asked.length} ASK_USER. ` +
+          `Added per step (median guarded − median unguarded, ms): ${split}.`,
+        data: { guarded: summarise(g), unguarded: summarise(u), ratio, pairedRatio, setTaskMs, steps, runs },
       },
     ];
   } finally {

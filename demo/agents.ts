@@ -55,6 +55,8 @@ export interface StepOutcome {
   step: string;
   ok: boolean;
   error?: string;
+  /** Wall time of the step (the benchmark splits a task's cost by step). */
+  ms: number;
 }
 
 export interface AgentTrace {
@@ -110,11 +112,12 @@ export async function attempt(driver: AgentDriver, step: Step, phase: StepOutcom
   const watchdog = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StepTimeout(`step took longer than ${STEP_TIMEOUT_MS} ms`)), STEP_TIMEOUT_MS);
   });
+  const started = performance.now();
   try {
     await Promise.race([perform(driver, step), watchdog]);
-    outcomes.push({ phase, step: describeStep(step), ok: true });
+    outcomes.push({ phase, step: describeStep(step), ok: true, ms: performance.now() - started });
   } catch (error) {
-    outcomes.push({ phase, step: describeStep(step), ok: false, error: errorText(error) });
+    outcomes.push({ phase, step: describeStep(step), ok: false, error: errorText(error), ms: performance.now() - started });
     if (error instanceof StepTimeout) await driver.reset().catch(() => undefined);
   } finally {
     clearTimeout(timer);
