@@ -94,9 +94,10 @@ export type Finding = 'addressed' | 'imperative' | null;
 /**
  * A compile hint, put in front of each large word list below: every word in a list starts with an ASCII
  * letter (matched case-insensitively), so the lookahead holds wherever a word matches and changes no match
- * (tests/properties/sanitizer-hint.test.ts). Without it, V8 spends ≈ 4 ms compiling IMPERATIVE on its first
- * use in each renderer process (Chromium 156; ≈ 10 ms in Node 20), with it ≈ 1 ms: the optional groups in
- * front of a long alternation make its analysis expensive, and a lookahead cuts that analysis short.
+ * (tests/properties/sanitizer-hint.test.ts). Without it, IMPERATIVE's first test costs ≈ 4 ms in each new
+ * renderer process (Chromium 156; ≈ 15 ms in Node 20, 1.3 ms with the hint), the rest of a page's first
+ * `classify` ≈ 2 ms: V8's analysis of a long alternation behind optional groups is what costs, and a
+ * lookahead in front of the alternation cuts it short.
  */
 export const LETTER_AHEAD = '(?=[a-z])';
 
