@@ -279,6 +279,51 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
 });
 
 /**
+ * Guard scope `task-tabs` guards every tab but those known to be outside the task, so a tab a task page
+ * opens is guarded from its first request: before, the popup joined the task only once the worker had
+ * heard of it, and its first navigation could leave first (8 of 10 `noopener` popups and 1–2 of 10
+ * `target=_blank` links reached attacker.test, with or without the MAIN-world hooks). The same popups
+ * from a tab that was open before the task arrive: only the scope stops the others.
+ */
+test.describe('popups of the task tab with guard scope task-tabs, no MAIN-world hooks', () => {
+  test('no popup of the task tab reaches attacker.test, however it is opened; the same popups of a tab outside the task arrive', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setOptions({ guardScope: 'task-tabs' });
+      const id = `popups${++caseNumber}`;
+      server.setPage(`/page/${id}`, `<!doctype html><title>${id}</title><p>A page</p>`);
+      const outsideTab = await browser.context.newPage();
+      await outsideTab.goto(`${server.origin('other.test')}/page/${id}`);
+      const taskTab = await browser.context.newPage();
+      await taskTab.goto(`${server.origin(HOME)}/page/${id}`);
+      await taskTab.bringToFront();
+      await browser.setPolicy(READ_ONLY); // the task starts in the active tab; the other tab is outside it
+      const openPopups = (page: Page, from: string) =>
+        page.evaluate(
+          ({ base, count }) => {
+            for (let i = 0; i < count; i++) {
+              window.open(`${base}/open/${i}`);
+              window.open(`${base}/noopener/${i}`, '_blank', 'noopener');
+              const link = Object.assign(document.createElement('a'), { href: `${base}/link/${i}`, target: '_blank', rel: 'noreferrer' });
+              document.body.append(link);
+              link.click();
+            }
+          },
+          { base: `${server.origin(ATTACKER)}/${id}/${from}`, count: 5 },
+        );
+      await openPopups(outsideTab, 'outside');
+      await openPopups(taskTab, 'task');
+      for (const kind of ['open', 'noopener', 'link']) await server.waitFor(`/${id}/outside/${kind}/`, ATTACKER, 4 * QUIET_MS);
+      await sleep(QUIET_MS);
+      expect(server.hits(`/${id}/task/`, ATTACKER).map((r) => r.path), 'popups of the task tab reached attacker.test').toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+/**
  * Reading open to every site (`domains: null`), guard scope all-tabs: a worker of a site the task does not
  * name (tab −1, initiator reader.test) is inside the guard's worker scope, so the taint's unscoped dynamic
  * rules apply to it and no out-of-scope allow lifts them. The same worker's request without the secret

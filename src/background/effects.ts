@@ -19,7 +19,7 @@ const APPLIED_FLOOR_KEY = 'appliedFloor';
 
 /** Everything the floor and the registration are built from, and the build that built them. */
 function floorKey(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): string {
-  const scope = task === null ? null : { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, taskTabIds: task.taskTabIds };
+  const scope = task === null ? null : { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, taskTabIds: task.taskTabIds, outsideTabIds: task.outsideTabIds };
   return JSON.stringify([chrome.runtime.getManifest().version, task?.taskId ?? null, scope, options.guardScope, options.sanitizer, controlWindows, org]);
 }
 
@@ -68,6 +68,9 @@ export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
       const candidates = tabs.filter((t) => t.id !== undefined && !controlWindows.includes(t.windowId));
       const focused = candidates.find((t) => t.highlighted) ?? candidates[0];
       return focused?.id ?? null;
+    },
+    async openTabIds() {
+      return (await chrome.tabs.query({})).flatMap((t) => (t.id === undefined ? [] : [t.id]));
     },
     setTimer(fn, ms) {
       const handle = setTimeout(fn, ms);

@@ -86,13 +86,11 @@ export function floorUpdater() {
   let channelsClosed: boolean | null = null;
 
   const build = async (task: ActiveTask, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<{ session: RuleSpec[]; taint: RuleSpec[] }> => {
-    let scope: FloorScope;
-    if (options.guardScope === 'all-tabs') {
-      const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
-      scope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id]))] };
-    } else {
-      scope = { tabIds: task.taskTabIds };
-    }
+    // Every tab but the control windows' and, for guard scope `task-tabs`, those known to be outside the
+    // task: a tab a task page opens is guarded from its first request (session.ts, tabCreated).
+    const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
+    const outside = options.guardScope === 'all-tabs' ? [] : task.outsideTabIds;
+    const scope: FloorScope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id])), ...outside] };
     const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, orgBlockedSites: org?.blockedSites ?? [] };
     // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
     const extensionHost = new URL(chrome.runtime.getURL('/')).host;

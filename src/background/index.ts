@@ -95,7 +95,12 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   });
   const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
   // The browser started: session rules are gone, so the floor is applied at once rather than after an answer.
-  chrome.runtime.onStartup.addListener(() => withMonitor((m) => m.repairAfterWake()));
+  chrome.runtime.onStartup.addListener(() =>
+    withMonitor(async (m) => {
+      await m.browserStarted();
+      await m.repairAfterWake();
+    }),
+  );
   chrome.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === COLLECTOR_ALARM) withMonitor(async () => shipper?.flush());
   });
@@ -134,7 +139,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       await m.auditGuard(guardRecord(url, why), { tabId, destination: redactUrl(url) });
     });
   chrome.webNavigation.onBeforeNavigate.addListener((details) => {
-    if (details.frameId === 0) guardTab(details.tabId, undefined, details.url);
+    if (details.frameId !== 0) return;
+    guardTab(details.tabId, undefined, details.url);
+    withMonitor((m) => m.tabNavigating(details.tabId));
   });
   chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (change.url !== undefined) guardTab(tabId, tab.windowId, change.url);
@@ -144,11 +151,23 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // in Firefox, so an agent's page.goto
   // rejects); the tab then shows the blocked page, which says why and can ask the user. Skipped when
   // the agent has already started another navigation in that tab.
+  const retried = new Set<string>();
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
     if (details.frameId !== 0 || !isBlockedByExtension(details.error)) return;
     withMonitor(async (m) => {
       await m.ready;
-      if (!m.isGuarded(details.tabId)) return;
+      if (!m.isGuarded(details.tabId)) {
+        // Guard scope `task-tabs`: a new tab is guarded until it is placed outside the task, and its first
+        // navigation can start before the floor has heard. Once it has, the navigation goes again (once
+        // per tab and address: the organisation's floor may refuse it too).
+        const key = `${details.tabId} ${details.url}`;
+        if (m.snapshot().task === null || retried.has(key)) return;
+        retried.add(key);
+        setTimeout(() => retried.delete(key), 10_000);
+        await m.floorCurrent();
+        await chrome.tabs.update(details.tabId, { url: details.url }).catch(() => undefined);
+        return;
+      }
       const tab = await chrome.tabs.get(details.tabId).catch(() => null);
       if (tab === null || (tab.pendingUrl !== undefined && tab.pendingUrl !== details.url)) return;
       const { check, reason } = m.floorNavigationVerdict(details.url);
@@ -197,11 +216,13 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     else responseStarted.addListener(onOtherResponseStarted, otherTypes);
   };
 
-  // Guard scope `task-tabs`: tabs and popups a task tab opens join the task.
+  // Guard scope `task-tabs`: tabs and popups a task tab opens join the task; the others are placed outside
+  // it on evidence (src/background/session.ts, tabCreated).
   chrome.tabs.onCreated.addListener((tab) => {
-    if (tab.id !== undefined) withMonitor((m) => m.tabOpened(tab.id!, tab.openerTabId));
+    if (tab.id !== undefined) withMonitor((m) => m.tabCreated(tab.id!, tab.openerTabId, tab.pendingUrl ?? tab.url));
   });
-  chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.tabOpened(details.tabId, details.sourceTabId)));
+  chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.navigationTargetCreated(details.tabId, details.sourceTabId)));
+  chrome.tabs.onRemoved.addListener((tabId) => withMonitor((m) => m.tabClosed(tabId)));
   chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
 
   guardDownloads(chrome.downloads, monitor, extensionOrigin);

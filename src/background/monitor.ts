@@ -56,6 +56,8 @@ export interface MonitorEffects {
   notify(approval: StoredApproval): void;
   /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
   activeTabId(controlWindows: readonly number[]): Promise<number | null>;
+  /** Every open tab, when a task starts: the others are outside it for guard scope `task-tabs`. */
+  openTabIds(): Promise<number[]>;
   setTimer(fn: () => void, ms: number): () => void;
   /** Open the options page in a window the extension owns, so it may change options. */
   openOptions(): Promise<void>;
@@ -361,10 +363,39 @@ export class Monitor {
 
   // ---- browser events (wired in index.ts) ----------------------------------------------------
 
-  /** A tab opened by a task tab (link target, window.open) joins the task's scope. */
-  async tabOpened(tabId: number, openerTabId: number | undefined): Promise<void> {
+  /** A tab was created (`tabs.onCreated`): see Session.tabCreated. */
+  async tabCreated(tabId: number, openerTabId: number | undefined, url: string | undefined): Promise<void> {
     await this.ready;
-    await this.session.tabOpened(tabId, openerTabId);
+    await this.session.tabCreated(tabId, openerTabId, url);
+  }
+
+  /** A page opened a tab (`webNavigation.onCreatedNavigationTarget`): it belongs where its source does. */
+  async navigationTargetCreated(tabId: number, sourceTabId: number): Promise<void> {
+    await this.ready;
+    await this.session.navigationTargetCreated(tabId, sourceTabId);
+  }
+
+  /** A tab's top frame starts a navigation (`webNavigation.onBeforeNavigate`): see Session.tabNavigating. */
+  async tabNavigating(tabId: number): Promise<void> {
+    await this.ready;
+    await this.session.tabNavigating(tabId);
+  }
+
+  async tabClosed(tabId: number): Promise<void> {
+    await this.ready;
+    await this.session.tabClosed(tabId);
+  }
+
+  /** Resolves once the floor stands as the task is now (after every update already asked for). */
+  async floorCurrent(): Promise<void> {
+    await this.ready;
+    await this.session.applyFloor();
+  }
+
+  /** The browser started: tab ids of the last session say nothing of this one's tabs. */
+  async browserStarted(): Promise<void> {
+    await this.ready;
+    await this.session.browserStarted();
   }
 
   expectControlWindow(opening: Promise<number>): void {

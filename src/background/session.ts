@@ -9,6 +9,9 @@ import type { TaskCompiler } from './compile';
 import type { ControlHost } from './control';
 import type { ActiveTask, StoredApproval } from './store';
 
+/** The browser's new-tab page: a tab created showing it was opened by the user (no page can open it). */
+const NEW_TAB_PAGE = /^(?:chrome|edge):\/\/(?:newtab|new-tab-page)\/?$|^about:(?:newtab|home)$/;
+
 /**
  * The task session: the active task and its lifecycle (install, follow-up saved, end), the tabs it
  * guards, the windows the extension opened for the person, the options in force and the organisation's
@@ -28,6 +31,12 @@ export class TaskSession implements ControlHost {
   private unreadableApprovals: string[] = [];
   /** A control window being opened: its page may ask before windows.create has resolved. */
   private controlWindowOpening: Promise<unknown> = Promise.resolve();
+  /**
+   * Tabs created during the task with no task tab as opener, waiting for what decides them: a page's
+   * navigation target event names their source; none comes before their first navigation when the user
+   * or a driver opened them (in memory only: a tab left here by a restart stays guarded).
+   */
+  private readonly unplaced = new Set<number>();
 
   constructor(
     private readonly deps: Pick<MonitorDeps, 'store' | 'effects' | 'compiler'>,
@@ -132,6 +141,8 @@ export class TaskSession implements ControlHost {
       await this.writer.write(() => this.deps.store.putNotice(null));
     }
     const tabId = await this.deps.effects.activeTabId([...this.controlWindows]);
+    const openTabs = await this.deps.effects.openTabIds();
+    this.unplaced.clear();
     const task: ActiveTask = {
       taskId,
       request,
@@ -141,6 +152,7 @@ export class TaskSession implements ControlHost {
       report,
       startedAt: this.deps.effects.now(),
       taskTabIds: tabId === null ? [] : [tabId],
+      outsideTabIds: openTabs.filter((id) => id !== tabId),
       floorWriteDomains: [],
     };
     this.current = task;
@@ -204,7 +216,7 @@ export class TaskSession implements ControlHost {
     if (this.current === null) return false;
     if (tabId === null || tabId === undefined) return true;
     if (windowId !== undefined && this.controlWindows.has(windowId)) return false;
-    return this.inForce.guardScope === 'all-tabs' || this.current.taskTabIds.includes(tabId);
+    return this.inForce.guardScope === 'all-tabs' || !this.current.outsideTabIds.includes(tabId);
   }
 
   isControlWindow(windowId: number): boolean {
@@ -216,13 +228,66 @@ export class TaskSession implements ControlHost {
     return this.controlWindowOpening;
   }
 
-  /** A tab opened by a task tab (link target, window.open) joins the task's scope. */
-  async tabOpened(tabId: number, openerTabId: number | undefined): Promise<void> {
+  // Guard scope `task-tabs` guards every tab but those known to be outside the task, so a tab is guarded
+  // from its creation, before any of these events arrive; they only ever place a tab outside on evidence.
+
+  /**
+   * A tab was created. Opened while a task tab was the opener (Chromium names the active tab), it joins
+   * the task; showing the browser's own UI (a new-tab page), it is the user's and outside; otherwise it
+   * waits, guarded, for its navigation target event or its first navigation.
+   */
+  async tabCreated(tabId: number, openerTabId: number | undefined, url: string | undefined): Promise<void> {
     const task = this.current;
-    if (task === null || openerTabId === undefined || !task.taskTabIds.includes(openerTabId) || task.taskTabIds.includes(tabId)) return;
-    task.taskTabIds = [...task.taskTabIds, tabId];
+    if (task === null || task.taskTabIds.includes(tabId) || task.outsideTabIds.includes(tabId)) return;
+    if (openerTabId !== undefined && task.taskTabIds.includes(openerTabId)) await this.place(task, tabId, 'task');
+    else if (url !== undefined && NEW_TAB_PAGE.test(url)) await this.place(task, tabId, 'outside');
+    else this.unplaced.add(tabId);
+  }
+
+  /** A page opened this tab (link target, window.open, noopener or not): it belongs where its source does. */
+  async navigationTargetCreated(tabId: number, sourceTabId: number): Promise<void> {
+    const task = this.current;
+    this.unplaced.delete(tabId);
+    if (task === null) return;
+    if (task.taskTabIds.includes(sourceTabId)) await this.place(task, tabId, 'task');
+    else if (task.outsideTabIds.includes(sourceTabId)) await this.place(task, tabId, 'outside');
+  }
+
+  /**
+   * A tab's top frame starts navigating. A page's popup has had its navigation target event by now (it
+   * comes before the first navigation); a tab still waiting was opened by the user or a driver: outside.
+   */
+  async tabNavigating(tabId: number): Promise<void> {
+    const task = this.current;
+    if (task === null || !this.unplaced.delete(tabId)) return;
+    await this.place(task, tabId, 'outside');
+  }
+
+  async tabClosed(tabId: number): Promise<void> {
+    this.unplaced.delete(tabId);
+    const task = this.current;
+    if (task === null || (!task.taskTabIds.includes(tabId) && !task.outsideTabIds.includes(tabId))) return;
+    task.taskTabIds = task.taskTabIds.filter((id) => id !== tabId);
+    task.outsideTabIds = task.outsideTabIds.filter((id) => id !== tabId);
     await this.writer.saveTask(task);
-    if (this.inForce.guardScope === 'task-tabs') await this.applyFloor();
+  }
+
+  /** After a browser restart the stored tab ids name no tab of this session: every tab is guarded. */
+  async browserStarted(): Promise<void> {
+    const task = this.current;
+    if (task === null || (task.taskTabIds.length === 0 && task.outsideTabIds.length === 0)) return;
+    task.taskTabIds = [];
+    task.outsideTabIds = [];
+    await this.writer.saveTask(task);
+  }
+
+  private async place(task: ActiveTask, tabId: number, where: 'task' | 'outside'): Promise<void> {
+    const wasOutside = task.outsideTabIds.includes(tabId);
+    task.taskTabIds = where === 'task' ? [...task.taskTabIds.filter((id) => id !== tabId), tabId] : task.taskTabIds.filter((id) => id !== tabId);
+    task.outsideTabIds = where === 'outside' ? [...task.outsideTabIds.filter((id) => id !== tabId), tabId] : task.outsideTabIds.filter((id) => id !== tabId);
+    await this.writer.saveTask(task);
+    // The floor changes only when a tab leaves or enters the outside list.
+    if (this.inForce.guardScope === 'task-tabs' && wasOutside !== (where === 'outside')) await this.applyFloor();
   }
 
   expectControlWindow(opening: Promise<number>): void {

@@ -194,6 +194,12 @@ export const ActiveTaskSchema = z.strictObject({
   /** For guard scope `task-tabs`: the task's tab and the tabs and popups it opened. */
   taskTabIds: z.array(z.number().check(z.int())),
   /**
+   * For guard scope `task-tabs`: the tabs known to be outside the task (open when it started, opened by
+   * the user or from such a tab since). Every other tab is guarded, so a tab a task page opens is guarded
+   * from its first request, before the worker has heard of it. A task stored without it guards every tab.
+   */
+  outsideTabIds: z._default(z.array(z.number().check(z.int())), []),
+  /**
    * Domains the evaluator allowed a consequential action to this task. The network floor lets
    * data-bearing requests through to these (and only these, plus the policy's own write targets).
    */

@@ -32,6 +32,8 @@ export class FakeEffects implements MonitorEffects {
     this.notified.push(approval.id);
   };
   activeTabId = async () => this.activeTab;
+  openTabs: number[] = [7];
+  openTabIds = async () => [...this.openTabs];
   optionsOpened = 0;
   openOptions = async () => {
     this.optionsOpened++;

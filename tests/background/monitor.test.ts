@@ -133,18 +133,85 @@ describe('Monitor: proposals', () => {
   it('does not check tabs outside the guard scope (task-tabs)', async () => {
     const { store } = await freshStore();
     const effects = new FakeEffects();
+    effects.openTabs = [7, 99];
     const monitor = await monitorOn(store, effects);
     await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), guardScope: 'task-tabs' } }, POPUP);
     await monitor.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
     const other = (await monitor.handleMessage(proposal('o', POST()), PAGE(99))) as ProposalAnswer;
     expect(other.decision).toBe('ALLOW');
     expect(other.reason).toMatch(/outside the guard scope/);
-    await monitor.tabOpened(12, 7);
+    await monitor.navigationTargetCreated(12, 7);
     const pending = monitor.handleMessage(proposal('c', POST()), PAGE(12));
     await settle();
     expect(monitor.snapshot().approvals).toHaveLength(1);
     await monitor.endTask();
     expect(((await pending) as ProposalAnswer).decision).toBe('BLOCK');
+  });
+
+  describe('guard scope task-tabs: which tabs are outside the task', () => {
+    async function taskTabsMonitor() {
+      const { store } = await freshStore();
+      const effects = new FakeEffects();
+      effects.openTabs = [7, 20, 21];
+      const monitor = await monitorOn(store, effects);
+      await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), guardScope: 'task-tabs' } }, POPUP);
+      await monitor.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
+      const outside = async () => {
+        const stored = await store.getTask();
+        return stored?.ok === true ? stored.value.outsideTabIds : null;
+      };
+      const guarded = async (tabId: number) => monitor.isGuarded(tabId, 1);
+      return { store, effects, monitor, outside, guarded };
+    }
+
+    it('the tabs open when the task starts, but its own, are outside; a tab no event has placed is guarded', async () => {
+      const { outside, guarded } = await taskTabsMonitor();
+      expect(await outside()).toEqual([20, 21]);
+      expect(await guarded(7)).toBe(true);
+      expect(await guarded(20)).toBe(false);
+      expect(await guarded(55)).toBe(true);
+    });
+
+    it('a tab a page opens belongs where the page is, whatever the opener Chromium names (noopener popups)', async () => {
+      const { monitor, outside, guarded, effects } = await taskTabsMonitor();
+      const floors = effects.floors.length;
+      await monitor.tabCreated(30, 20, '');
+      await monitor.navigationTargetCreated(30, 7);
+      await monitor.tabNavigating(30);
+      expect(await guarded(30)).toBe(true);
+      await monitor.tabCreated(31, 7, '');
+      await monitor.navigationTargetCreated(31, 20);
+      await monitor.tabNavigating(31);
+      expect(await guarded(31)).toBe(false);
+      expect(await outside()).toEqual([20, 21, 31]);
+      // Only placing a tab outside changes the floor; a guarded tab is guarded already.
+      expect(effects.floors.length).toBe(floors + 1);
+    });
+
+    it('a tab the user or a driver opens is outside from its new-tab page or its first navigation; one it cannot place stays guarded', async () => {
+      const { monitor, outside, guarded } = await taskTabsMonitor();
+      await monitor.tabCreated(40, 20, 'chrome://newtab/');
+      expect(await guarded(40)).toBe(false);
+      await monitor.tabCreated(41, 21, 'about:blank');
+      expect(await guarded(41)).toBe(true);
+      await monitor.tabNavigating(41);
+      expect(await guarded(41)).toBe(false);
+      // A popup of a tab that is neither (an unplaced one) stays guarded, as its source is.
+      await monitor.tabCreated(42, undefined, '');
+      await monitor.navigationTargetCreated(43, 42);
+      await monitor.tabNavigating(43);
+      expect(await guarded(43)).toBe(true);
+      expect(await outside()).toEqual([20, 21, 40, 41]);
+    });
+
+    it('a closed tab leaves the lists; after a browser restart the stored ids name no tab, so every tab is guarded', async () => {
+      const { monitor, outside, guarded } = await taskTabsMonitor();
+      await monitor.tabClosed(21);
+      expect(await outside()).toEqual([20]);
+      await monitor.browserStarted();
+      expect(await outside()).toEqual([]);
+      expect(await guarded(20)).toBe(true);
+    });
   });
 });
 

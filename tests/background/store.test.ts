@@ -24,6 +24,7 @@ describe('TaskStore', () => {
       report: reportWithoutCompile('rules'),
       startedAt: 5,
       taskTabIds: [3],
+      outsideTabIds: [4],
       floorWriteDomains: ['api.test'],
     };
     await store.putTask(task);
@@ -57,7 +58,7 @@ describe('TaskStore', () => {
     const { store } = await freshStore(3);
     const task = {
       taskId: 't1', request: 'r', followUps: [], policy: makePolicy({ taskId: 't1' }), state: { ...initialState(), constraintCalls: { k: 1 } },
-      report: reportWithoutCompile('rules'), startedAt: 0, taskTabIds: [], floorWriteDomains: [],
+      report: reportWithoutCompile('rules'), startedAt: 0, taskTabIds: [], outsideTabIds: [], floorWriteDomains: [],
     };
     await store.commitDecision(task, entry(1));
     expect(await store.getTask()).toEqual({ ok: true, value: task });
