@@ -36,7 +36,7 @@ function token(i: number): TaintToken {
 export function floorFigures(): Figure[] {
   const policy = benchPolicy();
   const support = { resourceTypes: new Set<string>(ALL_TYPES), responseHeaders: true };
-  const scope = { tabIds: [1] };
+  const scope = { excludedTabIds: [-1] };
   const tokens = Array.from({ length: Math.max(...SIZES) + REBUILDS }, (_, i) => token(i));
   const bySize = SIZES.map((size) => {
     let session: Rule[] = [];
@@ -46,7 +46,7 @@ export function floorFigures(): Figure[] {
       const input = { policy, floorWriteDomains: [], taint: tokens.slice(0, size + n) };
       const t0 = performance.now();
       const sessionUpdate = ruleUpdate(session, rulesForBrowser(buildSessionRules(input, scope, 'ext'), support).rules, builtKey);
-      const taintUpdate = ruleUpdate(taint, rulesForBrowser(buildTaintRules(input, scope), support).rules, builtKey);
+      const taintUpdate = ruleUpdate(taint, rulesForBrowser(buildTaintRules(input), support).rules, builtKey);
       const ms = performance.now() - t0;
       session = sessionUpdate.after;
       taint = taintUpdate.after;

@@ -53,8 +53,13 @@ type RuleCondition = Browser.declarativeNetRequest.RuleCondition;
 type ResourceType = `${Browser.declarativeNetRequest.ResourceType}`;
 type RequestMethod = `${Browser.declarativeNetRequest.RequestMethod}`;
 
-/** Which tabs the rules apply to: listed tabs, or every tab except the excluded ones. */
-export type FloorScope = { tabIds: number[] } | { excludedTabIds: number[] };
+/**
+ * Which tabs the rules apply to: every tab but the excluded ones (the control windows' tabs and, for guard
+ * scope `task-tabs`, the tabs known to be outside the task), so a tab opened a moment ago is guarded.
+ */
+export interface FloorScope {
+  excludedTabIds: number[];
+}
 
 /** `chrome.tabs.TAB_ID_NONE`: requests that do not come from a tab (the worker, other extensions). */
 export const TAB_ID_NONE = -1;
@@ -205,10 +210,6 @@ export function writeSites(input: FloorInput): string[] {
 /** The part of a rule's condition that says which requests of which tabs (or workers) it judges. */
 type ScopeCondition = Pick<RuleCondition, 'tabIds' | 'excludedTabIds' | 'initiatorDomains' | 'excludedInitiatorDomains'>;
 
-function tabScope(scope: FloorScope): ScopeCondition {
-  return 'tabIds' in scope ? { tabIds: scope.tabIds } : { excludedTabIds: scope.excludedTabIds };
-}
-
 /**
  * Requests without a tab (tab id -1): shared and service workers of the sites guarded tabs are on, judged
  * by their initiator. The extension's own requests (the LLM compiler's fetches from the worker) are
@@ -351,15 +352,13 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
  * The session rules for one policy. Pure: the same input, scope and extension id give the same rules.
  * Blocked top-level navigations fail (`net::ERR_BLOCKED_BY_CLIENT`, so an agent's `goto` rejects); the
  * background then shows why in the tab (see index.ts). The extension id scopes the worker rules.
- * Returns no rules when the scope names no tab (nothing is guarded).
  */
 export function buildSessionRules(input: FloorInput, scope: FloorScope, extensionId: string): Rule[] {
-  if ('tabIds' in scope && scope.tabIds.length === 0) return [];
   const workers = workerScope(input, extensionId);
   const rules: Rule[] = [];
   const emit = (spec: RuleSpec, where: ScopeCondition) => rules.push({ ...spec, id: rules.length + 1, condition: { ...spec.condition, ...where } });
   const specs = floorRuleSpecs(input);
-  for (const spec of specs) emit(spec, tabScope(scope));
+  for (const spec of specs) emit(spec, { excludedTabIds: scope.excludedTabIds });
   if (workers !== null) {
     // Workers make no top-level navigations; the rest applies to them as to their pages.
     for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
@@ -374,8 +373,8 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
  * initiator at all is outside an `initiatorDomains` scope and inside an `excludedInitiatorDomains` one.
  */
 function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCondition[] {
-  const excludedTabs = 'tabIds' in scope ? [] : scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE);
-  const otherTabs: ScopeCondition[] = 'tabIds' in scope ? [{ excludedTabIds: [...scope.tabIds, TAB_ID_NONE] }] : excludedTabs.length > 0 ? [{ tabIds: excludedTabs }] : [];
+  const excludedTabs = scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE);
+  const otherTabs: ScopeCondition[] = excludedTabs.length > 0 ? [{ tabIds: excludedTabs }] : [];
   let otherWorkers: ScopeCondition = { tabIds: [TAB_ID_NONE] };
   if (workers?.initiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: workers.initiatorDomains };
   else if (workers?.excludedInitiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], initiatorDomains: workers.excludedInitiatorDomains };
@@ -390,11 +389,10 @@ function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCon
  * browser's UI thread at each update (every rule re-indexed, every regex compiled) while page loads,
  * requests and the agent's own DevTools commands wait; a dynamic ruleset is rebuilt on the file sequence
  * (extensions/browser/api/declarative_net_request/rules_monitor_service.cc, UpdateSessionRulesInternal vs
- * UpdateDynamicRulesInternal). Priorities compare across an extension's rulesets. None when the scope
- * names no tab (then no session rule bounds them).
+ * UpdateDynamicRulesInternal). Priorities compare across an extension's rulesets.
  */
-export function buildTaintRules(input: FloorInput, scope: FloorScope): RuleSpec[] {
-  if (input.taint === undefined || input.taint.length === 0 || ('tabIds' in scope && scope.tabIds.length === 0)) return [];
+export function buildTaintRules(input: FloorInput): RuleSpec[] {
+  if (input.taint === undefined || input.taint.length === 0) return [];
   return taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
 }
 

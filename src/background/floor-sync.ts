@@ -96,7 +96,7 @@ export function floorUpdater() {
     const extensionHost = new URL(chrome.runtime.getURL('/')).host;
     const browserSupport = await (support ??= detectDnrSupport());
     const session = rulesForBrowser(buildSessionRules(input, scope, extensionHost), browserSupport);
-    const taint = rulesForBrowser(buildTaintRules(input, scope), browserSupport);
+    const taint = rulesForBrowser(buildTaintRules(input), browserSupport);
     const dropped = [...session.dropped, ...taint.dropped];
     if (dropped.length > 0 && !reportedDropped) {
       reportedDropped = true;

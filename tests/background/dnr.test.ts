@@ -18,7 +18,8 @@ import { makePolicy } from '../support/policy';
 import type { RuleSpec } from '../../src/taint/rules';
 
 const EXT = 'abcdefghijklmnopabcdefghijklmnop';
-const TABS = { tabIds: [7, 9] };
+/** Guard scope task-tabs with tab 8 outside the task (and tab 3 a control window's). */
+const TABS = { excludedTabIds: [-1, 3, 8] };
 
 const readOnly = makePolicy({ domains: ['news.test', 'www.Wiki.Test'] });
 const writer = makePolicy({
@@ -36,13 +37,12 @@ const byAction = (rules: Rule[], type: string) => tabRules(rules).filter((r) => 
 const mainFrameBlocks = (rules: Rule[]) => byAction(rules, 'block').filter((r) => r.condition.resourceTypes?.includes('main_frame'));
 
 describe('buildSessionRules', () => {
-  it('scopes every rule to the guarded tabs, with unique ids', () => {
+  it('scopes every rule to every tab but the excluded ones, with unique ids; the excluded tabs are allowed through', () => {
     const rules = buildSessionRules({ policy: writer }, TABS, EXT);
     expect(rules.length).toBeGreaterThan(5);
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
-    for (const r of tabRules(rules)) expect(r.condition.tabIds).toEqual([7, 9]);
-    const all = buildSessionRules({ policy: writer }, { excludedTabIds: [-1, 3] }, EXT);
-    for (const r of tabRules(all)) expect(r.condition.excludedTabIds).toEqual([-1, 3]);
+    for (const r of tabRules(rules)) expect(r.condition.excludedTabIds).toEqual([-1, 3, 8]);
+    expect(rules.filter((r) => r.priority === PRIORITY_OUT_OF_SCOPE && r.condition.tabIds?.join() === '3,8')).toHaveLength(1);
   });
 
   it('blocks downloads by their response headers unless the task allows LOCAL_WRITE', () => {
@@ -52,10 +52,6 @@ describe('buildSessionRules', () => {
     for (const r of blocked) expect(r.action.type).toBe('block');
     const saving = makePolicy({ domains: ['news.test'], ceilings: { LOCAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['LOCAL_WRITE'] } });
     expect(downloads(buildSessionRules({ policy: saving }, TABS, EXT))).toEqual([]);
-  });
-
-  it('guards nothing when no tab is in scope', () => {
-    expect(buildSessionRules({ policy: writer }, { tabIds: [] }, EXT)).toEqual([]);
   });
 
   it('blocks navigations off the domain list (page.goto rejects; the background then shows the blocked page), sites normalised', () => {
@@ -212,13 +208,13 @@ describe('the taint in the floor', () => {
 
   it('blocks every request type carrying a token to sites the task does not name, within the budget', () => {
     const taint = Array.from({ length: 300 }, (_, i) => ({ value: `tok${i}x${'d4'.repeat(12)}`, kind: 'token' as const, site: 'news.test' }));
-    const rules = buildTaintRules({ policy: readOnly, taint }, TABS);
+    const rules = buildTaintRules({ policy: readOnly, taint });
     expect(buildSessionRules({ policy: readOnly, taint }, TABS, EXT)).toEqual(buildSessionRules({ policy: readOnly }, TABS, EXT));
     const tainted = rules.filter((r) => r.priority === PRIORITY_DATA_BLOCK && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
     expect(tainted.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(TAINT_BUDGET.urlFilters);
     expect(rules.length).toBeLessThanOrEqual(5_000);
     expect(rules.filter((r) => r.condition.regexFilter !== undefined).length).toBeLessThanOrEqual(1_000);
-    expect(buildTaintRules({ policy: readOnly, taint }, { tabIds: [] })).toEqual([]);
+    expect(buildTaintRules({ policy: readOnly })).toEqual([]);
   });
 
   /** The highest-priority rule of the two sets that matches (allow wins a tie), as Chromium picks it. */
@@ -242,16 +238,17 @@ describe('the taint in the floor', () => {
   it('blocks the token in the guarded tabs and their sites’ workers only, as the tab-scoped rules did', () => {
     const url = `https://collector.attacker.test/c?d=${token.value}`;
     const cases = [
-      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 9, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
-      { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }] },
+      // A tab opened a moment ago (12) is guarded in both guard scopes until it is known to be outside.
+      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
+      { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: 12 }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }] },
       { name: 'open reading', scope: TABS, policy: makePolicy({ domains: null }), inScope: [{ tabId: 7 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: EXT }] },
     ];
     for (const { name, scope, policy, inScope, outOfScope } of cases) {
-      const rules = [...buildSessionRules({ policy, taint: [token] }, scope, EXT), ...buildTaintRules({ policy, taint: [token] }, scope)];
+      const rules = [...buildSessionRules({ policy, taint: [token] }, scope, EXT), ...buildTaintRules({ policy, taint: [token] })];
       for (const where of inScope) expect(verdict(rules, { ...where, url }), `${name}: ${JSON.stringify(where)}`).toBe('block');
       for (const where of outOfScope) expect(verdict(rules, { ...where, url }), `${name}: ${JSON.stringify(where)}`).not.toBe('block');
       // The site that showed the token may receive it (as far as the taint goes).
-      expect(verdict(buildTaintRules({ policy, taint: [token] }, scope), { tabId: inScope[0]!.tabId, url: `https://news.test/c?d=${token.value}` }), name).toBe('none');
+      expect(verdict(buildTaintRules({ policy, taint: [token] }), { tabId: inScope[0]!.tabId, url: `https://news.test/c?d=${token.value}` }), name).toBe('none');
     }
   });
 });

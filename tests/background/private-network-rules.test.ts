@@ -4,7 +4,7 @@ import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '.
 import { makePolicy } from '../support/policy';
 
 const EXT = 'abcdefghijklmnopabcdefghijklmnop';
-const TABS = { tabIds: [7] };
+const TABS = { excludedTabIds: [-1] };
 const openWeb = makePolicy({ domains: null });
 
 /** The tab-scope private-network rules (the same rules also judge the tabs' workers, tab id -1). */
@@ -23,7 +23,7 @@ describe('privateNetworkRules', () => {
     for (const r of rules) expect(r.action.type).toBe('block');
     expect(rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))).toHaveLength(PRIVATE_HOST_PATTERNS.length + 1);
     for (const r of rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))) expect(r.condition.resourceTypes).toEqual(['main_frame']);
-    for (const r of rules) expect(r.condition.tabIds).toEqual([7]);
+    for (const r of rules) expect(r.condition.excludedTabIds).toEqual([-1]);
     expect(rules.find((r) => r.condition.requestDomains !== undefined)?.condition.requestDomains).toEqual(expect.arrayContaining(['localhost', 'local', 'internal', 'lan', 'home.arpa']));
   });
 

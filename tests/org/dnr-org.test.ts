@@ -27,6 +27,6 @@ describe('the network floor under the organisation', () => {
   });
 
   it('no organisation, no org rules', () => {
-    expect(buildSessionRules({ policy: granted }, { tabIds: [3] }, EXT).some((r) => r.priority === PRIORITY_ORG)).toBe(false);
+    expect(buildSessionRules({ policy: granted }, { excludedTabIds: [-1] }, EXT).some((r) => r.priority === PRIORITY_ORG)).toBe(false);
   });
 });
