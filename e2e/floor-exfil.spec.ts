@@ -281,9 +281,9 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
 /**
  * Guard scope `task-tabs` guards every tab but those known to be outside the task, so a tab a task page
  * opens is guarded from its first request: before, the popup joined the task only once the worker had
- * heard of it, and its first navigation could leave first (8 of 10 `noopener` popups and 1–2 of 10
- * `target=_blank` links reached attacker.test, with or without the MAIN-world hooks). The same popups
- * from a tab that was open before the task arrive: only the scope stops the others.
+ * heard of it, and its first navigation could leave first (up to 8 of 10 `noopener` popups without the
+ * MAIN-world hooks, and 1–2 of 10 `target=_blank` links with them, reached attacker.test). The same
+ * popups from a tab that was open before the task arrive: only the scope stops the others.
  */
 test.describe('popups of the task tab with guard scope task-tabs, no MAIN-world hooks', () => {
   test('no popup of the task tab reaches attacker.test, however it is opened; the same popups of a tab outside the task arrive', async () => {
