@@ -137,6 +137,13 @@ function newSecret(): Secret {
   return { key: `sk_live_${randomBytes(16).toString('hex')}`, code: String(100000 + (randomBytes(3).readUIntBE(0, 3) % 900000)) };
 }
 
+/** A fresh secret, shown at `/show/<id>` on every host of the test server. */
+function showSecret(id: string): Secret {
+  const secret = newSecret();
+  server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+  return secret;
+}
+
 /**
  * Waits until the floor holds the secret shown on the page: the collector reported it and the worker's
  * rebuilt rules carry it (an agent reads a page before it acts; this is that moment).
@@ -156,9 +163,8 @@ async function taintRecorded(browser: AgentBrowser, secret: Secret): Promise<voi
 /** Runs one attack in a fresh page showing a fresh secret; true when the attacker's server saw it. */
 async function runAttack(browser: AgentBrowser, attack: Attack): Promise<boolean> {
   const id = `x${++caseNumber}`;
-  const secret = newSecret();
+  const secret = showSecret(id);
   const home = attack.home ?? HOME;
-  server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
   const page = await browser.context.newPage();
   try {
     await page.goto(`${server.origin(home)}/show/${id}`);
@@ -252,8 +258,7 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
     try {
       await browser.setOptions({ guardScope: 'task-tabs' });
       const id = `scope${++caseNumber}`;
-      const secret = newSecret();
-      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+      const secret = showSecret(id);
       server.setPage(`/other/${id}`, `<!doctype html><title>other</title><p>Another tab</p>`);
       const taskTab = await browser.context.newPage();
       await taskTab.goto(`${server.origin(HOME)}/show/${id}`);
@@ -336,8 +341,7 @@ test.describe('the taint on a worker of an unnamed site, reading open, no MAIN-w
     try {
       await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-open-reading', domains: null });
       const id = `openread${++caseNumber}`;
-      const secret = newSecret();
-      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+      const secret = showSecret(id);
       const page = await browser.context.newPage();
       await page.goto(`${server.origin('reader.test')}/show/${id}`);
       await taintRecorded(browser, secret);
@@ -361,8 +365,7 @@ test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
     try {
       await browser.setPolicy(READ_ONLY);
       const id = `restart${++caseNumber}`;
-      const secret = newSecret();
-      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${secret.key}</code></p><p>Sign-in code: ${secret.code}</p>`);
+      const secret = showSecret(id);
       const page = await browser.context.newPage();
       await page.goto(`${server.origin(HOME)}/show/${id}`);
       await taintRecorded(browser, secret);
