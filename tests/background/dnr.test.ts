@@ -244,7 +244,8 @@ describe('the taint in the floor', () => {
     const url = `https://collector.attacker.test/c?d=${token.value}`;
     const cases = [
       // A tab opened a moment ago (12) is guarded in both guard scopes until it is known to be outside.
-      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 7, type: 'main_frame' }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: 8, type: 'main_frame' }, { tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
+      // Top-level navigations carrying the token are refused in every tab: a task page can navigate a tab outside the task.
+      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 7, type: 'main_frame' }, { tabId: 8, type: 'main_frame' }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
       { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: 12 }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }] },
       { name: 'open reading', scope: TABS, policy: makePolicy({ domains: null }), inScope: [{ tabId: 7 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: EXT }] },
     ];
