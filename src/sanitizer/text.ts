@@ -147,8 +147,10 @@ const TARGET = new RegExp(
 /** Visible text that names an AI, an assistant or an agent: worth a model's review. */
 const AGENT_NAMED = new RegExp(String.raw`\b${AGENT_NOUN}\b`, 'i');
 
-/** Every pattern that carries LETTER_AHEAD, for the property test that it changes no match. */
-export const HINTED_PATTERNS: readonly RegExp[] = [...ADDRESSED, IMPERATIVE, PASSIVE, AGENT_NAMED].filter((re) => re.source.includes(LETTER_AHEAD));
+/** Every pattern that carries LETTER_AHEAD, for the property test that it changes no match (built on call: no page pays for it). */
+export function hintedPatterns(): RegExp[] {
+  return [...ADDRESSED, IMPERATIVE, PASSIVE, AGENT_NAMED].filter((re) => re.source.includes(LETTER_AHEAD));
+}
 
 /** Text to classify: invisible characters out, Braille decoded (same length is not needed here). */
 function normalise(text: string): string {
