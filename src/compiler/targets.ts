@@ -22,6 +22,8 @@ export interface TargetToken {
 const EMAIL = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+$/i;
 const HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::\d{1,5})?(?:[/?#].*)?$/i;
 const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:[/?#].*)?$/;
+/** A host as a URL parser returns an IPv4 address. */
+const IPV4_ADDRESS = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const URL_SCHEME = /^https?:\/\//i;
 const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
 /** Suffixes outside the ICANN list that still name sites on this kind of test rig. */
@@ -63,6 +65,10 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   if (HOST.test(text) || IPV4_HOST.test(text)) {
     const host = hostOf(text);
     if (host === null || !hostIsSite(host)) return null;
+    // To a URL parser a number with a dot is an IPv4 address (84.20 → 84.0.0.20, 10.30 → 10.0.0.30,
+    // 12.05.2026 → 12.5.7.234): an amount, a time or a date is not an address the user named. Only a
+    // dotted quad names one.
+    if (IPV4_ADDRESS.test(host) && !IPV4_HOST.test(text)) return null;
     const bare = !/[:/?#]/.test(text);
     const lastLabel = host.slice(host.lastIndexOf('.') + 1);
     if (bare && FILE_EXTENSIONS.has(lastLabel)) return null;

@@ -236,3 +236,32 @@ describe('compiler property: hardened authority never exceeds the words', () => 
     );
   }, TIMEOUT_MS);
 });
+
+describe('compiler property: a number with a dot names no address', () => {
+  // A URL parser reads 84.20 as 84.0.0.20 and 10.30 as 10.0.0.30 (a private address): amounts, times,
+  // dates and versions in the user's words must never become sites the task may reach.
+  const part = fc.nat({ max: 99_999 }).map(String);
+  const dotted = fc.oneof(fc.tuple(part, part), fc.tuple(part, part, part)).map((parts) => parts.join('.'));
+  const sentence = fc.constantFrom(
+    (n: string) => `Pay my bill of ${n} EUR on shop.test`,
+    (n: string) => `Book the ${n} train on shop.test`,
+    (n: string) => `Update to version ${n} on shop.test`,
+    (n: string) => `Check the flights on shop.test for ${n}`,
+    (n: string) => `Pay invoice ${n} on shop.test`,
+  );
+  it('only the named site is allowed, never an IP address', () => {
+    fc.assert(
+      fc.property(dotted, sentence, (n, write) => {
+        const policy = hardenWith(write(n), null);
+        const sites = [...(policy.domains ?? []), ...policy.constraints.flatMap((c) => c.domains ?? [])];
+        if (sites.some((d) => d !== 'shop.test')) throw new Error(`"${write(n)}" allowed ${JSON.stringify(sites)}`);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  }, TIMEOUT_MS);
+
+  it('a dotted quad the user wrote still names its address', () => {
+    const policy = hardenWith('Read the status page at 192.168.1.1', null);
+    if (JSON.stringify(policy.domains) !== '["192.168.1.1"]') throw new Error(`got ${JSON.stringify(policy.domains)}`);
+  });
+});
