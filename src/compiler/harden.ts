@@ -80,6 +80,36 @@ function boundAmount(clauses: readonly Clause[]): (MoneyMention & { clause: Clau
   return named.reduce((most, n) => (compareDecimal(n.money.value, most.money.value) > 0 ? n : most));
 }
 
+/** Words that make the amount after them a ceiling: "more than 50 EUR", "under €50", "a budget of 50 EUR". */
+const CEILING_WORDS = /\b(?:more than|less than|over|above|under|below|beyond|exceed(?:s|ing)?|at most|up to|max(?:imum)?|budget|limit|cap)\b/i;
+
+/**
+ * Spending ceilings written outside a payment's own clause ("buy a gift on etsy.com, don't spend more
+ * than 50 EUR", "keep it under €50"): each amount a ceiling word leads to (since the clause's start or its
+ * previous amount) in a clause that is not itself a money request, negated or not.
+ */
+function ceilingsOf(analysis: Analysis): Array<MoneyMention & { clause: Clause }> {
+  return analysis.clauses.flatMap((clause) => {
+    if (clause.request !== null && MONEY_CLASSES.has(clause.request)) return [];
+    return clause.amounts.flatMap((m, i) => {
+      const lead = analysis.text.slice(i === 0 ? clause.start : clause.amounts[i - 1]!.end, m.start);
+      return CEILING_WORDS.test(lead) ? [{ ...m, clause }] : [];
+    });
+  });
+}
+
+/**
+ * The bound once the ceilings apply: the lowest of the named amount and the ceilings in its currency (in
+ * the ceilings' one currency when no amount is named). A ceiling only ever lowers the bound.
+ */
+function withCeilings(amount: (MoneyMention & { clause: Clause }) | undefined, ceilings: ReadonlyArray<MoneyMention & { clause: Clause }>): (MoneyMention & { clause: Clause }) | undefined {
+  const currencies = new Set(ceilings.map((c) => c.money.currency));
+  const currency = amount?.money.currency ?? (currencies.size === 1 ? [...currencies][0] : undefined);
+  const candidates = [...(amount === undefined ? [] : [amount]), ...ceilings.filter((c) => c.money.currency === currency)];
+  if (candidates.length === 0) return undefined;
+  return candidates.reduce((least, n) => (compareDecimal(n.money.value, least.money.value) < 0 ? n : least));
+}
+
 export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
   const requests = new Map<RiskClass, Clause[]>();
   const recipients = new Map<RiskClass, Map<string, Clause>>();
@@ -116,9 +146,10 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
   }
   const amounts = new Map<RiskClass, MoneyMention & { clause: Clause }>();
   const quantities = new Map<RiskClass, { quantity: number; clause: Clause }>();
+  const ceilings = ceilingsOf(analysis);
   for (const [cls, clauses] of requests) {
     if (!MONEY_CLASSES.has(cls)) continue;
-    const amount = boundAmount(clauses);
+    const amount = withCeilings(boundAmount(clauses), ceilings);
     if (amount !== undefined) amounts.set(cls, amount);
     for (const clause of clauses) {
       const most = quantities.get(cls);

@@ -22,6 +22,18 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('pay bob@x.test 10 EUR and pay alice@x.test $20 on bank.test')?.amount).toBeUndefined();
   });
 
+  it('a spending ceiling in a clause of its own lowers the bound, negated or not; it never raises it', () => {
+    expect(financial("Buy a birthday gift for my mom on etsy.test, don't spend more than 50 EUR")?.amount).toEqual({ value: '50', currency: 'EUR' });
+    expect(financial('Order a pizza on pizza.test and do not pay more than 30 EUR')?.amount).toEqual({ value: '30', currency: 'EUR' });
+    expect(financial('Buy a gift on etsy.test. Keep it under 40 EUR.')?.amount).toEqual({ value: '40', currency: 'EUR' });
+    expect(financial('Pay the 120 EUR invoice on bill.test. Never spend over 100 EUR.')?.amount).toEqual({ value: '100', currency: 'EUR' });
+    expect(rules("Buy a gift on etsy.test, don't spend more than 50 EUR").evidence).toContainEqual({ ref: 'amount:50 EUR', quote: "don't spend more than 50 EUR" });
+    // Higher than the named amount, in another currency, or no ceiling word: the named amount stays.
+    expect(financial('Buy a gift on etsy.test for 30 EUR. Budget: 50 EUR.')?.amount).toEqual({ value: '30', currency: 'EUR' });
+    expect(financial('Pay 10 EUR on bill.test, do not pay more than 20 USD')?.amount).toEqual({ value: '10', currency: 'EUR' });
+    expect(financial('Pay the 20 EUR invoice on bill.test; the other invoice is 500 EUR')?.amount).toEqual({ value: '20', currency: 'EUR' });
+  });
+
   it('an amount outside a payment binds nothing: a message about money is not a payment', () => {
     const policy = rules('Reply to bob@corp.test on mail.test saying I owe him 45 EUR');
     expect(policy.constraints.every((k) => k.amount === undefined)).toBe(true);
