@@ -83,7 +83,7 @@ for (const variant of ['full', 'nohooks'] as const) {
   });
 }
 
-test('bank: "Allow for this task" on 4,500 EUR covers exactly 4,500 EUR; 4,600 EUR asks again', async ({ launchFence }) => {
+test('bank: an approval of 4,500 EUR ("for this task" included) covers that one payment: the same payment again asks, so does 4,600 EUR', async ({ launchFence }) => {
   world.reset();
   const browser = await launchFence();
   await browser.setTask(PAY_TASK);
@@ -91,6 +91,10 @@ test('bank: "Allow for this task" on 4,500 EUR covers exactly 4,500 EUR; 4,600 E
   const [pending] = await browser.waitForApprovals(1);
   await browser.answer(pending!.id, 'task');
   await expect(first.getByRole('status')).toContainText('4500 EUR paid to');
+  const repeat = await pay(browser, '4500', 'EUR');
+  const asked = await heldAndDenied(browser);
+  expect(asked.reason).toBe('amount 4,500.00 EUR is above the 45.00 EUR the user named');
+  await repeat.close();
   const second = await pay(browser, '4600', 'EUR');
   const again = await heldAndDenied(browser);
   expect(again.reason).toBe('amount 4,600.00 EUR is above the 45.00 EUR the user named');

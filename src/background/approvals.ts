@@ -1,7 +1,7 @@
 import type { ToolCall } from '../core/call';
 import type { Classification } from '../core/classification';
 import type { DecisionRecord } from '../core/decision';
-import { approvalKeyOf, grantFor } from '../core/grants';
+import { approvalIsOnceOnly, approvalKeyOf, grantFor } from '../core/grants';
 import type { ApprovalAnswerKind, ErrorResponse, Options } from '../messages/protocol';
 import { error } from './errors';
 import type { AuditWriter } from './audit';
@@ -158,8 +158,7 @@ export class ApprovalQueue {
       return { ok: true };
     }
     if (scope === 'send-without' || scope === 'send-as-is') return error('invalid-message', 'That answer applies only to an action the Minimizer held.');
-    // On a site the organisation always asks about, an approval covers this one action only.
-    if (approval.record.check === 'org_floor' && scope === 'task') scope = 'once';
+    if (scope === 'task' && approvalIsOnceOnly(approval.record)) scope = 'once';
     if (scope === 'deny') {
       const reason = 'denied by the user';
       await this.writer.audit({ record: { ...approval.record, decision: 'BLOCK', reason }, answer: 'deny', layer: 'guard', destination: approval.destination });

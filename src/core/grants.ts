@@ -4,6 +4,15 @@ import type { Grant } from './policy';
 
 export type ApprovalScope = 'once' | 'task';
 
+/**
+ * Approvals that cover one action whatever the answer: a payment or purchase (money moves one approval at
+ * a time — "for this task" let an agent repeat an approved 120 EUR payment until the task ended) and an
+ * action on a site the organisation always asks about.
+ */
+export function approvalIsOnceOnly(record: Pick<DecisionRecord, 'riskClass' | 'check'>): boolean {
+  return record.riskClass === 'FINANCIAL' || record.check === 'org_floor';
+}
+
 const uniqueSorted = (xs: readonly string[] | undefined): string[] => [...new Set(xs ?? [])].sort();
 
 /** A call's targets as an approval holds them: each list without duplicates, sorted. */

@@ -40,15 +40,17 @@ function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now
           <button type="button" disabled={answering} title={scope.once} onClick={() => onAnswer(p.id, 'once')}>
             Allow once
           </button>
-          <button type="button" disabled={answering} title={scope.task} onClick={() => onAnswer(p.id, 'task')}>
-            Allow for this task
-          </button>
+          {scope.task !== null && (
+            <button type="button" disabled={answering} title={scope.task} onClick={() => onAnswer(p.id, 'task')}>
+              Allow for this task
+            </button>
+          )}
           <button type="button" class="deny" disabled={answering} onClick={() => onAnswer(p.id, 'deny')}>
             Deny
           </button>
         </div>
       )}
-      <p class="muted scope">{p.check === 'minimizer' ? 'The task allows this action; the data it carries is what the agent was not asked to send.' : scope.task}</p>
+      <p class="muted scope">{p.check === 'minimizer' ? 'The task allows this action; the data it carries is what the agent was not asked to send.' : scope.note}</p>
       <dl class="facts">
         {view.facts.map((f) => (
           <div key={f.label}>

@@ -1,5 +1,6 @@
 import type { PendingApproval } from '../messages/protocol';
 import { amountWords } from '../core/amounts';
+import { approvalIsOnceOnly } from '../core/grants';
 import { basisWords, CLASS_WORDS, secondsLeft, targetWords } from './words';
 
 export interface ApprovalView {
@@ -42,12 +43,18 @@ function optional(label: string, value: string | undefined): { label: string; va
   return value === undefined ? [] : [{ label, value }];
 }
 
-/** What each answer grants, shown next to the buttons so "for this task" never reads as a blanket permission. */
-export function answerScopeWords(p: PendingApproval): { once: string; task: string } {
+/**
+ * What each answer grants, shown next to the buttons so "for this task" never reads as a blanket
+ * permission; `task` is null where an approval covers one action only (a payment, an organisation ask).
+ */
+export function answerScopeWords(p: PendingApproval): { once: string; task: string | null; note: string } {
   const targets = targetWords(p.targets);
   const exact = `${p.capability}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
-  return {
-    once: `Allows exactly this action one time: ${exact}.`,
-    task: `Allows ${exact} again until the task ends; anything else still asks.`,
-  };
+  const once = `Allows exactly this action one time: ${exact}.`;
+  if (approvalIsOnceOnly(p)) {
+    const why = p.riskClass === 'FINANCIAL' ? 'Money moves one approval at a time' : 'Your organisation asks about every action on this site';
+    return { once, task: null, note: `${why}: this allows it once; the next one asks again.` };
+  }
+  const task = `Allows ${exact} again until the task ends; anything else still asks.`;
+  return { once, task, note: task };
 }

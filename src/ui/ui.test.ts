@@ -155,7 +155,14 @@ describe('describeApproval', () => {
     const v = describeApproval(payment, 21_000);
     expect(v.facts).toContainEqual({ label: 'Amount', value: '4,500.00 EUR' });
     expect(v.facts).toContainEqual({ label: 'Why asked', value: 'argument_constraints: amount 4,500.00 EUR is above the 45.00 EUR the user named' });
-    expect(answerScopeWords(payment).task).toContain('of 4,500.00 EUR');
+    expect(answerScopeWords(payment).once).toContain('of 4,500.00 EUR');
+  });
+  it('offers no "for this task" where an approval covers one action: a payment, an organisation ask', () => {
+    const payment = { ...pending, riskClass: 'FINANCIAL' as const, capability: 'payment.send' };
+    expect(answerScopeWords(payment).task).toBeNull();
+    expect(answerScopeWords(payment).note).toBe('Money moves one approval at a time: this allows it once; the next one asks again.');
+    expect(answerScopeWords({ ...pending, check: 'org_floor' }).task).toBeNull();
+    expect(answerScopeWords(pending).task).not.toBeNull();
   });
 });
 

@@ -268,6 +268,19 @@ describe('Monitor: ASK_USER', () => {
     expect(monitor.snapshot().approvals).toHaveLength(1);
   });
 
+  it('a payment approved "for this task" is approved once: the same payment again asks again', async () => {
+    const { monitor } = await setup(askPolicy());
+    const card = { tool: 'browser.form_submit', args: { url: 'http://api.test/pay', method: 'POST', fields: { amount: '120' }, submitText: 'Pay' } };
+    const first = monitor.handleMessage(proposal('pay1', card, 'isolated'), PAGE());
+    await settle();
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'task');
+    expect(await first).toMatchObject({ decision: 'ALLOW' });
+    expect(monitor.snapshot().task!.policy.grants.map((g) => g.maxCalls)).toEqual([1]);
+    void monitor.handleMessage(proposal('pay2', card, 'isolated'), PAGE());
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+  });
+
   it('identical concurrent asks share one approval', async () => {
     const { monitor } = await setup(askPolicy());
     const held = [1, 2, 3].map((i) => monitor.handleMessage(proposal(`p${i}`, POST()), PAGE()));
