@@ -78,6 +78,17 @@ test('an open-web task (floor alone) reaches no loopback admin page: IP spelling
   const rules = (await browser.floorRules()) as { condition: { regexFilter?: string; requestDomains?: string[] } }[];
   for (const pattern of PRIVATE_HOST_PATTERNS) expect(rules.some((r) => r.condition.regexFilter === pattern)).toBe(true);
   expect(rules.some((r) => r.condition.requestDomains?.includes('localhost'))).toBe(true);
+  // A single-label name with the root's dot (`router.`) asks the resolver what `router` does: Chromium's
+  // own matcher blocks it as a navigation and as a request (nothing here resolves it, so it is asked).
+  const outcome = (url: string, type: string) =>
+    browser.serviceWorker!.evaluate(
+      ({ url, type }) => (globalThis as unknown as { chrome: { declarativeNetRequest: { testMatchOutcome(r: object): Promise<{ matchedRules: { ruleId: number }[] }> } } }).chrome.declarativeNetRequest.testMatchOutcome({ url, type, tabId: 1, method: 'get' }),
+      { url, type },
+    );
+  for (const url of [`http://router.:${server.port}/admin`, 'http://_gateway./', `http://router:${server.port}/admin`]) {
+    for (const type of ['main_frame', 'xmlhttprequest']) expect((await outcome(url, type)).matchedRules.length, `${type} ${url}`).toBeGreaterThan(0);
+  }
+  expect((await outcome(`${server.origin('app.test')}/`, 'xmlhttprequest')).matchedRules).toEqual([]);
 
   const reached = await reachAll(browser, server);
   expect(reached).toEqual(Object.fromEntries(Object.keys(reached).map((via) => [via, 0])));

@@ -424,7 +424,9 @@ export const PRIVATE_HOST_PATTERNS = (() => {
     `${scheme}(?:169\\.254|192\\.168|172\\.(?:1[6-9]|2[0-9]|3[01])|100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])|198\\.1[89])\\.${n}\\.${n}${rest}`,
     `${scheme}(?:192\\.0\\.[02]|192\\.88\\.99|198\\.51\\.100|203\\.0\\.113)\\.${n}${rest}`,
     `${scheme}\\[(?:::|f[c-f][0-9a-f]{2}:|64:ff9b:|2002:).*$`,
-    `${scheme}[^./?#@:\\[\\]]+${rest}`,
+    // A single-label name, also with the root's trailing dot (`router.`, `_gateway.`): Chromium keeps the
+    // dot in the URL, and the resolver answers it as it answers `router`.
+    `${scheme}[^./?#@:\\[\\]]+\\.?${rest}`,
   ];
 })();
 export const PRIVATE_NAME_DOMAINS = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];

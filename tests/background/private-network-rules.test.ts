@@ -44,6 +44,9 @@ describe('privateNetworkRules', () => {
     'ws://127.0.0.1:9222/devtools/browser',
     'http://user:pw@127.0.0.1/',
     'http://router/',
+    'http://router./',
+    'http://router.:8080/admin',
+    'http://_gateway./',
   ])('the address rule matches %s', (url) => {
     expect(addressRuleMatches(url)).toBe(true);
   });
