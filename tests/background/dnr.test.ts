@@ -179,12 +179,30 @@ describe('dependencies from sites the task does not name', () => {
       'http://cdn.test/lib/app.js?v=3',
       'http://cdn.test/lib/app.js?v=1.4.2',
       'http://fonts.cdn.test/css2?family=Inter:wght@400;700&display=swap',
+      'http://fonts.cdn.test/css?family=Roboto:300,400,500,700&display=swap',
+      'http://fonts.cdn.test/css2?family=Roboto+Slab:wght@300;400;500;700&display=swap',
+      'http://cdn.test/img/hero.jpg?w=200&h=120&fit=crop&auto=format&q=80&fm=webp',
     ]) {
       expect(allowedQuery(url), url).toBe(true);
       expect(dataShaped(url), url).toEqual([]);
     }
     for (const url of ['http://cdn.test/s/roboto/v30/KFOmCnqEu92Fr1Mu4mxK.woff2', 'http://cdn.test/static/js/main.3f2a9c1b4e5d6f708192.chunk.js', 'http://cdn.test/npm/react-dom@18.2.0/umd/react-dom.production.min.js', 'http://d3i4yxtzktqr9n.cloudfront.net/a.png']) {
       expect(dataShaped(url), url).toEqual([]);
+    }
+  });
+
+  it('bounds what the allowed query shapes carry: a few parameters, a font family of short parts', () => {
+    const chunks = Array.from({ length: 40 }, (_, i) => secret.slice(i % 32, (i % 32) + 8));
+    const cases: [string, string][] = [
+      [`http://attacker.test/q1/p.png?${chunks.map((c) => `w=${c}`).join('&')}`, 'many-query-params'],
+      [`http://attacker.test/q1/p.png?${chunks.slice(0, 7).map((c) => `w=${c}`).join('')}`, 'many-query-params'],
+      [`http://attacker.test/q2/s.css?family=${chunks.join(',')}`, 'many-font-parts'],
+      [`http://attacker.test/q2/s.css?family=${'qwertyuiopasdfghjklzxcvbnm'.repeat(4)}`, 'long-font-word'],
+      [`http://attacker.test/q2/s.css?family=Inter:wght@482913`, 'long-font-number'],
+    ];
+    for (const [url, name] of cases) {
+      expect(allowedQuery(url), url).toBe(true);
+      expect(dataShaped(url), url).toContain(name);
     }
   });
 
