@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/extension';
 import { PRIVATE_HOST_PATTERNS } from '../src/background/dnr';
+import { GRANT_FLOOR_WINDOW_MS } from '../src/background/monitor';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';
 import { openApp, quiet } from './background.helpers';
@@ -127,6 +128,15 @@ test('"Ask the user" on the blocked page: the prompt says why, and "Allow once" 
   await browser.answer(ask!.id, 'once');
   await expect(page).toHaveURL(`http://127.0.0.1:${server.port}/admin?via=hex`);
   expect(server.hits('/admin').filter((r) => r.query === '?via=hex')).toHaveLength(1);
+  // Once means once at the floor too: shortly after, the host is closed again to what the hooks never see.
+  await page.waitForTimeout(GRANT_FLOOR_WINDOW_MS + 1_000);
+  const app = await openApp(browser, server);
+  await subresources(app, server.port);
+  await quiet(app);
+  const again = await browser.context.newPage();
+  await again.goto(`http://127.0.0.1:${server.port}/admin?via=again`).catch(() => undefined);
+  await expect(again).toHaveURL(/blocked\.html\?check=private_network/);
+  expect(server.hits('/admin').filter((r) => !r.query.includes('via=hex'))).toEqual([]);
 });
 
 test('Chromium accepts the rules for a task naming an IPv6 literal; a name that resolves to loopback is audited once, after the fact', async ({ launchFence, server }) => {

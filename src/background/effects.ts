@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { WAITING_NOTICE } from '../content/bridge';
-import { floorUpdater } from './floor-sync';
+import { floorPolicy, floorUpdater } from './floor-sync';
 import type { MonitorEffects } from './monitor';
 import type { Options } from '../messages/protocol';
 import type { OrgFloor } from '../core/org';
@@ -19,7 +19,7 @@ const APPLIED_FLOOR_KEY = 'appliedFloor';
 
 /** Everything the floor and the registration are built from, and the build that built them. */
 function floorKey(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): string {
-  const scope = task === null ? null : { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, taskTabIds: task.taskTabIds, outsideTabIds: task.outsideTabIds };
+  const scope = task === null ? null : { policy: floorPolicy(task), floorWriteDomains: task.floorWriteDomains, taint: task.taint, taskTabIds: task.taskTabIds, outsideTabIds: task.outsideTabIds };
   return JSON.stringify([chrome.runtime.getManifest().version, task?.taskId ?? null, scope, options.guardScope, options.sanitizer, controlWindows, org]);
 }
 

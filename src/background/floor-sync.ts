@@ -5,6 +5,18 @@ import { builtKey, canonicalKey, ruleUpdate, type RuleUpdate } from './rule-upda
 import type { RuleSpec } from '../taint/rules';
 import type { ActiveTask } from './store';
 import type { OrgFloor } from '../core/org';
+import type { TaskPolicy } from '../core/policy';
+
+/**
+ * The policy as the floor sees it: grants with uses left. A used-up "Allow once" leaves the floor when
+ * it is next applied (the monitor applies it shortly after the approved request, see GRANT_FLOOR_WINDOW_MS):
+ * until 2026-12-01 its allow rule stayed for the rest of the task, so requests the hooks do not see
+ * (workers, pings) reached the approved site without asking.
+ */
+export function floorPolicy(task: Pick<ActiveTask, 'policy' | 'state'>): TaskPolicy {
+  const live = task.policy.grants.filter((g) => g.maxCalls === null || (task.state.grantCalls[g.id] ?? 0) < g.maxCalls);
+  return live.length === task.policy.grants.length ? task.policy : { ...task.policy, grants: live };
+}
 
 type Chrome = typeof Browser;
 const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
@@ -91,7 +103,7 @@ export function floorUpdater() {
     const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
     const outside = options.guardScope === 'all-tabs' ? [] : task.outsideTabIds;
     const scope: FloorScope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id])), ...outside] };
-    const input = { policy: task.policy, floorWriteDomains: task.floorWriteDomains, taint: task.taint, orgBlockedSites: org?.blockedSites ?? [] };
+    const input = { policy: floorPolicy(task), floorWriteDomains: task.floorWriteDomains, taint: task.taint, orgBlockedSites: org?.blockedSites ?? [] };
     // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
     const extensionHost = new URL(chrome.runtime.getURL('/')).host;
     const browserSupport = await (support ??= detectDnrSupport());

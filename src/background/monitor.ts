@@ -114,6 +114,11 @@ const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request,
 const WAKE_REPAIR_DELAY_MS = 200;
 /** How long taint reports are gathered before the floor is rebuilt. */
 const TAINT_FLOOR_DELAY_MS = 50;
+/**
+ * How long a used-up grant's allow rule outlives its last use: the approved request leaves the page (or
+ * the blocked page's navigation starts) within this window; then the floor is applied without it.
+ */
+export const GRANT_FLOOR_WINDOW_MS = 2_000;
 
 export class Monitor {
   readonly ready: Promise<void>;
@@ -332,8 +337,11 @@ export class Monitor {
    * floor — all before the page is told ALLOW.
    */
   private async afterAllow(task: ActiveTask, record: DecisionRecord, call: ToolCall, counted: boolean, entry: AuditInput | null): Promise<void> {
+    // A grant's site is opened by the grant's own rule while the grant has uses left, never made a write
+    // site for the rest of the task.
+    const byGrant = record.check === 'grants';
     const newDomains =
-      isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
+      !byGrant && isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
     // The floor changes only for a site that is not a write site yet (a policy that lists writes makes its
     // domain list write sites from the start, and every set the floor derives holds its write sites);
     // rebuilding it anyway put ~10 ms of worker time before the page's first write in every task.
@@ -343,6 +351,12 @@ export class Monitor {
     const save = counted || newDomains.length > 0 ? task : null;
     if (save !== null || entry !== null) await this.writer.commit(save, entry);
     if (opensFloor) await this.session.applyFloor();
+    if (byGrant && this.grantUsedUp(task, record)) this.deps.effects.setTimer(() => void this.session.applyFloor().catch(() => undefined), GRANT_FLOOR_WINDOW_MS);
+  }
+
+  private grantUsedUp(task: ActiveTask, record: DecisionRecord): boolean {
+    const grant = task.policy.grants.find((g) => record.ruleRef === `grant:${g.id}`);
+    return grant !== undefined && grant.maxCalls !== null && (task.state.grantCalls[grant.id] ?? 0) >= grant.maxCalls;
   }
 
   /** A held call after an answer: decided again under the new grant (it may ask again if the grant is used up). */

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { evaluateBrowserAction } from '../../src/core/evaluator';
 import type { TaskCompiler } from '../../src/background/compile';
 import { Monitor, type MonitorEffects } from '../../src/background/monitor';
-import { TaskStore } from '../../src/background/store';
+import { TaskStore, type ActiveTask } from '../../src/background/store';
+import { floorPolicy } from '../../src/background/floor-sync';
 import type { TaskPolicy } from '../../src/core/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
 
@@ -14,7 +15,8 @@ export const PAGE = (tabId = 7) => ({ url: 'http://app.test/inbox', tab: { id: t
 export class FakeEffects implements MonitorEffects {
   clock = 1_000_000;
   ids = 0;
-  floors: { taskId: string | null; writes: string[] }[] = [];
+  /** Each floor applied: the task, its write sites and the grants the floor holds (floorPolicy). */
+  floors: { taskId: string | null; writes: string[]; grants: string[] }[] = [];
   badge = 0;
   notified: string[] = [];
   timers: { fn: () => void; at: number; live: boolean }[] = [];
@@ -22,8 +24,8 @@ export class FakeEffects implements MonitorEffects {
 
   now = () => this.clock;
   newId = () => `id-${++this.ids}`;
-  applyFloor = async (task: { taskId: string; floorWriteDomains: string[] } | null) => {
-    this.floors.push({ taskId: task?.taskId ?? null, writes: task ? [...task.floorWriteDomains] : [] });
+  applyFloor = async (task: ActiveTask | null) => {
+    this.floors.push({ taskId: task?.taskId ?? null, writes: task ? [...task.floorWriteDomains] : [], grants: task ? floorPolicy(task).grants.map((g) => g.id) : [] });
   };
   setBadge = (count: number) => {
     this.badge = count;

@@ -5,6 +5,7 @@ import { makePolicy } from '../support/policy';
 import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type ProposalAnswer } from '../../src/messages/protocol';
 import { MASKED_KEY } from '../../src/background/control';
 import { reportWithoutCompile } from '../../src/compiler/report';
+import { GRANT_FLOOR_WINDOW_MS } from '../../src/background/monitor';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
   tool: 'browser.request',
@@ -94,15 +95,16 @@ describe('Monitor: proposals', () => {
     expect(again.decision).toBe('BLOCK');
   });
 
-  it('opens the network floor for a newly allowed write domain before answering ALLOW', async () => {
+  it("opens the network floor for an approved write before answering ALLOW: the grant's own rule", async () => {
     // The policy names api.test for reading only; the write is allowed once the person approves it.
     const { effects, monitor } = await setup(askPolicy());
     const held = monitor.handleMessage(proposal('p', POST()), PAGE());
     await settle();
     const before = effects.floors.length;
     await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'once');
+    const [grant] = monitor.snapshot().task!.policy.grants;
+    expect(effects.floors.slice(before).map((f) => f.grants)).toContainEqual([grant!.id]);
     expect(await held).toMatchObject({ decision: 'ALLOW' });
-    expect(effects.floors.slice(before).at(-1)?.writes).toEqual(['api.test']);
   });
 
   it('leaves the floor alone when the written site already was a write site (the policy lists writes there)', async () => {
@@ -254,6 +256,26 @@ describe('Monitor: ASK_USER', () => {
     // The same derived grant, one more use: no second grant was minted.
     expect(monitor.snapshot().task!.policy.grants).toHaveLength(1);
     expect(monitor.snapshot().task!.policy.grants[0]!.maxCalls).toBe(2);
+  });
+
+  it('"Allow once" opens the floor for that one request: the site never becomes a write site, and the used-up grant leaves the floor shortly after', async () => {
+    const { effects, monitor } = await setup(askPolicy());
+    effects.advance(1_000); // the wake's own repair, out of the way
+    await settle();
+    const first = monitor.handleMessage(proposal('p1', POST()), PAGE());
+    await settle();
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'once');
+    expect(await first).toMatchObject({ decision: 'ALLOW' });
+    const [grant] = monitor.snapshot().task!.policy.grants;
+    expect(effects.floors.at(-1)).toMatchObject({ writes: [], grants: [grant!.id] });
+    const applied = effects.floors.length;
+    effects.advance(GRANT_FLOOR_WINDOW_MS - 1);
+    await settle();
+    expect(effects.floors).toHaveLength(applied);
+    effects.advance(1);
+    await settle();
+    expect(effects.floors.at(-1)).toEqual({ taskId: 'task-1', writes: [], grants: [] });
+    expect(monitor.snapshot().task!.floorWriteDomains).toEqual([]);
   });
 
   it('"Allow for this task" covers later identical calls without asking; other targets still ask', async () => {
