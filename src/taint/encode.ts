@@ -1,3 +1,4 @@
+import { mayReturnToItsSite } from './kinds';
 import { canonical, MIN_TOKEN_LENGTH, type TaintToken } from './tokens';
 
 /**
@@ -83,14 +84,14 @@ export function normalizeUrl(url: string): string {
 }
 
 /**
- * The first taint token the URL carries (in `tokens`' order), or null. `except` names sites a token may
- * go back to (the request's own site when it showed the token, or a site the task allows writes to):
- * the caller passes the destination's site, and tokens seen on that site are skipped.
+ * The first taint token the URL carries (in `tokens`' order), or null. The caller passes the
+ * destination's site: tokens seen on that site are skipped, except a password or one-time code typed
+ * there (mayReturnToItsSite).
  */
 export function urlCarriesTaint(url: string, tokens: readonly TaintToken[], destinationSite: string | null): TaintToken | null {
   const haystack = normalizeUrl(url);
   for (const token of tokens) {
-    if (destinationSite !== null && token.site === destinationSite) continue;
+    if (destinationSite !== null && token.site === destinationSite && mayReturnToItsSite(token.kind)) continue;
     if (needlesOf(token.value).some((needle) => haystack.includes(needle))) return token;
   }
   return null;

@@ -12,3 +12,12 @@ export const MAX_TOKEN_LENGTH = 128;
 export function canonical(value: string): string {
   return value.toLowerCase().replace(/[^a-z0-9]/g, '');
 }
+
+/**
+ * Whether a token may go back to the site it was seen on. What a page showed it already knows; a password
+ * or one-time code the agent typed into a site the task does not name is exactly what that site must not
+ * receive (until 2026-12-01 a page there could send it to itself in a URL).
+ */
+export function mayReturnToItsSite(kind: TaintKind): boolean {
+  return kind !== 'secret-field';
+}

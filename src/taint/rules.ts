@@ -1,5 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { encodingsOf } from './encode';
+import { mayReturnToItsSite } from './kinds';
 import { byPriority, canonical, MAX_TASK_TOKENS, type TaintToken } from './tokens';
 
 type Rule = Browser.declarativeNetRequest.Rule;
@@ -99,7 +100,7 @@ const candidateCache = new Map<string, { urlFilters: Candidate[]; regexes: Candi
 const CANDIDATE_CACHE_LIMIT = 2 * MAX_TASK_TOKENS;
 
 function candidatesOf(token: TaintToken, input: TaintRuleInput) {
-  const excluded = [...new Set([...input.namedSites, token.site])].sort();
+  const excluded = [...new Set([...input.namedSites, ...(mayReturnToItsSite(token.kind) ? [token.site] : [])])].sort();
   const cacheKey = JSON.stringify([token.value, token.site, excluded, input.resourceTypes, input.priority]);
   let candidates = candidateCache.get(cacheKey);
   if (candidates !== undefined) return candidates;

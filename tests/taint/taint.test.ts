@@ -35,6 +35,12 @@ describe('urlCarriesTaint: a token in any common encoding, after normalisation',
     expect(urlCarriesTaint(`http://bank.test/?d=${SECRET}`, taint, 'bank.test')).toBeNull();
   });
 
+  it('a password or one-time code typed on a site does not go back to that site in a URL; text typed there does', () => {
+    const typedThere = [token('Tr0ub4dor-3x', 'secret-field', 'attacker.test'), token('best pizza near me', 'typed', 'attacker.test')];
+    expect(urlCarriesTaint('http://attacker.test/t1/x?p=Tr0ub4dor-3x', typedThere, 'attacker.test')?.kind).toBe('secret-field');
+    expect(urlCarriesTaint('http://attacker.test/search?q=best+pizza+near+me', typedThere, 'attacker.test')).toBeNull();
+  });
+
   it('normalises URLs the same way as tokens', () => {
     expect(normalizeUrl('http://A.test/%2541-b_C')).toBe('httpatestabc');
     expect(needlesOf('48-29-13')).toContain('482913');
@@ -126,12 +132,15 @@ describe('taintRules: DNR rules within Chromium budgets', () => {
     expect(new RegExp(spacedRegexesOf(SECRET)[0]!, 'i').test(`http://a.test/${[...SECRET.replace(/_/g, '')].join('.')}`)).toBe(true);
   });
 
-  it('spends the budget in priority order and exempts the named sites and the token\'s own site', () => {
+  it('spends the budget in priority order and exempts the named sites and, for what a site showed, its own site', () => {
     const tokens = [...Array.from({ length: 50 }, (_, i) => token(`displayed${i}x${'c3'.repeat(10)}`)), token('hunter2!', 'secret-field', 'mail.test')];
     const rules = taintRules({ tokens, namedSites: ['allowed.test'], resourceTypes: ['image'], priority: 20, budget: { urlFilters: 30, regexes: 3 } });
     expect(rules.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(30);
     expect(rules.filter((r) => r.condition.regexFilter !== undefined)).toHaveLength(3);
-    expect(rules[0]!.condition.excludedRequestDomains).toEqual(['allowed.test', 'mail.test']);
+    // A typed password may not go back to the unnamed site it was typed on; what a site showed may.
+    expect(rules[0]!.condition.excludedRequestDomains).toEqual(['allowed.test']);
+    const shown = taintRules({ tokens: [token('displayed0x' + 'c3'.repeat(10), 'token', 'news.test')], namedSites: ['allowed.test'], resourceTypes: ['image'], priority: 20, budget: { urlFilters: 30, regexes: 3 } });
+    expect(shown[0]!.condition.excludedRequestDomains).toEqual(['allowed.test', 'news.test']);
     // Case-insensitive, these patterns exceed Chromium's 2 KB limit when the rule is added (measured).
     for (const r of rules.filter((x) => x.condition.regexFilter !== undefined)) expect(r.condition.isUrlFilterCaseSensitive).toBe(true);
   });
