@@ -119,6 +119,9 @@ export function numberReadings(raw: string): string[] {
   const asDecimal = canonical(int, frac);
   // Exactly three digits after one separator, and an integer part that could lead a group: both readings.
   if (frac.length === 3 && /^[1-9]\d{0,2}$/.test(int)) return [asDecimal, canonical(int + frac, '')];
+  // Four or more: `1,20000` groups nothing, but a server that drops the separator reads 120000, and the
+  // larger reading is the one a proposed amount is checked by.
+  if (frac.length > 3) return [asDecimal, canonical(int + frac, '')];
   return [asDecimal];
 }
 

@@ -332,6 +332,23 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     if (overAmount !== null) return decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
     const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
     if (overQuantity !== null) return decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
+    // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
+    if (k.amount !== undefined && k.quantity === undefined && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
+      return decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);
+    }
+  }
+
+  // 6b. money in a consequential action of another class (a "message" whose form carries an amount):
+  //     when the task bounds amounts, every amount such an action carries is within one of the bounds.
+  //     (Reading is left alone: a shop's `?max_price=100` is a filter; a GET to a payment path with an
+  //     amount is classified FINANCIAL.)
+  const carriesMoney = isConsequential(cls) && (targets.amounts ?? []).length > 0 && !constraints.some((k) => k.amount !== undefined);
+  const bound = carriesMoney ? policy.constraints.find((k) => k.amount !== undefined) : undefined;
+  if (bound?.amount !== undefined) {
+    const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [k.amount]));
+    if (bounds.every((b) => amountOutsideBound(targets.amounts ?? [], b) !== null)) {
+      return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${(targets.amounts ?? []).map(amountWords).join(', ')}); the task bounds payments to ${bounds.map(formatMoney).join(' or ')}`, `constraints:${bound.id}`);
+    }
   }
 
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.

@@ -46,6 +46,9 @@ describe('amounts in field values: locale forms, read exactly', () => {
     // No ambiguity when the digits cannot be a thousands group.
     expect(numberReadings('0,500')).toEqual(['0.5']);
     expect(numberReadings('45,50')).toEqual(['45.5']);
+    // Four digits or more after one separator group nothing, but a lenient server drops the separator.
+    expect(numberReadings('1,20000')).toEqual(['1.2', '120000']);
+    expect(parseAmount('12,0000')).toEqual({ value: '120000', currency: null });
   });
 
   it.each(['', '-45', '45 (approx)', 'abc', '4.5.6', '1,2,3', '45 EUR USD', '€45 EUR', '4,5.00', '45 XYZ', '12 Rue Lafayette', '1e5'])('%j is unreadable', (text) => {

@@ -214,13 +214,16 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
 }
 
 /** Keys (letters and digits) whose values are money amounts; compounds ending in one count too (`payment[amount]`). */
-const AMOUNT_KEYS = new Set(['amount', 'amounts', 'total', 'sum', 'price', 'grandtotal', 'subtotal']);
-const AMOUNT_SUFFIXES = ['amount', 'total', 'price'];
+const AMOUNT_KEYS = new Set(['amount', 'amounts', 'total', 'sum', 'price', 'grandtotal', 'subtotal', 'tip', 'tips', 'gratuity', 'donation', 'surcharge']);
+/** `shippingFee`, `deliveryCost`: what an order adds to its price is money the bound covers too. */
+const AMOUNT_SUFFIXES = ['amount', 'total', 'price', 'fee', 'fees', 'cost'];
 /** Amount keys in minor units (`amount_cents: 4500` is 45.00). */
 const MINOR_SUFFIXES = ['cents', 'minor', 'minorunits', 'inminorunits'];
 /** `value` is an amount only beside a currency or inside an amount (`amount: {value, currency}`): elsewhere it is anything. */
 const VALUE_KEYS = new Set(['value', 'val']);
 const CURRENCY_KEYS = new Set(['currency', 'cur', 'ccy', 'currencycode', 'curr']);
+/** `curr_code`, `ccy_iso`, `currencyIsoCode` (any key holding `currency` counts too). */
+const CURRENCY_KEY_FORMS = /^(?:cur|curr|ccy)(?:code|iso|isocode|id)$/;
 const QUANTITY_KEYS = new Set(['qty', 'quantity', 'quantities', 'count']);
 const QUANTITY_SUFFIXES = ['qty', 'quantity'];
 
@@ -228,7 +231,7 @@ type MoneyRole = 'amount' | 'minor' | 'quantity' | 'currency' | 'other';
 
 function moneyRoleOf(key: string, besideCurrency: boolean, insideAmount: boolean): MoneyRole {
   const k = keyForm(key);
-  if (CURRENCY_KEYS.has(k) || k.endsWith('currency')) return 'currency';
+  if (CURRENCY_KEYS.has(k) || k.includes('currency') || CURRENCY_KEY_FORMS.test(k)) return 'currency';
   if (MINOR_SUFFIXES.some((s) => k.endsWith(s)) && AMOUNT_SUFFIXES.some((s) => k.includes(s))) return 'minor';
   if (AMOUNT_KEYS.has(k) || AMOUNT_SUFFIXES.some((s) => k.endsWith(s))) return 'amount';
   if (VALUE_KEYS.has(k) && (besideCurrency || insideAmount)) return 'amount';
@@ -236,11 +239,45 @@ function moneyRoleOf(key: string, besideCurrency: boolean, insideAmount: boolean
   return 'other';
 }
 
-/** A currency field's value: a code, symbol or word; `undefined` when it names none it can read. */
+/**
+ * A currency field's value: a code, symbol or word; null when empty; `undefined` when it names none it can
+ * read — a number (`840`), an object (`{code: "USD"}`), or a repeated field whose values differ.
+ */
 function currencyField(value: unknown): string | null | undefined {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) {
+    const read = new Set(value.map(currencyField));
+    return read.size === 1 ? [...read][0] : undefined;
+  }
   if (typeof value !== 'string') return undefined;
   if (value.trim() === '') return null;
   return currencyOf(value) ?? undefined;
+}
+
+/**
+ * Every currency a structure names anywhere (bounded like collectTargets); `undefined` among them for one
+ * it cannot read. An amount with no currency of its own or above it takes these: one readable currency is
+ * its currency, anything else makes it unreadable (`{amount: 120, details: {currency: "USD"}}`).
+ */
+function currenciesIn(value: unknown): Set<string | undefined> {
+  const found = new Set<string | undefined>();
+  let nodes = 0;
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > MAX_DEPTH || ++nodes > MAX_NODES || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1);
+      return;
+    }
+    for (const [k, child] of Object.entries(node)) {
+      if (moneyRoleOf(k, false, false) !== 'currency') visit(child, depth + 1);
+      else {
+        const read = currencyField(child);
+        if (read !== null) found.add(read);
+      }
+    }
+  };
+  visit(value, 0);
+  return found;
 }
 
 /**
@@ -255,7 +292,10 @@ export function collectAmounts(value: unknown, into: Targets): void {
   const amounts = into.amounts ?? [];
   const quantities = into.quantities ?? [];
   let nodes = 0;
-  const addAmount = (m: Money | null, currency: string | null | undefined) => {
+  const named = currenciesIn(value);
+  const anywhere = named.size === 0 ? null : named.size === 1 ? [...named][0] : undefined;
+  const addAmount = (m: Money | null, above: string | null | undefined) => {
+    const currency = above === null && m?.currency == null ? anywhere : above;
     if (m === null || currency === undefined || (m.currency !== null && currency !== null && m.currency !== currency)) {
       addUnique(amounts, [UNREADABLE_AMOUNT]);
       return;
@@ -285,8 +325,8 @@ export function collectAmounts(value: unknown, into: Targets): void {
       return;
     }
     const entries = Object.entries(node);
-    const currencyEntry = entries.find(([k, v]) => moneyRoleOf(k, false, false) === 'currency' && (typeof v === 'string' || (Array.isArray(v) && typeof v[0] === 'string')));
-    const here = currencyEntry === undefined ? currency : currencyField(Array.isArray(currencyEntry[1]) ? currencyEntry[1][0] : currencyEntry[1]);
+    const currencyEntry = entries.find(([k, v]) => moneyRoleOf(k, false, false) === 'currency' && v !== null && v !== undefined);
+    const here = currencyEntry === undefined ? currency : currencyField(currencyEntry[1]);
     for (const [k, child] of entries) {
       const childRole = moneyRoleOf(k, currencyEntry !== undefined, role === 'amount' || role === 'minor');
       if (childRole === 'currency') continue;
@@ -299,17 +339,18 @@ export function collectAmounts(value: unknown, into: Targets): void {
   if (quantities.length > 0) into.quantities = quantities;
 }
 
-/** Amounts and quantities in a URL's query (`/pay?amount=45&currency=EUR`). */
-export function addQueryAmounts(into: Targets, url: string): void {
-  let params: URLSearchParams;
+/**
+ * Amounts and quantities in a request's query (`/pay?amount=45&currency=EUR`) and the body sent with it,
+ * read together: a currency named in one is the currency of an amount in the other.
+ */
+export function collectRequestAmounts(into: Targets, url: string, body: unknown): void {
+  const query: Record<string, string[]> = {};
   try {
-    params = new URL(url).searchParams;
+    for (const [k, v] of new URL(url).searchParams) (query[k] ??= []).push(v);
   } catch {
-    return;
+    // An unparseable URL has no query to read; the evaluator's checks refuse it.
   }
-  const fields: Record<string, string[]> = {};
-  for (const [k, v] of params) (fields[k] ??= []).push(v);
-  collectAmounts(fields, into);
+  collectAmounts({ query, body }, into);
 }
 
 /** The targets of collected facts, with amounts and quantities only when there are some. */

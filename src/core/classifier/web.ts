@@ -4,7 +4,8 @@ import { maxClass, type RiskClass } from '../risk';
 import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
 import { schemeOf } from '../schemes';
-import { addItem, addQueryAmounts, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
+import { UNREADABLE_AMOUNT } from '../amounts';
+import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectRequestAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -109,7 +110,17 @@ function navigate(args: Record<string, unknown>): Unclassified {
   const t = emptyCollected();
   addUrl(t, parsed.data.url);
   if (schemeOf(parsed.data.url).use === 'execution') return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
-  return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
+  collectRequestAmounts(t, parsed.data.url, undefined);
+  return result(paymentInQuery(parsed.data.url, t) ?? { riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
+}
+
+/**
+ * A GET to a payment path whose query carries an amount (`/pay?payee=…&amount=12000&confirm=1`) moves
+ * money like the POST it stands for; null for every other GET.
+ */
+function paymentInQuery(url: string, t: Collected): Signal | null {
+  const pays = pathSignals(url).find((s) => s.riskClass === 'FINANCIAL');
+  return pays === undefined || (t.amounts ?? []).length === 0 ? null : { ...pays, why: `${pays.why}, with an amount in its query` };
 }
 
 /** Recipient values anywhere in a structure (for telling a message's `to` from a route's). */
@@ -159,16 +170,17 @@ function request(args: Record<string, unknown>): Unclassified {
   const t = emptyCollected();
   addUrl(t, url);
   collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
-  collectAmounts(structured, t);
+  collectRequestAmounts(t, url, structured);
   addUrlItems(t, url);
-  addQueryAmounts(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
   const cut = bodyBytes !== undefined && bodyBytes > payloadBytes(body);
   if ((typeof structured === 'string' && structured.trim() !== '') || cut) addItem(t, UNREADABLE_ITEM);
+  // Only a prefix of the body was read: an amount may sit in the rest.
+  if (cut) addUnique((t.amounts ??= []), [UNREADABLE_AMOUNT]);
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
-  if (READ_METHODS.has(method) && body === undefined) return result({ riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
+  if (READ_METHODS.has(method) && body === undefined) return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
   const signals = [...pathSignals(url), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
   return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
@@ -184,9 +196,8 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   const bytes = byteLength(encoded.toString());
   const t = emptyCollected();
   collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
-  collectAmounts(fields, t);
+  collectRequestAmounts(t, url, fields);
   addUrlItems(t, url);
-  addQueryAmounts(t, url);
 
   if (method === 'GET') {
     // The submission is the URL with the fields as its query: that is what the exfiltration check must see.
@@ -200,7 +211,7 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
     }
     addUrl(t, target);
     const search = Object.keys(fields).some((name) => SEARCH_FIELDS.has(keyForm(name)));
-    return result({ riskClass: 'READ', capability: 'web.read', why: search ? 'search form (GET)' : 'GET form reads' }, t, bytes);
+    return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: search ? 'search form (GET)' : 'GET form reads' }, t, bytes);
   }
   addUrl(t, url);
 
