@@ -83,17 +83,22 @@ function boundAmount(clauses: readonly Clause[]): (MoneyMention & { clause: Clau
 /** Words that make the amount after them a ceiling: "more than 50 EUR", "under €50", "a budget of 50 EUR". */
 const CEILING_WORDS = /\b(?:more than|less than|over|above|under|below|beyond|exceed(?:s|ing)?|at most|up to|max(?:imum)?|budget|limit|cap)\b/i;
 
+type Ceiling = MoneyMention & { clause: Clause; stated: boolean };
+
 /**
  * Spending ceilings written outside a payment's own clause ("buy a gift on etsy.com, don't spend more
  * than 50 EUR", "keep it under €50"): each amount a ceiling word leads to (since the clause's start or its
- * previous amount) in a clause that is not itself a money request, negated or not.
+ * previous amount) in a clause that is not itself a money request, negated or not. An amount merely
+ * stated in a clause that requests nothing ("The amount is 120 EUR.") is `stated`: it binds only a
+ * payment whose own clause names none.
  */
-function ceilingsOf(analysis: Analysis): Array<MoneyMention & { clause: Clause }> {
+function ceilingsOf(analysis: Analysis): Ceiling[] {
   return analysis.clauses.flatMap((clause) => {
     if (clause.request !== null && MONEY_CLASSES.has(clause.request)) return [];
-    return clause.amounts.flatMap((m, i) => {
+    return clause.amounts.flatMap((m, i): Ceiling[] => {
       const lead = analysis.text.slice(i === 0 ? clause.start : clause.amounts[i - 1]!.end, m.start);
-      return CEILING_WORDS.test(lead) ? [{ ...m, clause }] : [];
+      if (CEILING_WORDS.test(lead)) return [{ ...m, clause, stated: false }];
+      return clause.request === null && !clause.negated ? [{ ...m, clause, stated: true }] : [];
     });
   });
 }
@@ -102,7 +107,8 @@ function ceilingsOf(analysis: Analysis): Array<MoneyMention & { clause: Clause }
  * The bound once the ceilings apply: the lowest of the named amount and the ceilings in its currency (in
  * the ceilings' one currency when no amount is named). A ceiling only ever lowers the bound.
  */
-function withCeilings(amount: (MoneyMention & { clause: Clause }) | undefined, ceilings: ReadonlyArray<MoneyMention & { clause: Clause }>): (MoneyMention & { clause: Clause }) | undefined {
+function withCeilings(amount: (MoneyMention & { clause: Clause }) | undefined, all: readonly Ceiling[]): (MoneyMention & { clause: Clause }) | undefined {
+  const ceilings = all.filter((c) => amount === undefined || !c.stated);
   const currencies = new Set(ceilings.map((c) => c.money.currency));
   const currency = amount?.money.currency ?? (currencies.size === 1 ? [...currencies][0] : undefined);
   const candidates = [...(amount === undefined ? [] : [amount]), ...ceilings.filter((c) => c.money.currency === currency)];

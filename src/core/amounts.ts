@@ -273,9 +273,16 @@ const MONEY_IN_TEXT: readonly [RegExp, 'before' | 'after' | 'words'][] = [
   [new RegExp(String.raw`\b(${NUMBER_WORD_RUN}) (${CURRENCY_TOKEN})`, 'giu'), 'words'],
 ];
 
-/** In the user's words a code counts only in capitals ("TRY 3" is lira, "try 3 times" is not); words and symbols in any case. */
-function writtenCurrency(token: string): string | null {
-  if (/^[a-z]{3}$/i.test(token) && CURRENCY_CODES.has(token.toUpperCase()) && token !== token.toUpperCase()) return null;
+/** Codes people write in lower case after a number ("120 eur"); none of them is an English word. */
+const LOWER_CASE_CODES = new Set(['eur', 'usd', 'gbp', 'chf', 'jpy', 'cad', 'aud', 'nzd', 'sek', 'nok', 'dkk', 'pln', 'czk', 'huf', 'inr', 'cny', 'sgd', 'hkd', 'brl', 'mxn', 'zar']);
+
+/**
+ * In the user's words a code counts only in capitals ("TRY 3" is lira, "try 3 times" is not), or after a
+ * number when it is a common one ("120 eur"); words and symbols in any case.
+ */
+function writtenCurrency(token: string, afterNumber: boolean): string | null {
+  const lower = token.toLowerCase();
+  if (/^[a-z]{3}$/i.test(token) && CURRENCY_CODES.has(token.toUpperCase()) && token !== token.toUpperCase() && !(afterNumber && LOWER_CASE_CODES.has(lower))) return null;
   return currencyOf(token);
 }
 
@@ -293,7 +300,7 @@ export function findMoney(text: string): MoneyMention[] {
       const end = start + m[0].length;
       if (out.some((o) => start < o.end && end > o.start)) continue;
       const [numberText = '', currencyText = ''] = shape === 'before' ? [m[2], m[1]] : [m[1], m[2]];
-      const currency = writtenCurrency(currencyText);
+      const currency = writtenCurrency(currencyText, shape !== 'before');
       const value = shape === 'words' ? wordsNumber(numberText) : (numberReadings(numberText.replace(/[.,]+$/, ''))[0] ?? null);
       if (currency === null || value === null) continue;
       out.push({ money: { value: String(value), currency }, start, end });

@@ -34,6 +34,12 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('Pay the 20 EUR invoice on bill.test; the other invoice is 500 EUR')?.amount).toEqual({ value: '20', currency: 'EUR' });
   });
 
+  it('an amount stated in a sentence of its own binds a payment whose clause names none; a code in lower case after a number counts', () => {
+    expect(financial('Pay the invoice to DE89370400440532013000 on bank.test. The amount is 120 EUR.')?.amount).toEqual({ value: '120', currency: 'EUR' });
+    expect(financial('Pay the 20 EUR invoice on bill.test. The other one is 500 EUR.')?.amount).toEqual({ value: '20', currency: 'EUR' });
+    expect(financial('Pay the invoice of 120 eur to DE89370400440532013000 on bank.test')?.amount).toEqual({ value: '120', currency: 'EUR' });
+  });
+
   it('an amount outside a payment binds nothing: a message about money is not a payment', () => {
     const policy = rules('Reply to bob@corp.test on mail.test saying I owe him 45 EUR');
     expect(policy.constraints.every((k) => k.amount === undefined)).toBe(true);
