@@ -77,9 +77,16 @@ function mayBeAddress(host: string): boolean {
   return host.includes(':') || /^[0-9a-fx.]+$/i.test(host);
 }
 
+/**
+ * The local-use NAT64 prefix (RFC 8215): where its IPv4 address sits depends on the prefix length each
+ * network chooses, so no address inside can be read as public (the floor blocks all of 64:ff9b: too).
+ */
+const LOCAL_USE_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
 function addressRange(address: ipaddr.IPv4 | ipaddr.IPv6): string | null {
   if (address.kind() === 'ipv4') return V4_RANGES[address.range()] ?? null;
   const v6 = address as ipaddr.IPv6;
+  if (v6.match(LOCAL_USE_NAT64)) return 'local-use NAT64';
   const range = v6.range();
   const embedded = V6_WITH_V4.has(range) || v6.parts.slice(0, 6).every((p) => p === 0) ? embeddedV4(v6, range) : null;
   if (embedded !== null) {

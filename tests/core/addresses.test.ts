@@ -17,6 +17,7 @@ describe('privateHostOf: the host the browser connects to, in every spelling it 
     ['http://[0:0:0:0:0:ffff:127.0.0.1]/', '::ffff:7f00:1', 'loopback, IPv4 127.0.0.1 inside IPv6'],
     ['http://[::ffff:7f00:1]/', '::ffff:7f00:1', 'loopback, IPv4 127.0.0.1 inside IPv6'],
     ['http://[64:ff9b::a9fe:a9fe]/', '64:ff9b::a9fe:a9fe', 'link-local, IPv4 169.254.169.254 inside IPv6'],
+    ['http://[64:ff9b:1:c0a8:1:1:808:808]/', '64:ff9b:1:c0a8:1:1:808:808', 'local-use NAT64'],
     ['http://[2002:c0a8:101::]/', '2002:c0a8:101::', 'private, IPv4 192.168.1.1 inside IPv6'],
     ['http://[fe80::1]/', 'fe80::1', 'link-local'],
     ['http://[fd00:ec2::254]/', 'fd00:ec2::254', 'unique local, cloud metadata'],
