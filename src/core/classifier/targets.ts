@@ -261,22 +261,12 @@ function currencyField(value: unknown): string | null | undefined {
  */
 function currenciesIn(value: unknown): Set<string | undefined> {
   const found = new Set<string | undefined>();
-  let nodes = 0;
-  const visit = (node: unknown, depth: number): void => {
-    if (depth > MAX_DEPTH || ++nodes > MAX_NODES || node === null || typeof node !== 'object') return;
-    if (Array.isArray(node)) {
-      for (const item of node) visit(item, depth + 1);
-      return;
-    }
-    for (const [k, child] of Object.entries(node)) {
-      if (moneyRoleOf(k, false, false) !== 'currency') visit(child, depth + 1);
-      else {
-        const read = currencyField(child);
-        if (read !== null) found.add(read);
-      }
-    }
-  };
-  visit(value, 0);
+  eachEntry(value, (key, child) => {
+    if (moneyRoleOf(key, false, false) !== 'currency') return true;
+    const read = currencyField(child);
+    if (read !== null) found.add(read);
+    return false;
+  });
   return found;
 }
 
@@ -361,9 +351,8 @@ export function targetsOf(c: Targets): Targets {
   return t;
 }
 
-/** Keys of an object body, lower-cased letters and digits, recursively (bounded). */
-export function keysOf(value: unknown): Set<string> {
-  const keys = new Set<string>();
+/** Every key of an object structure and its value, bounded like collectTargets; `onEntry` says whether to look inside the value. */
+function eachEntry(value: unknown, onEntry: (key: string, child: unknown) => boolean): void {
   let nodes = 0;
   const visit = (node: unknown, depth: number): void => {
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES || node === null || typeof node !== 'object') return;
@@ -371,12 +360,18 @@ export function keysOf(value: unknown): Set<string> {
       for (const item of node) visit(item, depth + 1);
       return;
     }
-    for (const [key, child] of Object.entries(node)) {
-      keys.add(keyForm(key));
-      visit(child, depth + 1);
-    }
+    for (const [key, child] of Object.entries(node)) if (onEntry(key, child)) visit(child, depth + 1);
   };
   visit(value, 0);
+}
+
+/** Keys of an object body, lower-cased letters and digits, recursively (bounded). */
+export function keysOf(value: unknown): Set<string> {
+  const keys = new Set<string>();
+  eachEntry(value, (key) => {
+    keys.add(keyForm(key));
+    return true;
+  });
   return keys;
 }
 
