@@ -342,13 +342,12 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   //     when the task bounds amounts, every amount such an action carries is within one of the bounds.
   //     (Reading is left alone: a shop's `?max_price=100` is a filter; a GET to a payment path with an
   //     amount is classified FINANCIAL.)
-  const carriesMoney = isConsequential(cls) && (targets.amounts ?? []).length > 0 && !constraints.some((k) => k.amount !== undefined);
-  const bound = carriesMoney ? policy.constraints.find((k) => k.amount !== undefined) : undefined;
-  if (bound?.amount !== undefined) {
-    const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [k.amount]));
-    if (bounds.every((b) => amountOutsideBound(targets.amounts ?? [], b) !== null)) {
-      return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${(targets.amounts ?? []).map(amountWords).join(', ')}); the task bounds payments to ${bounds.map(formatMoney).join(' or ')}`, `constraints:${bound.id}`);
-    }
+  const carried = targets.amounts ?? [];
+  const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount }]));
+  const unchecked = isConsequential(cls) && carried.length > 0 && !constraints.some((k) => k.amount !== undefined);
+  if (unchecked && bounds.length > 0 && bounds.every((b) => amountOutsideBound(carried, b.amount) !== null)) {
+    const named = bounds.map((b) => formatMoney(b.amount)).join(' or ');
+    return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); the task bounds payments to ${named}`, `constraints:${bounds[0]!.id}`);
   }
 
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
