@@ -188,11 +188,15 @@ function sites(domains: Iterable<string>): string[] {
   return [...out].sort();
 }
 
-/** Whether the policy names any consequential permission (then its domain list may receive writes). */
+/**
+ * Whether the policy allows any consequential action outright (then its domain list may receive writes).
+ * What it only allows after approval is not: each approved action is a grant, with its own allow rule
+ * while it has uses left, so an unhooked write (a worker's POST) is refused at the floor until then.
+ */
 function listsWrites(policy: TaskPolicy): boolean {
-  const listing = [policy.allow, policy.requireApproval];
+  const { allow } = policy;
   return (
-    listing.some((l) => l.tools.length > 0 || l.capabilities.length > 0 || l.classes.some(isConsequential)) ||
+    allow.tools.length > 0 || allow.capabilities.length > 0 || allow.classes.some(isConsequential) ||
     Object.entries(policy.ceilings).some(([cls, ceiling]) => cls !== 'READ' && ceiling === 'allow')
   );
 }

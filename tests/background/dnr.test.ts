@@ -76,6 +76,9 @@ describe('buildSessionRules', () => {
     expect(writeSites({ policy: readOnly })).toEqual([]);
     expect(writeSites({ policy: writer })).toEqual(['api.test', 'mail.test']);
     expect(writeSites({ policy: readOnly, floorWriteDomains: ['cdn.news.test'] })).toEqual(['news.test']);
+    // Asking before each send makes no write site: an approval's grant opens the site while it has uses left.
+    const asksFirst = makePolicy({ domains: ['mail.test'], requireApproval: { tools: [], capabilities: [], classes: ['COMMUNICATION'] } });
+    expect(writeSites({ policy: asksFirst })).toEqual([]);
     const rules = buildSessionRules({ policy: writer }, TABS, EXT);
     const post = byAction(rules, 'block').find((r) => r.condition.requestMethods?.includes('post'));
     expect(post?.condition.requestMethods).toEqual(['post', 'put', 'patch', 'delete']);
