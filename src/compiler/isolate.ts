@@ -21,7 +21,16 @@ const FORWARD_START = [
   /^\s*_{5,}\s*$/,
 ];
 const PASTED_TAGS = ['pasted', 'paste', 'pasted_text', 'pasted-content', 'document', 'attachment', 'email', 'quote', 'content', 'context', 'clipboard', 'file', 'message'];
-const QUOTED_STRING = /"[^"\n]{0,2000}"|“[^”\n]{0,2000}”/g;
+const QUOTED_STRING = /"[^"\n]{0,2000}"|“[^”\n]{0,2000}”|‘[^’\n]{0,2000}’|(?<![\p{L}\p{N}])'[^'\n]{1,2000}'(?![\p{L}\p{N}])/gu;
+/**
+ * A colon after words that introduce content rather than instructions: what someone wrote or said, a
+ * message's text, a post's, a note's, what to translate or summarise ("Bob wrote: …", "Email bob@x.com:
+ * …", "Translate this to German: …", "Here's the email I got: …"). What follows is content — to the end of
+ * the line, or, when the colon ends its line, to the next blank line.
+ */
+const CONTENT_COLON = /\b(?:wrote|writes|says|said|saying|reads|got|received|(?:translate|summari[sz]e|proofread|rewrite|rephrase|forward|email|e-mail|text|message|dm|reply|respond|answer|post|tweet|comment|note|todo|to-do|reminder|ticket|issue|caption|subject|with)\b[^:\n]{0,60}?):(?!\/\/)[ \t]*/gi;
+/** Header lines that start a pasted e-mail (its tail is content). */
+const PASTED_HEADER = /^\s*(?:subject|to|cc|bcc):\s/i;
 const MARKER = '[…]';
 
 const PASTED = PASTED_TAGS.map((tag) => ({ open: new RegExp(`<${tag}(?:\\s[^>]{0,200})?>`, 'i'), close: new RegExp(`</${tag}\\s*>`, 'i') }));
@@ -48,6 +57,27 @@ function stripPastedTags(text: string, removed: Isolated['removed']): string {
   });
 }
 
+/** Content a CONTENT_COLON introduces, each replaced by a marker; a list of addresses after it stays (the recipients). */
+function withoutIntroducedContent(text: string, removed: Isolated['removed']): string {
+  let out = '';
+  let at = 0;
+  for (const m of text.matchAll(CONTENT_COLON)) {
+    const start = m.index + m[0].length;
+    if (start < at) continue;
+    const endsLine = text[start] === '\n' || start === text.length;
+    const blank = text.indexOf('\n\n', start);
+    const newline = text.indexOf('\n', start);
+    const end = endsLine ? (blank === -1 ? text.length : blank) : newline === -1 ? text.length : newline;
+    const content = text.slice(start, end);
+    // Addresses, links and hosts alone are the instruction's targets; content already cut is a marker.
+    if (content.trimStart().startsWith(MARKER) || content.replace(/\S*[@.:/]\S*|[,;\s]|\band\b/gi, '').trim() === '') continue;
+    removed.push({ kind: 'pasted', chars: content.length });
+    out += `${text.slice(at, start)}${MARKER}`;
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
 export function isolateInput(request: string): Isolated {
   const removed: Isolated['removed'] = [];
   const withoutTags = stripPastedTags(request.replace(/\r\n?/g, '\n'), removed);
@@ -65,7 +95,7 @@ export function isolateInput(request: string): Isolated {
       if (kept[kept.length - 1] !== MARKER) kept.push(MARKER);
       continue;
     }
-    if (FORWARD_START.some((re) => re.test(line))) {
+    if (FORWARD_START.some((re) => re.test(line)) || (kept.every((k) => k.trim() === '') && PASTED_HEADER.test(line))) {
       const tail = lines.slice(i).join('\n');
       removed.push({ kind: 'forwarded', chars: tail.length });
       kept.push(MARKER);
@@ -74,8 +104,7 @@ export function isolateInput(request: string): Isolated {
     kept.push(line);
   }
   if (quotedChars > 0) removed.push({ kind: 'quoted-lines', chars: quotedChars });
-  const text = kept
-    .join('\n')
+  const text = withoutIntroducedContent(kept.join('\n'), removed)
     .replace(QUOTED_STRING, (m) => {
       // A single quoted token ("Q3", "bob@x.com") is part of the instruction; words in quotes are content.
       if (!/\s/.test(m.slice(1, -1).trim())) return m;

@@ -26,6 +26,10 @@ const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:[/?#].*)?$/;
 const IPV4_ADDRESS = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const URL_SCHEME = /^https?:\/\//i;
 const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
+/** A lower-case word, a dot, then a capitalised word: two sentences run together ("Bob.Book", "invoice.Pay"). */
+const RUN_ON = /[a-z]\.[A-Z][a-z]+$/;
+/** Words after which a dotted quad is a number, not an address ("section 4.2.1.3", "version 1.0.0.0"). */
+const NUMBER_BEFORE = new Set(['section', 'item', 'version', 'v', 'release', 'tag', 'chapter', 'paragraph', 'clause', 'part', 'build', '§']);
 /** Suffixes outside the ICANN list that still name sites on this kind of test rig. */
 const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
@@ -65,11 +69,16 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   if (HOST.test(text) || IPV4_HOST.test(text)) {
     const host = hostOf(text);
     if (host === null || !hostIsSite(host)) return null;
+    const bare = !/[:/?#]/.test(text);
     // To a URL parser a number with a dot is an IPv4 address (84.20 → 84.0.0.20, 10.30 → 10.0.0.30,
     // 12.05.2026 → 12.5.7.234): an amount, a time or a date is not an address the user named. Only a
     // dotted quad names one.
     if (IPV4_ADDRESS.test(host) && !IPV4_HOST.test(text)) return null;
-    const bare = !/[:/?#]/.test(text);
+    // A part with a leading zero is octal to a URL parser (044.123.45.67 → 36.123.45.67): a phone
+    // number, not the address the user wrote.
+    if (IPV4_HOST.test(text) && /(?:^|\.)0\d/.test(text.split(/[:/?#]/)[0]!)) return null;
+    // "Reply to Bob.Book a room": a sentence run on without its space, not a host (`.Book` is a TLD).
+    if (bare && RUN_ON.test(text)) return null;
     const lastLabel = host.slice(host.lastIndexOf('.') + 1);
     if (bare && FILE_EXTENSIONS.has(lastLabel)) return null;
     const site = registrableDomain(host);
@@ -95,7 +104,10 @@ export function extractTargets(text: string): TargetToken[] {
     const end = start + written.length;
     if (written === '' || taken.some(([s, e]) => start < e && end > s)) continue;
     const target = classifyChunk(written);
-    if (target !== null) out.push({ ...target, start, end });
+    if (target === null) continue;
+    const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, start - 30), start))?.[1]?.toLowerCase();
+    if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && before !== undefined && NUMBER_BEFORE.has(before)) continue;
+    out.push({ ...target, start, end });
   }
   return out.sort((a, b) => a.start - b.start);
 }
