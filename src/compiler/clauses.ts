@@ -182,18 +182,30 @@ function opensClause(words: Word[], i: number, targets: readonly TargetToken[]):
 function continuesNegatedList(words: Word[], startWord: number, i: number, commaBefore: boolean): boolean {
   const { at, negated } = stripFraming(words, startWord);
   if (!negated || at >= i) return false;
-  for (let k = at; k < i; k++) if (!isVerb(words[k]!.w) && !LIST_JOINERS.has(words[k]!.w)) return false;
+  // "Don't send anything to Jones or pay the invoice": "or"/"nor" carry the negation past an object.
+  if (!commaBefore && (words[i]!.w === 'or' || words[i]!.w === 'nor')) return true;
+  for (let k = at; k < i; k++) if (!isVerb(words[k]!.w) && !LIST_JOINERS.has(words[k]!.w) && !INTENSIFIERS.has(words[k]!.w)) return false;
   const word = words[i]!.w;
   if (word === 'or' || word === 'nor') return true;
   return commaBefore && (isVerb(word) || LIST_JOINERS.has(word)) && stripFraming(words, i).at === i;
 }
 
+/**
+ * Words that stress a negation without ending it: "do not, under any circumstances, send money" negates
+ * the send (the phrase between commas kept the negation from reaching it).
+ */
+const INTENSIFIERS = new Set(['under', 'any', 'circumstances', 'circumstance', 'in', 'case', 'way', 'event', 'at', 'all', 'ever', 'whatsoever', 'time', 'point', 'for', 'reason', 'please', 'repeat', 'again']);
+/** Abbreviations whose full stop ends no sentence ("Dr. Jones"). */
+const ABBREVIATIONS = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|jr|sr|mt|vs|etc|approx|no|e\.g|i\.e|inc|ltd|co)$/i;
+/** Sentence ends, and the dashes and brackets that set a clause apart ("reply to Bob — don't cc Carol"). */
+const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|\s[—–-]\s|[—()]/g;
+
 /** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
 function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  const SENTENCE = /[.!?;:]+(?=\s|$)|\n+/g;
   let last = 0;
   for (const m of text.matchAll(SENTENCE)) {
+    if (m[0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
     spans.push([last, m.index]);
     last = m.index + m[0].length;
   }
