@@ -249,15 +249,22 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
     }
   }
   if (!COUNTED_OBJECT_VERBS.has(words[verbIndex]?.w ?? '')) return null;
-  // "buy two tickets", "order 3 books": a count right after the verb (within two words), not an amount.
+  // "buy two tickets", "order 3 books": a count right after the verb (within two words), not an amount,
+  // a measure ("the 15 inch sleeve", "the 10 GB backup", "the 3 pack") or a model ("iPhone 15").
   for (let k = verbIndex + 1; k <= verbIndex + 2 && k < words.length; k++) {
     const word = words[k]!;
     if (/[$€£¥]/.test(text.charAt(word.start - 1))) continue;
     const n = numberOf(word.w);
-    if (n !== null) return n;
+    if (n === null) continue;
+    const before = words[k - 1]!.w;
+    if (UNITS_AFTER_COUNT.has(words[k + 1]?.w ?? '') || (k > verbIndex + 1 && !DETERMINERS.has(before))) return null;
+    return n;
   }
   return null;
 }
+
+/** Words after a number that make it a measure, not how many: "15 inch", "10 GB", "20 dollar", "3 pack". */
+const UNITS_AFTER_COUNT = new Set(['inch', 'inches', 'in', 'cm', 'mm', 'm', 'ft', 'foot', 'gb', 'tb', 'mb', 'kb', 'kg', 'g', 'lb', 'lbs', 'oz', 'ml', 'l', 'litre', 'liter', 'w', 'watt', 'v', 'mah', 'dollar', 'euro', 'pound', 'buck', 'percent', 'pack', 'year', 'month', 'week', 'day', 'hour', 'minute', 'series', 'pro', 'max', 'plus', 'mini', 'ultra']);
 
 /** Verbs whose object count is how many items one order may carry. */
 const QUANTITY_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book']);

@@ -55,6 +55,16 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('On shop.test, buy two packs of coffee filters.')).toMatchObject({ quantity: 2, items: ['coffee filters'] });
   });
 
+  it('a measure or a model number after the verb is no call budget; a count is', () => {
+    const budget = (text: string) => rules(text).constraints[0]?.maxCalls;
+    expect(budget('Buy the 15 inch laptop sleeve on amazon.test')).toBe(1);
+    expect(budget('Buy iPhone 15 on apple.test')).toBe(1);
+    expect(budget('Delete the 10 GB backup on drive.test')).toBe(1);
+    expect(budget('Order the 3 pack of razors from shop.test')).toBe(1);
+    expect(budget('Buy two tickets on tix.test')).toBe(2);
+    expect(budget('Buy the 3 books on shop.test')).toBe(3);
+  });
+
   it('"invite three people" allows three invitations (one call each), not more', () => {
     expect(rules('On drive.test, invite three people to the Q3-plan.docx document').constraints).toEqual([{ id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3 }]);
   });
