@@ -509,6 +509,39 @@ test.describe('a secret typed into an unnamed site, reading open', () => {
   });
 });
 
+/**
+ * A task that asks before each write: the hooks hold a page's POST for the person, and the floor must
+ * refuse the POST the hooks never see (a worker's) — until 2026-12-01 the listed site was a write site at
+ * the floor as soon as the policy listed any approval.
+ */
+test.describe('a task that asks before each write, no MAIN-world hooks', () => {
+  const workerPost = async (browser: AgentBrowser, id: string): Promise<number> => {
+    server.setPage(`/app/${id}`, '<!doctype html><p>app</p>');
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin(HOME)}/app/${id}`);
+    await page.evaluate((u) => {
+      const src = `fetch(${JSON.stringify(u)}, { method: 'POST', body: 'note=unasked' }).catch(() => {});`;
+      new SharedWorker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
+    }, `${server.origin(HOME)}/${id}/post`);
+    await sleep(2 * QUIET_MS);
+    await page.close();
+    return server.hits(`/${id}/post`, HOME).length;
+  };
+
+  test('a worker cannot write to the listed site without an approval; with writes allowed outright it can', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-asks', requireApproval: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
+      expect(await workerPost(browser, `asks${++caseNumber}`), 'the unasked worker POST arrived').toBe(0);
+      await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-writes', ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE'] } });
+      expect(await workerPost(browser, `writes${++caseNumber}`), 'the control POST').toBe(1);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
   test('after the worker restarts, the floor still refuses the secret the page showed', async () => {
     test.setTimeout(90_000);
