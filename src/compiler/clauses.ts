@@ -105,6 +105,8 @@ const LIST_JOINERS = new Set(['or', 'nor', 'and']);
 const NOUN_NEXT = new Set(['from', 'of', 'about', 'is', 'was', 'were', 'are', 'says', 'said', 'has', 'had', 'status', 'history', 'address', 'confirmation', 'number', 'details', 'page', 'settings', 'thread', 'list', 'id', 'subject', 'body']);
 /** A target right after one of these is not the object of the request. */
 const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', 'of', 'by', 're', 'except', 'but', 'not', 'without', 'than', 'like', 'mentioning', 'excluding', 'besides']);
+/** Words that open a clause of their own inside a request: an address after one is not the request's object. */
+const SUBORDINATORS = new Set(['that', 'whether', 'if', 'who', 'whom', 'which', 'because', 'since', 'unless', 'otherwise']);
 const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
 const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
@@ -478,8 +480,12 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   const objects: TargetToken[] = [];
   if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL')) {
+    // An address inside a clause of its own ("the notes that john@… sent me", "ask whether bob@… still
+    // has access") or a possessive ("bob@…'s number") is mentioned, not sent to.
+    const subordinate = words.find((w) => w.start > verb.end && SUBORDINATORS.has(w.w))?.start ?? Infinity;
     for (const t of targets) {
-      if (t.start < verb.end || (t.kind !== 'email' && t.kind !== 'iban')) continue;
+      if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
+      if (/^['’]s\b/.test(text.slice(t.end, t.end + 3))) continue;
       const before = previousWord(words, t.start);
       if (before === 'from' && REPLY_VERBS.has(verb.w)) {
         objects.push(t);
