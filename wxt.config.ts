@@ -17,7 +17,7 @@ const harness = noMainHooks || process.env.AF_HARNESS === '1';
  * Firefox (`wxt build -b firefox --mv3`): a fixed add-on id, so policies and tests can name the extension
  * (its moz-extension:// UUID is per profile; tests pin it with the `extensions.webextensions.uuids` pref).
  * The extension collects and transmits nothing (the LLM compiler sends the user's task only to the
- * endpoint the user configures). Tested on firefox-esr 153; 140 is the first ESR that reads
+ * endpoint the user configures). Tested on firefox-esr 153 and 140.12; 140 is the first ESR that reads
  * `data_collection_permissions`.
  */
 const FIREFOX_ADDON_ID = 'agentsfence@agentsfence.dev';

@@ -56,17 +56,28 @@ async function agentTabs(session: FirefoxSession): Promise<Agent> {
   return { visitor: await session.browser.newPage(), network: await session.browser.newPage(), form: await session.browser.newPage() };
 }
 
+/**
+ * The element `selector` finds, once it is there. Element handles, not locators: on an extension page,
+ * Firefox ESR 140's WebDriver BiDi never lets a locator's action settle (the click times out), while a
+ * handle's click and typing work there as in 153.
+ */
+async function element(page: Page, selector: string) {
+  const handle = await page.waitForSelector(selector, { timeout: 15_000 });
+  if (handle === null) throw new Error(`no ${selector}`);
+  return handle;
+}
+
 /** Options page (read-only in a plain tab) → "Open the settings window" → that window shows the popup → start the task. */
 async function startTaskAsUser(session: FirefoxSession, origin: string): Promise<Page> {
   const options = await session.browser.newPage();
   await openAt(options, `${origin}/options.html`);
-  await options.locator('::-p-text(Open the settings window)').click();
+  await (await element(options, '::-p-text(Open the settings window)')).click();
   const control = await waitForPage(session.browser, (url) => url === `${origin}/options.html`, [options]);
   await options.close();
   await openAt(control, `${origin}/popup.html`);
-  await control.locator('#task-input').fill(TASK);
-  await control.locator('::-p-text(Start task)').click();
-  await control.locator('::-p-text(Compiled by)').wait();
+  await (await element(control, '#task-input')).type(TASK);
+  await (await element(control, '::-p-text(Start task)')).click();
+  await element(control, '::-p-text(Compiled by)');
   return control;
 }
 
@@ -206,7 +217,7 @@ test('firefox, MAIN-world hooks removed: the network floor alone keeps the POST,
     expect(await post).toMatch(/^failed/);
     await expect.poll(() => locationOf(run.agent.visitor)).toContain('/blocked.html?');
     // The ISOLATED form guard holds the submit without the hooks; it is answered so nothing is left waiting.
-    await run.control!.locator('::-p-text(Deny)').click();
+    await (await element(run.control!, '::-p-text(Deny)')).click();
     await new Promise((r) => setTimeout(r, 1_000));
     expect(arrived('/landing')).toBe(0);
     expect(arrived('/exfil/')).toBe(0);
