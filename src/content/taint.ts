@@ -132,6 +132,9 @@ export function installTaintCollector(win: Window, send: SendReport): void {
 
   // Typed values: on input (settled by the flush delay) and on change.
   const onField = (event: Event) => {
+    // What the agent types arrives as trusted events; a page's own dispatched ones could flood the task's
+    // taint with junk "typed secrets" and push out what was shown and typed before.
+    if (!event.isTrusted) return;
     const target = event.composedPath()[0];
     if (!(target instanceof Element)) return;
     const token = fieldToken(target);

@@ -33,6 +33,8 @@ export type TaintToken = z.infer<typeof TaintTokenSchema>;
 /** Tokens kept per task, and at most this many shown by one site (so one site's junk cannot crowd out another's secret). */
 export const MAX_TASK_TOKENS = 400;
 export const MAX_DISPLAYED_PER_SITE = 100;
+/** And at most this many typed on one site: the earliest stay, so a page flooding its fields evicts nothing. */
+export const MAX_TYPED_PER_SITE = 50;
 
 /** Lower is kept first: what was typed into password/OTP fields outranks anything a page can display. */
 const PRIORITY: Record<TaintKind, number> = { 'secret-field': 0, typed: 1, 'one-time-code': 2, 'card-or-account': 2, email: 3, token: 3 };
@@ -43,8 +45,8 @@ const isDisplayed = (kind: TaintKind) => PRIORITY[kind] >= 2;
  *  - one entry per (canonical value, site), keeping the highest-priority kind;
  *  - typed and field values first, then displayed tokens; among equals, the earlier one stays, so a page
  *    that floods tokens after a secret was shown cannot evict it;
- *  - each site displays at most MAX_DISPLAYED_PER_SITE tokens, so an attacker's page cannot evict
- *    what another site showed.
+ *  - each site displays at most MAX_DISPLAYED_PER_SITE tokens and has at most MAX_TYPED_PER_SITE typed
+ *    ones, so an attacker's page cannot evict what another site showed or what was typed there.
  */
 export function mergeTaint(current: readonly TaintToken[], incoming: readonly TaintToken[]): TaintToken[] {
   const byKey = new Map<string, { token: TaintToken; order: number }>();
@@ -61,11 +63,10 @@ export function mergeTaint(current: readonly TaintToken[], incoming: readonly Ta
   const kept: TaintToken[] = [];
   for (const { token } of ranked) {
     if (kept.length >= MAX_TASK_TOKENS) break;
-    if (isDisplayed(token.kind)) {
-      const n = perSite.get(token.site) ?? 0;
-      if (n >= MAX_DISPLAYED_PER_SITE) continue;
-      perSite.set(token.site, n + 1);
-    }
+    const slot = `${isDisplayed(token.kind) ? 'shown' : 'typed'}|${token.site}`;
+    const n = perSite.get(slot) ?? 0;
+    if (n >= (isDisplayed(token.kind) ? MAX_DISPLAYED_PER_SITE : MAX_TYPED_PER_SITE)) continue;
+    perSite.set(slot, n + 1);
     kept.push(token);
   }
   return kept;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { base64Alignments, needlesOf, normalizeUrl, urlCarriesTaint } from '../../src/taint/encode';
 import { tokensInText } from '../../src/taint/extract';
 import { SHINGLE, spacedRegexesOf, taintRules, urlFiltersOf } from '../../src/taint/rules';
-import { MAX_DISPLAYED_PER_SITE, MAX_TASK_TOKENS, mergeTaint, type TaintToken } from '../../src/taint/tokens';
+import { MAX_DISPLAYED_PER_SITE, MAX_TASK_TOKENS, MAX_TYPED_PER_SITE, mergeTaint, type TaintToken } from '../../src/taint/tokens';
 
 const SECRET = 'sk_live_4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3';
 const token = (value: string, kind: TaintToken['kind'] = 'token', site = 'bank.test'): TaintToken => ({ value, kind, site });
@@ -81,6 +81,14 @@ describe('mergeTaint: bounded, and junk cannot evict a secret', () => {
     expect(merged).toContainEqual(shown);
     expect(merged.length).toBeLessThanOrEqual(MAX_TASK_TOKENS);
     expect(merged.filter((t) => t.site === 'attacker.test')).toHaveLength(MAX_DISPLAYED_PER_SITE);
+  });
+
+  it('a page flooding "typed secrets" keeps at most its own share: what other sites showed and typed stays', () => {
+    const earlier = [token('hunter2!', 'secret-field', 'bank.test'), token(SECRET, 'token', 'mail.test'), token('482913', 'one-time-code', 'mail.test')];
+    const flood = Array.from({ length: 420 }, (_, i) => token(`junk${i}x${'c3'.repeat(4)}`, 'secret-field', 'attacker.test'));
+    const merged = mergeTaint(earlier, flood);
+    for (const t of earlier) expect(merged).toContainEqual(t);
+    expect(merged.filter((t) => t.site === 'attacker.test')).toHaveLength(MAX_TYPED_PER_SITE);
   });
 
   it('typed values outrank anything displayed, even when the set is full', () => {
