@@ -83,6 +83,17 @@ const TRICKS: Trick[] = [
     },
     direct: ({ allowed, eve }) => navigator.sendBeacon(`${allowed}/direct-beacon`, JSON.stringify({ to: eve })),
   },
+  {
+    name: 'WebSocket message sent as bytes',
+    run: ({ allowed, eve }) => {
+      const socket = new WebSocket(`${allowed.replace(/^http/, 'ws')}/ws-bytes`);
+      socket.onopen = () => socket.send(new TextEncoder().encode(JSON.stringify({ to: eve })));
+    },
+    direct: ({ allowed, eve }) => {
+      const socket = new WebSocket(`${allowed.replace(/^http/, 'ws')}/ws-direct`);
+      socket.onopen = () => socket.send(JSON.stringify({ to: eve }));
+    },
+  },
 ];
 
 let server: TestServer;
@@ -100,7 +111,7 @@ async function play(browser: AgentBrowser, how: 'run' | 'direct' = 'run'): Promi
     const page: Page = await browser.context.newPage();
     await page.goto(`${server.origin(ALLOWED_HOST)}/app`);
     await page.evaluate(`(${trick[how].toString()})(${JSON.stringify({ allowed: server.origin(ALLOWED_HOST), attacker: server.origin(ATTACKER_HOST), bob: ALLOWED_RECIPIENT, eve: FOREIGN_RECIPIENT })})`);
-    await page.waitForTimeout(1_500);
+    await page.waitForTimeout(2_500);
     await page.close();
     const log = server.requests().slice(before);
     const forbidden = log.some((r) => r.host.startsWith(ATTACKER_HOST) || r.body.includes(FOREIGN_RECIPIENT) || r.path.startsWith('/reopened'));

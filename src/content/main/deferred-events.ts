@@ -61,8 +61,19 @@ export function webSocketUrl(n: Natives, urls: UrlTools, input: unknown): string
   return urls.href(url);
 }
 
-export function messageView(data: unknown): { view: BodyView; bytes: number } {
-  if (typeof data === 'string') return { view: textBodyView(data, null), bytes: data.length };
-  const bytes = data instanceof Blob ? data.size : data instanceof ArrayBuffer || ArrayBuffer.isView(data) ? data.byteLength : 0;
-  return { view: `[binary message, ${bytes} bytes]`, bytes };
+/**
+ * A WebSocket message read once: the message to send (a copy of binary data, the string of anything that is
+ * not binary) and the view checked. Binary data is checked as the text it decodes to, so a JSON message
+ * encoded to bytes is read like the same message as text; a Blob (immutable) is sent as it is, unread.
+ */
+export function messageToSend(n: Natives, data: unknown): { message: string | ArrayBuffer | Blob; view: BodyView; bytes: number } {
+  if (data instanceof n.Blob) return { message: data, view: `[binary message, ${data.size} bytes]`, bytes: data.size };
+  if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
+    const source = data instanceof ArrayBuffer ? new n.Uint8Array(data) : new n.Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
+    const copy = new n.Uint8Array(source);
+    const text = invoke<string>(n.textDecoderDecode, new n.TextDecoder(), [copy]);
+    return { message: copy.buffer, view: textBodyView(text, null), bytes: copy.byteLength };
+  }
+  const text = typeof data === 'string' ? data : n.String(data);
+  return { message: text, view: textBodyView(text, null), bytes: text.length };
 }

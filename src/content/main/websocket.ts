@@ -1,5 +1,5 @@
 import { requestCall, type PageWindow, type Propose, type UrlTools } from './channel';
-import { CLOSED, CLOSING, CONNECTING, OPEN, defineConstants, handlerProperties, messageView, registerHandlerDispatch, webSocketUrl, type Handler } from './deferred-events';
+import { CLOSED, CLOSING, CONNECTING, OPEN, defineConstants, handlerProperties, messageToSend, registerHandlerDispatch, webSocketUrl, type Handler } from './deferred-events';
 import { invoke, type Natives } from './natives';
 
 /**
@@ -95,9 +95,9 @@ export function hookWebSocket(win: PageWindow, n: Natives, propose: Propose, url
         throw new n.DOMException("Failed to execute 'send' on 'WebSocket': Still in CONNECTING state.", 'InvalidStateError');
       }
       if (this.#state !== OPEN || this.#socket === null) return; // closing or closed: discarded, as natively
-      const entry = { data, decided: false, allow: false };
+      const { message, view, bytes } = messageToSend(n, data);
+      const entry = { data: message, decided: false, allow: false };
       this.#outbox.push(entry);
-      const { view, bytes } = messageView(data);
       propose(requestCall('POST', this.#url, 'websocket', view, bytes), (allow) => {
         entry.decided = true;
         entry.allow = allow;
