@@ -39,6 +39,11 @@ const FILE_ITEM_KEYS = new Set(['path', 'paths', 'file', 'files', 'filename', 'f
  * It matches no name, so an action bound to an item asks rather than pass on what it could not see.
  */
 export const UNREADABLE_ITEM = '(unreadable body)';
+/**
+ * A recipient in the part of a body that was not read (the view stops at 16 KB): it is named by no task,
+ * so a message whose body was cut asks instead of passing on the recipients seen before the cut.
+ */
+export const UNREAD_RECIPIENT = '(a recipient past the part of the body read)';
 
 const ABSOLUTE_URL = /^(?:https?|wss?|ftp):\/\/\S+$/i;
 /** An address token, internationalized ones included (`bob@corp.tеst` with a Cyrillic `е` is an address, not nobody). */

@@ -5,7 +5,7 @@ import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
 import { schemeOf } from '../schemes';
 import { UNREADABLE_AMOUNT } from '../amounts';
-import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, byteLength, collectRequestAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
+import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -175,8 +175,10 @@ function request(args: Record<string, unknown>): Unclassified {
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
   const cut = bodyBytes !== undefined && bodyBytes > payloadBytes(body);
   if ((typeof structured === 'string' && structured.trim() !== '') || cut) addItem(t, UNREADABLE_ITEM);
-  // Only a prefix of the body was read: an amount may sit in the rest.
+  // Only a prefix of the body was read: an amount may sit in the rest, and so may another recipient of a
+  // body that names one.
   if (cut) addUnique((t.amounts ??= []), [UNREADABLE_AMOUNT]);
+  if (cut && t.recipients.length > 0) addUnique(t.recipients, [UNREAD_RECIPIENT]);
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
