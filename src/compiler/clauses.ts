@@ -485,7 +485,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     const subordinate = words.find((w) => w.start > verb.end && SUBORDINATORS.has(w.w))?.start ?? Infinity;
     for (const t of targets) {
       if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
-      if (/^['’]s\b/.test(text.slice(t.end, t.end + 3))) continue;
+      // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
+      if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
       const before = previousWord(words, t.start);
       if (before === 'from' && REPLY_VERBS.has(verb.w)) {
         objects.push(t);
