@@ -1,8 +1,10 @@
 /**
  * Step 1, input isolation: keep the instructions the user gives, drop the content the user shows.
- * Removed: fenced blocks, `>`-quoted lines, forwarded/replied e-mail tails, pasted-content tags, and
- * quoted strings of more than one word. Each removal leaves a short marker so sentences around it do
- * not run together. Linear: line scan plus patterns without nested quantifiers.
+ * Removed: fenced blocks, `>`-quoted lines, forwarded/replied e-mail tails (and a text that opens with
+ * e-mail headers), pasted-content tags, quoted strings of more than one word (double, curly or single
+ * quotes), what a colon introduces as content ("Bob wrote: …") and what a message is to say ("reply to
+ * Bob that …"). Each removal leaves a short marker so sentences around it do not run together. Linear:
+ * line scan plus patterns with bounded repetitions and no nested quantifiers.
  */
 export interface Isolated {
   /** The instruction the compiler may read. */
@@ -62,7 +64,10 @@ function stripPastedTags(text: string, removed: Isolated['removed']): string {
   });
 }
 
-/** Content a CONTENT_COLON introduces, each replaced by a marker; a list of addresses after it stays (the recipients). */
+/**
+ * Content a CONTENT_COLON or MESSAGE_THAT introduces, each replaced by a marker; addresses, links and
+ * hosts alone after a colon stay (they are the instruction's recipients and sites).
+ */
 function withoutIntroducedContent(text: string, removed: Isolated['removed']): string {
   let out = '';
   let at = 0;
