@@ -2,8 +2,7 @@
  * Step 1, input isolation: keep the instructions the user gives, drop the content the user shows.
  * Removed: fenced blocks, `>`-quoted lines, forwarded/replied e-mail tails (and a text that opens with
  * e-mail headers), pasted-content tags, quoted strings of more than one word (double, curly or single
- * quotes), what a colon introduces as content ("Bob wrote: …") and what a message is to say ("reply to
- * Bob that …"). Each removal leaves a short marker so sentences around it do not run together. Linear:
+ * quotes) and what a colon introduces as content ("Bob wrote: …"). Each removal leaves a short marker so sentences around it do not run together. Linear:
  * line scan plus patterns with bounded repetitions and no nested quantifiers.
  */
 export interface Isolated {
@@ -31,11 +30,6 @@ const QUOTED_STRING = /"[^"\n]{0,2000}"|“[^”\n]{0,2000}”|‘[^’\n]{0,200
  * the line, or, when the colon ends its line, to the next blank line.
  */
 const CONTENT_COLON = /\b(?:wrote|writes|says|said|saying|reads|got|received|(?:translate|summari[sz]e|proofread|rewrite|rephrase|forward|email|e-mail|text|message|dm|reply|respond|answer|post|tweet|comment|note|todo|to-do|reminder|ticket|issue|caption|subject|with)\b[^:\n]{0,60}?):(?!\/\/)[ \t]*/gi;
-/**
- * What a message is to say, after "that" or "saying" ("Reply to Bob that I will pay the invoice"): content
- * to the end of its sentence, so the words of the message grant nothing.
- */
-const MESSAGE_THAT = /\b(?:reply|respond|answer|write|email|e-mail|message|text|tell|say|let\s+\S+\s+know)\b(?:[^.!?\n:]|\.(?=\S)){0,60}?\b(?:that|saying)\b[ \t]*/gi;
 /** Header lines that start a pasted e-mail (its tail is content). */
 const PASTED_HEADER = /^\s*(?:subject|to|cc|bcc):\s/i;
 const MARKER = '[…]';
@@ -65,22 +59,19 @@ function stripPastedTags(text: string, removed: Isolated['removed']): string {
 }
 
 /**
- * Content a CONTENT_COLON or MESSAGE_THAT introduces, each replaced by a marker; addresses, links and
- * hosts alone after a colon stay (they are the instruction's recipients and sites).
+ * Content a CONTENT_COLON introduces, each replaced by a marker; addresses, links and hosts alone after
+ * the colon stay (they are the instruction's recipients and sites).
  */
 function withoutIntroducedContent(text: string, removed: Isolated['removed']): string {
   let out = '';
   let at = 0;
-  const introductions = [...text.matchAll(CONTENT_COLON), ...[...text.matchAll(MESSAGE_THAT)].map((m) => Object.assign(m, { toSentenceEnd: true }))].sort((a, b) => a.index - b.index);
-  for (const m of introductions) {
+  for (const m of text.matchAll(CONTENT_COLON)) {
     const start = m.index + m[0].length;
     if (start < at) continue;
     const endsLine = text[start] === '\n' || start === text.length;
     const blank = text.indexOf('\n\n', start);
     const newline = text.indexOf('\n', start);
-    // A message ends with its sentence, or where the user goes on to the next step (", then …").
-    const sentenceEnd = /[.!?;](?=\s|$)|\n|,?\s+(?:and\s+)?then\b/.exec(text.slice(start));
-    const end = 'toSentenceEnd' in m ? (sentenceEnd === null ? text.length : start + sentenceEnd.index) : endsLine ? (blank === -1 ? text.length : blank) : newline === -1 ? text.length : newline;
+    const end = endsLine ? (blank === -1 ? text.length : blank) : newline === -1 ? text.length : newline;
     const content = text.slice(start, end);
     // Addresses, links and hosts alone are the instruction's targets; content already cut is a marker.
     if (content.trimStart().startsWith(MARKER) || content.replace(/\S*[@.:/]\S*|[,;\s]|\band\b/gi, '').trim() === '') continue;

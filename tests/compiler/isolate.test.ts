@@ -61,8 +61,5 @@ describe('isolateInput', () => {
     expect(isolateInput('Email these people: a@x.test, b@x.test').text).toBe('Email these people: a@x.test, b@x.test');
     expect(isolateInput('Summarise this article: https://news.test/2024/ai').text).toBe('Summarise this article: https://news.test/2024/ai');
     expect(isolateInput("Don't pay the lab's invoice").text).toBe("Don't pay the lab's invoice");
-    // What a message is to say, after "that" or "saying", to the end of its sentence or the next step.
-    expect(isolateInput('Reply to bob@acme.test that I will pay the invoice and delete the duplicate').text).toBe('Reply to bob@acme.test that […]');
-    expect(isolateInput("Reply to tom@club.test saying I'll attend, then delete the invitation").text).toBe('Reply to tom@club.test saying […], then delete the invitation');
   });
 });
