@@ -7,7 +7,8 @@ import { ALLOWED_HOST, ALLOWED_RECIPIENT, ATTACKER_HOST, FOREIGN_RECIPIENT, VECT
 /**
  * Tricks a page plays on the MAIN-world hooks so that what goes differs from what was checked (found by an
  * adaptive review, 2026-12-01): a value read twice (an object whose toString answers differently, a body
- * changed after the call), a request re-opened while it waits, a String method replaced. Judged by the
+ * changed after the call), a request re-opened while it waits, a String method replaced, a WebSocket message
+ * in a form the hook did not read (bytes, a Blob). Judged by the
  * test server's log: with the extension, nothing naming the foreign recipient or carrying the code reaches
  * a server; without it (negative control), every trick does.
  */
@@ -94,6 +95,17 @@ const TRICKS: Trick[] = [
       socket.onopen = () => socket.send(JSON.stringify({ to: eve }));
     },
   },
+  {
+    name: 'WebSocket message sent as a Blob',
+    run: ({ allowed, eve }) => {
+      const socket = new WebSocket(`${allowed.replace(/^http/, 'ws')}/ws-blob`);
+      socket.onopen = () => socket.send(new Blob([JSON.stringify({ to: eve })], { type: 'application/json' }));
+    },
+    direct: ({ allowed, eve }) => {
+      const socket = new WebSocket(`${allowed.replace(/^http/, 'ws')}/ws-direct`);
+      socket.onopen = () => socket.send(JSON.stringify({ to: eve }));
+    },
+  },
 ];
 
 let server: TestServer;
@@ -127,6 +139,22 @@ for (const variant of ['full'] as const) {
     try {
       await browser.setPolicy(VECTOR_POLICY);
       expect(await play(browser)).toEqual([]);
+      // What the page may send still goes, as it was read: a Blob message to the allowed recipient, bytes and order kept.
+      const page = await browser.context.newPage();
+      await page.goto(`${server.origin(ALLOWED_HOST)}/app`);
+      await page.evaluate(
+        ({ url, bob }) => {
+          const socket = new WebSocket(url);
+          socket.onopen = () => {
+            socket.send(new Blob([JSON.stringify({ to: bob, n: 1 })]));
+            socket.send(JSON.stringify({ to: bob, n: 2 }));
+          };
+        },
+        { url: `${server.origin(ALLOWED_HOST).replace(/^http/, 'ws')}/ws-allowed-blob`, bob: ALLOWED_RECIPIENT },
+      );
+      await expect
+        .poll(() => server.requests().filter((r) => r.channel === 'websocket-message' && r.path === '/ws-allowed-blob').map((r) => r.body))
+        .toEqual([JSON.stringify({ to: ALLOWED_RECIPIENT, n: 1 }), JSON.stringify({ to: ALLOWED_RECIPIENT, n: 2 })]);
     } finally {
       await browser.close();
     }

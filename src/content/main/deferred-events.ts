@@ -1,5 +1,6 @@
 import { textBodyView, type BodyView } from '../body';
 import type { UrlTools } from './channel';
+import { then } from './bodies';
 import { invoke, type Natives } from './natives';
 
 /** Shared by the deferred WebSocket and EventSource stand-ins: ready states and `onX` handler properties. */
@@ -61,19 +62,35 @@ export function webSocketUrl(n: Natives, urls: UrlTools, input: unknown): string
   return urls.href(url);
 }
 
+/** A WebSocket message as it goes (a string, or a copy of its bytes), the view checked and its size. */
+export interface ReadMessage {
+  message: string | ArrayBuffer;
+  view: BodyView;
+  bytes: number;
+}
+
 /**
- * A WebSocket message read once: the message to send (a copy of binary data, the string of anything that is
- * not binary) and the view checked. Binary data is checked as the text it decodes to, so a JSON message
- * encoded to bytes is read like the same message as text; a Blob (immutable) is sent as it is, unread.
+ * A WebSocket message read once: what is sent is what was read. Binary data is checked as the text it
+ * decodes to, so a JSON message encoded to bytes reads like the same message as text; a Blob's bytes can
+ * only be read asynchronously, so `done` may come later (the socket's outbox keeps the order). Null when a
+ * Blob cannot be read: the message is then refused.
  */
-export function messageToSend(n: Natives, data: unknown): { message: string | ArrayBuffer | Blob; view: BodyView; bytes: number } {
-  if (data instanceof n.Blob) return { message: data, view: `[binary message, ${data.size} bytes]`, bytes: data.size };
+export function readMessage(n: Natives, data: unknown, done: (read: ReadMessage | null) => void): void {
+  if (data instanceof n.Blob) {
+    const read = invoke<Promise<ArrayBuffer>>(n.responseArrayBuffer, new n.Response(data));
+    then(n, read, (buffer) => done(binaryMessage(n, new n.Uint8Array(buffer))), () => done(null));
+    return;
+  }
   if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) {
     const source = data instanceof ArrayBuffer ? new n.Uint8Array(data) : new n.Uint8Array(data.buffer as ArrayBuffer, data.byteOffset, data.byteLength);
-    const copy = new n.Uint8Array(source);
-    const text = invoke<string>(n.textDecoderDecode, new n.TextDecoder(), [copy]);
-    return { message: copy.buffer, view: textBodyView(text, null), bytes: copy.byteLength };
+    done(binaryMessage(n, new n.Uint8Array(source)));
+    return;
   }
   const text = typeof data === 'string' ? data : n.String(data);
-  return { message: text, view: textBodyView(text, null), bytes: text.length };
+  done({ message: text, view: textBodyView(text, null), bytes: text.length });
+}
+
+function binaryMessage(n: Natives, copy: Uint8Array): ReadMessage {
+  const text = invoke<string>(n.textDecoderDecode, new n.TextDecoder(), [copy]);
+  return { message: copy.buffer as ArrayBuffer, view: textBodyView(text, null), bytes: copy.byteLength };
 }

@@ -38,6 +38,7 @@ export function captureNatives(win: Window & typeof globalThis) {
     headersGet: win.Headers.prototype.get,
     Response: win.Response,
     responseFormData: win.Response.prototype.formData,
+    responseArrayBuffer: win.Response.prototype.arrayBuffer,
     formDataForEach: win.FormData.prototype.forEach,
     fileName: getterOf(win.File.prototype, 'name'),
     File: win.File,

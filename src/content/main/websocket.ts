@@ -1,5 +1,5 @@
 import { requestCall, type PageWindow, type Propose, type UrlTools } from './channel';
-import { CLOSED, CLOSING, CONNECTING, OPEN, defineConstants, handlerProperties, messageToSend, registerHandlerDispatch, webSocketUrl, type Handler } from './deferred-events';
+import { CLOSED, CLOSING, CONNECTING, OPEN, defineConstants, handlerProperties, readMessage, registerHandlerDispatch, webSocketUrl, type Handler } from './deferred-events';
 import { invoke, type Natives } from './natives';
 
 /**
@@ -95,13 +95,17 @@ export function hookWebSocket(win: PageWindow, n: Natives, propose: Propose, url
         throw new n.DOMException("Failed to execute 'send' on 'WebSocket': Still in CONNECTING state.", 'InvalidStateError');
       }
       if (this.#state !== OPEN || this.#socket === null) return; // closing or closed: discarded, as natively
-      const { message, view, bytes } = messageToSend(n, data);
-      const entry = { data: message, decided: false, allow: false };
+      const entry: { data: unknown; decided: boolean; allow: boolean } = { data: null, decided: false, allow: false };
       this.#outbox.push(entry);
-      propose(requestCall('POST', this.#url, 'websocket', view, bytes), (allow) => {
+      const decided = (allow: boolean) => {
         entry.decided = true;
         entry.allow = allow;
         this.#flush();
+      };
+      readMessage(n, data, (read) => {
+        if (read === null) return decided(false);
+        entry.data = read.message;
+        propose(requestCall('POST', this.#url, 'websocket', read.view, read.bytes), decided);
       });
     }
 
