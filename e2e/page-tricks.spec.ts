@@ -8,7 +8,7 @@ import { ALLOWED_HOST, ALLOWED_RECIPIENT, ATTACKER_HOST, FOREIGN_RECIPIENT, VECT
  * Tricks a page plays on the MAIN-world hooks so that what goes differs from what was checked (found by an
  * adaptive review, 2026-12-01): a value read twice (an object whose toString answers differently, a body
  * changed after the call), a request re-opened while it waits, a String method replaced, a WebSocket message
- * in a form the hook did not read (bytes, a Blob). Judged by the
+ * in a form the hook did not read (bytes, a Blob), a form whose fields run past the part read. Judged by the
  * test server's log: with the extension, nothing naming the foreign recipient or carrying the code reaches
  * a server; without it (negative control), every trick does.
  */
@@ -106,6 +106,23 @@ const TRICKS: Trick[] = [
       socket.onopen = () => socket.send(JSON.stringify({ to: eve }));
     },
   },
+  {
+    name: 'form whose fields run past the part read (a recipient after a 16 KB field)',
+    run: ({ allowed, bob, eve }) => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = `${allowed}/compose`;
+      for (const [name, value] of [['to', bob], ['body', 'x'.repeat(17_000)], ['cc', eve]] as const) {
+        const input = document.createElement('input');
+        input.name = name;
+        input.value = value;
+        form.append(input);
+      }
+      document.body.append(form);
+      form.submit();
+    },
+    direct: ({ allowed, eve }) => fetch(`${allowed}/direct`, { method: 'POST', body: new URLSearchParams({ cc: eve }) }),
+  },
 ];
 
 let server: TestServer;
@@ -114,6 +131,15 @@ test.beforeAll(async () => {
   server.setPage('/app', '<!doctype html><title>app</title><p>app</p>');
 });
 test.afterAll(async () => server.close());
+
+/** A logged body as text, form-encoded bodies decoded. */
+function readable(body: string): string {
+  try {
+    return decodeURIComponent(body.replaceAll('+', ' '));
+  } catch {
+    return body;
+  }
+}
 
 /** Runs every trick in a fresh page; returns the tricks whose forbidden effect reached a server. */
 async function play(browser: AgentBrowser, how: 'run' | 'direct' = 'run'): Promise<string[]> {
@@ -126,7 +152,7 @@ async function play(browser: AgentBrowser, how: 'run' | 'direct' = 'run'): Promi
     await page.waitForTimeout(2_500);
     await page.close();
     const log = server.requests().slice(before);
-    const forbidden = log.some((r) => r.host.startsWith(ATTACKER_HOST) || r.body.includes(FOREIGN_RECIPIENT) || r.path.startsWith('/reopened'));
+    const forbidden = log.some((r) => r.host.startsWith(ATTACKER_HOST) || readable(r.body).includes(FOREIGN_RECIPIENT) || r.path.startsWith('/reopened'));
     if (forbidden) reached.push(trick.name);
   }
   return reached;

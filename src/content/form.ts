@@ -89,6 +89,7 @@ function argsOf(url: string, method: string, entries: Iterable<Entry>, form: HTM
     else collector.add(name, typeof value === 'string' ? value : value.name);
   }
   const args: FormSubmitArgs = { url: targetUrl(url, method), method, fields: { ...collector.fields }, fieldTypes };
+  if (collector.truncated) args.fieldsCut = true;
   const text = submitterText(submitter);
   if (text !== undefined) args.submitText = text;
   const id = form === null ? '' : formId(form);

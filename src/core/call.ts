@@ -44,6 +44,8 @@ export const FormSubmitArgsSchema = z.lazy(() =>
     fieldTypes: z.optional(z.record(z.string(), z.string())),
     submitText: z.optional(z.string().check(z.maxLength(512))),
     formId: z.optional(z.string().check(z.maxLength(256))),
+    /** The fields were cut at the view limit: a recipient or an amount may sit in the part not read. */
+    fieldsCut: z.optional(z.literal(true)),
   }),
 );
 export const UploadArgsSchema = z.lazy(() => z.strictObject({ url: z.string().check(z.minLength(1)), files: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }));

@@ -161,6 +161,17 @@ function addUrlItems(into: Collected, url: string): void {
   }
 }
 
+/**
+ * Only a prefix of a body (or of a form's fields) was read: what it is about is unreadable, an amount may
+ * sit in the rest, and so may another recipient of a body that names one.
+ */
+function markCut(t: Collected, cut: boolean): void {
+  if (!cut) return;
+  addItem(t, UNREADABLE_ITEM);
+  addUnique((t.amounts ??= []), [UNREADABLE_AMOUNT]);
+  if (t.recipients.length > 0) addUnique(t.recipients, [UNREAD_RECIPIENT]);
+}
+
 function request(args: Record<string, unknown>): Unclassified {
   const parsed = RequestArgsSchema.safeParse(args);
   if (!parsed.success) return unknown(BROWSER_TOOLS.request);
@@ -174,11 +185,8 @@ function request(args: Record<string, unknown>): Unclassified {
   addUrlItems(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
   const cut = bodyBytes !== undefined && bodyBytes > payloadBytes(body);
-  if ((typeof structured === 'string' && structured.trim() !== '') || cut) addItem(t, UNREADABLE_ITEM);
-  // Only a prefix of the body was read: an amount may sit in the rest, and so may another recipient of a
-  // body that names one.
-  if (cut) addUnique((t.amounts ??= []), [UNREADABLE_AMOUNT]);
-  if (cut && t.recipients.length > 0) addUnique(t.recipients, [UNREAD_RECIPIENT]);
+  if (typeof structured === 'string' && structured.trim() !== '') addItem(t, UNREADABLE_ITEM);
+  markCut(t, cut);
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
@@ -191,7 +199,7 @@ function request(args: Record<string, unknown>): Unclassified {
 function formSubmit(args: Record<string, unknown>): Unclassified {
   const parsed = FormSubmitArgsSchema.safeParse(args);
   if (!parsed.success) return unknown(BROWSER_TOOLS.formSubmit);
-  const { url, fields, fieldTypes = {}, submitText = '' } = parsed.data;
+  const { url, fields, fieldTypes = {}, submitText = '', fieldsCut = false } = parsed.data;
   const method = parsed.data.method.toUpperCase();
   const encoded = new URLSearchParams();
   for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) encoded.append(name, v);
@@ -200,6 +208,7 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   collectTargets(fields, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
   collectRequestAmounts(t, url, fields);
   addUrlItems(t, url);
+  markCut(t, fieldsCut);
 
   if (method === 'GET') {
     // The submission is the URL with the fields as its query: that is what the exfiltration check must see.
