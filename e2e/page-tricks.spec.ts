@@ -8,7 +8,8 @@ import { ALLOWED_HOST, ALLOWED_RECIPIENT, ATTACKER_HOST, FOREIGN_RECIPIENT, VECT
  * Tricks a page plays on the MAIN-world hooks so that what goes differs from what was checked (found by an
  * adaptive review, 2026-12-01): a value read twice (an object whose toString answers differently, a body
  * changed after the call), a request re-opened while it waits, a String method replaced, a WebSocket message
- * in a form the hook did not read (bytes, a Blob), a form whose fields run past the part read. Judged by the
+ * in a form the hook did not read (bytes, a Blob), a form whose fields run past the part read, accessors on
+ * Object.prototype that drop a proposal's body or forge the answer's rewrite. Judged by the
  * test server's log: with the extension, nothing naming the foreign recipient or carrying the code reaches
  * a server; without it (negative control), every trick does.
  */
@@ -105,6 +106,23 @@ const TRICKS: Trick[] = [
       const socket = new WebSocket(`${allowed.replace(/^http/, 'ws')}/ws-direct`);
       socket.onopen = () => socket.send(JSON.stringify({ to: eve }));
     },
+  },
+  {
+    name: 'a setter on Object.prototype.body swallows the body of the proposal',
+    run: ({ allowed, eve }) => {
+      Object.defineProperty(Object.prototype, 'body', { set() {}, get() { return undefined; }, configurable: true });
+      void fetch(`${allowed}/proto-body`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: eve }) });
+    },
+    direct: xhrToEve,
+  },
+  {
+    name: 'a getter on Object.prototype.rewrite answers in place of the Minimizer',
+    run: ({ allowed, bob, eve }) => {
+      const body = JSON.stringify({ to: eve });
+      Object.defineProperty(Object.prototype, 'rewrite', { get: () => ({ body }), configurable: true });
+      void fetch(`${allowed}/proto-rewrite`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ to: bob }) });
+    },
+    direct: xhrToEve,
   },
   {
     name: 'form whose fields run past the part read (a recipient after a 16 KB field)',

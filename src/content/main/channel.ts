@@ -27,10 +27,12 @@ const REQUEST_TOOL: (typeof BROWSER_TOOLS)['request'] = 'browser.request';
  */
 export const SAME_ORIGIN_QUERY_LIMIT = 256;
 
+/**
+ * Built from object literals only: an assignment (`args.body = …`) runs any setter the page defined on
+ * Object.prototype, which left the body out of the proposal while the request still sent it.
+ */
 export function requestCall(method: string, url: string, kind: RequestKind, body?: BodyView, bodyBytes?: number): ToolCall {
-  const args: Record<string, unknown> = { method, url, kind };
-  if (body !== undefined) args.body = body;
-  if (bodyBytes !== undefined && bodyBytes > 0) args.bodyBytes = bodyBytes;
+  const args = { method, url, kind, ...(body === undefined ? {} : { body }), ...(bodyBytes !== undefined && bodyBytes > 0 ? { bodyBytes } : {}) };
   return { tool: REQUEST_TOOL, args };
 }
 
@@ -48,7 +50,12 @@ export function openBridge(n: Natives): Propose {
     (event: MessageEvent) => {
       const data = invoke<unknown>(n.messageEventData, event);
       if (typeof data !== 'object' || data === null) return;
-      const { id, allow, reason, rewrite } = data as Record<string, unknown>;
+      // Own properties only: a key the answer lacks (`rewrite`) must not be read from a getter the page put on Object.prototype.
+      const own = (key: string): unknown => (invoke<boolean>(n.hasOwnProperty, data, [key]) ? (data as Record<string, unknown>)[key] : undefined);
+      const id = own('id');
+      const allow = own('allow');
+      const reason = own('reason');
+      const rewrite = own('rewrite');
       if (typeof id !== 'number') return;
       const entry = pending[id];
       if (entry === undefined) return;

@@ -103,6 +103,7 @@ export function captureNatives(win: Window & typeof globalThis) {
     weakMapGet: win.WeakMap.prototype.get,
     weakMapSet: win.WeakMap.prototype.set,
     createObject: Object.create,
+    hasOwnProperty: Object.prototype.hasOwnProperty,
     defineProperty: Object.defineProperty,
     regExpTest: win.RegExp.prototype.test,
     queueMicrotask: win.queueMicrotask,

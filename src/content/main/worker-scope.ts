@@ -93,11 +93,8 @@ export function workerScopeHooks(scriptUrl: string, portKey: string): void {
     return text.then(
       (body) =>
         new NativePromise<Response>((ok, fail) => {
-          const args: Record<string, unknown> = { method, url, kind: 'fetch' };
-          if (body !== '') {
-            args.body = bodyView(body, contentType);
-            args.bodyBytes = body.length;
-          }
+          // Object literals, not assignments, which would run setters the worker defined on Object.prototype.
+          const args = body === '' ? { method, url, kind: 'fetch' } : { method, url, kind: 'fetch', body: bodyView(body, contentType), bodyBytes: body.length };
           propose(args, (allow) => (allow ? ok(apply(nativeFetch, scope, [request]) as Promise<Response>) : fail(blocked())));
         }),
     );
@@ -121,15 +118,15 @@ export function workerScopeHooks(scriptUrl: string, portKey: string): void {
       return;
     }
     if (!target.async) throw new DOMException('AgentsFence: a synchronous request cannot wait for a decision', 'NetworkError');
-    const args: Record<string, unknown> = { method: target.method, url: target.url, kind: 'xhr' };
-    if (typeof body === 'string' && body !== '') {
-      args.body = bodyView(body, null);
-      args.bodyBytes = body.length;
-    } else if (body instanceof URLSearchParams) {
-      args.body = bodyView(body.toString(), 'application/x-www-form-urlencoded');
-    } else if (body !== undefined && body !== null) {
-      args.body = '[binary body]';
-    }
+    const sent =
+      typeof body === 'string' && body !== ''
+        ? { body: bodyView(body, null), bodyBytes: body.length }
+        : body instanceof URLSearchParams
+          ? { body: bodyView(body.toString(), 'application/x-www-form-urlencoded') }
+          : body !== undefined && body !== null
+            ? { body: '[binary body]' }
+            : {};
+    const args = { method: target.method, url: target.url, kind: 'xhr', ...sent };
     propose(args, (allow) => {
       try {
         if (allow) apply(xhrSend, this, [body]);
