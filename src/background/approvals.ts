@@ -74,10 +74,15 @@ export class ApprovalQueue {
     return [...this.approvals.values()];
   }
 
-  /** Hold a call: join the pending approval for the same delta, or open one. Resolves with the outcome. */
+  /**
+   * Hold a call: join the pending approval for the same delta, or open one. Resolves with the outcome. A
+   * Minimizer ask is about the data itself, and "Send as is" releases every call waiting on it unscreened:
+   * only the same call (a retry) joins it; other data of the same kind in the same field asks on its own.
+   */
   hold(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext, screened?: Screened): Promise<Verdict> {
     const key = approvalKeyOf(record);
-    let approval = this.list().find((a) => a.deltaKey === key && a.taskId === task.taskId);
+    const joins = (a: StoredApproval) => a.deltaKey === key && a.taskId === task.taskId && (record.check !== 'minimizer' || this.heldSameCall(a.id, call));
+    let approval = this.list().find(joins);
     if (approval === undefined) {
       const now = this.effects.now();
       const summary = summarizeCall(call);
@@ -105,6 +110,11 @@ export class ApprovalQueue {
       list.push({ call, ctx, resolve, ...(screened !== undefined ? { screened } : {}) });
       this.waiters.set(id, list);
     });
+  }
+
+  private heldSameCall(approvalId: string, call: ToolCall): boolean {
+    const first = this.waiters.get(approvalId)?.[0];
+    return first !== undefined && JSON.stringify(first.call) === JSON.stringify(call);
   }
 
   /** The task ended: every held call is BLOCKed. */

@@ -68,6 +68,28 @@ describe('Minimizer in the background', () => {
     expect(await second).toMatchObject({ decision: 'BLOCK' });
   });
 
+  it('"Send as is" releases only the data that was shown: another call with other data of the same kind asks on its own', async () => {
+    const { monitor } = await setup();
+    const shown = monitor.handleMessage(proposal('a', send('Our front desk: +1 555 010 0100.')), PAGE()) as Promise<ProposalAnswer>;
+    await settle();
+    const piggyback = monitor.handleMessage(proposal('b', send('Private: cell +44 7700 900123.')), PAGE()) as Promise<ProposalAnswer>;
+    await settle();
+    const approvals = monitor.snapshot().approvals;
+    expect(approvals).toHaveLength(2);
+    await monitor.answerApproval(approvals[0]!.id, 'send-as-is');
+    expect(await shown).toMatchObject({ decision: 'ALLOW' });
+    expect(monitor.snapshot().approvals.map((a) => a.id)).toEqual([approvals[1]!.id]);
+    await monitor.answerApproval(approvals[1]!.id, 'deny');
+    expect(await piggyback).toMatchObject({ decision: 'BLOCK' });
+
+    // The same call again (a retry) still joins the approval it waits on.
+    const retries = [1, 2].map((n) => monitor.handleMessage(proposal(`r${n}`, send('code 483920')), PAGE()) as Promise<ProposalAnswer>);
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(1);
+    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'deny');
+    for (const retry of retries) expect(await retry).toMatchObject({ decision: 'BLOCK' });
+  });
+
   it('minimises without asking when the person chose so in options', async () => {
     const { monitor } = await setup({ minimizeWithoutAsking: true });
     const answer = (await monitor.handleMessage(proposal('p', send('code 483920, see you Friday')), PAGE())) as ProposalAnswer;
