@@ -1,5 +1,6 @@
 import type { ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
+import { revealed } from '../core/explain';
 
 /**
  * Redaction for the audit log: it keeps what an auditor needs (which tool, which targets, which check,
@@ -81,7 +82,7 @@ export function dataViewOf(call: ToolCall): string {
   const lines: string[] = [];
   const add = (name: string, value: unknown) => {
     const text = typeof value === 'string' ? value : JSON.stringify(value);
-    lines.push(`${maskSecrets(name)}: ${maskSecrets(String(text)).slice(0, 500)}`);
+    lines.push(`${revealed(maskSecrets(name))}: ${revealed(maskSecrets(String(text)).slice(0, 500))}`);
   };
   const { fields, body, files } = call.args;
   if (fields !== null && typeof fields === 'object') for (const [k, v] of Object.entries(fields)) add(k, v);

@@ -1,5 +1,6 @@
 import type { PendingApproval } from '../messages/protocol';
 import { amountWords } from '../core/amounts';
+import { revealed } from '../core/explain';
 import { approvalIsOnceOnly } from '../core/grants';
 import { basisWords, CLASS_WORDS, secondsLeft, targetWords } from './words';
 
@@ -15,7 +16,7 @@ export interface ApprovalView {
 /** What the agent wants to do, in words, for the person who decides. */
 export function describeApproval(p: PendingApproval, now: number): ApprovalView {
   const targets = targetWords(p.targets);
-  return {
+  const view: ApprovalView = {
     id: p.id,
     headline: `The agent wants to ${CLASS_WORDS[p.riskClass]}${targets === '' ? '' : ` ${targets}`}.`,
     facts: [
@@ -37,6 +38,13 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
     dataView: p.dataView === '' ? '(no data)' : p.dataView,
     secondsLeft: secondsLeft(p.expiresAt, now),
   };
+  // Every word here can come from a page (recipients, items, reasons): shown with its hidden characters written out.
+  return {
+    ...view,
+    headline: revealed(view.headline),
+    facts: view.facts.map((f) => ({ label: f.label, value: revealed(f.value) })),
+    dataView: view.dataView.split('\n').map(revealed).join('\n'),
+  };
 }
 
 function optional(label: string, value: string | undefined): { label: string; value: string }[] {
@@ -50,11 +58,11 @@ function optional(label: string, value: string | undefined): { label: string; va
 export function answerScopeWords(p: PendingApproval): { once: string; task: string | null; note: string } {
   const targets = targetWords(p.targets);
   const exact = `${p.capability}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
-  const once = `Allows exactly this action one time: ${exact}.`;
+  const once = revealed(`Allows exactly this action one time: ${exact}.`);
   if (approvalIsOnceOnly(p)) {
     const why = p.riskClass === 'FINANCIAL' ? 'Money moves one approval at a time' : 'Your organisation asks about every action on this site';
     return { once, task: null, note: `${why}: this allows it once; the next one asks again.` };
   }
-  const task = `Allows ${exact} again until the task ends; anything else still asks.`;
+  const task = revealed(`Allows ${exact} again until the task ends; anything else still asks.`);
   return { once, task, note: task };
 }
