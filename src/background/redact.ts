@@ -1,6 +1,5 @@
 import type { ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
-import { revealed } from '../core/explain';
 
 /**
  * Redaction for the audit log: it keeps what an auditor needs (which tool, which targets, which check,
@@ -73,6 +72,19 @@ export function summarizeCall(call: ToolCall): { destination?: string; fields?: 
 }
 
 const DATA_VIEW_LIMIT = 4_000;
+
+/** Bidi, zero-width and other format characters, controls and line separators. */
+const HIDDEN_CHARACTERS = /[\p{Cf}\p{Cc}\u2028\u2029]/gu;
+
+/**
+ * Text a page wrote, shown to the person who decides exactly as it is: each bidi, zero-width or control
+ * character (line breaks too) is written out as `⟨U+202E⟩` instead of acting on the text around it, so
+ * `‮tset.kcatta@bob` cannot read as `bob@attack.test`, and a field name or value cannot draw a line of
+ * its own ("AgentsFence: verified safe …") in the data view.
+ */
+export function revealed(text: string): string {
+  return text.replace(HIDDEN_CHARACTERS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+}
 
 /**
  * What the person sees before approving: names and values of what would be sent, secrets masked,

@@ -21,19 +21,6 @@ export const BUILTIN_RULES: Readonly<Record<BuiltinRule, string>> = {
   'not-guarding': 'no task is running, or the tab is outside the guard scope: actions are recorded, not checked',
 };
 
-/** Bidi, zero-width and other format characters, controls and line separators. */
-const HIDDEN_CHARACTERS = /[\p{Cf}\p{Cc}\u2028\u2029]/gu;
-
-/**
- * Text a page wrote, shown to the person who decides exactly as it is: each bidi, zero-width or control
- * character (line breaks too) is written out as `⟨U+202E⟩` instead of acting on the text around it, so
- * `‮tset.kcatta@bob` cannot read as `bob@attack.test`, and a field name or value cannot draw a line of
- * its own ("AgentsFence: verified safe …") in the data view.
- */
-export function revealed(text: string): string {
-  return text.replace(HIDDEN_CHARACTERS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
-}
-
 const VERDICT: Record<DecisionRecord['decision'], string> = {
   ALLOW: 'Allowed',
   BLOCK: 'Blocked',

@@ -1,6 +1,6 @@
 import type { PendingApproval } from '../messages/protocol';
 import { amountWords } from '../core/amounts';
-import { revealed } from '../core/explain';
+import { revealed } from '../background/redact';
 import { approvalIsOnceOnly } from '../core/grants';
 import { basisWords, CLASS_WORDS, secondsLeft, targetWords } from './words';
 
