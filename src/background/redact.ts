@@ -79,7 +79,7 @@ const HIDDEN_CHARACTERS = /[\p{Cf}\p{Cc}\u2028\u2029]/gu;
 /**
  * Text a page wrote, shown to the person who decides exactly as it is: each bidi, zero-width or control
  * character (line breaks too) is written out as `⟨U+202E⟩` instead of acting on the text around it, so
- * `‮tset.kcatta@bob` cannot read as `bob@attack.test`, and a field name or value cannot draw a line of
+ * `\u202E` + `tset.kcatta@bob` cannot read as `bob@attack.test`, and a field name or value cannot draw a line of
  * its own ("AgentsFence: verified safe …") in the data view.
  */
 export function revealed(text: string): string {
