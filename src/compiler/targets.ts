@@ -30,6 +30,14 @@ const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
 const RUN_ON = /[a-z]\.[A-Z][a-z]+$/;
 /** Words after which a dotted quad is a number, not an address ("section 4.2.1.3", "version 1.0.0.0"). */
 const NUMBER_BEFORE = new Set(['section', 'item', 'version', 'v', 'release', 'tag', 'chapter', 'paragraph', 'clause', 'part', 'build', '§']);
+/**
+ * Words right before an IP address written without a scheme that make it a place to go ("the router at
+ * 192.168.1.1", "open 10.0.0.5:8080"); "to" counts only after a verb of going ("log in to", "go to").
+ * Anywhere else the address is a value typed into a form ("set the DNS server to 10.0.0.53", "whitelist
+ * 10.1.2.3"), not a site the task may reach.
+ */
+const IP_SITE_BEFORE = new Set(['at', 'on', 'open', 'visit', 'browse', 'via', 'reach', 'load', 'into', 'onto']);
+const IP_GOING_BEFORE_TO = new Set(['go', 'navigate', 'head', 'over', 'connect', 'browse', 'in', 'login', 'signin', 'logon', 'back', 'return']);
 /** Suffixes outside the ICANN list that still name sites on this kind of test rig. */
 const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
@@ -87,6 +95,14 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   return null;
 }
 
+/** Whether the words before `start` make the IP address there a place to go (see IP_SITE_BEFORE). */
+function namesPlace(text: string, start: number): boolean {
+  const m = /(?:([a-z]+)\s+)?([a-z]+)\s+$/i.exec(text.slice(Math.max(0, start - 40), start));
+  if (m === null) return false;
+  const [before, beforeThat] = [m[2]!.toLowerCase(), m[1]?.toLowerCase() ?? ''];
+  return IP_SITE_BEFORE.has(before) || (before === 'to' && IP_GOING_BEFORE_TO.has(beforeThat));
+}
+
 /** Every literal target in the text, in order of position. */
 export function extractTargets(text: string): TargetToken[] {
   const out: TargetToken[] = [];
@@ -107,6 +123,7 @@ export function extractTargets(text: string): TargetToken[] {
     if (target === null) continue;
     const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, start - 30), start))?.[1]?.toLowerCase();
     if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && before !== undefined && NUMBER_BEFORE.has(before)) continue;
+    if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && !URL_SCHEME.test(written) && !namesPlace(text, start)) continue;
     out.push({ ...target, start, end });
   }
   return out.sort((a, b) => a.start - b.start);

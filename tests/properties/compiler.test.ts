@@ -264,4 +264,26 @@ describe('compiler property: a number with a dot names no address', () => {
     const policy = hardenWith('Read the status page at 192.168.1.1', null);
     if (JSON.stringify(policy.domains) !== '["192.168.1.1"]') throw new Error(`got ${JSON.stringify(policy.domains)}`);
   });
+
+  it('an IP address typed into a setting is a value, not a site the task may reach', () => {
+    // "set the DNS server to 10.0.0.53": the address goes into a form on the named site; reaching it
+    // (often a private-network host) is not what the user asked.
+    const octet = fc.nat({ max: 255 }).map(String);
+    const ip = fc.tuple(fc.constantFrom('10', '192', '172', '8', '203'), octet, octet, fc.integer({ min: 1, max: 254 }).map(String)).map((p) => p.join('.'));
+    const sentence = fc.constantFrom(
+      (a: string) => `In the router admin at router.test, set the DNS server to ${a}`,
+      (a: string) => `On router.test, change the gateway to ${a}`,
+      (a: string) => `Set the proxy to ${a}:3128 on router.test`,
+      (a: string) => `Add ${a} as secondary DNS on router.test`,
+      (a: string) => `Update the allowed IP to ${a} in the firewall settings on router.test`,
+    );
+    fc.assert(
+      fc.property(ip, sentence, (a, write) => {
+        const policy = hardenWith(write(a), null);
+        const sites = [...(policy.domains ?? []), ...policy.constraints.flatMap((c) => c.domains ?? [])];
+        if (sites.some((d) => d !== 'router.test')) throw new Error(`"${write(a)}" allowed ${JSON.stringify(sites)}`);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  }, TIMEOUT_MS);
 });
