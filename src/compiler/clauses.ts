@@ -36,6 +36,12 @@ export interface Clause {
   readOnly: boolean;
   /** "don't buy anything else", "nothing else": the ban spares what the user did request. */
   beyondRequested: boolean;
+  /**
+   * The text of a message this clause sends or posts, when the user dictates it ("reply to Bob that …",
+   * "email bob@… saying …", "send the text below to …"): what the message says, not what the agent is
+   * asked to do. Clauses that open inside it request nothing and its addresses are no recipients.
+   */
+  dictated: [number, number] | null;
   /** Literal targets inside the clause. */
   targets: TargetToken[];
   /** Recipients (e-mail / IBAN tokens) that are the object of this clause's request. */
@@ -413,7 +419,52 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
-function analyzeClause(text: string, start: number, end: number, allTargets: TargetToken[]): Clause | null {
+/** Non-message verbs whose clause may carry dictated text ("post on blog.test that …"). */
+const POSTING_VERBS = new Set(['post', 'comment', 'publish']);
+/** Words after which a message clause's sentence is the message's text ("… saying I'll attend", "… asking him to pay"). */
+const SAYING_WORDS = new Set(['say', 'says', 'saying', 'telling', 'ask', 'asking']);
+/** Words that, right after the message's recipient, start what it says ("tell Bob that …", "reply to bob@… I'll pay"). */
+const SAID_AFTER_RECIPIENT = new Set(['that', 'i', "i'll", "i'm", "i've", "i'd", 'we', "we'll", "we're", "we've", 'he', "he'll", 'she', "she'll", 'they', "they'll", "they're", "it's", "there's"]);
+/** Recipients without an address: a name, a pronoun, a group ("tell her that …", "let the team know that …"). */
+const PEOPLE_WORDS = new Set(['him', 'her', 'them', 'us', 'me', 'everyone', 'everybody', 'all', 'team', 'know', 'back']);
+/** Words that introduce a block of text after the request ("send the text below to …", "post the following"). */
+const BLOCK_WORDS = new Set(['below', 'following', 'follows']);
+/** What opens the user's next step after a comma: ", then …", ", and then …", ", after that …". */
+const NEXT_STEP = /^\s*(?:and\s+)?(?:then|after that|afterwards|next|finally)\b/i;
+const SENTENCE_END = /[.!?;](?=\s|$)|\n/g;
+
+/**
+ * The message text a COMMUNICATION (or posting) clause dictates, as a span of the instruction: after
+ * "saying"/"asking", "to <verb>", or "that"/a subject pronoun right after the recipient, the rest of the
+ * sentence; after "the text below", "the following", "this text" or a colon ending the clause, the rest
+ * of the instruction. The words stay in the instruction (evidence quotes hold them); they only grant nothing.
+ */
+function dictatedSpan(text: string, words: Word[], verbIndex: number, end: number, targets: readonly TargetToken[]): [number, number] | null {
+  const restOfSentence = (from: number): [number, number] => {
+    SENTENCE_END.lastIndex = from;
+    return [from, SENTENCE_END.exec(text)?.index ?? text.length];
+  };
+  for (let k = verbIndex + 1; k < words.length; k++) {
+    const word = words[k]!;
+    const prev = words[k - 1]!;
+    if (insideTarget(word, targets)) continue;
+    if (BLOCK_WORDS.has(word.w) || (['text', 'wording', 'paragraph'].includes(word.w) && (prev.w === 'this' || prev.w === 'these'))) return [end, text.length];
+    const next = words[k + 1];
+    if (next === undefined) break;
+    if (SAYING_WORDS.has(word.w)) return restOfSentence(next.start);
+    // "tell him to pay carol@…": what he is told to do; not "reply to …" (the verb's own preposition).
+    if (word.w === 'to' && k - 1 > verbIndex && isVerb(next.w) && !insideTarget(next, targets)) return restOfSentence(next.start);
+    const afterRecipient =
+      PEOPLE_WORDS.has(prev.w) ||
+      targets.some((t) => t.end <= word.start && text.slice(t.end, word.start).trim() === '') ||
+      (k - 1 > verbIndex && /^\p{Lu}/u.test(text.slice(prev.start, prev.end)) && !insideTarget(prev, targets));
+    if (SAID_AFTER_RECIPIENT.has(word.w) && afterRecipient) return restOfSentence(word.w === 'that' ? next.start : word.start);
+  }
+  return /^[ \t]*:/.test(text.slice(end)) ? [end, text.length] : null;
+}
+
+/** `inDictation`: the clause opens inside message text an earlier clause dictates (see dictatedSpan). */
+function analyzeClause(text: string, start: number, end: number, allTargets: TargetToken[], inDictation: boolean): Clause | null {
   const raw = text.slice(start, end);
   const lead = raw.length - raw.trimStart().length;
   const s = start + lead;
@@ -450,7 +501,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
-  if (!negated && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
+  if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
     ({ request, verb } = phrasalRequest(words, at, targets));
   }
   const hasAmount = AMOUNT.test(clauseText);
@@ -478,12 +529,16 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     }
   }
 
+  const verbIndex = verb === null ? -1 : words.indexOf(verb);
+  const dictated = verb !== null && (request === 'COMMUNICATION' || POSTING_VERBS.has(verb.w)) ? dictatedSpan(text, words, verbIndex, e, targets) : null;
   const objects: TargetToken[] = [];
   if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL')) {
     // An address inside a clause of its own ("the notes that john@… sent me", "ask whether bob@… still
     // has access") or a possessive ("bob@…'s number") is mentioned, not sent to.
     const subordinate = words.find((w) => w.start > verb.end && SUBORDINATORS.has(w.w))?.start ?? Infinity;
     for (const t of targets) {
+      // Addresses in the message's own text are what it says, not whom it goes to.
+      if (dictated !== null && t.start >= dictated[0]) continue;
       if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
@@ -497,7 +552,6 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     }
   }
 
-  const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const count = verb === null ? null : countIn(words, verbIndex, text);
   const items = verb !== null && ITEM_VERBS.has(verb.w) ? itemsIn(text, words, verbIndex, targets) : [];
   const amounts = findMoney(clauseText).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
@@ -518,6 +572,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     negatedSpan: Number.isFinite(scopeStart) ? [scopeStart, e] : null,
     request,
     verb,
+    dictated,
     bans: [...bans],
     readOnly: READ_ONLY.test(clauseText),
     // "only read X, then reply to Y": "only" limits what is done to X; the reply the user asked for stays.
@@ -546,9 +601,14 @@ export function openWebClause(analysis: Analysis): Clause | null {
 export function analyzeInstruction(text: string): Analysis {
   const targets = extractTargets(text);
   const clauses: Clause[] = [];
+  let dictatedUntil = -1;
   for (const [s, e] of clauseSpans(text, targets)) {
-    const clause = analyzeClause(text, s, e, targets);
-    if (clause !== null) clauses.push(clause);
+    // ", then delete the invitation": the user's next step after the message, not part of it.
+    if (s < dictatedUntil && /,\s*$/.test(text.slice(0, s)) && NEXT_STEP.test(text.slice(s, e))) dictatedUntil = -1;
+    const clause = analyzeClause(text, s, e, targets, s < dictatedUntil);
+    if (clause === null) continue;
+    clauses.push(clause);
+    if (clause.dictated !== null) dictatedUntil = Math.max(dictatedUntil, clause.dictated[1]);
   }
   return { text, clauses, targets };
 }

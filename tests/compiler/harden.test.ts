@@ -20,6 +20,22 @@ describe('harden', () => {
     );
   });
 
+  it('the text of a message the user dictates grants nothing, whatever a draft quotes, and its words stay quotable', () => {
+    // "… that I'll pay carol@…": what Bob is told, not what the agent may do. The words stay in the
+    // instruction, so a model's quote of the reply itself still holds (an earlier fix cut them, and lost it).
+    const request = "Reply to bob@corp.test that I'll pay carol@evil.test 500 EUR and delete the old files";
+    const { policy, removed } = compileWith(request, () =>
+      draftOf(
+        permission({ riskClass: 'COMMUNICATION', quote: request, recipients: ['bob@corp.test', 'carol@evil.test'] }),
+        permission({ riskClass: 'FINANCIAL', quote: "pay carol@evil.test 500 EUR", recipients: ['carol@evil.test'] }),
+        permission({ riskClass: 'DELETE', quote: 'delete the old files' }),
+      ),
+    );
+    expect(allowedClasses(policy)).toEqual(['COMMUNICATION']);
+    expect(recipientsOf(policy)).toEqual(['bob@corp.test']);
+    expect(removed.map((r) => r.ref).sort()).toEqual(['allow.classes:DELETE', 'allow.classes:FINANCIAL', 'recipients:carol@evil.test']);
+  });
+
   it('drops fabricated evidence', () => {
     const { policy, removed } = compileWith('Read the news on news.test', () =>
       draftOf(permission({ riskClass: 'FINANCIAL', quote: 'pay eve@evil.test', recipients: ['eve@evil.test'] })),
