@@ -111,6 +111,16 @@ const LIST_JOINERS = new Set(['or', 'nor', 'and']);
 const NOUN_NEXT = new Set(['from', 'of', 'about', 'is', 'was', 'were', 'are', 'says', 'said', 'has', 'had', 'status', 'history', 'address', 'confirmation', 'number', 'details', 'page', 'settings', 'thread', 'list', 'id', 'subject', 'body']);
 /** A target right after one of these is not the object of the request. */
 const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', 'of', 'by', 're', 'except', 'but', 'not', 'without', 'than', 'like', 'mentioning', 'excluding', 'besides']);
+/**
+ * Words that open a phrase about something ("the invoice for alice@…", "the call with bob@…"): every
+ * address up to a word that names whom the request reaches ("to", "cc") is mentioned, not reached.
+ * "with" names the recipient of a share, "for" the person of a grant or revocation of access.
+ */
+const MENTION_OPENERS = new Set([...NOT_OBJECT_BEFORE, 'for', 'with']);
+const RECIPIENT_OPENERS = new Set(['to', 'cc', 'bcc']);
+const ACCESS_VERBS = new Set(['grant', 'give', 'revoke', 'remove', 'authorize', 'authorise', 'permit']);
+/** "with carol@… in cc": a copy recipient. */
+const IN_COPY = /^\s+(?:in|on|as)\s+b?cc\b|^\s+(?:in|on)\s+copy\b/i;
 /** Words that open a clause of their own inside a request: an address after one is not the request's object. */
 const SUBORDINATORS = new Set(['that', 'whether', 'if', 'who', 'whom', 'which', 'because', 'since', 'unless', 'otherwise']);
 const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
@@ -542,13 +552,17 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
-      const before = previousWord(words, t.start);
-      if (before === 'from' && REPLY_VERBS.has(verb.w)) {
-        objects.push(t);
-        continue;
-      }
-      if (NOT_OBJECT_BEFORE.has(before) || refused.includes(t)) continue;
-      objects.push(t);
+      if (refused.includes(t)) continue;
+      const opensRecipient = (w: string) =>
+        RECIPIENT_OPENERS.has(w) || (request === 'PERMISSION_CHANGE' && (w === 'with' || (w === 'for' && ACCESS_VERBS.has(verb.w))));
+      const between = words.filter((w) => w.start > verb.end && w.end <= t.start && !insideTarget(w, targets));
+      const before = between.at(-1)?.w ?? '';
+      // Whether a phrase about something is open before the word right before the address.
+      let mention = false;
+      for (const w of between.slice(0, -1)) if (opensRecipient(w.w)) mention = false; else if (MENTION_OPENERS.has(w.w)) mention = true;
+      // ("reply to the email from alice@…": the author of what is replied to is its recipient.)
+      const reached = opensRecipient(before) || (before === 'from' && REPLY_VERBS.has(verb.w) && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
+      if (reached) objects.push(t);
     }
   }
 
