@@ -76,7 +76,7 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.items;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
-  // Amounts and quantities merge as within one turn (harden.ts wordsBound): the largest named binds the
+  // Amounts and quantities merge as across the clauses of one turn (harden.ts boundAmount): the largest binds the
   // class, one named on either side still binds it, amounts in two currencies bind none.
   const amount = mergedAmount(older.amount, newer.amount);
   if (amount !== undefined) merged.amount = amount;

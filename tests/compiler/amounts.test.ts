@@ -22,6 +22,16 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('pay bob@x.test 10 EUR and pay alice@x.test $20 on bank.test')?.amount).toBeUndefined();
   });
 
+  it('in one payment clause the amount paid binds, not a budget, a balance or a total beside it; unsure, the smaller', () => {
+    expect(financial('Pay the 30 EUR invoice from my 500 EUR budget')?.amount).toEqual({ value: '30', currency: 'EUR' });
+    expect(financial('Pay 45 EUR for the ticket, I have 200 EUR left')?.amount).toEqual({ value: '45', currency: 'EUR' });
+    expect(financial('Transfer 100 EUR to bob@x.test from my account with a 2000 EUR balance')?.amount).toEqual({ value: '100', currency: 'EUR' });
+    expect(financial('Pay 30 EUR toward the 500 EUR invoice')?.amount).toEqual({ value: '30', currency: 'EUR' });
+    expect(financial('Pay the 30 EUR invoice and keep the spend under 50 EUR')?.amount).toEqual({ value: '30', currency: 'EUR' });
+    // Which is paid is not said: the smaller binds, and a payment of the larger asks.
+    expect(financial('Pay the 500 EUR deposit now and the 30 EUR fee later')?.amount).toEqual({ value: '30', currency: 'EUR' });
+  });
+
   it('a spending ceiling in a clause of its own lowers the bound, negated or not; it never raises it', () => {
     expect(financial("Buy a birthday gift for my mom on etsy.test, don't spend more than 50 EUR")?.amount).toEqual({ value: '50', currency: 'EUR' });
     expect(financial('Order a pizza on pizza.test and do not pay more than 30 EUR')?.amount).toEqual({ value: '30', currency: 'EUR' });
