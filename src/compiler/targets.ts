@@ -38,6 +38,16 @@ const NUMBER_BEFORE = new Set(['section', 'item', 'version', 'v', 'release', 'ta
  */
 const IP_SITE_BEFORE = new Set(['at', 'on', 'open', 'visit', 'browse', 'via', 'reach', 'load', 'into', 'onto']);
 const IP_GOING_BEFORE_TO = new Set(['go', 'navigate', 'head', 'over', 'connect', 'browse', 'in', 'login', 'signin', 'logon', 'back', 'return']);
+/**
+ * File extensions that are also top-level domains (`report.pl`, `main.rs`, `logo.ai`, `lib.so`, `App.java`).
+ * Written bare, such a name is a file unless the words before make it a place: "on allegro.pl", "at
+ * amazon.in", "go to perplexity.ai", "upload it to drive.pl" — or it follows such a site in a list. Unsure,
+ * it is a file: a site left out asks; a file read as a site would be one the task may reach.
+ */
+const FILE_LIKE_SUFFIXES = new Set(['pl', 'pm', 'ps', 'do', 'rs', 'ai', 'ml', 'so', 'st', 'tf', 'cc', 'in', 'am', 'ac', 'mk', 'ms', 'ma', 'cl', 'cr', 'gs', 'sc', 'sv', 'mo', 'ly', 'pt', 'bz', 'java', 'app', 'run', 'cab', 'mobi', 'gd', 'nu']);
+const NAME_SITE_BEFORE = new Set(['at', 'on', 'visit', 'browse', 'via', 'to', 'website', 'site']);
+/** "look at main.rs", "rename a.txt to b.pl": the name after these is a file. */
+const FILE_PHRASE_BEFORE = /\b(?:look(?:ing)?|glance|rename[ds]?|convert(?:ed|s)?|cop(?:y|ied)|move[ds]?|save[ds]?|export(?:ed|s)?)\b/i;
 /** Suffixes outside the ICANN list that still name sites on this kind of test rig. */
 const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
@@ -103,6 +113,22 @@ function namesPlace(text: string, start: number): boolean {
   return IP_SITE_BEFORE.has(before) || (before === 'to' && IP_GOING_BEFORE_TO.has(beforeThat));
 }
 
+/** `report.pl`: one dot, no scheme, port or path, and a suffix that is also a file extension. */
+function isFileLike(written: string): boolean {
+  return /^[^.:/?#]+\.[a-z]+$/i.test(written) && FILE_LIKE_SUFFIXES.has(written.slice(written.indexOf('.') + 1).toLowerCase());
+}
+
+/** Whether the words before a file-like name make it a site (see FILE_LIKE_SUFFIXES); `previous`: the target before it. */
+function namesSite(text: string, start: number, previous: TargetToken | undefined): boolean {
+  if (previous?.kind === 'domain' && /^\s*(?:,|,?\s*(?:and|or))\s*$/i.test(text.slice(previous.end, start))) return true;
+  const lead = text.slice(Math.max(0, start - 40), start);
+  const before = /([a-z]+)\s+$/i.exec(lead)?.[1]?.toLowerCase();
+  if (before === undefined || !NAME_SITE_BEFORE.has(before)) return false;
+  // This sentence's words only (the dot in `notes.txt` ends none): "rename notes.txt to notes.pl" renames.
+  const sinceSentence = lead.slice(lead.search(/(?:[^.!?;\n]|[.!?;](?!\s))*$/));
+  return !FILE_PHRASE_BEFORE.test(sinceSentence.slice(0, sinceSentence.length - before.length - 1));
+}
+
 /** Every literal target in the text, in order of position. */
 export function extractTargets(text: string): TargetToken[] {
   const out: TargetToken[] = [];
@@ -124,6 +150,7 @@ export function extractTargets(text: string): TargetToken[] {
     const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, start - 30), start))?.[1]?.toLowerCase();
     if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && before !== undefined && NUMBER_BEFORE.has(before)) continue;
     if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && !URL_SCHEME.test(written) && !namesPlace(text, start)) continue;
+    if (target.kind === 'domain' && isFileLike(written) && !namesSite(text, start, out.at(-1))) continue;
     out.push({ ...target, start, end });
   }
   return out.sort((a, b) => a.start - b.start);
