@@ -37,6 +37,7 @@ const NUMBER_BEFORE = new Set(['section', 'item', 'version', 'v', 'release', 'ta
  * 10.1.2.3"), not a site the task may reach.
  */
 const IP_SITE_BEFORE = new Set(['at', 'on', 'open', 'visit', 'browse', 'via', 'reach', 'load', 'into', 'onto']);
+const IP_VALUE_BEFORE = new Set(['to', 'as', 'is', '=']);
 const IP_GOING_BEFORE_TO = new Set(['go', 'navigate', 'head', 'over', 'connect', 'browse', 'in', 'login', 'signin', 'logon', 'back', 'return']);
 /**
  * File extensions that are also top-level domains (`report.pl`, `main.rs`, `logo.ai`, `lib.so`, `App.java`).
@@ -105,12 +106,19 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   return null;
 }
 
-/** Whether the words before `start` make the IP address there a place to go (see IP_SITE_BEFORE). */
-function namesPlace(text: string, start: number): boolean {
-  const m = /(?:([a-z]+)\s+)?([a-z]+)\s+$/i.exec(text.slice(Math.max(0, start - 40), start));
+/**
+ * Whether the words before `start` make the IP address there a place to go (see IP_SITE_BEFORE). A link
+ * (`http://10.0.0.5/…`) is one unless written as what a setting is set to ("set the webhook URL to http://…").
+ */
+function namesPlace(text: string, start: number, written: string): boolean {
+  const lead = text.slice(Math.max(0, start - 40), start);
+  const m = /(?:([a-z]+)\s+)?([a-z]+|=)\s*$/i.exec(lead);
   if (m === null) return false;
   const [before, beforeThat] = [m[2]!.toLowerCase(), m[1]?.toLowerCase() ?? ''];
-  return IP_SITE_BEFORE.has(before) || (before === 'to' && IP_GOING_BEFORE_TO.has(beforeThat));
+  const going = before === 'to' && IP_GOING_BEFORE_TO.has(beforeThat);
+  if (URL_SCHEME.test(written)) return going || !IP_VALUE_BEFORE.has(before);
+  // "point dns.test at 10.0.0.53": what the record is set to.
+  return going || (IP_SITE_BEFORE.has(before) && !(before === 'at' && /\bpoint/i.test(lead)));
 }
 
 /** `report.pl`: one dot, no scheme, port or path, and a suffix that is also a file extension. */
@@ -149,7 +157,7 @@ export function extractTargets(text: string): TargetToken[] {
     if (target === null) continue;
     const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, start - 30), start))?.[1]?.toLowerCase();
     if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && before !== undefined && NUMBER_BEFORE.has(before)) continue;
-    if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && !URL_SCHEME.test(written) && !namesPlace(text, start)) continue;
+    if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && !namesPlace(text, start, written)) continue;
     if (target.kind === 'domain' && isFileLike(written) && !namesSite(text, start, out.at(-1))) continue;
     out.push({ ...target, start, end });
   }

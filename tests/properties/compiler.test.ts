@@ -276,6 +276,8 @@ describe('compiler property: a number with a dot names no address', () => {
       (a: string) => `Set the proxy to ${a}:3128 on router.test`,
       (a: string) => `Add ${a} as secondary DNS on router.test`,
       (a: string) => `Update the allowed IP to ${a} in the firewall settings on router.test`,
+      (a: string) => `On router.test, set the webhook URL to http://${a}/hook`,
+      (a: string) => `Point router.test at ${a}`,
     );
     fc.assert(
       fc.property(ip, sentence, (a, write) => {
