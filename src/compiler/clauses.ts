@@ -281,8 +281,8 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
   return null;
 }
 
-/** Words after a number that make it a measure, not how many: "15 inch", "10 GB", "20 dollar", "3 pack". */
-const UNITS_AFTER_COUNT = new Set(['inch', 'inches', 'in', 'cm', 'mm', 'm', 'ft', 'foot', 'gb', 'tb', 'mb', 'kb', 'kg', 'g', 'lb', 'lbs', 'oz', 'ml', 'l', 'litre', 'liter', 'w', 'watt', 'v', 'mah', 'dollar', 'euro', 'pound', 'buck', 'percent', 'pack', 'year', 'month', 'week', 'day', 'hour', 'minute', 'series', 'pro', 'max', 'plus', 'mini', 'ultra']);
+/** Words after a number that make it a measure or a price, not how many: "15 inch", "10 GB", "20 EUR", "3 pack". */
+const UNITS_AFTER_COUNT = new Set(['inch', 'inches', 'in', 'cm', 'mm', 'm', 'ft', 'foot', 'gb', 'tb', 'mb', 'kb', 'kg', 'g', 'lb', 'lbs', 'oz', 'ml', 'l', 'litre', 'liter', 'w', 'watt', 'v', 'mah', 'dollar', 'dollars', 'euro', 'euros', 'eur', 'usd', 'gbp', 'chf', 'pound', 'pounds', 'buck', 'bucks', 'percent', 'pack', 'year', 'month', 'week', 'day', 'hour', 'minute', 'series', 'pro', 'max', 'plus', 'mini', 'ultra']);
 
 /** Verbs whose object count is how many items one order may carry. */
 const QUANTITY_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book']);

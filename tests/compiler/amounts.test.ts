@@ -71,6 +71,9 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(budget('Buy iPhone 15 on apple.test')).toBe(1);
     expect(budget('Delete the 10 GB backup on drive.test')).toBe(1);
     expect(budget('Order the 3 pack of razors from shop.test')).toBe(1);
+    // A price is not a count: "the 20 EUR book" is one book, not twenty purchases.
+    expect(budget('Buy the 20 EUR book on shop.test')).toBe(1);
+    expect(budget('Order the 15 USD case on shop.test')).toBe(1);
     expect(budget('Buy two tickets on tix.test')).toBe(2);
     expect(budget('Buy the 3 books on shop.test')).toBe(3);
   });
