@@ -114,10 +114,11 @@ const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', '
 /**
  * Words that open a phrase about something ("the invoice for alice@…", "the call with bob@…"): every
  * address up to a word that names whom the request reaches ("to", "cc") is mentioned, not reached.
- * "with" names the recipient of a share, "for" the person of a grant or revocation of access.
+ * "with" names the recipient of a share, "for" the person of a grant or revocation of access that names no other.
  */
 const MENTION_OPENERS = new Set([...NOT_OBJECT_BEFORE, 'for', 'with']);
 const RECIPIENT_OPENERS = new Set(['to', 'cc', 'bcc']);
+const SHARE_VERBS = new Set(['share', 'unshare']);
 const ACCESS_VERBS = new Set(['grant', 'give', 'revoke', 'remove', 'authorize', 'authorise', 'permit']);
 /** "with carol@… in cc": a copy recipient. */
 const IN_COPY = /^\s+(?:in|on|as)\s+b?cc\b|^\s+(?:in|on)\s+copy\b/i;
@@ -554,7 +555,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
       if (refused.includes(t)) continue;
       const opensRecipient = (w: string) =>
-        RECIPIENT_OPENERS.has(w) || (request === 'PERMISSION_CHANGE' && (w === 'with' || (w === 'for' && ACCESS_VERBS.has(verb.w))));
+        RECIPIENT_OPENERS.has(w) || (w === 'with' && SHARE_VERBS.has(verb.w)) || (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0);
       const between = words.filter((w) => w.start > verb.end && w.end <= t.start && !insideTarget(w, targets));
       const before = between.at(-1)?.w ?? '';
       // Whether a phrase about something is open before the word right before the address.
