@@ -73,15 +73,17 @@ const MONEY_CLASSES: ReadonlySet<RiskClass> = new Set(['FINANCIAL']);
 /**
  * The amount a class is bound to: per request clause the least amount it names ("pay the 30 EUR invoice
  * from my 500 EUR budget" pays 30; where the words do not say which of a clause's amounts is paid, the
- * smaller reading asks rather than allows), then the most over the clauses (each pays its own). Amounts in
+ * smaller reading asks rather than allows), in the currency of its first amount ("… from my 500 USD
+ * account" is not what it pays), then the most over the clauses (each pays its own). Clauses paying in
  * more than one currency bind nothing (one bound cannot say "10 EUR or 20 USD"; a known limit, see README).
  */
 function boundAmount(clauses: readonly Clause[]): (MoneyMention & { clause: Clause }) | undefined {
-  const named = clauses.flatMap((clause) => clause.amounts.map((m) => ({ ...m, clause })));
-  if (named.length === 0 || new Set(named.map((n) => n.money.currency)).size > 1) return undefined;
-  const paid = clauses.flatMap((clause) =>
-    clause.amounts.length === 0 ? [] : [clause.amounts.map((m) => ({ ...m, clause })).reduce((least, n) => (compareDecimal(n.money.value, least.money.value) < 0 ? n : least))],
-  );
+  const paid = clauses.flatMap((clause) => {
+    const currency = clause.amounts[0]?.money.currency;
+    const named = clause.amounts.filter((m) => m.money.currency === currency).map((m) => ({ ...m, clause }));
+    return named.length === 0 ? [] : [named.reduce((least, n) => (compareDecimal(n.money.value, least.money.value) < 0 ? n : least))];
+  });
+  if (paid.length === 0 || new Set(paid.map((n) => n.money.currency)).size > 1) return undefined;
   return paid.reduce((most, n) => (compareDecimal(n.money.value, most.money.value) > 0 ? n : most));
 }
 

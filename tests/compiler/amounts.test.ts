@@ -30,6 +30,8 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('Pay the 30 EUR invoice and keep the spend under 50 EUR')?.amount).toEqual({ value: '30', currency: 'EUR' });
     // Which is paid is not said: the smaller binds, and a payment of the larger asks.
     expect(financial('Pay the 500 EUR deposit now and the 30 EUR fee later')?.amount).toEqual({ value: '30', currency: 'EUR' });
+    // An amount in another currency beside the one paid is not paid, and no longer unbinds the payment.
+    expect(financial('Pay the 30 EUR invoice from my 500 USD account')?.amount).toEqual({ value: '30', currency: 'EUR' });
   });
 
   it('a spending ceiling in a clause of its own lowers the bound, negated or not; it never raises it', () => {
