@@ -39,7 +39,8 @@ export interface Clause {
   /**
    * The text of a message this clause sends or posts, when the user dictates it ("reply to Bob that …",
    * "email bob@… saying …", "send the text below to …"): what the message says, not what the agent is
-   * asked to do. Clauses that open inside it request nothing and its addresses are no recipients.
+   * asked to do; for a clause that opens inside such text, the whole clause. Clauses that open inside it
+   * request nothing, and the addresses, hosts and paths in it are no recipients, sites or paths of the task.
    */
   dictated: [number, number] | null;
   /** Literal targets inside the clause. */
@@ -541,7 +542,11 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   }
 
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
-  const dictated = verb !== null && (request === 'COMMUNICATION' || POSTING_VERBS.has(verb.w)) ? dictatedSpan(text, words, verbIndex, e, targets) : null;
+  const dictated: [number, number] | null = inDictation
+    ? [s, e]
+    : verb !== null && (request === 'COMMUNICATION' || POSTING_VERBS.has(verb.w))
+      ? dictatedSpan(text, words, verbIndex, e, targets)
+      : null;
   const objects: TargetToken[] = [];
   if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL')) {
     // An address inside a clause of its own ("the notes that john@… sent me", "ask whether bob@… still
@@ -625,5 +630,8 @@ export function analyzeInstruction(text: string): Analysis {
     clauses.push(clause);
     if (clause.dictated !== null) dictatedUntil = Math.max(dictatedUntil, clause.dictated[1]);
   }
-  return { text, clauses, targets };
+  // "Email bob@… that the new portal is at portal.evil.io": what the message says names no site to reach.
+  const said = (t: TargetToken) => clauses.some((c) => c.dictated !== null && t.start >= c.dictated[0] && t.end <= c.dictated[1]);
+  for (const clause of clauses) clause.targets = clause.targets.filter((t) => !said(t));
+  return { text, clauses, targets: targets.filter((t) => !said(t)) };
 }

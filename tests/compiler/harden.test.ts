@@ -36,6 +36,16 @@ describe('harden', () => {
     expect(removed.map((r) => r.ref).sort()).toEqual(['allow.classes:DELETE', 'allow.classes:FINANCIAL', 'recipients:carol@evil.test']);
   });
 
+  it('a path or host in a dictated message is no path or site of the task', () => {
+    const { policy } = compileWith('Tell bob@corp.test that the report is at /home/u/secret.pdf on files.evil.test', () =>
+      draftOf(permission({ riskClass: 'COMMUNICATION', quote: 'Tell bob@corp.test', recipients: ['bob@corp.test'], domains: ['evil.test'], paths: ['/home/u/secret.pdf'] })),
+    );
+    expect(recipientsOf(policy)).toEqual(['bob@corp.test']);
+    expect(policy.paths).toEqual([]);
+    expect(policy.domains).toBeNull();
+    expect(policy.constraints.flatMap((k) => [...(k.domains ?? []), ...(k.paths ?? [])])).toEqual([]);
+  });
+
   it('drops fabricated evidence', () => {
     const { policy, removed } = compileWith('Read the news on news.test', () =>
       draftOf(permission({ riskClass: 'FINANCIAL', quote: 'pay eve@evil.test', recipients: ['eve@evil.test'] })),
