@@ -111,7 +111,7 @@ const LIST_JOINERS = new Set(['or', 'nor', 'and']);
 /** A verb followed by one of these is a noun ("Email from Alice", "order status"). */
 const NOUN_NEXT = new Set(['from', 'of', 'about', 'is', 'was', 'were', 'are', 'says', 'said', 'has', 'had', 'status', 'history', 'address', 'confirmation', 'number', 'details', 'page', 'settings', 'thread', 'list', 'id', 'subject', 'body']);
 /** A target right after one of these is not the object of the request. */
-const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', 'of', 'by', 're', 'except', 'but', 'not', 'without', 'than', 'like', 'mentioning', 'excluding', 'besides']);
+const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', 'of', 'by', 're', 'except', 'but', 'not', 'without', 'than', 'like', 'mention', 'mentioning', 'excluding', 'besides']);
 /**
  * Words that open a phrase about something ("the invoice for alice@…", "the call with bob@…"): every
  * address up to a word that names whom the request reaches ("to", "cc") is mentioned, not reached.
@@ -124,7 +124,9 @@ const ACCESS_VERBS = new Set(['grant', 'give', 'revoke', 'remove', 'authorize', 
 /** "with carol@… in cc": a copy recipient. */
 const IN_COPY = /^\s+(?:in|on|as)\s+b?cc\b|^\s+(?:in|on)\s+copy\b/i;
 /** Words that open a clause of their own inside a request: an address after one is not the request's object. */
-const SUBORDINATORS = new Set(['that', 'whether', 'if', 'who', 'whom', 'which', 'because', 'since', 'unless', 'otherwise']);
+const SUBORDINATORS = new Set(['that', 'whether', 'if', 'who', 'whom', 'which', 'where', 'because', 'since', 'unless', 'otherwise']);
+/** An address followed by one of these does something in a clause of its own ("the emails bob@… sent"). */
+const SUBJECT_VERBS_AFTER = new Set(['sent', 'wrote', 'asked', 'asks', 'says', 'said', 'mentioned', 'forwarded', 'shared', 'posted', 'replied', 'emailed', 'requested', 'told', 'wants', 'needs']);
 const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
 const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
@@ -556,6 +558,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       // Addresses in the message's own text are what it says, not whom it goes to.
       if (dictated !== null && t.start >= dictated[0]) continue;
       if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
+      if (SUBJECT_VERBS_AFTER.has(/^\s+([a-z]+)/i.exec(text.slice(t.end, t.end + 20))?.[1]?.toLowerCase() ?? '')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
       if (refused.includes(t)) continue;
