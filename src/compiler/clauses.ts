@@ -433,10 +433,12 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
-/** Non-message verbs whose clause may carry dictated text ("post on blog.test that …"). */
-const POSTING_VERBS = new Set(['post', 'comment', 'publish']);
+/** Non-message verbs whose clause is a text to publish or write down ("post on blog.test that …", "write the following"). */
+const POSTING_VERBS = new Set(['post', 'comment', 'publish', 'write', 'draft']);
+/** A write whose object is one of these is a text too ("add a comment on git.test: …", "update my status to …"). */
+const TEXT_NOUNS = new Set(['comment', 'note', 'message', 'post', 'reply', 'review', 'description', 'status', 'caption', 'tweet', 'answer', 'bio']);
 /** Words after which a message clause's sentence is the message's text ("… saying I'll attend", "… asking him to pay"). */
-const SAYING_WORDS = new Set(['say', 'says', 'saying', 'telling', 'ask', 'asking']);
+const SAYING_WORDS = new Set(['say', 'says', 'saying', 'telling', 'ask', 'asking', 'reads', 'reading']);
 /** Words that, right after the message's recipient, start what it says ("tell Bob that …", "reply to bob@… I'll pay"). */
 const SAID_AFTER_RECIPIENT = new Set(['that', 'i', "i'll", "i'm", "i've", "i'd", 'we', "we'll", "we're", "we've", 'he', "he'll", 'she', "she'll", 'they', "they'll", "they're", "it's", "there's"]);
 /** Recipients without an address: a name, a pronoun, a group ("tell her that …", "let the team know that …"). */
@@ -448,12 +450,13 @@ const NEXT_STEP = /^\s*(?:and\s+)?(?:then|after that|afterwards|next|finally)\b/
 const SENTENCE_END = /[.!?;](?=\s|$)|\n/g;
 
 /**
- * The message text a COMMUNICATION (or posting) clause dictates, as a span of the instruction: after
- * "saying"/"asking", "to <verb>", or "that"/a subject pronoun right after the recipient, the rest of the
- * sentence; after "the text below", "the following", "this text" or a colon ending the clause, the rest
- * of the instruction. The words stay in the instruction (evidence quotes hold them); they only grant nothing.
+ * The text a writing clause dictates, as a span of the instruction: after "saying"/"asking"/"reads", the
+ * rest of the sentence; after "the text below", "the following", "this text" or a colon ending the clause,
+ * the rest of the instruction. For a message (`message`: a COMMUNICATION or posting clause) also after
+ * "to <verb>" ("tell him to pay …") and after "that" or a subject pronoun right after the recipient. The
+ * words stay in the instruction (evidence quotes hold them); they only grant nothing.
  */
-function dictatedSpan(text: string, words: Word[], verbIndex: number, end: number, targets: readonly TargetToken[]): [number, number] | null {
+function dictatedSpan(text: string, words: Word[], verbIndex: number, end: number, targets: readonly TargetToken[], message: boolean): [number, number] | null {
   const restOfSentence = (from: number): [number, number] => {
     SENTENCE_END.lastIndex = from;
     return [from, SENTENCE_END.exec(text)?.index ?? text.length];
@@ -462,10 +465,12 @@ function dictatedSpan(text: string, words: Word[], verbIndex: number, end: numbe
     const word = words[k]!;
     const prev = words[k - 1]!;
     if (insideTarget(word, targets)) continue;
-    if (BLOCK_WORDS.has(word.w) || (['text', 'wording', 'paragraph'].includes(word.w) && (prev.w === 'this' || prev.w === 'these'))) return [end, text.length];
     const next = words[k + 1];
+    if (SAYING_WORDS.has(word.w) && next !== undefined) return restOfSentence(next.start);
+    // Other writes ("complete the following steps", "fill in the form below") introduce no text to send.
+    if (!message) continue;
+    if (BLOCK_WORDS.has(word.w) || (['text', 'wording', 'paragraph'].includes(word.w) && (prev.w === 'this' || prev.w === 'these'))) return [end, text.length];
     if (next === undefined) break;
-    if (SAYING_WORDS.has(word.w)) return restOfSentence(next.start);
     // "tell him to pay carol@…": what he is told to do; not "reply to …" (the verb's own preposition).
     if (word.w === 'to' && k - 1 > verbIndex && isVerb(next.w) && !insideTarget(next, targets)) return restOfSentence(next.start);
     const afterRecipient =
@@ -474,7 +479,7 @@ function dictatedSpan(text: string, words: Word[], verbIndex: number, end: numbe
       (k - 1 > verbIndex && /^\p{Lu}/u.test(text.slice(prev.start, prev.end)) && !insideTarget(prev, targets));
     if (SAID_AFTER_RECIPIENT.has(word.w) && afterRecipient) return restOfSentence(word.w === 'that' ? next.start : word.start);
   }
-  return /^[ \t]*:/.test(text.slice(end)) ? [end, text.length] : null;
+  return message && /^[ \t]*:/.test(text.slice(end)) ? [end, text.length] : null;
 }
 
 /** `inDictation`: the clause opens inside message text an earlier clause dictates (see dictatedSpan). */
@@ -546,8 +551,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const verbIndex = verb === null ? -1 : words.indexOf(verb);
   const dictated: [number, number] | null = inDictation
     ? [s, e]
-    : verb !== null && (request === 'COMMUNICATION' || POSTING_VERBS.has(verb.w))
-      ? dictatedSpan(text, words, verbIndex, e, targets)
+    : verb !== null && (request === 'COMMUNICATION' || request === 'EXTERNAL_WRITE' || request === 'LOCAL_WRITE')
+      ? dictatedSpan(text, words, verbIndex, e, targets, request === 'COMMUNICATION' || POSTING_VERBS.has(verb.w) || words.slice(verbIndex + 1).some((w) => TEXT_NOUNS.has(w.w)))
       : null;
   const objects: TargetToken[] = [];
   if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL')) {
