@@ -37,9 +37,9 @@ export interface Clause {
   /** "don't buy anything else", "nothing else": the ban spares what the user did request. */
   beyondRequested: boolean;
   /**
-   * The text of a message this clause sends or posts, when the user dictates it ("reply to Bob that …",
-   * "email bob@… saying …", "send the text below to …"): what the message says, not what the agent is
-   * asked to do; for a clause that opens inside such text, the whole clause. Clauses that open inside it
+   * The text this clause sends, posts or writes, when the user dictates it ("reply to Bob that …", "email
+   * bob@… saying …", "send the text below to …", "add a comment saying …"): what the text says, not what
+   * the agent is asked to do; for a clause that opens inside such text, the whole clause. Clauses that open inside it
    * request nothing, and the addresses, hosts and paths in it are no recipients, sites or paths of the task.
    */
   dictated: [number, number] | null;
@@ -437,7 +437,7 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
 const POSTING_VERBS = new Set(['post', 'comment', 'publish', 'write', 'draft']);
 /** A write whose object is one of these is a text too ("add a comment on git.test: …", "update my status to …"). */
 const TEXT_NOUNS = new Set(['comment', 'note', 'message', 'post', 'reply', 'review', 'description', 'status', 'caption', 'tweet', 'answer', 'bio']);
-/** Words after which a message clause's sentence is the message's text ("… saying I'll attend", "… asking him to pay"). */
+/** Words after which the rest of a writing clause's sentence is its text ("… saying I'll attend", "… asking him to pay"). */
 const SAYING_WORDS = new Set(['say', 'says', 'saying', 'telling', 'ask', 'asking', 'reads', 'reading']);
 /** Words that, right after the message's recipient, start what it says ("tell Bob that …", "reply to bob@… I'll pay"). */
 const SAID_AFTER_RECIPIENT = new Set(['that', 'i', "i'll", "i'm", "i've", "i'd", 'we', "we'll", "we're", "we've", 'he', "he'll", 'she', "she'll", 'they', "they'll", "they're", "it's", "there's"]);
@@ -451,10 +451,10 @@ const SENTENCE_END = /[.!?;](?=\s|$)|\n/g;
 
 /**
  * The text a writing clause dictates, as a span of the instruction: after "saying"/"asking"/"reads", the
- * rest of the sentence; after "the text below", "the following", "this text" or a colon ending the clause,
- * the rest of the instruction. For a message (`message`: a COMMUNICATION or posting clause) also after
- * "to <verb>" ("tell him to pay …") and after "that" or a subject pronoun right after the recipient. The
- * words stay in the instruction (evidence quotes hold them); they only grant nothing.
+ * rest of the sentence. For a `message` (a COMMUNICATION clause, a post, a comment, a note …) also: after
+ * "the text below", "the following", "this text" or a colon ending the clause, the rest of the instruction;
+ * after "to <verb>" ("tell him to pay …") or "that"/a subject pronoun right after the recipient, the rest
+ * of the sentence. The words stay in the instruction (evidence quotes hold them); they only grant nothing.
  */
 function dictatedSpan(text: string, words: Word[], verbIndex: number, end: number, targets: readonly TargetToken[], message: boolean): [number, number] | null {
   const restOfSentence = (from: number): [number, number] => {
@@ -559,6 +559,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     // An address inside a clause of its own ("the notes that john@… sent me", "ask whether bob@… still
     // has access") or a possessive ("bob@…'s number") is mentioned, not sent to.
     const subordinate = words.find((w) => w.start > verb.end && SUBORDINATORS.has(w.w))?.start ?? Infinity;
+    const opensRecipient = (w: string) =>
+      RECIPIENT_OPENERS.has(w) || (w === 'with' && SHARE_VERBS.has(verb.w)) || (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0);
     for (const t of targets) {
       // Addresses in the message's own text are what it says, not whom it goes to.
       if (dictated !== null && t.start >= dictated[0]) continue;
@@ -567,8 +569,6 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
       if (refused.includes(t)) continue;
-      const opensRecipient = (w: string) =>
-        RECIPIENT_OPENERS.has(w) || (w === 'with' && SHARE_VERBS.has(verb.w)) || (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0);
       const between = words.filter((w) => w.start > verb.end && w.end <= t.start && !insideTarget(w, targets));
       const before = between.at(-1)?.w ?? '';
       // Whether a phrase about something is open before the word right before the address.
