@@ -69,7 +69,9 @@ const FREE_TEXT_KEY = /message|body|text|content|note|comment|memo|subject|descr
 const PAGE_SET_TYPES = new Set(['hidden', 'select', 'select-multiple', 'radio', 'checkbox', 'password', 'file', 'submit', 'image', 'reset', 'button', 'button-submit', 'button-button', 'button-reset']);
 const PASSWORD_IN_TEXT = /\b(?:password|passwd|passphrase|pwd)\s*(?:is|:|=)\s*(\S{4,64})/gi;
 const DIGIT_RUN = /(?<![0-9])[0-9]{4,8}(?![0-9])/g;
-const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ -]?[0-9]){12,18}(?![0-9])/g;
+/** A code written in two groups (`483-920`, `483 920`). */
+const SPLIT_CODE = /(?<![0-9])[0-9]{3,4}[ -][0-9]{3,4}(?![0-9])/g;
+const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ ._-]{0,2}[0-9]){12,18}(?![0-9])/g;
 const IBAN_CANDIDATE = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}/gi;
 const API_KEY = /\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9_-]{16,}|\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}\b/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
@@ -77,6 +79,40 @@ const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z 
 const LONG_TOKEN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_-])/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const PHONE = /(?<![\w+])\+?[0-9](?:[ ()./-]{0,2}[0-9]){7,14}(?![\w])/g;
+
+const NON_ASCII_DIGIT = /\p{Nd}/u;
+const SPACE_OR_FORMAT = /[\p{Zs}\p{Cf}]/u;
+const DASH = /\p{Pd}/u;
+
+/** The value of a decimal digit of any script: its distance from the first digit of its run of ten. */
+function digitOf(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  let zero = code;
+  while (zero > code - 9 && NON_ASCII_DIGIT.test(String.fromCharCode(zero - 1))) zero--;
+  return code - zero;
+}
+
+/**
+ * A value as the detectors read it, character for character (the same length, so a finding's span is a
+ * span of the value): digits of any script as ASCII digits, fullwidth letters as ASCII, every space
+ * (no-break, thin …) and invisible format character as a space, every dash as a hyphen. Text that reads
+ * the same to a person (a card number with no-break spaces, in fullwidth or Arabic-Indic digits) must
+ * not hide the datum.
+ */
+export function foldForDetection(value: string): string {
+  let out = '';
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const c = value[i]!;
+    if (code < 0x80) out += c;
+    else if (code >= 0xff01 && code <= 0xff5e) out += String.fromCharCode(code - 0xfee0);
+    else if (NON_ASCII_DIGIT.test(c)) out += String(digitOf(value, i));
+    else if (SPACE_OR_FORMAT.test(c)) out += ' ';
+    else if (DASH.test(c)) out += '-';
+    else out += c;
+  }
+  return out;
+}
 
 const digitsOf = (text: string) => text.replace(/[^0-9]/g, '');
 const alnumOf = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
@@ -135,9 +171,10 @@ interface UserData {
 }
 
 function userDataOf(ctx: DetectContext): UserData {
+  const words = foldForDetection(ctx.userWords);
   const runs = new Set<string>();
-  for (const m of ctx.userWords.matchAll(/[0-9][0-9 ./-]*[0-9]/g)) runs.add(digitsOf(m[0]));
-  return { digitRuns: runs, alnum: alnumOf(ctx.userWords), lower: ctx.userWords.toLowerCase(), recipients: new Set(ctx.recipients.map((r) => r.toLowerCase())) };
+  for (const m of words.matchAll(/[0-9][0-9 ./-]*[0-9]/g)) runs.add(digitsOf(m[0]));
+  return { digitRuns: runs, alnum: alnumOf(words), lower: words.toLowerCase(), recipients: new Set(ctx.recipients.map((r) => r.toLowerCase())) };
 }
 
 /** Whether the user's own words contain this datum (compared the way the datum is usually reformatted). */
@@ -158,7 +195,8 @@ function userSaid(kind: DataKind, text: string, user: UserData): boolean {
 
 /** All findings in one carried value. Overlapping findings keep the first (most specific) kind. */
 function detectIn(carried: CarriedValue, user: UserData): Finding[] {
-  const { path, value } = carried;
+  const { path } = carried;
+  const value = foldForDetection(carried.value);
   const found: Finding[] = [];
   const add = (kind: DataKind, start: number, end: number) => {
     if (end <= start || found.some((f) => start < f.end && f.start < end)) return;
@@ -185,7 +223,7 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
   }
   // Who receives the action is the evaluator's recipient binding; the Minimizer reads what it carries.
   for (const m of isRecipientKey(leaf) ? [] : value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
-  for (const m of value.matchAll(DIGIT_RUN)) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
+  for (const m of [...value.matchAll(DIGIT_RUN), ...value.matchAll(SPLIT_CODE)]) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
   for (const m of value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
   for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {
     const run = m[0];
@@ -211,7 +249,7 @@ export interface ShownElsewhere {
 /**
  * Session data shown on (or typed into) another site than the action's destination that the action now
  * carries: the Minimizer's "text the agent read on another site". Matched on letters and digits, with
- * up to two separators between them and any case, so reformatting does not hide it. Data the user's own
+ * up to three separators between them and any case, so reformatting does not hide it. Data the user's own
  * words contain is never a finding.
  */
 export function detectShownElsewhere(values: readonly CarriedValue[], shown: readonly ShownElsewhere[], destinationSites: readonly string[], ctx: DetectContext): Finding[] {
@@ -220,13 +258,13 @@ export function detectShownElsewhere(values: readonly CarriedValue[], shown: rea
   const foreign = shown.filter((t) => t.kind !== 'typed' && !destinationSites.includes(t.site) && !recipients.has(t.value.toLowerCase()));
   const findings: Finding[] = [];
   for (const token of foreign) {
-    const chars = token.value.replace(/[^A-Za-z0-9]/g, '');
+    const chars = foldForDetection(token.value).replace(/[^A-Za-z0-9]/g, '');
     if (chars.length < 6 || userSaid('other_site_data', chars, user) || user.alnum.includes(chars.toUpperCase())) continue;
-    const pattern = new RegExp(chars.split('').join('[^A-Za-z0-9]{0,2}'), 'gi');
+    const pattern = new RegExp(chars.split('').join('[^A-Za-z0-9]{0,3}'), 'gi');
     for (const carried of values) {
       const leaf = (carried.path.split('.').at(-1) ?? '').replace(/\[\d+\]$/, '');
       if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase()) || isRecipientKey(leaf)) continue;
-      for (const m of carried.value.matchAll(pattern)) {
+      for (const m of foldForDetection(carried.value).matchAll(pattern)) {
         if (!findings.some((f) => f.path === carried.path && m.index < f.end && f.start < m.index + m[0].length)) findings.push({ kind: 'other_site_data', path: carried.path, start: m.index, end: m.index + m[0].length });
       }
     }

@@ -24,6 +24,21 @@ describe('the Minimizer finds confidential data the task does not call for', () 
     expect(kinds(body(text))).toContain(kind);
   });
 
+  it.each<[string, string, DataKind]>([
+    ['no-break spaces', 'Card 4111\u00a01111\u00a01111\u00a01111', 'card_number'],
+    ['underscores', 'Card 4111_1111_1111_1111', 'card_number'],
+    ['fullwidth digits', 'Card ４１１１ １１１１ １１１１ １１１１', 'card_number'],
+    ['Arabic-Indic digits', 'Card ٤١١١ ١١١١ ١١١١ ١١١١', 'card_number'],
+    ['zero-width spaces between the digits', 'Card 4111\u200b1111\u200b1111\u200b1111', 'card_number'],
+    ['a code in two groups', 'your sign-in code is 483-920', 'one_time_code'],
+    ['a narrow no-break space in a phone number', 'call me at +49\u202f170\u202f1234567', 'phone'],
+  ])('reads a datum written as a person would read it the same way (%s)', (_, text, kind) => {
+    const [finding] = detectConfidential(body(text), ctx);
+    expect(finding?.kind).toBe(kind);
+    // The span is a span of the value as it was written: "Send without it" removes exactly those characters.
+    expect(text.slice(0, finding!.start)).toMatch(/^(?:Card |your sign-in code is |call me at )$/);
+  });
+
   it('does not read what the page set rather than the agent typed (a login, a CSRF token, a 2FA form)', () => {
     expect(kinds([{ path: 'fields.pw', value: 'correct horse', fieldType: 'password' }])).toEqual([]);
     expect(kinds([{ path: 'fields.authenticity_token', value: '9fQ2xL7vK3pR8mN1wZ4tY6uB0cD5eH2jA7sG', fieldType: 'hidden' }])).toEqual([]);
