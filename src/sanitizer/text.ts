@@ -26,11 +26,13 @@ export type SanitizerRule =
   | 'model';
 
 // Zero-width space/joiners, word joiner, BOM, Mongolian vowel separator, invisible operators,
-// bidi embeddings/overrides/isolates and marks, and the Unicode tag block (U+E0000–E007F).
-const ALWAYS_INVISIBLE = '\\u200B\\u2060-\\u2064\\uFEFF\\u180E\\u202A-\\u202E\\u2066-\\u2069\\u{E0000}-\\u{E007F}';
-// Joiners and direction marks have real uses between two letters (emoji sequences, Persian, Hebrew):
-// kept when alone, removed in runs or next to an always-invisible character.
-const SOMETIMES_INVISIBLE = '\\u200C\\u200D\\u200E\\u200F\\u061C';
+// bidi embeddings/overrides/isolates and marks, the Unicode tag block (U+E0000–E007F), the soft hyphen,
+// the combining grapheme joiner and the Khmer inherent vowels.
+const ALWAYS_INVISIBLE = '\\u200B\\u2060-\\u2064\\uFEFF\\u180E\\u202A-\\u202E\\u2066-\\u2069\\u{E0000}-\\u{E007F}\\u00AD\\u034F\\u17B4\\u17B5';
+// Joiners, direction marks and variation selectors have real uses next to a letter or symbol (emoji
+// sequences, Persian, Hebrew): kept when alone, removed in runs (a payload hidden in variation selectors)
+// or next to an always-invisible character.
+const SOMETIMES_INVISIBLE = '\\u200C\\u200D\\u200E\\u200F\\u061C\\uFE00-\\uFE0F\\u{E0100}-\\u{E01EF}';
 // eslint-disable-next-line no-misleading-character-class -- the class lists invisible characters one by one, joiners included
 const INVISIBLE_RUN = new RegExp(`[${ALWAYS_INVISIBLE}${SOMETIMES_INVISIBLE}]*[${ALWAYS_INVISIBLE}][${ALWAYS_INVISIBLE}${SOMETIMES_INVISIBLE}]*|[${SOMETIMES_INVISIBLE}]{2,}`, 'gu');
 // eslint-disable-next-line no-misleading-character-class -- as above
@@ -152,13 +154,27 @@ export function hintedPatterns(): RegExp[] {
   return [...ADDRESSED, IMPERATIVE, PASSIVE, AGENT_NAMED].filter((re) => re.source.includes(LETTER_AHEAD));
 }
 
-/** Text to classify: invisible characters out, Braille decoded (same length is not needed here). */
+/** Blank letters that render as a space (Hangul fillers), used in place of spaces. */
+const BLANK_LETTERS = /[\u115F\u1160\u3164\uFFA0]/g;
+/** Cyrillic and Greek letters that look like Latin ones, as the Latin letter a reader sees. */
+const LOOKALIKES: Record<string, string> = {
+  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', і: 'i', ј: 'j', ѕ: 's', ԁ: 'd', һ: 'h', ӏ: 'l', ԛ: 'q', ԝ: 'w',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', Х: 'X', І: 'I', Ј: 'J', Ѕ: 'S',
+  α: 'a', ο: 'o', ι: 'i', ν: 'v', ρ: 'p', τ: 't', υ: 'u', κ: 'k', Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+};
+const LOOKALIKE = new RegExp(`[${Object.keys(LOOKALIKES).join('')}]`, 'g');
+const NON_ASCII = /[^\t\n\r -~]/;
+
+/**
+ * Text to classify, as a reader sees it (same length is not needed here): invisible characters out,
+ * Braille decoded, and — for text that is not plain ASCII — compatibility forms folded (fullwidth
+ * letters, ligatures), blank letters read as spaces and Latin look-alikes as Latin, so "Ｉgnore all
+ * previous" or a Cyrillic і is read as the words a person reads.
+ */
 function normalise(text: string): string {
-  return text
-    .replace(EVERY_INVISIBLE, '')
-    .replace(BRAILLE_RUN, (run) => decodeBraille(run) ?? run)
-    .replace(/\s+/g, ' ')
-    .trim();
+  let t = text.replace(EVERY_INVISIBLE, '').replace(BRAILLE_RUN, (run) => decodeBraille(run) ?? run);
+  if (NON_ASCII.test(t)) t = t.normalize('NFKC').replace(BLANK_LETTERS, ' ').replace(LOOKALIKE, (c) => LOOKALIKES[c] ?? c);
+  return t.replace(/\s+/g, ' ').trim();
 }
 
 /**
