@@ -90,7 +90,11 @@ export default defineConfig({
     // The organisation's floor and collector, by enterprise policy (src/org/managed.ts).
     storage: { managed_schema: 'managed_schema.json' },
     // No web_accessible_resources: the background opens blocked.html itself (tabs.update), so no web
-    // page can navigate to any of this extension's pages, the blocked page included.
-    ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : {}),
+    // page can navigate to any of this extension's pages, the blocked page included. The blocked page is
+    // sandboxed (opaque origin, no extension APIs): it shows in the agent's tab, where a script the agent
+    // registered over DevTools runs too, and from an extension origin that script could reach the control
+    // window (chrome.extension.getViews) and answer approvals (src/background/guards.ts, ASK_FRAGMENT).
+    // Firefox has no `sandbox` key (and no DevTools endpoint for agents: `agentsfence browser` is Chromium's).
+    ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : { sandbox: { pages: ['blocked.html'] } }),
   }),
 });

@@ -81,6 +81,33 @@ test('a navigation off the list lands on the blocked page; "Ask the user" + "All
   expect(server.hits('/nav', 'evil.test')).toHaveLength(1);
 });
 
+test('the blocked page is sandboxed: a script the agent registers for every document finds no extension API there (so it cannot end the task or answer approvals); asking still works and a refusal shows', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  const probe = () => {
+    const api = (globalThis as { chrome?: { runtime?: { sendMessage?: (m: unknown) => Promise<unknown> }; extension?: { getViews?: unknown } } }).chrome;
+    (globalThis as Record<string, unknown>).__reach = { runtime: typeof api?.runtime?.sendMessage, views: typeof api?.extension?.getViews };
+    api?.runtime?.sendMessage?.({ type: 'task.end' }).catch(() => undefined);
+  };
+  // Control: in an extension page with APIs (opened before the task: a guarded tab may not open one), the same script reaches them.
+  const extensionPage = await browser.context.newPage();
+  await extensionPage.addInitScript(probe);
+  await extensionPage.goto(`chrome-extension://${browser.extensionId}/options.html`);
+  expect(await extensionPage.evaluate(() => (globalThis as Record<string, unknown>).__reach)).toEqual({ runtime: 'function', views: 'function' });
+  await browser.setPolicy(readOnly);
+  const page = await openApp(browser, server);
+  await page.addInitScript(probe);
+  await page.goto(`${server.origin('evil.test')}/nav`).catch(() => undefined);
+  await expect(page).toHaveURL(new RegExp(`^chrome-extension://${browser.extensionId}/blocked.html\\?check=domain_allowlist`));
+  expect(await page.evaluate(() => (globalThis as Record<string, unknown>).__reach)).toEqual({ runtime: 'undefined', views: 'undefined' });
+  expect((await browser.snapshot()).task?.taskId).toBe(readOnly.taskId);
+
+  await page.getByRole('button', { name: 'Ask the user' }).click();
+  const [ask] = await browser.waitForApprovals(1);
+  await browser.answer(ask!.id, 'deny');
+  await expect(page.locator('#status')).toContainText('Not allowed');
+  expect(server.hits('/nav', 'evil.test')).toHaveLength(0);
+});
+
 test('open-web reading: ordinary GETs pass, exfiltration-shaped URLs and writes do not', async ({ launchFence, server }) => {
   const browser = await launchFence({ mainHooks: false });
   await browser.setPolicy(openWeb);

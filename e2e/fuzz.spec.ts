@@ -22,12 +22,14 @@ function malformedMessages(count: number): unknown[] {
 
 test(`${COUNT} malformed messages: every one BLOCKed and audited, worker alive`, async ({ fence: browser }) => {
   test.setTimeout(180_000);
+  // An extension page with the runtime API, opened before the task (a guarded tab may not open one; the
+  // blocked page, which it may, is sandboxed and has none).
+  const page = await browser.context.newPage();
+  await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
   await browser.setPolicy({ version: 1, taskId: 't-fuzz', issuedAt: 0, expiresAt: null, domains: ['app.test'] });
   await browser.serviceWorker!.evaluate(() => ((globalThis as Record<string, unknown>).__mark = 'same-worker'));
   const auditBefore = (await browser.audit({ limit: 10_000 })).length;
 
-  const page = await browser.context.newPage();
-  await page.goto(`chrome-extension://${browser.extensionId}/blocked.html`);
   const messages = malformedMessages(COUNT);
   expect(messages).toHaveLength(COUNT);
   const answers = await page.evaluate(async (all) => {

@@ -57,6 +57,25 @@ export function blockedPageUrl(extensionOrigin: string, check: string, reason: s
   return `${extensionOrigin}${BLOCKED_PAGE_PATH}?check=${encodeURIComponent(check)}&reason=${encodeURIComponent(reason)}&url=${url}`;
 }
 
+/**
+ * The blocked page is sandboxed (manifest `sandbox.pages`: an opaque origin, no extension APIs), so code an
+ * agent runs in it over DevTools — an init script runs in every document of its tab — cannot reach this
+ * extension's pages or its worker. It asks by changing its own fragment to `#agentsfence-ask-N`, which the
+ * worker sees (webNavigation.onReferenceFragmentUpdated) and proposes on the tab's behalf; a refusal comes
+ * back as `#agentsfence-answer-<reason>`.
+ */
+export const ASK_FRAGMENT = 'agentsfence-ask-';
+export const ANSWER_FRAGMENT = 'agentsfence-answer-';
+
+/** The blocked page asking, as the worker reads it: the page's own URL without the ask and what it was blocked from. */
+export function blockedPageAsk(url: string, extensionOrigin: string): { page: string; blocked: { check: string; reason: string; url: string } } | null {
+  const ask = /#agentsfence-ask-\d+$/.exec(url);
+  if (ask === null || !isBlockedPage(url, extensionOrigin)) return null;
+  const page = url.slice(0, ask.index);
+  const blocked = parseBlockedPageUrl(page);
+  return blocked === null ? null : { page, blocked };
+}
+
 /** The blocked page's query: check, reason, and the blocked URL last and raw (it may contain `&`). */
 export function parseBlockedPageUrl(href: string): { check: string; reason: string; url: string } | null {
   const marker = href.indexOf('&url=');

@@ -5,7 +5,9 @@ import { extensionCompiler, type TaskCompiler } from './compile';
 import { minimizerModelOnDemand } from '../llm/model-modes-on-demand';
 import { guardDownloads } from './downloads';
 import { chromeEffects } from './effects';
-import { BLOCKED_PAGE_PATH, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
+import { ANSWER_FRAGMENT, BLOCKED_PAGE_PATH, blockedPageAsk, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
+import { BROWSER_TOOLS } from '../core/call';
+import { ProposalAnswerSchema } from '../messages/protocol';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { serveFramePorts } from './port';
 import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
@@ -180,6 +182,22 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     if (details.frameId !== 0 || !details.url.startsWith(`${extensionOrigin}${BLOCKED_PAGE_PATH}`)) return;
     const parsed = parseBlockedPageUrl(details.url);
     if (parsed !== null) withMonitor((m) => m.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
+  });
+
+  // "Ask the user" on the sandboxed blocked page (guards.ts, ASK_FRAGMENT): proposed for its tab; on ALLOW
+  // the tab opens the page, otherwise the page is told why (while it still shows).
+  chrome.webNavigation.onReferenceFragmentUpdated.addListener((details) => {
+    const ask = details.frameId === 0 ? blockedPageAsk(details.url, extensionOrigin) : null;
+    if (ask === null) return;
+    withMonitor(async (m) => {
+      const proposal = { type: 'proposal', id: crypto.randomUUID(), call: { tool: BROWSER_TOOLS.navigate, args: { url: ask.blocked.url } }, layer: 'isolated' };
+      const answer = ProposalAnswerSchema.safeParse(await m.handleMessage(proposal, { url: ask.page, tab: { id: details.tabId }, frameId: 0 }));
+      const tab = await chrome.tabs.get(details.tabId).catch(() => null);
+      if (tab?.url?.startsWith(ask.page) !== true) return;
+      const allowed = answer.success && answer.data.decision === 'ALLOW';
+      const url = allowed ? ask.blocked.url : `${ask.page}#${ANSWER_FRAGMENT}${encodeURIComponent(answer.success ? answer.data.reason : 'no valid answer')}`;
+      await chrome.tabs.update(details.tabId, { url }).catch(() => undefined);
+    });
   });
 
   // DNS rebinding, after the fact: Chromium reports the address once the response starts. Only the
