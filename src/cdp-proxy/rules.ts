@@ -9,7 +9,9 @@
  * extensions or workers (`Extensions`, `ServiceWorker`), browser-wide changes that would widen what the
  * task may do (permissions, downloads, new browser contexts — which run without the extension), any
  * command that names an extension or internal origin or URL, and, in a session whose page currently
- * shows an extension page, everything but navigating away or closing it.
+ * shows an extension page, everything but navigating away or closing it. Also refused: what sends or changes
+ * requests behind the extension's back (a browser-side fetch, a replayed XHR, an intercepted request
+ * changed on its way, headers or a user agent added to every request) and files chosen for the page.
  */
 
 /** Schemes an agent may never open, attach to or name in a command. */
@@ -24,8 +26,19 @@ export interface TargetInfoLike {
   url: string;
 }
 
+/**
+ * A URL as Chromium's parser reads its scheme: tabs and line breaks dropped wherever they are, leading and
+ * trailing controls and spaces trimmed (`"chrome-ext\tension://…"` and `"\u0001chrome-extension://…"` open
+ * the extension's pages), lower case, and the inner URL of a `blob:` or `filesystem:` URL.
+ */
+function schemeForm(url: string): string {
+  // eslint-disable-next-line no-control-regex -- these are the characters the URL parser drops
+  const cleaned = url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').toLowerCase();
+  return cleaned.replace(/^(?:blob|filesystem):/, '');
+}
+
 export function isForbiddenUrl(url: string): boolean {
-  const lower = url.trim().toLowerCase();
+  const lower = schemeForm(url);
   return FORBIDDEN_SCHEMES.some((scheme) => lower.startsWith(scheme));
 }
 
@@ -62,7 +75,33 @@ const REFUSED_COMMANDS = new Map<string, string>([
   ['Page.setDownloadBehavior', 'downloads follow the task, not the agent'],
   ['Storage.clearDataForOrigin', 'clears site or extension data'],
   ['Storage.clearDataForStorageKey', 'clears site or extension data'],
+  ['Network.loadNetworkResource', 'fetches from the browser side, where neither the page guard nor the network floor sees it'],
+  ['Network.replayXHR', 'sends a request again without a new decision (a payment twice)'],
+  ['Network.setUserAgentOverride', 'puts agent-chosen text into every request, to every site'],
+  ['Emulation.setUserAgentOverride', 'puts agent-chosen text into every request, to every site'],
 ]);
+
+/**
+ * Interception may stop a request or answer it, never change it: the extension checked the request the
+ * page made, and a URL, method, body or headers changed on the way (Fetch.continueRequest, Playwright's
+ * route.continue) go out after the page guard and the network floor have passed the original.
+ */
+const REQUEST_CHANGES: Record<string, readonly string[]> = {
+  'Fetch.continueRequest': ['url', 'method', 'postData', 'headers'],
+  'Network.continueInterceptedRequest': ['url', 'method', 'postData', 'headers', 'rawResponse'],
+};
+
+/** A file chosen over DevTools reaches the page (which reads it) without the task's upload check. */
+function selectsFiles(method: string, p: Record<string, unknown>): boolean {
+  if (method === 'DOM.setFileInputFiles') return true;
+  const data = p.data as { files?: unknown } | undefined;
+  return method === 'Input.dispatchDragEvent' && Array.isArray(data?.files) && data.files.length > 0;
+}
+
+/** Headers the agent adds go with every request to every site; the floor reads URLs only. */
+function addsHeaders(method: string, p: Record<string, unknown>): boolean {
+  return method === 'Network.setExtraHTTPHeaders' && typeof p.headers === 'object' && p.headers !== null && Object.keys(p.headers).length > 0;
+}
 
 /** Target.* commands whose `targetId` must be a visible target. */
 const TARGET_ID_COMMANDS = new Set(['Target.attachToTarget', 'Target.activateTarget', 'Target.closeTarget', 'Target.getTargetInfo', 'Target.autoAttachRelated', 'Target.detachFromTarget']);
@@ -103,6 +142,10 @@ export function refusal(method: string, params: unknown, ctx: CommandContext): s
   const fixed = REFUSED_COMMANDS.get(method);
   if (fixed !== undefined) return `${method} ${fixed}`;
   const p = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
+  const changed = (REQUEST_CHANGES[method] ?? []).filter((key) => p[key] !== undefined);
+  if (changed.length > 0) return `${method} may not change a request's ${changed.join(', ')}: it goes out after the extension checked the original`;
+  if (selectsFiles(method, p)) return `${method} hands local files to the page without the task's upload check (uploads through agentsfence browser are not supported)`;
+  if (addsHeaders(method, p)) return `${method} adds headers to every request, to every site, where the network floor cannot see them`;
   if (TARGET_ID_COMMANDS.has(method) && typeof p.targetId === 'string') {
     const info = ctx.target(p.targetId);
     if (info === undefined || isHiddenTarget(info)) return `${method}: no such target for agents`;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import WebSocket from 'ws';
 import { startCdpProxy } from '../cdp-proxy/proxy';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../compiler';
 import { HARNESS_BUILD, launchAgentBrowser, PACKAGE_ROOT, type AgentBrowser, type ApprovalAnswer } from '../harness';
@@ -107,6 +108,28 @@ function approveInTerminal(fence: AgentBrowser): () => void {
   };
 }
 
+/**
+ * The harness's own Playwright connection makes downloads its own (`acceptDownloads`: written to a
+ * temporary folder as soon as they start), so a download the task forbids landed on disk while the
+ * extension still asked about it. Downloads go back to the browser's own handling, which the
+ * extension's download guard decides (the proxy does the same with the agent's own requests, rules.ts).
+ */
+async function browserOwnsDownloads(endpoint: string): Promise<void> {
+  const { webSocketDebuggerUrl } = (await (await fetch(`${endpoint}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  const ws = new WebSocket(webSocketDebuggerUrl, { perMessageDeflate: false });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    const answered = new Promise<void>((resolve) => ws.once('message', () => resolve()));
+    ws.send(JSON.stringify({ id: 1, method: 'Browser.setDownloadBehavior', params: { behavior: 'default' } }));
+    await answered;
+  } finally {
+    ws.close();
+  }
+}
+
 /** `agentsfence browser`: Chromium with AgentsFence and the task started; prints the filtering CDP endpoint. */
 export async function runBrowser(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -127,6 +150,7 @@ export async function runBrowser(argv: string[]): Promise<number> {
     ...(args.askTimeoutSeconds !== undefined ? { askTimeoutSeconds: args.askTimeoutSeconds } : {}),
     compiler: args.compiler === 'rules' ? { backend: 'rules' } : { backend: 'openai-compatible', baseUrl: args.baseUrl, model: args.model, apiKey },
   });
+  await browserOwnsDownloads(fence.cdpEndpoint!);
   const proxy = await startCdpProxy({ upstream: fence.cdpEndpoint!, port: args.port });
   const source = state.task?.policy.source ?? 'unknown';
   process.stderr.write(`agentsfence: task started (compiler: ${source}); ${args.headed ? 'approvals in the AgentsFence popup' : 'approvals here'}. Ctrl-C ends.\n`);

@@ -52,6 +52,39 @@ describe('which commands an agent may send', () => {
     expect(refusal('Page.navigate', { url: 'http://news.test/' }, ctx())).toBeNull();
   });
 
+  it('reads a URL the way Chromium does: tabs, line breaks and leading controls do not hide an extension page', () => {
+    for (const url of [`chrome-ext\tension://abcdefghijklmnopabcdefghijklmnop/options.html`, `\u0001${EXT}/popup.html`, 'chrome\n://version', `blob:${EXT}/uuid`, ` \t${EXT}/popup.html\r`]) {
+      expect(refusal('Page.navigate', { url }, ctx()), JSON.stringify(url)).toMatch(/may not open/);
+      expect(refusal('Target.createTarget', { url }, ctx()), JSON.stringify(url)).toMatch(/may not open/);
+    }
+    expect(refusal('Page.navigate', { url: 'http://news.test/chrome-extension' }, ctx())).toBeNull();
+  });
+
+  it('refuses what sends or changes requests behind the extension (adaptive review of the proxy)', () => {
+    expect(refusal('Fetch.continueRequest', { requestId: 'r1', url: 'http://evil.test/?code=1' }, ctx())).toMatch(/may not change a request's url/);
+    expect(refusal('Fetch.continueRequest', { requestId: 'r1', method: 'POST', postData: 'YQ==' }, ctx())).toMatch(/method, postData/);
+    expect(refusal('Fetch.continueRequest', { requestId: 'r1', headers: [{ name: 'x', value: 'y' }] }, ctx())).toMatch(/headers/);
+    expect(refusal('Network.continueInterceptedRequest', { interceptionId: 'i', url: 'http://evil.test/' }, ctx())).toMatch(/may not change/);
+    expect(refusal('Network.loadNetworkResource', { frameId: 'f', url: 'http://evil.test/', options: {} }, ctx())).toMatch(/browser side/);
+    expect(refusal('Network.replayXHR', { requestId: 'r' }, ctx())).toMatch(/without a new decision/);
+    expect(refusal('Network.setExtraHTTPHeaders', { headers: { 'x-leak': 'code-482913' } }, ctx())).toMatch(/adds headers/);
+    expect(refusal('Network.setUserAgentOverride', { userAgent: 'Mozilla/5.0 code482913' }, ctx())).toMatch(/agent-chosen text/);
+    expect(refusal('Emulation.setUserAgentOverride', { userAgent: 'x' }, ctx())).toMatch(/agent-chosen text/);
+    expect(refusal('DOM.setFileInputFiles', { files: ['/etc/passwd'], backendNodeId: 1 }, ctx())).toMatch(/local files/);
+    expect(refusal('Input.dispatchDragEvent', { type: 'drop', x: 1, y: 1, data: { items: [], files: ['/etc/passwd'], dragOperationsMask: 1 } }, ctx())).toMatch(/local files/);
+    // Interception that stops or answers a request, an empty header set and a drag without files stay the agent's.
+    for (const [method, params] of [
+      ['Fetch.enable', { patterns: [{ urlPattern: '*' }] }],
+      ['Fetch.continueRequest', { requestId: 'r1' }],
+      ['Fetch.failRequest', { requestId: 'r1', errorReason: 'Aborted' }],
+      ['Fetch.fulfillRequest', { requestId: 'r1', responseCode: 200 }],
+      ['Network.setExtraHTTPHeaders', { headers: {} }],
+      ['Input.dispatchDragEvent', { type: 'dragEnter', x: 1, y: 1, data: { items: [], dragOperationsMask: 1 } }],
+    ] as const) {
+      expect(refusal(method, params, ctx()), method).toBeNull();
+    }
+  });
+
   it("refuses any command that names the extension's origin (storage, IndexedDB, cache)", () => {
     expect(refusal('Storage.clearDataForOrigin', { origin: 'http://news.test', storageTypes: 'all' }, ctx())).toMatch(/clears/);
     expect(refusal('IndexedDB.requestData', { securityOrigin: EXT, databaseName: 'agentsfence' }, ctx())).toMatch(/names chrome-extension/);
