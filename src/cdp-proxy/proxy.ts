@@ -104,6 +104,14 @@ function bridge(client: WebSocket, upstream: WebSocket, watcher: TargetWatcher, 
     return info === undefined || isHiddenTarget(info);
   };
   const key = (sessionId: string | undefined, id: number | undefined) => `${sessionId ?? ''}:${id ?? ''}`;
+  // The extension's own world in a page (its content scripts: the form guard, the Sanitizer): never shown
+  // to the agent, and no command may run in it (by id or unique id).
+  const extensionContexts = new Set<string>();
+  const extensionContextOf = (sessionId: string | undefined, params: Record<string, unknown> | undefined): boolean => {
+    if (params === undefined) return false;
+    const ids = [params.contextId, params.executionContextId].filter((v): v is number => typeof v === 'number');
+    return ids.some((id) => extensionContexts.has(key(sessionId, id))) || (typeof params.uniqueContextId === 'string' && extensionContexts.has(params.uniqueContextId));
+  };
   const targetOf = (sessionId: string | undefined): string | null | undefined => (sessionId === undefined ? root : sessions.get(sessionId));
 
   client.on('message', (data) => {
@@ -112,6 +120,7 @@ function bridge(client: WebSocket, upstream: WebSocket, watcher: TargetWatcher, 
     const target = targetOf(m.sessionId);
     let reason: string | null;
     if (m.sessionId !== undefined && target === undefined) reason = 'no such session for agents';
+    else if (extensionContextOf(m.sessionId, m.params)) reason = `${m.method}: that execution context is the extension's own`;
     else
       reason = refusal(m.method, m.params, {
         onHiddenTarget: target !== null && target !== undefined && hiddenNow(target),
@@ -176,6 +185,16 @@ function bridge(client: WebSocket, upstream: WebSocket, watcher: TargetWatcher, 
       }
       case 'Target.receivedMessageFromTarget':
         return;
+      case 'Runtime.executionContextCreated': {
+        const context = m.params?.context as { id?: number; origin?: string; uniqueId?: string } | undefined;
+        if (context === undefined || !isForbiddenUrl(context.origin ?? '')) break;
+        extensionContexts.add(key(m.sessionId, context.id));
+        if (context.uniqueId !== undefined) extensionContexts.add(context.uniqueId);
+        return;
+      }
+      case 'Runtime.executionContextDestroyed':
+        if (extensionContexts.has(key(m.sessionId, m.params?.executionContextId as number | undefined))) return;
+        break;
     }
     send(client, m);
   });

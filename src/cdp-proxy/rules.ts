@@ -76,6 +76,7 @@ const REFUSED_COMMANDS = new Map<string, string>([
   ['Storage.clearDataForOrigin', 'clears site or extension data'],
   ['Storage.clearDataForStorageKey', 'clears site or extension data'],
   ['Network.loadNetworkResource', 'fetches from the browser side, where neither the page guard nor the network floor sees it'],
+  ['DOMDebugger.getEventListeners', "hands out listeners, the extension's own among them, to run code in their world"],
   ['Network.replayXHR', 'sends a request again without a new decision (a payment twice)'],
   ['Network.setUserAgentOverride', 'puts agent-chosen text into every request, to every site'],
   ['Emulation.setUserAgentOverride', 'puts agent-chosen text into every request, to every site'],

@@ -155,6 +155,28 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
     agent.ws.close();
   });
 
+  it("hides the extension's own world in a page and refuses any command aimed at it", async () => {
+    fake = await fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.url });
+    const agent = await agentSocket();
+    fake.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
+    fake.emit({ method: 'Runtime.executionContextCreated', sessionId: 'S1', params: { context: { id: 1, origin: 'http://news.test', name: '', uniqueId: 'u-main', auxData: { isDefault: true } } } });
+    fake.emit({ method: 'Runtime.executionContextCreated', sessionId: 'S1', params: { context: { id: 2, origin: `${EXT}`, name: 'AgentsFence', uniqueId: 'u-ext', auxData: { isDefault: false, type: 'isolated' } } } });
+    await settle();
+    expect(agent.events.filter((e) => e.method === 'Runtime.executionContextCreated').map((e) => (e.params as { context: { id: number } }).context.id)).toEqual([1]);
+    for (const [method, params] of [
+      ['Runtime.evaluate', { expression: 'chrome.runtime.id', contextId: 2 }],
+      ['Runtime.evaluate', { expression: '1', uniqueContextId: 'u-ext' }],
+      ['Runtime.callFunctionOn', { functionDeclaration: '() => 1', executionContextId: 2 }],
+      ['DOM.resolveNode', { nodeId: 1, executionContextId: 2 }],
+    ] as const) {
+      expect(((await agent.call(method, params, 'S1')).error as { message: string }).message, method).toMatch(/the extension's own/);
+    }
+    expect((await agent.call('Runtime.evaluate', { expression: '1', contextId: 1 }, 'S1')).result).toEqual({ ok: 'Runtime.evaluate' });
+    expect(fake.received.filter((m) => m.params?.contextId === 2 || m.params?.executionContextId === 2 || m.params?.uniqueContextId === 'u-ext')).toEqual([]);
+    agent.ws.close();
+  });
+
   it('refuses a WebSocket straight to an extension target', async () => {
     fake = await fakeChromium();
     proxy = await startCdpProxy({ upstream: fake.url });
