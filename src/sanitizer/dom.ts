@@ -1,5 +1,5 @@
 import { applySpans, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
-import { hiddenByStyle, type HiddenReason } from './visibility';
+import { hiddenByStyle, ownOpacity, parseColour, type HiddenReason, type StyleView } from './visibility';
 
 /**
  * The Sanitizer in a document (ISOLATED world). It rewrites the real DOM, which both worlds share, so what
@@ -119,12 +119,14 @@ export class Sanitizer {
   private readonly awaitingReview = new WeakSet<Element | DocumentFragment>();
   private readonly reviewed = new Map<string, string[] | null>();
   private removals: Removal[] = [];
+  private readonly colours: SrgbColours;
 
   constructor(
     private readonly doc: Document,
     private readonly env: SanitizerEnv,
   ) {
     this.observer = new MutationObserver((records) => this.onRecords(records));
+    this.colours = new SrgbColours(doc);
   }
 
   /** Start watching at document_start; nothing is touched until the mode is known. */
@@ -407,20 +409,25 @@ export class Sanitizer {
 
   /**
    * Closed UI a person can open (a closed `<details>`, a dialog, a popover, a menu, a tab panel, an element
-   * a control points at with `aria-controls` or `data-bs-target`) keeps imperative text ("Send returns to
+   * a control points at with `aria-controls` or `data-bs-target`, while it is closed) keeps imperative text ("Send returns to
    * returns@shop.test"): a person sees it when they open it. Text addressed to the agent goes anyway.
    */
   private inOpenableWidget(pieces: readonly Piece[], span: Span): boolean {
     const first = pieces.find((p) => p.end > span.start && p.node.data.trim() !== '');
     const root = first?.node.getRootNode();
     if (root !== undefined && root.nodeType === 11 && !(root instanceof ShadowRoot)) return true; // a <template>'s content: the page renders it later
+    // Only while it is closed: text hidden by other means inside an open widget is hidden from a person.
     for (let el: Element | null = first?.node.parentElement ?? null; el !== null; el = el.parentElement) {
-      if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG' || el.hasAttribute('popover')) return true;
-      if (OPENABLE_ROLES.has(el.getAttribute('role') ?? '')) return true;
-      if (el.id !== '') {
-        const id = CSS.escape(el.id);
-        if (this.doc.querySelector(`[aria-controls~="${id}"],[data-bs-target="#${id}"],[data-target="#${id}"]`) !== null) return true;
+      if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG') {
+        if (!el.hasAttribute('open')) return true;
+        continue;
       }
+      if (el.hasAttribute('popover')) {
+        if (!el.matches(':popover-open')) return true;
+        continue;
+      }
+      const controlled = el.id !== '' && this.doc.querySelector(`[aria-controls~="${CSS.escape(el.id)}"],[data-bs-target="#${CSS.escape(el.id)}"],[data-target="#${CSS.escape(el.id)}"]`) !== null;
+      if ((OPENABLE_ROLES.has(el.getAttribute('role') ?? '') || controlled) && !el.checkVisibility()) return true;
     }
     return false;
   }
@@ -455,15 +462,30 @@ export class Sanitizer {
     const rect = range.getBoundingClientRect();
     const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
     const box = { width: rect.width, height: rect.height, left: rect.left + win.scrollX, top: rect.top + win.scrollY, right: rect.right + win.scrollX, bottom: rect.bottom + win.scrollY };
+    let opacity = 1;
     for (let el: Element | null = parent; el !== null; el = el.parentElement) {
       const style = win.getComputedStyle(el);
       const own = el === parent ? box : elementBox(el, win);
-      const background = el === parent ? backgroundOf(el, win) : 'rgb(255, 255, 255)';
-      const why = hiddenByStyle(style, own, page, background);
-      // An ancestor hides its text only by clipping it: a clip, or a zero-size box that hides overflow.
+      const view = el === parent ? { ...styleView(style), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) } : styleView(style);
+      const background = el === parent ? this.backgroundOf(el, win) : 'rgb(255, 255, 255)';
+      const why = hiddenByStyle(view, own, page, background);
+      // An ancestor hides its text by clipping it (a clip, or a zero-size box that hides overflow) or by
+      // fading it: opacities multiply down the tree (0.1 on a parent and 0.3 on its child are 0.03).
+      opacity *= ownOpacity(view);
       if (el === parent ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return why;
+      if (opacity <= 0.05) return 'transparent';
     }
     return null;
+  }
+
+  /** The colour text is drawn on: the nearest background up the tree that is not transparent, in sRGB. */
+  private backgroundOf(el: Element, win: Window): string {
+    for (let e: Element | null = el; e !== null; e = e.parentElement) {
+      const bg = this.colours.srgb(win.getComputedStyle(e).backgroundColor);
+      const parsed = parseColour(bg);
+      if (bg !== '' && bg !== 'transparent' && (parsed === null || parsed.a > 0)) return bg;
+    }
+    return 'rgb(255, 255, 255)';
   }
 
   /** Model mode: the agent reads a placeholder until the model answers; on any failure the deterministic text stands. */
@@ -520,10 +542,30 @@ function elementBox(el: Element, win: Window): { width: number; height: number; 
 }
 
 /** The colour text is drawn on: the nearest ancestor background that is not transparent (white by default). */
-function backgroundOf(el: Element, win: Window): string {
-  for (let e: Element | null = el; e !== null; e = e.parentElement) {
-    const bg = win.getComputedStyle(e).backgroundColor;
-    if (bg !== '' && bg !== 'transparent' && !/rgba\([^)]*,\s*0\)$/.test(bg)) return bg;
+/** The computed style the visibility rules read. */
+function styleView(style: CSSStyleDeclaration): StyleView {
+  // `?? ''`: a property the engine does not compute (a test DOM) reads as unset.
+  return { display: style.display, visibility: style.visibility, opacity: style.opacity, fontSize: style.fontSize, color: style.color, clip: style.clip ?? '', clipPath: style.clipPath ?? '', overflow: style.overflow, textIndent: style.textIndent, filter: style.filter ?? '' };
+}
+
+/**
+ * Colours in sRGB: a computed colour keeps its own space (`oklch(1 0 0)`, `color(display-p3 1 1 1)`),
+ * which the contrast rules cannot read; a 1×1 canvas (never inserted in the page) paints it and reads
+ * the pixel back.
+ */
+class SrgbColours {
+  private context: CanvasRenderingContext2D | null | undefined;
+  constructor(private readonly doc: Document) {}
+
+  srgb(css: string | undefined): string {
+    if (css === undefined || css === '' || parseColour(css) !== null) return css ?? '';
+    this.context ??= this.doc.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    if (this.context === null) return css;
+    this.context.clearRect(0, 0, 1, 1);
+    this.context.fillStyle = 'rgba(0, 0, 0, 0)';
+    this.context.fillStyle = css;
+    this.context.fillRect(0, 0, 1, 1);
+    const [r = 0, g = 0, b = 0, a = 0] = this.context.getImageData(0, 0, 1, 1).data;
+    return `rgba(${r}, ${g}, ${b}, ${a / 255})`;
   }
-  return 'rgb(255, 255, 255)';
 }

@@ -14,6 +14,10 @@ export interface StyleView {
   clipPath: string;
   overflow: string;
   textIndent: string;
+  /** `opacity(…)` in a filter fades the text like `opacity`. */
+  filter?: string;
+  /** What text is painted with when set (`-webkit-text-fill-color: transparent` paints nothing). */
+  webkitTextFillColor?: string;
 }
 
 export interface BoxView {
@@ -71,21 +75,57 @@ const SMALL_FONT_PX = 10;
 const FAINT_CONTRAST = 2.5;
 const SAME_COLOUR_CONTRAST = 1.35;
 
+/** The element's own opacity, its `opacity` property times any `opacity(…)` filter (an unreadable value counts as 1). */
+export function ownOpacity(style: Pick<StyleView, 'opacity' | 'filter'>): number {
+  let value = Number.parseFloat(style.opacity);
+  if (Number.isNaN(value)) value = 1;
+  for (const m of (style.filter ?? '').matchAll(/opacity\(\s*([\d.]+)(%?)\s*\)/g)) value *= Number(m[1]) / (m[2] === '%' ? 100 : 1);
+  return value;
+}
+
+/**
+ * A clip-path that leaves nothing to see: a circle or ellipse of radius 0, an inset that meets itself
+ * (top + bottom or left + right at least 100 %), or a polygon of no area.
+ */
+export function clipPathHides(value: string): boolean {
+  if (/(?:circle|ellipse)\(\s*0(?:px|%)?(?:\s+0(?:px|%)?)?\s*(?:at|\))/.test(value)) return true;
+  const inset = /inset\(([^)]*)\)/.exec(value);
+  if (inset !== null) {
+    const parts = (inset[1] ?? '').split(/\s+round\s+/)[0]!.trim().split(/\s+/).map((p) => (p.endsWith('%') || Number.parseFloat(p) === 0 ? Number.parseFloat(p) : Number.NaN));
+    const [top = 0, right = top, bottom = top, left = right] = parts;
+    if (top + bottom >= 100 || left + right >= 100) return true;
+  }
+  const polygon = /polygon\(([^)]*)\)/.exec(value);
+  if (polygon !== null) {
+    const points = (polygon[1] ?? '').replace(/^\s*(?:nonzero|evenodd)\s*,/, '').split(',').map((pair) => pair.trim().split(/\s+/).map((v) => Number.parseFloat(v)));
+    if (points.every((p) => p.length === 2 && p.every((v) => !Number.isNaN(v)))) {
+      let area = 0;
+      for (let i = 0; i < points.length; i++) {
+        const [x1, y1] = points[i]!;
+        const [x2, y2] = points[(i + 1) % points.length]!;
+        area += x1! * y2! - x2! * y1!;
+      }
+      if (Math.abs(area) < 1e-9) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * Why the text of the element with this style and box is hidden from a person, or null when it is
  * visible. `background` is the colour the text is drawn on (the nearest opaque background up the tree).
  */
 export function hiddenByStyle(style: StyleView, box: BoxView, page: { width: number; height: number }, background: string): HiddenReason | null {
   if (style.display === 'none' || style.visibility === 'hidden' || style.visibility === 'collapse') return 'not-rendered';
-  if (Number.parseFloat(style.opacity) <= 0.05) return 'transparent'; // NaN (unreadable) is not hidden
+  if (ownOpacity(style) <= 0.05) return 'transparent';
   if (box.width <= 1 || box.height <= 1) return 'zero-size';
   if (box.right <= 0 || box.bottom <= 0 || box.left >= page.width || box.top >= page.height || Number.parseFloat(style.textIndent) <= -500) return 'off-screen';
-  if ((style.clip !== 'auto' && style.clip !== '' && /rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)|rect\(\s*1px/.test(style.clip)) || /inset\(\s*(?:50|100)%|circle\(\s*0(?:px|%)?\s*(?:at|\))|polygon\(\s*0(?:px)?\s+0(?:px)?\s*\)/.test(style.clipPath)) {
+  if ((style.clip !== 'auto' && style.clip !== '' && /rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)|rect\(\s*1px/.test(style.clip)) || clipPathHides(style.clipPath)) {
     return 'clipped';
   }
   const size = Number.parseFloat(style.fontSize);
   if (size < TINY_FONT_PX) return 'tiny-font';
-  const fg = parseColour(style.color);
+  const fg = parseColour(style.webkitTextFillColor !== undefined && style.webkitTextFillColor !== '' ? style.webkitTextFillColor : style.color);
   const bg = parseColour(background) ?? { r: 255, g: 255, b: 255, a: 1 };
   if (fg !== null) {
     if (fg.a <= 0.05) return 'transparent';

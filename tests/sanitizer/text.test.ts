@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySpans, classify, decodeBraille, findInstructions, isSuspicious, MARKER, stripInvisible } from '../../src/sanitizer/text';
-import { contrast, hiddenByStyle, parseColour, type BoxView, type StyleView } from '../../src/sanitizer/visibility';
+import { clipPathHides, contrast, hiddenByStyle, ownOpacity, parseColour, type BoxView, type StyleView } from '../../src/sanitizer/visibility';
 import { parseRemovalReason, removalReason, removalsBySite } from '../../src/sanitizer/report';
 
 const BRAILLE: Record<string, number> = { a: 1, b: 3, c: 9, d: 0x19, e: 0x11, f: 0xb, g: 0x1b, h: 0x13, i: 0xa, j: 0x1a, k: 5, l: 7, m: 0xd, n: 0x1d, o: 0x15, p: 0xf, q: 0x1f, r: 0x17, s: 0xe, t: 0x1e, u: 0x25, v: 0x27, w: 0x3a, x: 0x2d, y: 0x3d, z: 0x35, ' ': 0 };
@@ -135,6 +135,19 @@ describe('visibility', () => {
     expect(hiddenByStyle(style({ color: 'rgb(250, 250, 250)' }), box, page, white)).toBe('same-colour');
     // Grey body text at a readable size is visible.
     expect(hiddenByStyle(style({ fontSize: '14px', color: 'rgb(120, 120, 120)' }), box, page, white)).toBeNull();
+  });
+  it('sees a fade by filter, a transparent text fill and clip paths that leave nothing (as Chromium computes them)', () => {
+    expect(hiddenByStyle(style({ filter: 'opacity(0)' }), box, page, white)).toBe('transparent');
+    expect(hiddenByStyle(style({ opacity: '0.2', filter: 'blur(1px) opacity(20%)' }), box, page, white)).toBe('transparent');
+    expect(ownOpacity({ opacity: '0.5', filter: 'none' })).toBe(0.5);
+    expect(hiddenByStyle(style({ webkitTextFillColor: 'rgba(0, 0, 0, 0)' }), box, page, white)).toBe('transparent');
+    expect(hiddenByStyle(style({ webkitTextFillColor: 'rgb(255, 255, 255)' }), box, page, white)).toBe('same-colour');
+    for (const clipPath of ['polygon(0px 0px, 0px 0px, 0px 0px)', 'inset(0px 0px 100%)', 'inset(0px 60% 0px 40%)', 'circle(0px at 50% 50%)', 'ellipse(0px 0px at 50% 50%)']) {
+      expect(clipPathHides(clipPath), clipPath).toBe(true);
+    }
+    for (const clipPath of ['none', 'polygon(0% 0%, 100% 0%, 100% 100%)', 'inset(10px)', 'inset(0px 0px 50%)', 'circle(40px at 50% 50%)']) {
+      expect(clipPathHides(clipPath), clipPath).toBe(false);
+    }
   });
   it('reads colours and contrast', () => {
     expect(parseColour('rgba(0, 0, 0, 0)')).toEqual({ r: 0, g: 0, b: 0, a: 0 });
