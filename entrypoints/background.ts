@@ -1,5 +1,3 @@
-// First: starts opening the database while the rest of this bundle evaluates (src/background/database.ts).
-import '../src/background/wake-first';
 import { startBackground } from '../src/background';
 import { COMPILER_GLOBAL, COMPILER_SCRIPT } from '../src/background/compiler-script';
 import { CONTROL_GLOBAL, CONTROL_SCRIPT } from '../src/background/control-script';

@@ -1,5 +1,4 @@
-import { wrap, type DBSchema, type IDBPDatabase } from 'idb';
-import { DB_NAME, DB_VERSION, takeEarlyOpen } from './database';
+import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { Options } from '../messages/protocol';
 import {
   APPROVAL,
@@ -66,7 +65,7 @@ function noticeOf(raw: unknown): Notice | null {
   return read?.ok === true ? read.value : null;
 }
 
-export { DB_NAME } from './database';
+export const DB_NAME = 'agentsfence';
 export const AUDIT_LIMIT_DEFAULT = 10_000;
 
 const KEY_TASK = 'task';
@@ -82,19 +81,13 @@ export class TaskStore {
   ) {}
 
   static async open(name = DB_NAME, auditLimit = AUDIT_LIMIT_DEFAULT): Promise<TaskStore> {
-    // The wake's own request when the entrypoint started one (database.ts); its events wait for this turn.
-    const request = takeEarlyOpen(name) ?? indexedDB.open(name, DB_VERSION);
-    const opened = await new Promise<IDBDatabase>((resolve, reject) => {
-      request.onupgradeneeded = () => {
-        const database = request.result;
+    const db = await openDB<FenceDB>(name, 1, {
+      upgrade(database) {
         database.createObjectStore('kv');
         database.createObjectStore('approvals', { keyPath: 'id' });
         database.createObjectStore('audit', { keyPath: 'seq', autoIncrement: true });
-      };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error ?? new Error(`IndexedDB ${name} could not be opened`));
+      },
     });
-    const db = wrap(opened) as unknown as IDBPDatabase<FenceDB>;
     return new TaskStore(db, auditLimit);
   }
 
