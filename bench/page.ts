@@ -194,7 +194,7 @@ function timeColdFetch(page: Page, url: string): Promise<{ ms: number; startedAt
 }
 
 /** Where our cold starts went, each phase's median end in ms after the page's fetch began. */
-const COLD_PHASES = ['worker started', 'evaluated', 'store-open', 'ready', 'first-answer'] as const;
+const COLD_PHASES = ['worker started', 'script-start', 'evaluated', 'store-open', 'ready', 'first-answer'] as const;
 type ColdSplit = Partial<Record<(typeof COLD_PHASES)[number], number>>;
 
 export async function pageFigures(): Promise<Figure[]> {

@@ -1,3 +1,5 @@
+// First: marks when this bundle's own code began (harness builds only; src/background/startup-marks.ts).
+import '../src/background/script-start';
 import { startBackground } from '../src/background';
 import { COMPILER_GLOBAL, COMPILER_SCRIPT } from '../src/background/compiler-script';
 import { CONTROL_GLOBAL, CONTROL_SCRIPT } from '../src/background/control-script';
