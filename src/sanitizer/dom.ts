@@ -45,6 +45,8 @@ const VISIBILITY_ATTRIBUTES = ['style', 'class', 'hidden', 'aria-hidden', 'open'
 /** Short labels of controls (menu items, buttons, tabs) are never removed for looking imperative. */
 const CONTROL_SELECTOR = 'a,button,summary,option,label,[role=menuitem],[role=tab],[role=button],[role=link],[role=option],[role=menuitemradio],[role=menuitemcheckbox]';
 const CONTROL_LABEL_MAX_WORDS = 6;
+/** Elements whose insertion changes the page's styles. */
+const STYLE_TAGS = new Set(['STYLE', 'LINK']);
 const OPENABLE_ROLES = new Set(['dialog', 'alertdialog', 'tabpanel', 'menu', 'menubar', 'listbox', 'tooltip', 'tree', 'region']);
 /**
  * The built-in elements that can host a shadow root (DOM standard, "valid shadow host name"; declarative
@@ -141,6 +143,14 @@ export class Sanitizer {
     };
     this.doc.addEventListener('DOMContentLoaded', refresh);
     this.doc.defaultView?.addEventListener('load', refresh);
+    // Styles that change later without a mutation record on the text: a stylesheet link that finished
+    // loading, an animation or transition that ended (a delayed fade to opacity 0). Capture: these events
+    // do not bubble.
+    const restyled = (event: Event) => {
+      if (event.type === 'load' && (event.target as Element | null)?.tagName !== 'LINK') return;
+      if (this.mode !== null && this.mode !== 'off') this.batch(() => this.recheckCandidates(this.doc));
+    };
+    for (const type of ['load', 'animationend', 'transitionend']) this.doc.addEventListener(type, restyled, true);
   }
 
   /** The mode from the background: the whole document so far is processed now, then every mutation. */
@@ -181,6 +191,7 @@ export class Sanitizer {
   private process(records: readonly MutationRecord[]): void {
     const blocks = new Set<Element | DocumentFragment>();
     const visited = new Set<Node>();
+    let stylesChanged = false;
     for (const record of records) {
       if (record.type === 'childList') {
         // The parser reports an element and then each of its descendants, all before this runs: once a
@@ -189,8 +200,14 @@ export class Sanitizer {
         // in the document, and is read when it is inserted again). Reading addedNodes makes a NodeList each.
         if (visited.has(record.target)) continue;
         const added = record.addedNodes;
-        for (let i = 0; i < added.length; i++) this.scanNode(added[i]!, blocks, visited);
+        for (let i = 0; i < added.length; i++) {
+          const node = added[i]!;
+          if (node.nodeType === 1 && STYLE_TAGS.has((node as Element).tagName)) stylesChanged = true;
+          this.scanNode(node, blocks, visited);
+        }
+        if ((record.target as Element).tagName === 'STYLE') stylesChanged = true;
       } else if (record.type === 'characterData') {
+        if (record.target.parentElement?.tagName === 'STYLE') stylesChanged = true;
         this.scanNode(record.target, blocks, visited);
       } else if (record.type === 'attributes' && isElement(record.target)) {
         const name = record.attributeName ?? '';
@@ -199,6 +216,8 @@ export class Sanitizer {
       }
     }
     for (const block of blocks) this.block(block);
+    // A stylesheet added or edited after the blocks were read may hide the visible imperative text they kept.
+    if (stylesChanged) this.recheckCandidates(this.doc);
     this.recheckHosts();
   }
 
