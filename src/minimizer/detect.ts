@@ -257,14 +257,17 @@ export function detectShownElsewhere(values: readonly CarriedValue[], shown: rea
   const recipients = new Set(ctx.recipients.map((r) => r.toLowerCase()));
   const foreign = shown.filter((t) => t.kind !== 'typed' && !destinationSites.includes(t.site) && !recipients.has(t.value.toLowerCase()));
   const findings: Finding[] = [];
+  // The values the agent wrote, each folded once (not once per token).
+  const readable = values.flatMap((carried) => {
+    const leaf = (carried.path.split('.').at(-1) ?? '').replace(/\[\d+\]$/, '');
+    return PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase()) || isRecipientKey(leaf) ? [] : [{ path: carried.path, folded: foldForDetection(carried.value) }];
+  });
   for (const token of foreign) {
     const chars = foldForDetection(token.value).replace(/[^A-Za-z0-9]/g, '');
     if (chars.length < 6 || userSaid('other_site_data', chars, user) || user.alnum.includes(chars.toUpperCase())) continue;
     const pattern = new RegExp(chars.split('').join('[^A-Za-z0-9]{0,3}'), 'gi');
-    for (const carried of values) {
-      const leaf = (carried.path.split('.').at(-1) ?? '').replace(/\[\d+\]$/, '');
-      if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase()) || isRecipientKey(leaf)) continue;
-      for (const m of foldForDetection(carried.value).matchAll(pattern)) {
+    for (const carried of readable) {
+      for (const m of carried.folded.matchAll(pattern)) {
         if (!findings.some((f) => f.path === carried.path && m.index < f.end && f.start < m.index + m[0].length)) findings.push({ kind: 'other_site_data', path: carried.path, start: m.index, end: m.index + m[0].length });
       }
     }
