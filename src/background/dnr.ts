@@ -93,7 +93,7 @@ const NON_NAVIGATION_TYPES = ALL_TYPES.filter((t) => t !== 'main_frame');
 const DOWNLOAD_TYPES: ResourceType[] = ['main_frame', 'sub_frame', 'other'];
 
 /**
- * Priorities. Grants (allow) beat every block. Between the plain blocks and the data blocks sits the
+ * Priorities. Grants (allow) beat every block but the taint and the organisation's. Between the plain blocks and the data blocks sits the
  * allow for ordinary dependency queries (`?w=200`, `?v=3`): it lifts the query block for those shapes,
  * and every rule that must hold even for such a query (exfiltration shapes, data in the path or host
  * name, the taint) sits above it. A new block family that must beat the dependency allow needs
@@ -103,13 +103,19 @@ export const PRIORITY_BLOCK = 1;
 export const PRIORITY_DEPENDENCY_ALLOW = 10;
 export const PRIORITY_DATA_BLOCK = 20;
 export const PRIORITY_GRANT = 100;
+/**
+ * The taint: above the grants. An approval gives the agent a site (to read, or to write what it approved),
+ * not the data the task's pages showed: "Allow for this task" on a read of attacker.test let the agent
+ * open it with the shown sign-in code in the address. The evaluator checks the taint before grants too.
+ */
+export const PRIORITY_TAINT = PRIORITY_GRANT + 1;
 /** The organisation's blocked sites: above the grants, so no approval lifts them. */
 export const PRIORITY_ORG = 1000;
 /**
  * Requests outside the guard's scope (other tabs, workers of other sites): an allow just above the taint,
  * which cannot be scoped itself (see buildTaintRules). No other rule of the floor judges these requests.
  */
-export const PRIORITY_OUT_OF_SCOPE = PRIORITY_DATA_BLOCK + 1;
+export const PRIORITY_OUT_OF_SCOPE = PRIORITY_TAINT + 1;
 
 /**
  * Exfiltration-shaped URLs in RE2 (DNR's regex engine: no lookaround, no backreferences, and each
@@ -406,7 +412,7 @@ function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCon
  */
 export function buildTaintRules(input: FloorInput): RuleSpec[] {
   if (input.taint === undefined || input.taint.length === 0) return [];
-  return taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_DATA_BLOCK, budget: TAINT_BUDGET });
+  return taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_TAINT, budget: TAINT_BUDGET });
 }
 
 function isMainFrameOnly(spec: RuleSpec): boolean {

@@ -10,6 +10,7 @@ import {
   PRIORITY_DEPENDENCY_ALLOW,
   PRIORITY_GRANT,
   PRIORITY_OUT_OF_SCOPE,
+  PRIORITY_TAINT,
   TAINT_BUDGET,
   writeSites,
   type Rule,
@@ -231,7 +232,7 @@ describe('the taint in the floor', () => {
     const taint = Array.from({ length: 300 }, (_, i) => ({ value: `tok${i}x${'d4'.repeat(12)}`, kind: 'token' as const, site: 'news.test' }));
     const rules = buildTaintRules({ policy: readOnly, taint });
     expect(buildSessionRules({ policy: readOnly, taint }, TABS, EXT)).toEqual(buildSessionRules({ policy: readOnly }, TABS, EXT));
-    const tainted = rules.filter((r) => r.priority === PRIORITY_DATA_BLOCK && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
+    const tainted = rules.filter((r) => r.priority === PRIORITY_TAINT && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
     expect(tainted.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(TAINT_BUDGET.urlFilters);
     expect(rules.length).toBeLessThanOrEqual(5_000);
     expect(rules.filter((r) => r.condition.regexFilter !== undefined).length).toBeLessThanOrEqual(1_000);
@@ -242,9 +243,10 @@ describe('the taint in the floor', () => {
    * The highest-priority rule of the two sets that matches (allow wins a tie), as Chromium picks it. A
    * rule that names no resource type matches every type but main_frame.
    */
-  function verdict(rules: readonly RuleSpec[], request: { tabId: number; initiator?: string; url: string; type?: string }): 'block' | 'allow' | 'none' {
+  function verdict(rules: readonly RuleSpec[], request: { tabId: number; initiator?: string; url: string; type?: string; method?: string }): 'block' | 'allow' | 'none' {
     const host = new URL(request.url).hostname;
     const type = request.type ?? 'image';
+    const method = request.method ?? 'get';
     const under = (name: string | undefined, domains: string[]) => name !== undefined && domains.some((d) => name === d || name.endsWith(`.${d}`));
     const matching = rules.filter(({ condition: c }) => {
       if (c.resourceTypes !== undefined ? !c.resourceTypes.includes(type as never) : type === 'main_frame') return false;
@@ -253,6 +255,9 @@ describe('the taint in the floor', () => {
       if (c.initiatorDomains !== undefined && !under(request.initiator, c.initiatorDomains)) return false;
       if (c.excludedInitiatorDomains !== undefined && under(request.initiator, c.excludedInitiatorDomains)) return false;
       if (c.excludedRequestDomains !== undefined && under(host, c.excludedRequestDomains)) return false;
+      if (c.requestDomains !== undefined && !under(host, c.requestDomains)) return false;
+      if (c.requestMethods !== undefined && !c.requestMethods.includes(method as never)) return false;
+      if (c.regexFilter !== undefined && !new RegExp(c.regexFilter, c.isUrlFilterCaseSensitive === true ? '' : 'i').test(request.url)) return false;
       return c.urlFilter === undefined || request.url.toLowerCase().includes(c.urlFilter.toLowerCase());
     });
     const top = Math.max(...matching.map((r) => r.priority ?? 1));
@@ -276,6 +281,18 @@ describe('the taint in the floor', () => {
       for (const where of outOfScope) expect(verdict(rules, { ...where, url }), `${name}: ${JSON.stringify(where)}`).not.toBe('block');
       // The site that showed the token may receive it (as far as the taint goes).
       expect(verdict(buildTaintRules({ policy, taint: [token] }), { tabId: inScope[0]!.tabId, url: `https://news.test/c?d=${token.value}` }), name).toBe('none');
+    }
+  });
+
+  it('an approval gives the agent a site, not the shown data: the taint holds on a granted site', () => {
+    for (const riskClass of ['READ', 'EXTERNAL_WRITE'] as const) {
+      const grant = { id: `g-${riskClass}`, tool: 'browser.request', capability: 'web.request', riskClass, recipients: [], domains: ['attacker.test'], paths: [], items: [], maxCalls: null, issuedAt: 0 };
+      const policy = makePolicy({ domains: ['news.test'], grants: [grant] });
+      const rules = [...buildSessionRules({ policy, taint: [token] }, TABS, EXT), ...buildTaintRules({ policy, taint: [token] })];
+      for (const type of ['main_frame', 'xmlhttprequest', 'image']) {
+        expect(verdict(rules, { tabId: 7, type, url: `https://attacker.test/c?d=${token.value}` }), `${riskClass} ${type}`).toBe('block');
+        expect(verdict(rules, { tabId: 7, type, url: 'https://attacker.test/c?d=news' }), `${riskClass} ${type}`).toBe('allow');
+      }
     }
   });
 });
