@@ -10,6 +10,13 @@ import type { DecisionContext, MonitorEffects, Verdict } from './monitor';
 import { dataViewOf, redactRecord, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, TaskStore } from './store';
 
+/**
+ * How many approvals one tab may have waiting at once. Past it, a new ask from that tab is blocked without
+ * asking: a page that fires hundreds of distinct asks (a read of each of hundreds of sites) would bury the
+ * one the person should refuse among them, and notify for each.
+ */
+export const MAX_PENDING_PER_TAB = 20;
+
 /** A call held until the person answers (or the approval times out). */
 export interface Waiter {
   call: ToolCall;
@@ -81,8 +88,7 @@ export class ApprovalQueue {
    */
   hold(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext, screened?: Screened): Promise<Verdict> {
     const key = approvalKeyOf(record);
-    const joins = (a: StoredApproval) => a.deltaKey === key && a.taskId === task.taskId && (record.check !== 'minimizer' || this.heldSameCall(a.id, call));
-    let approval = this.list().find(joins);
+    let approval = this.joinable(task, record, call);
     if (approval === undefined) {
       const now = this.effects.now();
       const summary = summarizeCall(call);
@@ -110,6 +116,17 @@ export class ApprovalQueue {
       list.push({ call, ctx, resolve, ...(screened !== undefined ? { screened } : {}) });
       this.waiters.set(id, list);
     });
+  }
+
+  /** Whether a new ask from this tab finds no room (MAX_PENDING_PER_TAB); one that joins a waiting approval always has room. */
+  crowded(task: ActiveTask, record: DecisionRecord, call: ToolCall, ctx: DecisionContext): boolean {
+    if (this.joinable(task, record, call) !== undefined) return false;
+    return this.list().filter((a) => a.taskId === task.taskId && a.tabId === ctx.tabId).length >= MAX_PENDING_PER_TAB;
+  }
+
+  private joinable(task: ActiveTask, record: DecisionRecord, call: ToolCall): StoredApproval | undefined {
+    const key = approvalKeyOf(record);
+    return this.list().find((a) => a.deltaKey === key && a.taskId === task.taskId && (record.check !== 'minimizer' || this.heldSameCall(a.id, call)));
   }
 
   private heldSameCall(approvalId: string, call: ToolCall): boolean {

@@ -13,7 +13,7 @@ import { floorOf, type OrgState } from '../org/managed';
 import type { OrgFloor } from '../core/org';
 import type { Finding } from '../minimizer/detect';
 import type { ModelAction, ModelResult } from '../minimizer/model';
-import { ApprovalQueue, type Waiter } from './approvals';
+import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './approvals';
 import { AuditWriter, ctxWhere, type AuditInput } from './audit';
 import type { TaskCompiler } from './compile';
 import { namedSites, writeSites } from './dnr';
@@ -237,6 +237,11 @@ export class Monitor {
     const evaluated = this.evaluateNow(task, call, null, modelSpans);
     const record = evaluated.record;
     if (record.decision === 'ASK_USER') {
+      if (this.approvals.crowded(task, record, call, ctx)) {
+        const refused: DecisionRecord = { ...record, decision: 'BLOCK', reason: `${record.reason}; not asked: ${MAX_PENDING_PER_TAB} approvals are already waiting from this tab` };
+        await this.writer.audit({ record: refused, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+        return { decision: 'BLOCK', check: refused.check, reason: refused.reason, askedUser: false };
+      }
       const held = this.approvals.hold(task, record, call, ctx, evaluated.screened);
       await this.writer.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
       return held;

@@ -6,6 +6,7 @@ import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type P
 import { MASKED_KEY } from '../../src/background/control';
 import { reportWithoutCompile } from '../../src/compiler/report';
 import { GRANT_FLOOR_WINDOW_MS } from '../../src/background/monitor';
+import { MAX_PENDING_PER_TAB } from '../../src/background/approvals';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
   tool: 'browser.request',
@@ -231,6 +232,24 @@ describe('Monitor: ASK_USER', () => {
     await monitor.handleMessage({ type: 'approval.answer', id: state.pending[0]!.id, answer: 'deny' }, POPUP);
     expect(await held).toMatchObject({ decision: 'BLOCK', askedUser: true });
     expect((await store.listAudit()).find((e) => e.answer === 'deny')?.record).toMatchObject(diagnostics);
+  });
+
+  it('a page cannot flood the person with asks: past MAX_PENDING_PER_TAB waiting in one tab, a new ask is blocked without asking (audited); identical asks still join, and other tabs still ask', async () => {
+    const { store, effects, monitor } = await setup(askPolicy());
+    const read = (i: number) => ({ tool: 'browser.request', args: { method: 'GET', url: `http://s${i}.flood${i}.test/`, kind: 'fetch' } });
+    const held = Array.from({ length: MAX_PENDING_PER_TAB + 30 }, (_, i) => monitor.handleMessage(proposal(`f${i}`, read(i)), PAGE()));
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(MAX_PENDING_PER_TAB);
+    expect(effects.notified).toHaveLength(MAX_PENDING_PER_TAB);
+    const refused = (await Promise.all(held.slice(MAX_PENDING_PER_TAB))) as ProposalAnswer[];
+    for (const answer of refused) expect(answer).toMatchObject({ decision: 'BLOCK', askedUser: false, reason: expect.stringMatching(/approvals are already waiting/) });
+    const audited = await store.listAudit({ limit: 30 });
+    expect(audited.every((e) => e.record.decision === 'BLOCK' && /approvals are already waiting/.test(e.record.reason))).toBe(true);
+    // The same call as a waiting one still joins it; another tab's ask still reaches the person.
+    void monitor.handleMessage(proposal('again', read(0)), PAGE());
+    void monitor.handleMessage(proposal('other-tab', read(999)), PAGE(8));
+    await settle();
+    expect(monitor.snapshot().approvals).toHaveLength(MAX_PENDING_PER_TAB + 1);
   });
 
   it('holds the call until "Allow once", then asks again for the next identical call', async () => {
