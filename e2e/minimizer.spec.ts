@@ -105,6 +105,40 @@ test('"Send without it" on a form rewrites the field and submits the rest', asyn
   expect(fields.get('message')).not.toContain('483920');
 });
 
+/** Found by the adaptive review of the data lane: shapes whose datum the Minimizer did not read. */
+const CARD = '4111 1111 1111 1111';
+const HIDING_PLACES: { name: string; body: () => unknown }[] = [
+  { name: 'twelve objects deep', body: () => ({ to: 'bob@corp.test', text: BENIGN, meta: JSON.parse(`${'{"x":'.repeat(12)}"card ${CARD}"${'}'.repeat(12)}`) as unknown }) },
+  { name: 'after 600 padding values', body: () => ({ pad: Array<string>(600).fill(''), to: 'bob@corp.test', text: `${BENIGN} card ${CARD}` }) },
+  { name: 'in a key', body: () => ({ to: 'bob@corp.test', text: BENIGN, meta: { [CARD]: true } }) },
+];
+const postBody = (page: Page, path: string, body: unknown) =>
+  page.evaluate(
+    ({ path, body }) =>
+      fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        (r) => r.status,
+        (e: unknown) => String(e),
+      ),
+    { path, body },
+  );
+
+test('a card number nested deep, after padding or in a key is held; deep data is cut out, a key can only be denied', async ({ fence: browser, server }) => {
+  const page = await guarded(browser, server);
+  for (const [i, place] of HIDING_PLACES.entries()) {
+    const path = `/api/hide/${i}`;
+    const sent = postBody(page, path, place.body());
+    const [approval] = await browser.waitForApprovals(1);
+    expect(approval?.check, place.name).toBe('minimizer');
+    expect(server.hits(path), place.name).toHaveLength(0);
+    expect(approval?.minimizable, place.name).toBe(place.name !== 'in a key');
+    await browser.answer(approval!.id, place.name === 'in a key' ? 'deny' : 'send-without');
+    await sent;
+    await quiet(page, 200);
+    expect(server.hits(path).map((h) => h.body).join(''), place.name).not.toContain('4111');
+  }
+  expect(await sendJson(page, '/api/clean2', BENIGN)).toBe(200);
+});
+
 test('negative control: without the extension every data class reaches the server', async ({ launchFence, server }) => {
   const browser = await launchFence({ extension: false });
   const page = await openApp(browser, server, 'app.test');
@@ -112,5 +146,9 @@ test('negative control: without the extension every data class reaches the serve
     const path = `/api/control/${i}`;
     expect(await sendJson(page, path, `${BENIGN} ${theft.datum}`)).toBe(200);
     expect(server.hits(path)[0]?.body).toContain(theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/)![0]);
+  }
+  for (const [i, place] of HIDING_PLACES.entries()) {
+    expect(await postBody(page, `/api/control-hide/${i}`, place.body())).toBe(200);
+    expect(server.hits(`/api/control-hide/${i}`)[0]?.body, place.name).toContain(CARD);
   }
 });

@@ -44,6 +44,8 @@ export interface CarriedValue {
   value: string;
   /** The input type of a form field, when known (`password`, `email`, …). */
   fieldType?: string;
+  /** A name (object key, field or query parameter name), not a value: read for data, never for addresses. */
+  name?: true;
 }
 
 export interface Finding {
@@ -72,6 +74,8 @@ const DIGIT_RUN = /(?<![0-9])[0-9]{4,8}(?![0-9])/g;
 /** A code written in two groups (`483-920`, `483 920`). */
 const SPLIT_CODE = /(?<![0-9])[0-9]{3,4}[ -][0-9]{3,4}(?![0-9])/g;
 const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ ._-]{0,2}[0-9]){12,18}(?![0-9])/g;
+/** Issuer prefixes and lengths of the common card networks (Visa, Mastercard, Amex, Discover). */
+const CARD_SHAPED = /^(?:4[0-9]{15}|4[0-9]{18}|5[1-5][0-9]{14}|2[2-7][0-9]{14}|3[47][0-9]{13}|6(?:011|5[0-9]{2})[0-9]{12})$/;
 const IBAN_CANDIDATE = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}/gi;
 const API_KEY = /\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9_-]{16,}|\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}\b/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
@@ -204,8 +208,10 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
     found.push({ kind, path, start, end });
   };
   if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase())) return [];
-  const leaf = (path.split('.').at(-1) ?? path).replace(/\[\d+\]$/, '');
-  const freeText = path === 'body' || FREE_TEXT_KEY.test(leaf);
+  // A name is no free text and no recipient: e-mail addresses and phone numbers in names are not data here
+  // (maps keyed by address are the evaluator's recipients to bind).
+  const leaf = carried.name === true ? '' : (path.split('.').at(-1) ?? path).replace(/\[\d+\]$/, '');
+  const freeText = carried.name !== true && (path === 'body' || FREE_TEXT_KEY.test(leaf));
   for (const m of value.matchAll(PRIVATE_KEY)) add('private_key', m.index, m.index + m[0].length);
   for (const m of value.matchAll(JWT)) add('jwt', m.index, m.index + m[0].length);
   for (const m of value.matchAll(API_KEY)) add('api_key', m.index, m.index + m[0].length);
@@ -217,14 +223,17 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
     const length = longestValidPrefix(m[0], ibanValid);
     if (length > 0) add('iban', m.index, m.index + length);
   }
+  // In a name, only a number with a card's issuer prefix and length: maps keyed by numeric ids and
+  // timestamps (`{"1701234567890": …}`) pass Luhn one time in ten.
+  const cardLike = carried.name === true ? (digits: string) => CARD_SHAPED.test(digits) && luhnValid(digits) : luhnValid;
   for (const m of value.matchAll(CARD_CANDIDATE)) {
-    const length = longestValidPrefix(m[0], (text) => luhnValid(digitsOf(text)));
+    const length = longestValidPrefix(m[0], (text) => cardLike(digitsOf(text)));
     if (length > 0) add('card_number', m.index, m.index + length);
   }
   // Who receives the action is the evaluator's recipient binding; the Minimizer reads what it carries.
-  for (const m of isRecipientKey(leaf) ? [] : value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
+  for (const m of isRecipientKey(leaf) || carried.name === true ? [] : value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
   for (const m of [...value.matchAll(DIGIT_RUN), ...value.matchAll(SPLIT_CODE)]) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
-  for (const m of value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
+  for (const m of carried.name === true ? [] : value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
   for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {
     const run = m[0];
     if (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) && entropyBits(run) > 4) add('session_token', m.index, m.index + run.length);
