@@ -42,6 +42,11 @@ const SETTLE_ROUNDS = 3;
 
 const ATTRIBUTES = ['alt', 'title', 'aria-label', 'aria-description', 'aria-roledescription', 'placeholder'] as const;
 const VISIBILITY_ATTRIBUTES = ['style', 'class', 'hidden', 'aria-hidden', 'open'];
+/**
+ * Inputs whose `value` attribute people and the accessibility tree read: a button's label, a text field's
+ * preset text. Hidden inputs (a CSRF token), passwords and choices are the page's data, never read.
+ */
+const SHOWN_VALUE_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'submit', 'button', 'reset']);
 /** Short labels of controls (menu items, buttons, tabs) are never removed for looking imperative. */
 const CONTROL_SELECTOR = 'a,button,summary,option,label,[role=menuitem],[role=tab],[role=button],[role=link],[role=option],[role=menuitemradio],[role=menuitemcheckbox]';
 const CONTROL_LABEL_MAX_WORDS = 6;
@@ -116,6 +121,8 @@ export class Sanitizer {
   private readonly observed = new WeakSet<Node>();
   /** Blocks with visible imperative text: hidden later by a class or style change, they are checked again. */
   private readonly visibleCandidates = new Set<Element>();
+  /** Inputs whose shown value is imperative and visible: checked again like the blocks above. */
+  private readonly valueCandidates = new Set<HTMLInputElement>();
   /** Custom elements that had no shadow root yet (upgraded later). */
   private readonly pendingHosts = new Set<Element>();
   private readonly awaitingReview = new WeakSet<Element | DocumentFragment>();
@@ -180,7 +187,7 @@ export class Sanitizer {
   private observe(root: Node): void {
     if (this.observed.has(root)) return;
     this.observed.add(root);
-    this.observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES] });
+    this.observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES, 'value'] });
   }
 
   private onRecords(records: MutationRecord[]): void {
@@ -212,6 +219,7 @@ export class Sanitizer {
       } else if (record.type === 'attributes' && isElement(record.target)) {
         const name = record.attributeName ?? '';
         if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
+        else if (name === 'value') this.inputValue(record.target);
         else this.recheckCandidates(record.target);
       }
     }
@@ -306,7 +314,10 @@ export class Sanitizer {
       let inner: Element | DocumentFragment | null = type === 11 ? (n as DocumentFragment) : null;
       if (type === 1) {
         const element = n as Element;
-        if (element.hasAttributes()) for (const name of ATTRIBUTES) if (element.hasAttribute(name)) this.attribute(element, name);
+        if (element.hasAttributes()) {
+          for (const name of ATTRIBUTES) if (element.hasAttribute(name)) this.attribute(element, name);
+          if (tag === 'INPUT') this.inputValue(element);
+        }
         if (tag === 'TEMPLATE') {
           const content = (element as HTMLTemplateElement).content;
           this.observe(content);
@@ -348,6 +359,57 @@ export class Sanitizer {
       if (!block.isConnected) this.visibleCandidates.delete(block);
       else if (within.contains(block)) this.block(block);
     }
+    for (const input of [...this.valueCandidates]) {
+      if (!input.isConnected) this.valueCandidates.delete(input);
+      else if (within.contains(input)) this.inputValue(input);
+    }
+  }
+
+  /**
+   * The `value` attribute of a button or text field, which people see as its label or preset text and the
+   * accessibility tree reports (found by the adaptive review of the data lane: `<input type=submit value="Note
+   * to the AI agent: …">` and a transparent text field's preset imperative reached the aria snapshot). Text
+   * addressed to the agent goes wherever it is; an imperative only while the control is hidden from people.
+   * Only the attribute is rewritten: a value typed since (the field is then dirty) is the user's, never touched.
+   */
+  private inputValue(element: Element): void {
+    if (element.tagName !== 'INPUT' || !SHOWN_VALUE_TYPES.has((element.getAttribute('type') ?? '').toLowerCase())) return;
+    const value = element.getAttribute('value');
+    if (value === null || value.trim().length < 8) return;
+    const cleaned = stripInvisible(value);
+    const found = findInstructions(cleaned.text, { visible: false });
+    const imperative = found.some((span) => span.rule === 'hidden-instruction');
+    const hidden = imperative && this.controlHidden(element);
+    const spans = found.filter((span) => span.rule !== 'hidden-instruction' || hidden);
+    if (imperative && !hidden) this.valueCandidates.add(element as HTMLInputElement);
+    else this.valueCandidates.delete(element as HTMLInputElement);
+    if (spans.length > 0) {
+      this.removals.push({ rule: 'attribute', chars: spans.reduce((n, s) => n + s.end - s.start, 0) });
+      element.setAttribute('value', applySpans(cleaned.text, spans));
+    } else if (cleaned.removed > 0) {
+      this.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
+      element.setAttribute('value', cleaned.text);
+    }
+  }
+
+  /** Whether a control's own text is hidden from people (its box, style, colour on its background, an ancestor's clip or fade). */
+  private controlHidden(element: Element): boolean {
+    const win = this.doc.defaultView;
+    if (win === null) return false;
+    for (let el: Element | null = element; el !== null; el = el.parentElement) if (el.getAttribute('aria-hidden') === 'true') return true;
+    if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
+    const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
+    let opacity = 1;
+    for (let el: Element | null = element; el !== null; el = el.parentElement) {
+      const style = win.getComputedStyle(el);
+      const view = el === element ? { ...styleView(style), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) } : styleView(style);
+      const background = el === element ? this.backgroundOf(el, win) : 'rgb(255, 255, 255)';
+      const why = hiddenByStyle(view, elementBox(el, win), page, background);
+      opacity *= ownOpacity(view);
+      if (el === element ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return true;
+      if (opacity <= 0.05) return true;
+    }
+    return false;
   }
 
   private comment(node: Comment): void {
