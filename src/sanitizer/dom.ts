@@ -503,6 +503,8 @@ export class Sanitizer {
         if (!el.hasAttribute('open')) return true;
         continue;
       }
+      // Text a person reaches with find-in-page, like a closed <details>.
+      if (el.getAttribute('hidden') === 'until-found') return true;
       if (el.hasAttribute('popover')) {
         if (!el.matches(':popover-open')) return true;
         continue;
@@ -538,6 +540,9 @@ export class Sanitizer {
     if (!parent.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 'not-rendered';
     const win = this.doc.defaultView;
     if (win === null) return null;
+    // `content-visibility: hidden` skips the element's own contents (its descendants fail checkVisibility,
+    // its own text does not), yet the accessibility tree still reports them.
+    if (win.getComputedStyle(parent).contentVisibility === 'hidden') return 'not-rendered';
     const range = this.doc.createRange();
     range.selectNodeContents(node);
     const rect = range.getBoundingClientRect();
@@ -554,6 +559,12 @@ export class Sanitizer {
       // fading it: opacities multiply down the tree (0.1 on a parent and 0.3 on its child are 0.03).
       opacity *= ownOpacity(view);
       if (el === parent ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return why;
+      // The text's own element clips it to a box of no height or width (`max-height: 0; overflow: hidden`):
+      // the text's range keeps its size, the element shows none of it.
+      if (el === parent && style.overflow !== 'visible') {
+        const frame = elementBox(el, win);
+        if (frame.width <= 1 || frame.height <= 1) return 'zero-size';
+      }
       if (opacity <= 0.05) return 'transparent';
     }
     return null;
