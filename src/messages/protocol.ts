@@ -56,7 +56,7 @@ export const TaintReportResponseSchema = z.lazy(() => z.strictObject({ ok: z.lit
  * `sanitizer.review` (model mode) asks for the removals a model proposes in one suspicious text block.
  */
 export const SanitizerModeSchema = z.enum(['off', 'hidden', 'model']);
-export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'model']);
+export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'generated-content', 'model']);
 export const SanitizerConfigSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.config') }));
 export const SanitizerRemovedSchema = z.lazy(() => z.strictObject({
   type: z.literal('sanitizer.removed'),

@@ -61,6 +61,13 @@ const OPENABLE_ROLES = new Set(['dialog', 'alertdialog', 'tabpanel', 'menu', 'me
 const SHADOW_HOSTS = ['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span'];
 const SHADOW_HOST_TAGS = new Set(SHADOW_HOSTS.map((t) => t.toUpperCase()));
 const MODEL_TIMEOUT_MS = 10_000;
+/** The pseudo-elements whose `content` the accessibility tree reads as text. */
+const PSEUDOS = ['::before', '::after'] as const;
+/** Marks an element whose generated content was replaced (the value names the pseudo-elements). */
+const GENERATED_MARK = 'data-agentsfence-generated';
+/** A `content` value this short carries no instruction (icons, quotes, counters, clearfix `""`). */
+const MIN_GENERATED_CHARS = 12;
+const CONTENT_TOKEN = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)/g;
 
 interface Piece {
   node: Text;
@@ -129,6 +136,10 @@ export class Sanitizer {
   private readonly reviewed = new Map<string, string[] | null>();
   private removals: Removal[] = [];
   private readonly colours: SrgbColours;
+  /** Our own rules that replace flagged generated content with the marker (adopted once needed). */
+  private generatedSheet: CSSStyleSheet | null = null;
+  /** Whether the stylesheets may generate text, as last read (null: read again, they changed). */
+  private stylesheetsRead: boolean | null = null;
 
   constructor(
     private readonly doc: Document,
@@ -155,7 +166,14 @@ export class Sanitizer {
     // do not bubble.
     const restyled = (event: Event) => {
       if (event.type === 'load' && (event.target as Element | null)?.tagName !== 'LINK') return;
-      if (this.mode !== null && this.mode !== 'off') this.batch(() => this.recheckCandidates(this.doc));
+      if (this.mode !== null && this.mode !== 'off')
+        this.batch(() => {
+          this.recheckCandidates(this.doc);
+          if (event.type === 'load') {
+            this.stylesheetsRead = null;
+            this.generatedContent(this.doc.querySelectorAll('*'));
+          }
+        });
     };
     for (const type of ['load', 'animationend', 'transitionend']) this.doc.addEventListener(type, restyled, true);
   }
@@ -226,6 +244,14 @@ export class Sanitizer {
     for (const block of blocks) this.block(block);
     // A stylesheet added or edited after the blocks were read may hide the visible imperative text they kept.
     if (stylesChanged) this.recheckCandidates(this.doc);
+    // Generated content needs computed styles: read once the document is parsed (refresh), then for what
+    // is added or restyled later.
+    if (this.doc.readyState !== 'loading') {
+      if (stylesChanged) this.stylesheetsRead = null;
+      const added: Element[] = [];
+      if (!stylesChanged) for (const node of visited) if (isElement(node) && node.isConnected) added.push(node);
+      this.generatedContent(stylesChanged ? this.doc.querySelectorAll('*') : added);
+    }
     this.recheckHosts();
   }
 
@@ -265,6 +291,8 @@ export class Sanitizer {
   /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
   private refresh(): void {
     this.recheckCandidates(this.doc);
+    this.stylesheetsRead = null;
+    this.generatedContent(this.doc.querySelectorAll('*'));
     this.discoverHosts(this.doc);
     this.recheckHosts();
   }
@@ -390,6 +418,92 @@ export class Sanitizer {
       this.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
       element.setAttribute('value', cleaned.text);
     }
+  }
+
+  /**
+   * CSS generated content (`::before { content: "…" }`, `content: attr(data-x)`), which people see as text
+   * where it is drawn and the accessibility tree reads as text (found by the adaptive review of the data lane:
+   * it reached the aria snapshot). Text addressed to the agent is replaced with the marker wherever it is; an
+   * imperative with a target only where it is hidden from people. Replaced by a rule of our own on the
+   * element (the page's stylesheet may be another origin's, which no script can edit). Computed styles are
+   * read only when some stylesheet may generate text: one that cannot be read (another origin's), or one with
+   * a `content` longer than an icon or with `attr()`.
+   */
+  private generatedContent(elements: ArrayLike<Element>): void {
+    if (elements.length === 0) return;
+    this.stylesheetsRead ??= this.mayGenerateText();
+    if (!this.stylesheetsRead) return;
+    const win = this.doc.defaultView;
+    if (win === null) return;
+    const check = (el: Element) => {
+      for (const pseudo of PSEUDOS) {
+        const style = win.getComputedStyle(el, pseudo);
+        const content = style.content;
+        if (content.length < MIN_GENERATED_CHARS && !content.includes('attr(')) continue;
+        if (content === 'none' || content === 'normal') continue;
+        let text = '';
+        for (const m of content.matchAll(CONTENT_TOKEN)) text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (el.getAttribute(m[2] ?? '') ?? '');
+        if (text.trim().length < 8 || text.includes(MARKER)) continue;
+        const spans = findInstructions(stripInvisible(text).text, { visible: false });
+        const imperativeOnly = spans.every((s) => s.rule === 'hidden-instruction');
+        if (spans.length === 0 || (imperativeOnly && !this.pseudoHidden(el, style, win))) continue;
+        this.replaceGenerated(el, pseudo);
+        this.removals.push({ rule: 'generated-content', chars: text.length });
+      }
+    };
+    for (let i = 0; i < elements.length; i++) check(elements[i]!);
+  }
+
+  /** Whether any stylesheet of the document may put text in `content` (see generatedContent). */
+  private mayGenerateText(): boolean {
+    const sheets: CSSStyleSheet[] = [...Array.from(this.doc.styleSheets), ...(this.doc.adoptedStyleSheets ?? [])].filter((s) => s !== this.generatedSheet);
+    const long = (rules: CSSRuleList): boolean => {
+      for (let i = 0; i < rules.length; i++) {
+        const rule = rules[i]!;
+        if ('style' in rule) {
+          const content = (rule as CSSStyleRule).style.getPropertyValue('content');
+          if (content.length >= MIN_GENERATED_CHARS || content.includes('attr(')) return true;
+        }
+        if ('cssRules' in rule && long((rule as CSSGroupingRule).cssRules)) return true;
+        if ('styleSheet' in rule && (rule as CSSImportRule).styleSheet !== null && readable((rule as CSSImportRule).styleSheet!)) return true;
+      }
+      return false;
+    };
+    const readable = (sheet: CSSStyleSheet): boolean => {
+      let rules: CSSRuleList;
+      try {
+        rules = sheet.cssRules;
+      } catch {
+        return true; // another origin's stylesheet: it may
+      }
+      return long(rules);
+    };
+    return sheets.some(readable);
+  }
+
+  /** A pseudo-element's text is hidden when its element is, or its own style hides it (size, colour, fade). */
+  private pseudoHidden(el: Element, style: CSSStyleDeclaration, win: Window): boolean {
+    if (this.controlHidden(el)) return true;
+    const view = { ...styleView(style), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) };
+    const box = elementBox(el, win);
+    const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
+    const why = hiddenByStyle(view, { ...box, width: Math.max(box.width, 2), height: Math.max(box.height, 2) }, page, this.backgroundOf(el, win));
+    return why !== null;
+  }
+
+  private replaceGenerated(el: Element, pseudo: (typeof PSEUDOS)[number]): void {
+    if (this.generatedSheet === null) {
+      const win = this.doc.defaultView as (Window & typeof globalThis) | null;
+      if (win === null) return;
+      const sheet = new win.CSSStyleSheet();
+      const marker = JSON.stringify(MARKER);
+      for (const p of PSEUDOS) sheet.insertRule(`[${GENERATED_MARK}~="${p.slice(2)}"][${GENERATED_MARK}~="${p.slice(2)}"]${p} { content: ${marker} !important; }`);
+      this.doc.adoptedStyleSheets = [...this.doc.adoptedStyleSheets, sheet];
+      this.generatedSheet = sheet;
+    }
+    const marks = new Set((el.getAttribute(GENERATED_MARK) ?? '').split(' ').filter((m) => m !== ''));
+    marks.add(pseudo.slice(2));
+    el.setAttribute(GENERATED_MARK, [...marks].join(' '));
   }
 
   /** Whether a control's own text is hidden from people (its box, style, colour on its background, an ancestor's clip or fade). */

@@ -13,6 +13,7 @@ const RULE_WORDS: Record<SanitizerRule, [one: string, many: string]> = {
   braille: ['Braille-encoded text', 'Braille-encoded texts'],
   comment: ['HTML comment carrying an instruction', 'HTML comments carrying instructions'],
   attribute: ['instruction in an attribute (alt, title, aria-label)', 'instructions in attributes (alt, title, aria-label)'],
+  'generated-content': ['instruction in CSS generated content (::before, ::after)', 'instructions in CSS generated content (::before, ::after)'],
   model: ['instruction found by the model', 'instructions found by the model'],
 };
 

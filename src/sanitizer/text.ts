@@ -23,6 +23,7 @@ export type SanitizerRule =
   | 'braille'
   | 'comment'
   | 'attribute'
+  | 'generated-content'
   | 'model';
 
 // Zero-width space/joiners, word joiner, BOM, Mongolian vowel separator, invisible operators,
