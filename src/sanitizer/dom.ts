@@ -611,6 +611,12 @@ export class Sanitizer {
     const first = pieces.find((p) => p.end > span.start && p.node.data.trim() !== '');
     const root = first?.node.getRootNode();
     if (root !== undefined && root.nodeType === 11 && !(root instanceof ShadowRoot)) return true; // a <template>'s content: the page renders it later
+    // Text that names a control (`aria-labelledby`) is its name in the accessibility tree whether or not it is
+    // shown: a closed tooltip that labels a button is no widget a person opens to read it (found by the
+    // adaptive review of the data lane: the button's name in the aria snapshot was the hidden instruction).
+    for (let el: Element | null = first?.node.parentElement ?? null; el !== null; el = el.parentElement) {
+      if (el.id !== '' && this.doc.querySelector(`[aria-labelledby~="${CSS.escape(el.id)}"]`) !== null) return false;
+    }
     // Only while it is closed: text hidden by other means inside an open widget is hidden from a person.
     for (let el: Element | null = first?.node.parentElement ?? null; el !== null; el = el.parentElement) {
       if (el.tagName === 'DETAILS' || el.tagName === 'DIALOG') {
