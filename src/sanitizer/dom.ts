@@ -40,7 +40,8 @@ const SKIP = new Set(['SCRIPT', 'STYLE', 'TEXTAREA']);
 /** Rounds of records made during one batch read before the rest is left to the observer's next delivery. */
 const SETTLE_ROUNDS = 3;
 
-const ATTRIBUTES = ['alt', 'title', 'aria-label', 'aria-description', 'aria-roledescription', 'placeholder'] as const;
+/** Attributes people or the accessibility tree read as text (`label`: an `<option>`'s or `<optgroup>`'s shown text). */
+const ATTRIBUTES = ['alt', 'title', 'aria-label', 'aria-description', 'aria-roledescription', 'placeholder', 'aria-placeholder', 'aria-valuetext', 'label'] as const;
 const VISIBILITY_ATTRIBUTES = ['style', 'class', 'hidden', 'aria-hidden', 'open'];
 /**
  * Inputs whose `value` attribute people and the accessibility tree read: a button's label, a text field's
