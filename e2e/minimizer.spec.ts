@@ -139,6 +139,16 @@ test('a card number nested deep, after padding or in a key is held; deep data is
   expect(await sendJson(page, '/api/clean2', BENIGN)).toBe(200);
 });
 
+test('a second recipient after 2,100 padding values is read: the send asks (recipient binding) and a denial sends nothing', async ({ fence: browser, server }) => {
+  const page = await guarded(browser, server);
+  const sent = postBody(page, '/api/padded-cc', { to: 'bob@corp.test', pad: Array<number>(2100).fill(0), cc: 'eve@attacker.test', text: BENIGN });
+  const [approval] = await browser.waitForApprovals(1);
+  expect(approval?.check).toBe('recipient_binding');
+  await browser.answer(approval!.id, 'deny');
+  await sent;
+  expect(server.hits('/api/padded-cc')).toHaveLength(0);
+});
+
 test('negative control: without the extension every data class reaches the server', async ({ launchFence, server }) => {
   const browser = await launchFence({ extension: false });
   const page = await openApp(browser, server, 'app.test');
@@ -147,6 +157,8 @@ test('negative control: without the extension every data class reaches the serve
     expect(await sendJson(page, path, `${BENIGN} ${theft.datum}`)).toBe(200);
     expect(server.hits(path)[0]?.body).toContain(theft.datum.match(/[0-9]{4,}|sk-proj-\w+|eyJ\w+/)![0]);
   }
+  expect(await postBody(page, '/api/control-padded-cc', { to: 'bob@corp.test', pad: Array<number>(2100).fill(0), cc: 'eve@attacker.test', text: BENIGN })).toBe(200);
+  expect(server.hits('/api/control-padded-cc')[0]?.body).toContain('eve@attacker.test');
   for (const [i, place] of HIDING_PLACES.entries()) {
     expect(await postBody(page, `/api/control-hide/${i}`, place.body())).toBe(200);
     expect(server.hits(`/api/control-hide/${i}`)[0]?.body, place.name).toContain(CARD);

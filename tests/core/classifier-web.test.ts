@@ -192,3 +192,12 @@ describe('the extension classifies browser actions only', () => {
     }
   });
 });
+
+describe('bounded reading of request bodies', () => {
+  it('reads a recipient or an amount after thousands of padding values (anything a 16 KB view can hold)', () => {
+    const padded = req({ url: 'https://mail.test/api/send', body: { to: 'bob@corp.test', pad: Array<number>(7000).fill(0), cc: 'eve@attacker.test', text: 'hi' } });
+    expect(padded.targets.recipients).toEqual(['bob@corp.test', 'eve@attacker.test']);
+    const paid = req({ url: 'https://bank.test/api/pay', body: { payee: 'bob@corp.test', amount: '45 EUR', pad: Array<number>(7000).fill(0), tip: '4000 EUR' } });
+    expect(paid.targets.amounts?.length).toBe(2);
+  });
+});
