@@ -496,11 +496,20 @@ export class Sanitizer {
     if (this.generatedSheet === null) {
       const win = this.doc.defaultView as (Window & typeof globalThis) | null;
       if (win === null) return;
-      const sheet = new win.CSSStyleSheet();
       const marker = JSON.stringify(MARKER);
-      for (const p of PSEUDOS) sheet.insertRule(`[${GENERATED_MARK}~="${p.slice(2)}"][${GENERATED_MARK}~="${p.slice(2)}"]${p} { content: ${marker} !important; }`);
-      this.doc.adoptedStyleSheets = [...this.doc.adoptedStyleSheets, sheet];
-      this.generatedSheet = sheet;
+      const rules = PSEUDOS.map((p) => `[${GENERATED_MARK}~="${p.slice(2)}"][${GENERATED_MARK}~="${p.slice(2)}"]${p} { content: ${marker} !important; }`);
+      try {
+        const sheet = new win.CSSStyleSheet();
+        for (const rule of rules) sheet.insertRule(rule);
+        this.doc.adoptedStyleSheets = [...this.doc.adoptedStyleSheets, sheet];
+        this.generatedSheet = sheet;
+      } catch {
+        // A content script that may not adopt a sheet of its own (Firefox's wrappers): a <style> element.
+        const style = this.doc.createElement('style');
+        style.textContent = rules.join('\n');
+        (this.doc.head ?? this.doc.documentElement).append(style);
+        this.generatedSheet = style.sheet;
+      }
     }
     const marks = new Set((el.getAttribute(GENERATED_MARK) ?? '').split(' ').filter((m) => m !== ''));
     marks.add(pseudo.slice(2));
