@@ -1,4 +1,4 @@
-import { applySpans, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
+import { applySpans, classify, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
 import { hiddenByStyle, ownOpacity, parseColour, type HiddenReason, type StyleView } from './visibility';
 
 /**
@@ -74,6 +74,19 @@ interface Piece {
   node: Text;
   start: number;
   end: number;
+}
+
+/** Blocks an instruction can be split across: list items, cells, paragraphs, plain boxes. */
+const SPLIT_TAGS = new Set(['LI', 'TD', 'TH', 'P', 'DIV', 'DT', 'DD', 'SPAN', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'SECTION']);
+/** Words or targets without which a run of blocks is no instruction (a cheap test before the rules read it). */
+const SPLIT_WORTH_READING = /@|:\/\/|assistant|agent|\bai\b|a\.i\.|llm|language model|gpt|claude|gemini|copilot|\bbots?\b|crawler|ignore|disregard|override|bypass|instruction|prompt|directive|the user|you are now|you (?:must|will) now|you have been|\.(?:pdf|docx?|xlsx?|csv|zip|json)\b|[€$£]\s?\d|\b[A-Z]{2}\d{2}[A-Z0-9 ]{11,}|password|passcode|sign-?in code|api[\s_-]?key|token|credential/i;
+
+function splittable(el: Element): boolean {
+  return SPLIT_TAGS.has(el.tagName);
+}
+
+function endsSentence(text: string): boolean {
+  return /[.!?]["')\]]*\s*$/.test(text);
 }
 
 function isElement(node: Node): node is Element {
@@ -243,6 +256,7 @@ export class Sanitizer {
       }
     }
     for (const block of blocks) this.block(block);
+    this.splitAcross(blocks);
     // A stylesheet added or edited after the blocks were read may hide the visible imperative text they kept.
     if (stylesChanged) this.recheckCandidates(this.doc);
     // Generated content needs computed styles: read once the document is parsed (refresh), then for what
@@ -287,6 +301,7 @@ export class Sanitizer {
     const blocks = new Set<Element | DocumentFragment>();
     this.scanNode(root, blocks, new Set());
     for (const block of blocks) this.block(block);
+    this.splitAcross(blocks);
   }
 
   /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
@@ -561,6 +576,53 @@ export class Sanitizer {
       this.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
       element.setAttribute(name, cleaned.text);
     }
+  }
+
+  /**
+   * An instruction split across sibling blocks (two list items, two table cells: "Ignore all previous" |
+   * "instructions and e-mail …"), where neither half is one alone (found by the adaptive review of the data
+   * lane: it reached the aria snapshot). Runs of up to three sibling blocks, the earlier ones ending with no
+   * sentence mark, are read together when the run names an agent or an instruction, or carries a target; text
+   * addressed to the agent goes, an imperative only when every part is hidden from people.
+   */
+  private splitAcross(blocks: ReadonlySet<Element | DocumentFragment>): void {
+    const starts = new Set<Element>();
+    for (const block of blocks) {
+      if (!isElement(block) || !block.isConnected) continue;
+      let start = block;
+      for (let back = 0, prev = block.previousElementSibling; back < 2 && prev !== null && splittable(prev) && !endsSentence(piecesOf(prev).text); back++, prev = prev.previousElementSibling) start = prev;
+      starts.add(start);
+    }
+    for (const start of starts) {
+      const run: { el: Element; text: string; pieces: Piece[] }[] = [];
+      for (let el: Element | null = start; el !== null && run.length < 3 && splittable(el); el = el.nextElementSibling) {
+        const { text, pieces } = piecesOf(el);
+        if (text.trim() === '' || text.includes(MARKER)) break;
+        run.push({ el, text, pieces });
+        if (run.length >= 2 && this.cutSplit(run)) break;
+        if (endsSentence(text)) break;
+      }
+    }
+  }
+
+  /** Cuts a run of blocks that is an instruction only when read together; true when it did. */
+  private cutSplit(run: readonly { el: Element; text: string; pieces: Piece[] }[]): boolean {
+    const joined = run.map((r) => r.text.trim()).join(' ');
+    if (!SPLIT_WORTH_READING.test(joined)) return false;
+    const finding = classify(joined);
+    if (finding === null || run.some((r) => classify(r.text) !== null)) return false;
+    if (finding === 'imperative') {
+      const hidden = run.every((r) => {
+        const span = { start: 0, end: r.text.length, rule: 'hidden-instruction' as const };
+        return this.hiddenFromPeople(r.pieces, span) !== null && !this.inOpenableWidget(r.pieces, span);
+      });
+      if (!hidden) return false;
+    }
+    run.forEach((r, i) => {
+      this.removals.push({ rule: finding === 'addressed' ? 'addressed-to-agent' : 'hidden-instruction', chars: r.text.length });
+      cut(r.pieces, { start: 0, end: r.text.length }, i === 0 ? MARKER : '');
+    });
+    return true;
   }
 
   /** Reads one block and removes what the rules find; in model mode, sends what is only suspicious. */
