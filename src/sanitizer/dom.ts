@@ -143,7 +143,7 @@ export class Sanitizer {
   /** Blocks with visible imperative text: hidden later by a class or style change, they are checked again. */
   private readonly visibleCandidates = new Set<Element>();
   /** Inputs whose shown value is imperative and visible: checked again like the blocks above. */
-  private readonly valueCandidates = new Set<HTMLInputElement>();
+  private readonly valueCandidates = new Set<Element>();
   /** Custom elements that had no shadow root yet (upgraded later). */
   private readonly pendingHosts = new Set<Element>();
   private readonly awaitingReview = new WeakSet<Element | DocumentFragment>();
@@ -245,8 +245,10 @@ export class Sanitizer {
           this.scanNode(node, blocks, visited);
         }
         if ((record.target as Element).tagName === 'STYLE') stylesChanged = true;
+        if ((record.target as Element).tagName === 'TEXTAREA') this.inputValue(record.target as Element);
       } else if (record.type === 'characterData') {
         if (record.target.parentElement?.tagName === 'STYLE') stylesChanged = true;
+        if (record.target.parentElement?.tagName === 'TEXTAREA') this.inputValue(record.target.parentElement);
         this.scanNode(record.target, blocks, visited);
       } else if (record.type === 'attributes' && isElement(record.target)) {
         const name = record.attributeName ?? '';
@@ -344,7 +346,10 @@ export class Sanitizer {
       const type = n.nodeType;
       const tag = type === 1 ? (n as Element).tagName : '';
       // Not marked visited: `visited` holds the nodes whose whole subtree this batch read.
-      if (SKIP.has(tag)) return;
+      if (SKIP.has(tag)) {
+        if (tag === 'TEXTAREA') this.inputValue(n as Element);
+        return;
+      }
       visited.add(n);
       if (type === 3) {
         if (!inSkipped && block !== null) blocks.add(block);
@@ -417,22 +422,25 @@ export class Sanitizer {
    * Only the attribute is rewritten: a value typed since (the field is then dirty) is the user's, never touched.
    */
   private inputValue(element: Element): void {
-    if (element.tagName !== 'INPUT' || !SHOWN_VALUE_TYPES.has((element.getAttribute('type') ?? '').toLowerCase())) return;
-    const value = element.getAttribute('value');
+    // A <textarea>'s text is its preset value in the same way (a value typed since is never touched).
+    const textarea = element.tagName === 'TEXTAREA';
+    if (!textarea && (element.tagName !== 'INPUT' || !SHOWN_VALUE_TYPES.has((element.getAttribute('type') ?? '').toLowerCase()))) return;
+    const value = textarea ? element.textContent : element.getAttribute('value');
     if (value === null || value.trim().length < 8) return;
     const cleaned = stripInvisible(value);
     const found = findInstructions(cleaned.text, { visible: false });
     const imperative = found.some((span) => span.rule === 'hidden-instruction');
     const hidden = imperative && this.controlHidden(element);
     const spans = found.filter((span) => span.rule !== 'hidden-instruction' || hidden);
-    if (imperative && !hidden) this.valueCandidates.add(element as HTMLInputElement);
-    else this.valueCandidates.delete(element as HTMLInputElement);
+    if (imperative && !hidden) this.valueCandidates.add(element);
+    else this.valueCandidates.delete(element);
+    const write = (text: string) => (textarea ? (element.textContent = text) : element.setAttribute('value', text));
     if (spans.length > 0) {
       this.removals.push({ rule: 'attribute', chars: spans.reduce((n, s) => n + s.end - s.start, 0) });
-      element.setAttribute('value', applySpans(cleaned.text, spans));
+      write(applySpans(cleaned.text, spans));
     } else if (cleaned.removed > 0) {
       this.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
-      element.setAttribute('value', cleaned.text);
+      write(cleaned.text);
     }
   }
 
