@@ -1,6 +1,6 @@
 import { classOfAnyForm, isVerb, requestClassOfVerb, STRONG_OPEN_WEB_VERBS, WEAK_OPEN_WEB_VERBS, type GrantableClass } from './verbs';
 import { extractTargets, type TargetToken } from './targets';
-import { findMoney, parseQuantity, wordsNumber, type MoneyMention } from '../core/amounts';
+import { findMoney, parseQuantity, unreadMoney, wordsNumber, type MoneyMention, type UnreadMoney } from '../core/amounts';
 
 /**
  * Reads an isolated instruction as a list of clauses. A clause is a request for class C when, with
@@ -62,6 +62,11 @@ export interface Clause {
   count: number | null;
   /** Money amounts written in the clause with a currency ("45 EUR", "€45", "forty-five euros"). */
   amounts: MoneyMention[];
+  /**
+   * Money the clause writes but findMoney cannot read exactly ("pay bob 45", "99 cents", "tip 15%",
+   * "under 50"), see unreadMoney: a payment the words carry one of is never bound wider than read — it asks.
+   */
+  unread: UnreadMoney[];
   /** How many items a purchase asks for in one order ("buy two packs", "a dozen", "3x"); null when unsaid. */
   quantity: number | null;
   /**
@@ -583,6 +588,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const count = verb === null ? null : countIn(words, verbIndex, text);
   const items = verb !== null && ITEM_VERBS.has(verb.w) ? itemsIn(text, words, verbIndex, targets) : [];
   const amounts = findMoney(clauseText).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
+  const read = [...amounts, ...targets].map((r) => ({ start: r.start - s, end: r.end - s }));
+  const unread = unreadMoney(clauseText, read, verb?.w ?? null).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
   const quantity = verb === null ? null : quantityIn(words, verbIndex, text, amounts);
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
@@ -613,6 +620,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     items,
     count,
     amounts,
+    unread,
     quantity,
     openWeb,
   };

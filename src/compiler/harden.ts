@@ -1,4 +1,4 @@
-import { amountTarget, compareDecimal, type MoneyMention } from '../core/amounts';
+import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { registrableDomain } from '../core/domains';
@@ -65,6 +65,11 @@ export interface WordsBound {
   amounts: Map<RiskClass, MoneyMention & { clause: Clause }>;
   /** The most items one order may carry, with the clause that names it. */
   quantities: Map<RiskClass, { quantity: number; clause: Clause }>;
+  /**
+   * Money the words write for a class but the compiler cannot read exactly ("pay bob 45", "pay 99 cents",
+   * "tip 15%", "don't spend more than 50"): the class asks rather than binding wider than it reads.
+   */
+  unreadAmounts: Map<RiskClass, UnreadMoney & { clause: Clause }>;
 }
 
 /** Classes whose clauses bind an amount and a quantity: money moves only there. */
@@ -108,6 +113,23 @@ function ceilingsOf(analysis: Analysis): Ceiling[] {
       return clause.request === null && !clause.negated ? [{ ...m, clause, stated: true }] : [];
     });
   });
+}
+
+/**
+ * Money the compiler could not read that a payment's bound would have to reflect: any in a money
+ * request's own clause, and in other clauses what a ceiling word leads to or a clause that requests
+ * nothing states (as ceilingsOf reads the amounts it can).
+ */
+function unreadOf(analysis: Analysis, requests: readonly Clause[]): (UnreadMoney & { clause: Clause })[] {
+  const own = requests.flatMap((clause) => clause.unread.map((u) => ({ ...u, clause })));
+  const elsewhere = analysis.clauses.flatMap((clause) => {
+    if (clause.request !== null && MONEY_CLASSES.has(clause.request)) return [];
+    return clause.unread.flatMap((u) => {
+      const lead = analysis.text.slice(clause.start, u.start);
+      return CEILING_WORDS.test(lead) || (clause.request === null && !clause.negated) ? [{ ...u, clause }] : [];
+    });
+  });
+  return [...own, ...elsewhere];
 }
 
 /**
@@ -159,9 +181,12 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
   }
   const amounts = new Map<RiskClass, MoneyMention & { clause: Clause }>();
   const quantities = new Map<RiskClass, { quantity: number; clause: Clause }>();
+  const unreadAmounts = new Map<RiskClass, UnreadMoney & { clause: Clause }>();
   const ceilings = ceilingsOf(analysis);
   for (const [cls, clauses] of requests) {
     if (!MONEY_CLASSES.has(cls)) continue;
+    const unread = unreadOf(analysis, clauses)[0];
+    if (unread !== undefined) unreadAmounts.set(cls, unread);
     const amount = withCeilings(boundAmount(clauses), ceilings);
     if (amount !== undefined) amounts.set(cls, amount);
     for (const clause of clauses) {
@@ -169,7 +194,7 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
       if (clause.quantity !== null && (most === undefined || clause.quantity > most.quantity)) quantities.set(cls, { quantity: clause.quantity, clause });
     }
   }
-  return { requests, recipients, domains, paths, openWeb, calls, items, amounts, quantities };
+  return { requests, recipients, domains, paths, openWeb, calls, items, amounts, quantities, unreadAmounts };
 }
 
 /** All occurrences of `quote` in `text`, case-insensitive. */
@@ -400,6 +425,15 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   for (const cls of CONSEQUENTIAL_CLASSES) {
     const g = grants.get(cls);
     if (g === undefined) continue;
+    // Money the words write but the compiler cannot read exactly: no bound it could set is known to be
+    // within what the user meant, so each payment asks (showing its amount) instead of binding wider.
+    const unread = bound.unreadAmounts.get(cls);
+    if (unread !== undefined) {
+      ceilings[cls] = 'ask';
+      addEvidence(`ceilings:${cls}`, unread.clause);
+      removed.push({ ref: `allow.classes:${cls}`, why: `could not read the amount "${unread.text}" exactly: each ${cls} action asks` });
+      continue;
+    }
     ceilings[cls] = 'allow';
     if (g.listing.classes) {
       allow.classes.push(cls);

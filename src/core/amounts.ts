@@ -8,12 +8,18 @@
  *
  * Locale forms read: `45`, `45.00`, `45,00`, `4,500`, `4.500,00`, `4 500`, `4'500`, `1,234,567.89`,
  * `45,-`, symbols and codes before or after (`€45`, `45 €`, `EUR 45`, `45 EUR`, `US$1,200.50`), number
- * words up to the thousands ("forty-five euros", "one thousand two hundred dollars").
+ * words up to the thousands ("forty-five euros", "one thousand two hundred dollars"); in the user's words
+ * also codes touching the digits (`45EUR`, `EUR45`), scales (`€2k`, `1,5k EUR`, `2 thousand euros`,
+ * `2.5 million USD`) and minor units (`45 euro cents`, `50p`).
  *
- * Ambiguity: `4,500` and `4.500` are 4.5 in one locale and 4500 in another. Every reader here returns
- * the LARGER reading, because the only question asked of an amount an action proposes is "is it above
- * what the user named?" and the larger reading can only turn an ALLOW into an ASK_USER (fail safe).
- * A negative or otherwise unreadable value is unreadable, never zero.
+ * Ambiguity: `4,500` and `4.500` are 4.5 in one locale and 4500 in another. In a value an action
+ * proposes, every reader here returns the LARGER reading, because the only question asked of it is "is
+ * it above what the user named?" and the larger reading can only turn an ALLOW into an ASK_USER (fail
+ * safe). In the user's words (findMoney) a number is read as money is written: no currency read here has
+ * three decimals, so `2,000 EUR` is 2000 (reading it as 2 EUR blocked real payments); digits that do not
+ * state one value (`1,20000 EUR`, `1.659 EUR/l`) and money findMoney cannot bind (`pay bob 45`, `99 cents`,
+ * `tip 15%`) are reported by unreadMoney, and the compiler then asks before every payment rather than
+ * binding one wider than the words. A negative or otherwise unreadable value is unreadable, never zero.
  */
 
 export interface Money {
@@ -137,7 +143,8 @@ const UNITS: Readonly<Record<string, number>> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
   thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
 };
-const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90 };
+/** (`fourty`, `ninty`: misspellings people type; each is one number only.) */
+const TENS: Readonly<Record<string, number>> = { twenty: 20, thirty: 30, forty: 40, fourty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, ninty: 90 };
 
 /**
  * A number written in words, up to the thousands: "forty-five", "one hundred and five", "a thousand
@@ -262,16 +269,31 @@ export interface MoneyMention {
   end: number;
 }
 
-const NUMBER_WORD = String.raw`(?:a|an|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand)`;
+const NUMBER_WORD = String.raw`(?:a|an|zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fourty|fifty|sixty|seventy|eighty|ninety|ninty|hundred|thousand)`;
 const NUMBER_WORD_RUN = String.raw`${NUMBER_WORD}(?:(?:[ -]|\sand\s)${NUMBER_WORD})*`;
-const CURRENCY_TOKEN = String.raw`${SYMBOL_ALTERNATION}|\b[A-Za-z]{3,7}\b`;
+/** A code or word after a number may touch it ("45EUR"), and one before a number too ("EUR45"). */
+const CURRENCY_TOKEN_AFTER = String.raw`${SYMBOL_ALTERNATION}|(?:\b|(?<=\d))[A-Za-z]{3,7}\b`;
+const CURRENCY_TOKEN_BEFORE = String.raw`${SYMBOL_ALTERNATION}|\b[A-Za-z]{3,7}(?:\b|(?=\d))`;
+/**
+ * A scale after the digits: `2k`, `1.5m`, `2 thousand`, `2.5 million`, `3 Mio.`. Letters touch the digits;
+ * words may follow a space. What follows the scale is no letter (`2kg` is no amount).
+ */
+const SCALE = String.raw`(?:(?:k|K|m|M|mn|bn)|\s?(?:thousand|million|billion|mio\.?|Mio\.?))(?![A-Za-z])`;
+const SCALES: Readonly<Record<string, number>> = { k: 3, thousand: 3, m: 6, mn: 6, million: 6, mio: 6, 'mio.': 6, bn: 9, billion: 9 };
+/** The number of a mention: digits with an optional scale, no letter or digit right after the number. */
+const SCALED_RUN = String.raw`(?:${NUMBER_RUN})(?:${SCALE})?`;
 
 /** Amounts in text, tried in this order (matchAll copies each, so sharing them is safe). */
 const MONEY_IN_TEXT: readonly [RegExp, 'before' | 'after' | 'words'][] = [
-  [new RegExp(String.raw`(?<![\w$])(${CURRENCY_TOKEN}) ?(${NUMBER_RUN})`, 'gu'), 'before'],
-  [new RegExp(String.raw`(?<![\w.,])(${NUMBER_RUN}) ?(${CURRENCY_TOKEN})`, 'gu'), 'after'],
-  [new RegExp(String.raw`\b(${NUMBER_WORD_RUN}) (${CURRENCY_TOKEN})`, 'giu'), 'words'],
+  [new RegExp(String.raw`(?<![\w$])(${CURRENCY_TOKEN_BEFORE}) ?(${SCALED_RUN})(?![A-Za-z\d])`, 'gu'), 'before'],
+  [new RegExp(String.raw`(?<![\w.,])(${SCALED_RUN}) ?(${CURRENCY_TOKEN_AFTER})`, 'gu'), 'after'],
+  [new RegExp(String.raw`\b(${NUMBER_WORD_RUN}) (${CURRENCY_TOKEN_AFTER})`, 'giu'), 'words'],
 ];
+
+/** Minor units after a currency word or code: "45 euro cents" is 0.45 EUR, never 45 EUR. */
+const MINOR_AFTER = /^ ?(?:cents?|ct|pence|penny|pennies)\b/i;
+/** A rate, not a payment: "1.659 EUR/l", "12.500 EUR per month" (see userNumber on the ambiguous digits). */
+const RATE_AFTER = /^\s*(?:\/|per\b|an? (?:hour|day|week|month|year|litre|liter|kg|night)\b)/i;
 
 /** Codes people write in lower case after a number ("120 eur"); none of them is an English word. */
 const LOWER_CASE_CODES = new Set(['eur', 'usd', 'gbp', 'chf', 'jpy', 'cad', 'aud', 'nzd', 'sek', 'nok', 'dkk', 'pln', 'czk', 'huf', 'inr', 'cny', 'sgd', 'hkd', 'brl', 'mxn', 'zar']);
@@ -286,25 +308,128 @@ function writtenCurrency(token: string, afterNumber: boolean): string | null {
   return currencyOf(token);
 }
 
+/** `"2.5"` × 10^3 → `"2500"`, exactly. */
+function scaleDecimal(value: string, zeros: number): string {
+  const [int = '0', frac = ''] = value.split('.');
+  const padded = frac.padEnd(zeros, '0');
+  return canonical(int + padded.slice(0, zeros), padded.slice(zeros));
+}
+
 /**
- * Money amounts written in a text, with their spans: a number with a currency before or after it.
- * A bare number ("pay Bob 45") names no currency and is no amount here: it binds nothing. An ambiguous
- * number ("4,500 EUR") takes its SMALLER reading: this is the bound, and a smaller bound can only make
- * more actions ask (fail safe; the popup shows the bound as read).
+ * The one value a number the user wrote for money has; null when the digits do not say it exactly.
+ * Money has at most two decimals in every currency read here, so one separator followed by exactly three
+ * digits groups thousands (`2,000 EUR` and `2.000 €` are 2000, `1.250€` is 1250) — unless the amount is a
+ * rate (`1.659 EUR/l`), where three decimals are common: that reading is no reading. Four or more digits
+ * after one separator (`1,20000`) and any form numberReadings cannot read are no reading either: an
+ * amount the words do not state exactly binds nothing wider than what they state — the caller asks.
+ */
+export function userNumber(raw: string, rate = false): string | null {
+  const scaled = new RegExp(`^(.*?)(${SCALE})$`).exec(raw);
+  const digits = scaled ? scaled[1]! : raw;
+  const readings = numberReadings(digits);
+  let value: string | null;
+  if (readings.length === 1) value = readings[0]!;
+  else if (readings.length === 2 && /^\d{1,3}[.,]\d{3}$/.test(digits.trim()) && !rate) value = readings[1]!;
+  else value = null;
+  if (value === null || !scaled) return value;
+  const zeros = SCALES[scaled[2]!.trim().toLowerCase()];
+  return zeros === undefined ? null : scaleDecimal(value, zeros);
+}
+
+/**
+ * Money amounts written in a text, with their spans: a number with a currency before or after it, read as
+ * the user wrote it (`2,000 EUR` is 2000, `€2k` 2000, `45 euro cents` 0.45, `50p` 0.50 GBP). A bare
+ * number ("pay Bob 45") names no currency and is no amount here; a number whose value the digits do not
+ * state exactly (`1,20000 EUR`) is none either — see unreadMoney for what the compiler does with both.
  */
 export function findMoney(text: string): MoneyMention[] {
   const out: MoneyMention[] = [];
+  const taken = (start: number, end: number) => out.some((o) => start < o.end && end > o.start);
   for (const [pattern, shape] of MONEY_IN_TEXT) {
     for (const m of text.matchAll(pattern)) {
       const start = m.index;
-      const end = start + m[0].length;
-      if (out.some((o) => start < o.end && end > o.start)) continue;
+      let end = start + m[0].length;
+      if (taken(start, end)) continue;
       const [numberText = '', currencyText = ''] = shape === 'before' ? [m[2], m[1]] : [m[1], m[2]];
       const currency = writtenCurrency(currencyText, shape !== 'before');
-      const value = shape === 'words' ? wordsNumber(numberText) : (numberReadings(numberText.replace(/[.,]+$/, ''))[0] ?? null);
+      const rate = RATE_AFTER.test(text.slice(end));
+      let value = shape === 'words' ? ((n) => (n === null ? null : String(n)))(wordsNumber(numberText)) : userNumber(numberText.replace(/[.,]+$/, ''), rate);
       if (currency === null || value === null) continue;
-      out.push({ money: { value: String(value), currency }, start, end });
+      const minor = shape !== 'before' ? MINOR_AFTER.exec(text.slice(end)) : null;
+      if (minor) {
+        value = /^\d+$/.test(value) ? fromMinorUnits(value) : null;
+        end += minor[0].length;
+        if (value === null) continue;
+      }
+      out.push({ money: { value, currency }, start, end });
     }
+  }
+  // Pence: "50p" is 0.50 GBP.
+  for (const m of text.matchAll(/(?<![\w.,£$€])(\d{1,6})p\b/g)) {
+    const end = m.index + m[0].length;
+    const value = fromMinorUnits(m[1]!);
+    if (value !== null && !taken(m.index, end)) out.push({ money: { value, currency: 'GBP' }, start: m.index, end });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** A word or sign that says a number is money but names no currency the compiler can bind to. */
+const MONEYISH = String.raw`cents?|ct|pence|grand|quid|bucks?|euros?|dollars?|pounds?`;
+const SHARE = /\b(?:half|halves|third|quarter|split|share|portion|part|percent|per ?cent)\b|(?<![\d.,])\d[\d.,]*\s?%/i;
+/** Words before a bare number that make it a spending limit ("more than 50", "under 50", "budget: 50"). */
+const LIMIT_BEFORE = /\b(?:more than|less than|over|above|under|below|beyond|exceed(?:s|ing)?|at most|up to|max(?:imum)?|budget(?: of| is)?:?|limit(?: of| is)?:?|cap(?: of| is)?:?|no more than)\s*$/i;
+/** Words before a bare number that state it as the sum ("the amount is 1200", "it's 35", "total: 80"). */
+const STATED_BEFORE = /\b(?:amount|total|sum|price|cost|fee|balance|due|owe|owes|costs|comes to|it'?s|it is|that'?s)(?: is| was| of| due)?:?\s*$/i;
+/** Verbs whose object a bare number is the sum of: "pay bob 45", "transfer 500 to …", "donate 25". */
+export const MONEY_VERBS: ReadonlySet<string> = new Set(['pay', 'send', 'transfer', 'wire', 'tip', 'donate', 'give', 'lend', 'loan', 'refund', 'reimburse', 'repay', 'deposit', 'remit', 'venmo', 'zelle', 'top', 'pledge', 'contribute', 'chip']);
+/** Words after a bare number that leave it the sum ("45 to bob", "45 for lunch", "45 now", "45."). */
+const AFTER_SUM = /^\s*(?:$|[.,;:!?)]|-(?!\w)|(?:to|for|on|via|from|into|at|now|today|tomorrow|tonight|and|then|please|pls|plz|back|each|per|in|by|with|over|through|asap|total|max|only|ish)\b)/i;
+/** Words before a bare number that make it a name, a date or a time ("invoice 4500", "on 12", "may 2025"). */
+const ID_BEFORE = /\b(?:invoice|order|bill|room|apartment|apt|flat|unit|ticket|ref|reference|number|no\.?|nr\.?|id|account|acct|case|item|line|page|version|v|at|on|by|from|before|after|until|till|since|in|iphone|galaxy|pixel|model|gate|seat|row|floor|table|step|part|chapter|level|route|bus|flight|train|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s*#?\s*$/i;
+
+export interface UnreadMoney {
+  /** The words as written. */
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Money in a text that findMoney could not read: a number beside a money word it cannot bind (`99 cents`,
+ * `2 grand`), a number beside a currency whose digits do not state one value (`1,20000 EUR`, `45,– €`), a
+ * bare number after a spending-limit word (`under 50`), and after one of MONEY_VERBS (`verb`, the clause's)
+ * a bare number that is the sum paid (`pay bob 45`, `transfer 500 to …`), a percentage (`tip 15%`) or a
+ * share of a named amount (`pay half of the 120 EUR bill`). `skip` are spans already read (amounts,
+ * addresses, IBANs). Each is a phrase the compiler must not bind wider than it reads: it asks instead.
+ */
+export function unreadMoney(text: string, skip: readonly { start: number; end: number }[], verb: string | null): UnreadMoney[] {
+  const out: UnreadMoney[] = [];
+  const covered = (s: number, e: number) => skip.some((r) => s < r.end && e > r.start) || out.some((r) => s < r.end && e > r.start);
+  const add = (start: number, raw: string) => {
+    const t = raw.replace(/[\s.,]+$/, '');
+    if (t !== '' && !covered(start, start + t.length)) out.push({ text: t, start, end: start + t.length });
+  };
+  const moneyVerb = verb !== null && MONEY_VERBS.has(verb);
+  // A number beside a money word or a currency that findMoney did not read.
+  const beside = new RegExp(
+    String.raw`(?<![\w.,])\d[\d.,'’\-–]*(?:[kKmM]{1,2}|mn|bn)?\s?(?:(?:${MONEYISH})(?![A-Za-z])|${SYMBOL_ALTERNATION}|[A-Z]{3}\b|(?:eur|usd|gbp|chf)\b)|(?:${SYMBOL_ALTERNATION})\s?\d[\d.,'’\-–kKmM]*`,
+    'g',
+  );
+  for (const m of text.matchAll(beside)) {
+    // (A three-letter code must be one: "45 TBD" is no money; a money word is, whatever follows.)
+    const code = new RegExp(`(?:${MONEYISH})$`, 'i').test(m[0]) ? undefined : /[A-Za-z]{3}$/.exec(m[0])?.[0];
+    if (code !== undefined && currencyOf(code) === null) continue;
+    add(m.index, m[0]);
+  }
+  if (moneyVerb) {
+    const share = SHARE.exec(text);
+    if (share !== null) add(share.index, share[0]);
+  }
+  for (const m of text.matchAll(/(?<![\w.,'’#@/-])\d[\d.,'’]*(?![\w%€$£¥@/])/g)) {
+    const before = text.slice(0, m.index);
+    const after = text.slice(m.index + m[0].length);
+    if (!AFTER_SUM.test(after)) continue;
+    if (LIMIT_BEFORE.test(before) || STATED_BEFORE.test(before) || (moneyVerb && !ID_BEFORE.test(before))) add(m.index, m[0]);
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mergePolicies } from '../../src/compiler';
 import { analyzeInstruction } from '../../src/compiler/clauses';
-import { compileWith, draftOf, permission, rules } from './helpers';
-import { classify } from '../../src/tools';
+import { compileWith, draftOf, NOW, permission, rules } from './helpers';
+import { classify, evaluate } from '../../src/tools';
+import { initialState } from '../../src/core/policy';
 
 const financial = (text: string) => rules(text).constraints.find((k) => k.riskClass === 'FINANCIAL');
 const quantityOf = (text: string) => analyzeInstruction(text).clauses.find((c) => c.request === 'FINANCIAL')?.quantity ?? null;
@@ -50,6 +51,45 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(financial('Pay the invoice to DE89370400440532013000 on bank.test. The amount is 120 EUR.')?.amount).toEqual({ value: '120', currency: 'EUR' });
     expect(financial('Pay the 20 EUR invoice on bill.test. The other one is 500 EUR.')?.amount).toEqual({ value: '20', currency: 'EUR' });
     expect(financial('Pay the invoice of 120 eur to DE89370400440532013000 on bank.test')?.amount).toEqual({ value: '120', currency: 'EUR' });
+  });
+
+  it('thousands separators of every common kind bind what the user wrote (`2,000 EUR` bound 2 EUR: a false block)', () => {
+    const IBAN = 'DE89370400440532013000';
+    expect(financial(`pay 2,000 EUR to ${IBAN} on bank.test`)?.amount).toEqual({ value: '2000', currency: 'EUR' });
+    expect(financial(`pay my landlord 1.250€ rent, IBAN ${IBAN}`)?.amount).toEqual({ value: '1250', currency: 'EUR' });
+    expect(financial(`pay €2k to ${IBAN}`)?.amount).toEqual({ value: '2000', currency: 'EUR' });
+    const policy = rules(`pay 2,000 EUR to ${IBAN} on bank.test`);
+    const pay = (amount: string) =>
+      evaluate(policy, initialState(), { tool: 'browser.form_submit', args: { url: 'https://bank.test/transfer', method: 'POST', fields: { iban: IBAN, amount, currency: 'EUR' }, submitText: 'Pay' } }, NOW + 1).record.decision;
+    expect(pay('2.000,00')).toBe('ALLOW');
+    expect(pay('2000')).toBe('ALLOW');
+    expect(pay('2000.01')).toBe('ASK_USER');
+    expect(pay('20000')).toBe('ASK_USER');
+  });
+
+  it('money the compiler cannot read exactly makes each payment ask, never binds it wider', () => {
+    for (const text of [
+      'pay bob 45',
+      'pay bob@x.test 45 on pay.test',
+      'transfer 500 to DE89370400440532013000 on bank.test',
+      'donate 25 to the food bank on foodbank.test',
+      'pay 99 cents to bob@x.test',
+      'pay 2 grand to bob@x.test',
+      'pay bob@x.test 1,20000 EUR',
+      'tip the driver 15% on food.test',
+      'pay half of the 120 EUR dinner bill to ann@x.test',
+      "buy a toaster on shop.test, don't spend more than 50",
+      'Pay the invoice to DE89370400440532013000 on bank.test. The amount is 1200.',
+    ]) {
+      const { policy, removed } = compileWith(text);
+      expect(policy.ceilings.FINANCIAL, text).toBe('ask');
+      expect(policy.allow.classes, text).not.toContain('FINANCIAL');
+      expect(removed.some((r) => r.ref === 'allow.classes:FINANCIAL' && r.why.startsWith('could not read the amount')), text).toBe(true);
+    }
+    // A number that is a count, an id or a date is no amount: the payment stays allowed.
+    expect(rules('pay invoice 4500 on bill.test').ceilings.FINANCIAL).toBe('allow');
+    expect(rules('pay my rent for May 2025 on bank.test').ceilings.FINANCIAL).toBe('allow');
+    expect(rules('buy 2 tickets for 45 EUR each on tix.test').ceilings.FINANCIAL).toBe('allow');
   });
 
   it('an amount outside a payment binds nothing: a message about money is not a payment', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareDecimal, findMoney, formatMoney, fromMinorUnits, numberReadings, parseAmount, parseQuantity, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY } from '../../src/core/amounts';
+import { compareDecimal, findMoney, formatMoney, fromMinorUnits, numberReadings, parseAmount, parseQuantity, unreadMoney, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY } from '../../src/core/amounts';
 import { classify } from '../../src/tools';
 import { evaluate } from '../../src/tools';
 import { grantFor } from '../../src/core/grants';
@@ -89,8 +89,59 @@ describe("amounts in the user's words", () => {
     expect(found(`to ${IBAN}`)).toEqual([]);
   });
 
-  it('an ambiguous amount in the words is the SMALLER reading: the bound can only get tighter', () => {
-    expect(found('pay 4,500 EUR')).toEqual([['4.5', 'EUR', '4,500 EUR']]);
+  it('money in the words is read as written: one separator and three digits group thousands (`2,000 EUR` was read as 2 EUR)', () => {
+    const one = (text: string) => found(text).map(([value, currency]) => `${value} ${currency}`);
+    expect(one('pay 2,000 EUR')).toEqual(['2000 EUR']);
+    expect(one('pay 4,500 EUR')).toEqual(['4500 EUR']);
+    expect(one('pay €2,000 now')).toEqual(['2000 EUR']);
+    expect(one('pay EUR 2,000')).toEqual(['2000 EUR']);
+    expect(one('pay 2.000,00 EUR')).toEqual(['2000 EUR']);
+    expect(one('pay 2 000 €')).toEqual(['2000 EUR']);
+    expect(one("pay CHF 2'000")).toEqual(['2000 CHF']);
+    expect(one('pay $1,234,567.89')).toEqual(['1234567.89 USD']);
+    expect(one('pay my landlord 1.250€ rent')).toEqual(['1250 EUR']);
+    expect(one('pay ¥1.500')).toEqual(['1500 JPY']);
+    // Scales, codes touching the digits, minor units, a common misspelling.
+    expect(one('pay €2k')).toEqual(['2000 EUR']);
+    expect(one('pay 1,5k EUR')).toEqual(['1500 EUR']);
+    expect(one('pay $1.5k')).toEqual(['1500 USD']);
+    expect(one('pay 2 thousand euros')).toEqual(['2000 EUR']);
+    expect(one('pay 2.5 million USD')).toEqual(['2500000 USD']);
+    expect(one('pay 45EUR')).toEqual(['45 EUR']);
+    expect(one('pay EUR45')).toEqual(['45 EUR']);
+    expect(one('pay 35eur')).toEqual(['35 EUR']);
+    expect(one('pay 45 euro cents')).toEqual(['0.45 EUR']);
+    expect(one('pay 50p')).toEqual(['0.5 GBP']);
+    expect(one('pay fourty five euros')).toEqual(['45 EUR']);
+    // Still no amount: a measure, a bare number.
+    expect(one('buy 2kg of rice')).toEqual([]);
+    expect(one('pay bob 45')).toEqual([]);
+  });
+
+  it('digits that do not state one value are no amount: four digits after one separator, three decimals of a rate', () => {
+    expect(found('pay 1,20000 EUR')).toEqual([]);
+    expect(found('fuel at 1.659 EUR/l')).toEqual([]);
+    expect(found('pay 45,– €')).toEqual([]);
+  });
+
+  it('money the words write but findMoney cannot read is reported, never dropped', () => {
+    const unread = (text: string, verb: string | null = 'pay') => unreadMoney(text, findMoney(text), verb).map((u) => u.text);
+    expect(unread('pay bob 45')).toEqual(['45']);
+    expect(unread('transfer 500 to DE89 on bank.test', 'transfer')).toEqual(['500']);
+    expect(unread('pay bob 2,000 for the car')).toEqual(['2,000']);
+    expect(unread('pay 99 cents to bob')).toEqual(['99 cents']);
+    expect(unread('pay 2 grand to bob')).toEqual(['2 grand']);
+    expect(unread('pay 1,20000 EUR')).toEqual(['1,20000 EUR']);
+    expect(unread('tip the driver 15%', 'tip')).toEqual(['15%']);
+    expect(unread('pay half of the 120 EUR bill')).toEqual(['half']);
+    expect(unread("don't spend more than 50", null)).toEqual(['50']);
+    expect(unread('The amount is 1200.', null)).toEqual(['1200']);
+    // Counts, ids, dates and read amounts are not unread money.
+    expect(unread('pay 3 invoices')).toEqual([]);
+    expect(unread('pay invoice 4500')).toEqual([]);
+    expect(unread('pay my rent for May 2025')).toEqual([]);
+    expect(unread('pay 45 EUR to bob')).toEqual([]);
+    expect(unread('buy 2 tickets', 'buy')).toEqual([]);
   });
 });
 
