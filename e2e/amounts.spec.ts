@@ -118,6 +118,26 @@ test('shop: "buy two packs" — an order of 200 asks and never reaches the shop;
   expect(orders()).toEqual(['2 × coffee-filters']);
 });
 
+test('bank: the words "2,000 EUR" bind 2,000 EUR (the named payment passes, 2,500 asks); "pay … 45" with no currency: a payment of 4,500 asks', async ({ launchFence }) => {
+  test.setTimeout(90_000);
+  world.reset();
+  const browser = await launchFence({ mainHooks: false });
+  // Read as 2 EUR before the review of 2026-12-01 (evening): the payment the user asked for was held.
+  await browser.setTask(`On bank.test, pay 2,000 EUR to ${IBAN}.`);
+  const over = await pay(browser, '2.500,00', 'EUR');
+  expect((await heldAndDenied(browser)).reason).toBe('amount 2,500.00 EUR is above the 2,000.00 EUR the user named');
+  await over.close();
+  const named = await pay(browser, '2.000,00', 'EUR');
+  await expect(named.getByRole('status')).toContainText('2.000,00 EUR paid to');
+  expect(await browser.pendingApprovals()).toEqual([]);
+  // A bare number binds nothing the compiler can read: the payment asks whatever its amount (before: 4500 passed).
+  await browser.setTask(`On bank.test, pay 45 to ${IBAN}.`);
+  const bare = await pay(browser, '4500', 'EUR');
+  expect((await heldAndDenied(browser)).reason).toBe('FINANCIAL actions need approval in this task');
+  await bare.close();
+  expect(transfers()).toEqual(['2.000,00 EUR']);
+});
+
 test('negative control: without the extension every one of these reaches the server', async ({ launchFence }) => {
   world.reset();
   const browser = await launchFence({ extension: false });
