@@ -224,9 +224,19 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
 }
 
 /** Keys (letters and digits) whose values are money amounts; compounds ending in one count too (`payment[amount]`). */
-const AMOUNT_KEYS = new Set(['amount', 'amounts', 'total', 'sum', 'price', 'grandtotal', 'subtotal', 'tip', 'tips', 'gratuity', 'donation', 'surcharge']);
-/** `shippingFee`, `deliveryCost`: what an order adds to its price is money the bound covers too. */
-const AMOUNT_SUFFIXES = ['amount', 'total', 'price', 'fee', 'fees', 'cost'];
+const AMOUNT_KEYS = new Set([
+  'amount', 'amounts', 'total', 'sum', 'price', 'grandtotal', 'subtotal', 'tip', 'tips', 'gratuity', 'donation', 'surcharge', 'amt',
+  // The word in the languages banks speak: a body that names it is read whatever else it carries.
+  'betrag', 'montant', 'importe', 'importo', 'valor', 'bedrag', 'kwota', 'summe', 'somme', 'belopp', 'belob', 'castka', 'suma',
+]);
+/** `shippingFee`, `deliveryCost`, `amountMajor`, `amount_int`: money the bound covers too. */
+const AMOUNT_SUFFIXES = ['amount', 'total', 'price', 'fee', 'fees', 'cost', 'major', 'majorunits'];
+/**
+ * `amount2`, `amount_value`, `amountEur`: a key that begins with `amount` is money too (a server may read
+ * it instead of the `amount` beside it). Read loosely: a value with no digit in it (`amount_type: fixed`)
+ * is not an amount.
+ */
+const LOOSE_AMOUNT_PREFIXES = ['amount', 'amt'];
 /** Amount keys in minor units (`amount_cents: 4500` is 45.00). */
 const MINOR_SUFFIXES = ['cents', 'minor', 'minorunits', 'inminorunits'];
 /** `value` is an amount only beside a currency or inside an amount (`amount: {value, currency}`): elsewhere it is anything. */
@@ -234,17 +244,32 @@ const VALUE_KEYS = new Set(['value', 'val']);
 const CURRENCY_KEYS = new Set(['currency', 'cur', 'ccy', 'currencycode', 'curr']);
 /** `curr_code`, `ccy_iso`, `currencyIsoCode` (any key holding `currency` counts too). */
 const CURRENCY_KEY_FORMS = /^(?:cur|curr|ccy)(?:code|iso|isocode|id)$/;
-const QUANTITY_KEYS = new Set(['qty', 'quantity', 'quantities', 'count']);
+/** How many times one call pays: a server that repeats a payment `times: 100` moves 100 times the amount. */
+const QUANTITY_KEYS = new Set([
+  'qty', 'quantity', 'quantities', 'count', 'times', 'repeat', 'repeats', 'repetitions', 'occurrences', 'recurrences', 'iterations',
+  'installments', 'instalments', 'numberofpayments', 'paymentcount', 'copies', 'multiplier', 'factor', 'units',
+]);
 const QUANTITY_SUFFIXES = ['qty', 'quantity'];
 
-type MoneyRole = 'amount' | 'minor' | 'quantity' | 'currency' | 'other';
+type MoneyRole = 'amount' | 'loose' | 'minor' | 'scale' | 'quantity' | 'currency' | 'other';
+const SCALE_KEYS = new Set(['scale', 'exponent', 'exp', 'power', 'multiplier', 'factor', 'shift']);
+
+/** Inside an amount object: `{units: 4500, nanos: 0}` (google.type.Money), `{whole, fraction}`. */
+const WHOLE_KEYS = new Set(['units', 'whole', 'major', 'integer', 'int', 'euros', 'dollars', 'pounds']);
 
 function moneyRoleOf(key: string, besideCurrency: boolean, insideAmount: boolean): MoneyRole {
-  const k = keyForm(key);
+  // (`amount2`, `amount_1`: numbered copies of a key are the key.)
+  const k = keyForm(key).replace(/(?<=[a-z])\d+$/, '');
   if (CURRENCY_KEYS.has(k) || k.includes('currency') || CURRENCY_KEY_FORMS.test(k)) return 'currency';
-  if (MINOR_SUFFIXES.some((s) => k.endsWith(s)) && AMOUNT_SUFFIXES.some((s) => k.includes(s))) return 'minor';
+  if (MINOR_SUFFIXES.some((s) => k.endsWith(s)) && (AMOUNT_SUFFIXES.some((s) => k.includes(s)) || LOOSE_AMOUNT_PREFIXES.some((s) => k.startsWith(s)))) return 'minor';
   if (AMOUNT_KEYS.has(k) || AMOUNT_SUFFIXES.some((s) => k.endsWith(s))) return 'amount';
   if (VALUE_KEYS.has(k) && (besideCurrency || insideAmount)) return 'amount';
+  if (insideAmount && WHOLE_KEYS.has(k)) return 'amount';
+  // A fraction of a unit beside the whole (`nanos`, `fraction`, `cents` inside an amount) is minor money.
+  if (insideAmount && (k === 'nanos' || k === 'fraction' || k === 'cents' || k === 'minor')) return 'minor';
+  // `{value: 45, scale: 2}`: a power of ten the server may apply; only none (0) leaves the value as read.
+  if (insideAmount && SCALE_KEYS.has(k)) return 'scale';
+  if (LOOSE_AMOUNT_PREFIXES.some((s) => k.startsWith(s)) && k !== 'amtrak') return 'loose';
   if (QUANTITY_KEYS.has(k) || QUANTITY_SUFFIXES.some((s) => k.endsWith(s))) return 'quantity';
   return 'other';
 }
@@ -264,6 +289,20 @@ function currencyField(value: unknown): string | null | undefined {
   return currencyOf(value) ?? undefined;
 }
 
+/** Codes of money the bound cannot be compared with (crypto assets, metals, three-decimal currencies). */
+const OTHER_MONEY_CODES = new Set(['BTC', 'XBT', 'ETH', 'USDT', 'USDC', 'XRP', 'SOL', 'DOGE', 'LTC', 'XAU', 'XAG', 'KWD', 'BHD', 'OMR', 'JOD', 'TND', 'LYD', 'IQD']);
+
+/**
+ * A value that is exactly a currency (outside a currency key): a symbol, a code in capitals, or a code of
+ * other money (`undefined`: unreadable); null for anything else — a word such as "try" or a country code.
+ */
+function currencyValue(text: string): string | null | undefined {
+  const t = text.trim();
+  if (OTHER_MONEY_CODES.has(t.toUpperCase()) && t === t.toUpperCase()) return undefined;
+  if (/^[A-Z]{3}$/.test(t) || !/^[a-z]+$/i.test(t)) return currencyOf(t);
+  return null;
+}
+
 /**
  * Every currency a structure names anywhere (bounded like collectTargets); `undefined` among them for one
  * it cannot read. An amount with no currency of its own or above it takes these: one readable currency is
@@ -272,7 +311,13 @@ function currencyField(value: unknown): string | null | undefined {
 function currenciesIn(value: unknown): Set<string | undefined> {
   const found = new Set<string | undefined>();
   eachEntry(value, (key, child) => {
-    if (moneyRoleOf(key, false, false) !== 'currency') return true;
+    if (moneyRoleOf(key, false, false) !== 'currency') {
+      // A currency in a key not named like one (`unit: "GBP"`, `asset: "BTC"`, `sym: "€"`) is still the
+      // currency a server may pay in: one it cannot read makes an amount without its own unreadable.
+      const named = typeof child === 'string' ? currencyValue(child) : null;
+      if (named !== null) found.add(named);
+      return true;
+    }
     const read = currencyField(child);
     if (read !== null) found.add(read);
     return false;
@@ -304,7 +349,12 @@ export function collectAmounts(value: unknown, into: Targets): void {
   };
   const leaf = (node: unknown, role: MoneyRole, currency: string | null | undefined) => {
     if (node === null || node === undefined || (typeof node === 'string' && node.trim() === '')) return;
-    if (role === 'amount') addAmount(typeof node === 'number' ? amountOfNumber(node) : typeof node === 'string' ? parseAmount(node) : null, currency);
+    if (role === 'loose' && typeof node !== 'number' && !(typeof node === 'string' && /\d/.test(node))) return;
+    if (role === 'scale') {
+      if (node !== 0 && node !== '0') addUnique(amounts, [UNREADABLE_AMOUNT]);
+      return;
+    }
+    if (role === 'amount' || role === 'loose') addAmount(typeof node === 'number' ? amountOfNumber(node) : typeof node === 'string' ? parseAmount(node) : null, currency);
     else if (role === 'minor') {
       const minor = typeof node === 'number' && Number.isSafeInteger(node) && node >= 0 ? String(node) : typeof node === 'string' ? node.trim() : '';
       const decimal = fromMinorUnits(minor);
@@ -328,10 +378,10 @@ export function collectAmounts(value: unknown, into: Targets): void {
     const currencyEntry = entries.find(([k, v]) => moneyRoleOf(k, false, false) === 'currency' && v !== null && v !== undefined);
     const here = currencyEntry === undefined ? currency : currencyField(currencyEntry[1]);
     for (const [k, child] of entries) {
-      const childRole = moneyRoleOf(k, currencyEntry !== undefined, role === 'amount' || role === 'minor');
+      const childRole = moneyRoleOf(k, currencyEntry !== undefined, role === 'amount' || role === 'loose' || role === 'minor');
       if (childRole === 'currency') continue;
       // `amount: {value, currency}`: the object is the amount, its `value` the number.
-      visit(child, childRole === 'other' && (role === 'amount' || role === 'minor') && typeof child === 'object' ? role : childRole, here, depth + 1);
+      visit(child, childRole === 'other' && (role === 'amount' || role === 'loose' || role === 'minor') && typeof child === 'object' ? role : childRole, here, depth + 1);
     }
   };
   visit(value, 'other', null, 0);
@@ -402,6 +452,54 @@ export function parseBody(body: unknown): unknown {
     return fields;
   }
   return body;
+}
+
+const MUTATION = /^\s*(?:#[^\n]*\n\s*)*mutation\b/;
+const GRAPHQL_ARG = /([A-Za-z_]\w*)\s*:\s*("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null|[A-Z_][A-Z0-9_]*)/g;
+const GRAPHQL_FIELD = /([A-Za-z_]\w*)\s*\(/g;
+
+/**
+ * A GraphQL mutation writes its arguments inside the query text (`mutation { transfer(iban: "…",
+ * amount: 4500) }`), where no key of the body is: they are read as a structure of their own beside the
+ * body, `graphql: {fields: [transfer], arguments: {iban: […], amount: [4500]}}`, so recipients, amounts
+ * and what the mutation does (its field names, read as a path's words) are checked like any body's.
+ * Only a string `query` that is a mutation is read (a batch of them too); anything else is returned as is.
+ */
+export function withGraphQL(structured: unknown): unknown {
+  const operations = Array.isArray(structured) ? structured : [structured];
+  const fields: string[] = [];
+  const args: Record<string, unknown[]> = {};
+  for (const op of operations.slice(0, 20)) {
+    if (op === null || typeof op !== 'object' || Array.isArray(op)) continue;
+    const query = (op as Record<string, unknown>).query;
+    if (typeof query !== 'string' || !MUTATION.test(query)) continue;
+    const text = query.slice(0, 16_384);
+    for (const m of text.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(GRAPHQL_FIELD)) if (m[1] !== 'mutation') fields.push(m[1]!);
+    for (const m of text.matchAll(GRAPHQL_ARG)) {
+      (args[m[1]!] ??= []).push(graphqlValue(m[2]!));
+    }
+  }
+  if (fields.length === 0 && Object.keys(args).length === 0) return structured;
+  return { body: structured, graphql: { fields, arguments: args } };
+}
+
+/** A GraphQL literal as JSON reads it (a string, a number); an enum or an unreadable literal as written. */
+function graphqlValue(raw: string): unknown {
+  if (!raw.startsWith('"') && !/^-?\d/.test(raw)) return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+/** The field names of a GraphQL mutation read by withGraphQL (`transfer`, `sendPayment`); empty for any other body. */
+export function graphqlFields(structured: unknown): string[] {
+  if (structured === null || typeof structured !== 'object' || Array.isArray(structured)) return [];
+  const g = (structured as Record<string, unknown>).graphql;
+  if (g === null || typeof g !== 'object') return [];
+  const fields = (g as Record<string, unknown>).fields;
+  return Array.isArray(fields) ? fields.filter((f): f is string => typeof f === 'string') : [];
 }
 
 const encoder = new TextEncoder();

@@ -5,7 +5,7 @@ import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
 import { schemeOf } from '../schemes';
 import { UNREADABLE_AMOUNT } from '../amounts';
-import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, type Collected } from './targets';
+import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -60,6 +60,16 @@ function pathSignals(url: string): Signal[] {
     riskClass,
     capability,
     why: `URL path names ${[...set].find((w) => words.has(w))}`,
+  }));
+}
+
+/** Signals from what a GraphQL mutation's fields are named (`transfer`, `sendPayment`, `deleteRepo`), as a path's words. */
+function fieldSignals(fields: readonly string[]): Signal[] {
+  const words = new Set(fields.flatMap((f) => splitWords(f)));
+  return PATH_WORDS.filter(([, , set]) => [...set].some((w) => words.has(w))).map(([riskClass, capability, set]) => ({
+    riskClass,
+    capability,
+    why: `GraphQL mutation names ${[...set].find((w) => words.has(w))}`,
   }));
 }
 
@@ -177,7 +187,7 @@ function request(args: Record<string, unknown>): Unclassified {
   if (!parsed.success) return unknown(BROWSER_TOOLS.request);
   const { url, kind, body, bodyBytes } = parsed.data;
   const method = parsed.data.method.toUpperCase();
-  const structured = parseBody(body);
+  const structured = withGraphQL(parseBody(body));
   const t = emptyCollected();
   addUrl(t, url);
   collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
@@ -191,7 +201,7 @@ function request(args: Record<string, unknown>): Unclassified {
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
   if (READ_METHODS.has(method) && body === undefined) return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
-  const signals = [...pathSignals(url), ...keySignals(keysOf(structured), toValues(structured))];
+  const signals = [...pathSignals(url), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
   return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
 }
