@@ -281,6 +281,8 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
   for (let k = verbIndex + 1; k <= verbIndex + 2 && k < words.length; k++) {
     const word = words[k]!;
     if (/[$€£¥]/.test(text.charAt(word.start - 1))) continue;
+    // ("buy the 12.50 EUR coffee": the whole part of a decimal is no count — it allowed 12 purchases.)
+    if (/^[.,]\d/.test(text.slice(word.end))) continue;
     const n = numberOf(word.w);
     if (n === null) continue;
     const before = words[k - 1]!.w;
@@ -589,7 +591,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const items = verb !== null && ITEM_VERBS.has(verb.w) ? itemsIn(text, words, verbIndex, targets) : [];
   const amounts = findMoney(clauseText).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
   const read = [...amounts, ...targets].map((r) => ({ start: r.start - s, end: r.end - s }));
-  const unread = unreadMoney(clauseText, read, verb?.w ?? null).map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
+  const unread = unreadMoney(clauseText, read, verb?.w ?? null, request === 'FINANCIAL').map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
   const quantity = verb === null ? null : quantityIn(words, verbIndex, text, amounts);
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {

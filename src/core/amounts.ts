@@ -374,18 +374,19 @@ export function findMoney(text: string): MoneyMention[] {
 }
 
 /** A word or sign that says a number is money but names no currency the compiler can bind to. */
-const MONEYISH = String.raw`cents?|ct|pence|grand|quid|bucks?|euros?|dollars?|pounds?`;
+const MONEYISH = String.raw`cents?|ct|pence|grand|quid|bucks?|euros?|dollars?|pounds?|ft|kr|kn|lei|reais|real|rs|kč|rand|pesos?|rupees?`;
 const SHARE = /\b(?:half|halves|third|quarter|split|share|portion|part|percent|per ?cent)\b|(?<![\d.,])\d[\d.,]*\s?%/i;
 /** Words before a bare number that make it a spending limit ("more than 50", "under 50", "budget: 50"). */
 const LIMIT_BEFORE = /\b(?:more than|less than|over|above|under|below|beyond|exceed(?:s|ing)?|at most|up to|max(?:imum)?|budget(?: of| is)?:?|limit(?: of| is)?:?|cap(?: of| is)?:?|no more than)\s*$/i;
 /** Words before a bare number that state it as the sum ("the amount is 1200", "it's 35", "total: 80"). */
-const STATED_BEFORE = /\b(?:amount|total|sum|price|cost|fee|balance|due|owe|owes|costs|comes to|it'?s|it is|that'?s)(?: is| was| of| due)?:?\s*$/i;
+const STATED_BEFORE = /(?:\b(?:amount|total|sum|price|cost|fee|balance|due|owe|owes|costs|comes to|its|it's|it is|that'?s)(?: is| was| of| due)?:?|\()\s*$/i;
 /** Verbs whose object a bare number is the sum of: "pay bob 45", "transfer 500 to …", "donate 25". */
 export const MONEY_VERBS: ReadonlySet<string> = new Set(['pay', 'send', 'transfer', 'wire', 'tip', 'donate', 'give', 'lend', 'loan', 'refund', 'reimburse', 'repay', 'deposit', 'remit', 'venmo', 'zelle', 'top', 'pledge', 'contribute', 'chip']);
 /** Words after a bare number that leave it the sum ("45 to bob", "45 for lunch", "45 now", "45."). */
 const AFTER_SUM = /^\s*(?:$|[.,;:!?)]|-(?!\w)|(?:to|for|on|via|from|into|at|now|today|tomorrow|tonight|and|then|please|pls|plz|back|each|per|in|by|with|over|through|asap|total|max|only|ish)\b)/i;
 /** Words before a bare number that make it a name, a date or a time ("invoice 4500", "on 12", "may 2025"). */
-const ID_BEFORE = /\b(?:invoice|order|bill|room|apartment|apt|flat|unit|ticket|ref|reference|number|no\.?|nr\.?|id|account|acct|case|item|line|page|version|v|at|on|by|from|before|after|until|till|since|in|iphone|galaxy|pixel|model|gate|seat|row|floor|table|step|part|chapter|level|route|bus|flight|train|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s*#?\s*$/i;
+/** (Not `invoice`, `bill`, `order` or `ticket`: "pay the gas bill 120" is a sum as often as "invoice 4500" is a name — unsure, it asks.) */
+const ID_BEFORE = /\b(?:room|apartment|apt|flat|unit|ref|reference|number|no\.?|nr\.?|id|account|acct|case|item|line|page|version|v|at|on|by|from|before|after|until|till|since|in|iphone|galaxy|pixel|model|gate|seat|row|floor|table|step|part|chapter|level|route|bus|flight|train|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s*#?\s*$/i;
 
 export interface UnreadMoney {
   /** The words as written. */
@@ -402,7 +403,7 @@ export interface UnreadMoney {
  * share of a named amount (`pay half of the 120 EUR bill`). `skip` are spans already read (amounts,
  * addresses, IBANs). Each is a phrase the compiler must not bind wider than it reads: it asks instead.
  */
-export function unreadMoney(text: string, skip: readonly { start: number; end: number }[], verb: string | null): UnreadMoney[] {
+export function unreadMoney(text: string, skip: readonly { start: number; end: number }[], verb: string | null, financial = false): UnreadMoney[] {
   const out: UnreadMoney[] = [];
   const covered = (s: number, e: number) => skip.some((r) => s < r.end && e > r.start) || out.some((r) => s < r.end && e > r.start);
   const add = (start: number, raw: string) => {
@@ -412,8 +413,8 @@ export function unreadMoney(text: string, skip: readonly { start: number; end: n
   const moneyVerb = verb !== null && MONEY_VERBS.has(verb);
   // A number beside a money word or a currency that findMoney did not read.
   const beside = new RegExp(
-    String.raw`(?<![\w.,])\d[\d.,'’\-–]*(?:[kKmM]{1,2}|mn|bn)?\s?(?:(?:${MONEYISH})(?![A-Za-z])|${SYMBOL_ALTERNATION}|[A-Z]{3}\b|(?:eur|usd|gbp|chf)\b)|(?:${SYMBOL_ALTERNATION})\s?\d[\d.,'’\-–kKmM]*`,
-    'g',
+    String.raw`(?<![\w,])\.?\d[\d.,'’\-–]*(?:[kKmM]{1,2}|mn|bn)?\s?(?:(?:${MONEYISH})(?![A-Za-z])|${SYMBOL_ALTERNATION}|[A-Z]{3}\b|(?:eur|usd|gbp|chf)\b)|(?:${SYMBOL_ALTERNATION})\s?\d[\d.,'’\-–kKmM]*`,
+    'gi',
   );
   for (const m of text.matchAll(beside)) {
     // (A three-letter code must be one: "45 TBD" is no money; a money word is, whatever follows.)
@@ -424,12 +425,19 @@ export function unreadMoney(text: string, skip: readonly { start: number; end: n
   if (moneyVerb) {
     const share = SHARE.exec(text);
     if (share !== null) add(share.index, share[0]);
+    const grand = /\b(?:a|one|two|three|four|five|ten|\d+|couple of) grands?\b/i.exec(text);
+    if (grand !== null) add(grand.index, grand[0]);
   }
+  // A number said on its own ("pay rent (1250) to …" splits it into a clause of its own).
+  const alone = /^\s*\(?\s*(\d[\d.,'’]*?)\s*\)?\s*[.!]?\s*$/.exec(text);
+  if (alone !== null) add(text.indexOf(alone[1]!), alone[1]!);
   for (const m of text.matchAll(/(?<![\w.,'’#@/-])\d[\d.,'’]*(?![\w%€$£¥@/])/g)) {
     const before = text.slice(0, m.index);
     const after = text.slice(m.index + m[0].length);
     if (!AFTER_SUM.test(after)) continue;
-    if (LIMIT_BEFORE.test(before) || STATED_BEFORE.test(before) || (moneyVerb && !ID_BEFORE.test(before))) add(m.index, m[0]);
+    // In a payment or purchase, two decimals are a price ("renew my netflix for 15.49").
+    const price = financial && /^\d+[.,]\d{2}$/.test(m[0]);
+    if (LIMIT_BEFORE.test(before) || STATED_BEFORE.test(before) || price || (moneyVerb && !ID_BEFORE.test(before))) add(m.index, m[0]);
   }
   return out.sort((a, b) => a.start - b.start);
 }

@@ -87,7 +87,9 @@ describe("hardening binds the amount and quantity the user named", () => {
       expect(removed.some((r) => r.ref === 'allow.classes:FINANCIAL' && r.why.startsWith('could not read the amount')), text).toBe(true);
     }
     // A number that is a count, an id or a date is no amount: the payment stays allowed.
-    expect(rules('pay invoice 4500 on bill.test').ceilings.FINANCIAL).toBe('allow');
+    expect(rules('pay invoice no. 4500 on bill.test').ceilings.FINANCIAL).toBe('allow');
+    // Unsure whether it names or sums ("the gas bill 120", "invoice 4500"): it asks.
+    expect(rules('pay invoice 4500 on bill.test').ceilings.FINANCIAL).toBe('ask');
     expect(rules('pay my rent for May 2025 on bank.test').ceilings.FINANCIAL).toBe('allow');
     expect(rules('buy 2 tickets for 45 EUR each on tix.test').ceilings.FINANCIAL).toBe('allow');
   });
@@ -116,6 +118,8 @@ describe("hardening binds the amount and quantity the user named", () => {
     // A price is not a count: "the 20 EUR book" is one book, not twenty purchases.
     expect(budget('Buy the 20 EUR book on shop.test')).toBe(1);
     expect(budget('Order the 15 USD case on shop.test')).toBe(1);
+    // Nor the whole part of a decimal price (it allowed 12 purchases).
+    expect(budget('buy the 12.50 EUR coffee on shop.test')).toBe(1);
     expect(budget('Buy two tickets on tix.test')).toBe(2);
     expect(budget('Buy the 3 books on shop.test')).toBe(3);
   });

@@ -136,9 +136,18 @@ describe("amounts in the user's words", () => {
     expect(unread('pay half of the 120 EUR bill')).toEqual(['half']);
     expect(unread("don't spend more than 50", null)).toEqual(['50']);
     expect(unread('The amount is 1200.', null)).toEqual(['1200']);
+    expect(unread('pay the gas bill 120')).toEqual(['120']);
+    expect(unread('pay invoice 4500')).toEqual(['4500']);
+    expect(unread('1250')).toEqual(['1250']);
+    expect(unread('pay bob 10 000 Ft')).toEqual(['000 Ft']);
+    expect(unread('pay bob .50 EUR')).toEqual(['.50 EUR']);
+    expect(unread('pay bob a grand')).toEqual(['a grand']);
+    expect(unread('renew my netflix for 15.49', 'renew')).toEqual([]);
+    expect(unreadMoney('renew my netflix for 15.49', [], 'renew', true).map((u) => u.text)).toEqual(['15.49']);
     // Counts, ids, dates and read amounts are not unread money.
     expect(unread('pay 3 invoices')).toEqual([]);
-    expect(unread('pay invoice 4500')).toEqual([]);
+    expect(unread('pay invoice no. 4500')).toEqual([]);
+    expect(unread('pay invoice #4500')).toEqual([]);
     expect(unread('pay my rent for May 2025')).toEqual([]);
     expect(unread('pay 45 EUR to bob')).toEqual([]);
     expect(unread('buy 2 tickets', 'buy')).toEqual([]);
