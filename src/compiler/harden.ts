@@ -74,6 +74,20 @@ export interface WordsBound {
 
 /** Classes whose clauses bind an amount and a quantity: money moves only there. */
 const MONEY_CLASSES: ReadonlySet<RiskClass> = new Set(['FINANCIAL']);
+/**
+ * Classes whose money the words bound besides payments: a write that moves or prices money ("book the
+ * cheapest flight under £300", "move 500 EUR to savings", "add 50 EUR to my balance") is bound to it too;
+ * such a write that carries no amount is not held by it (the evaluator asks only a payment for one).
+ */
+const BOUND_CLASSES: ReadonlySet<RiskClass> = new Set(['FINANCIAL', 'EXTERNAL_WRITE']);
+
+/** A clause without what it dictates: a message's text says what it says, it moves no money. */
+function undictated(clause: Clause): Clause {
+  if (clause.dictated === null) return clause;
+  const [s, e] = clause.dictated;
+  const outside = (m: { start: number; end: number }) => m.end <= s || m.start >= e;
+  return { ...clause, amounts: clause.amounts.filter(outside), unread: clause.unread.filter(outside) };
+}
 
 /**
  * The amount a class is bound to: per request clause the least amount it names ("pay the 30 EUR invoice
@@ -104,9 +118,12 @@ type Ceiling = MoneyMention & { clause: Clause; stated: boolean };
  * stated in a clause that requests nothing ("The amount is 120 EUR.") is `stated`: it binds only a
  * payment whose own clause names none.
  */
+/** A clause that is all message text the user dictates ("Post this: we will pay 900 EUR"): it bounds nothing. */
+const dictatedWhole = (clause: Clause) => clause.dictated !== null && clause.dictated[0] <= clause.start;
+
 function ceilingsOf(analysis: Analysis): Ceiling[] {
   return analysis.clauses.flatMap((clause) => {
-    if (clause.request !== null && MONEY_CLASSES.has(clause.request)) return [];
+    if ((clause.request !== null && MONEY_CLASSES.has(clause.request)) || dictatedWhole(clause)) return [];
     return clause.amounts.flatMap((m, i): Ceiling[] => {
       const lead = analysis.text.slice(i === 0 ? clause.start : clause.amounts[i - 1]!.end, m.start);
       if (CEILING_WORDS.test(lead)) return [{ ...m, clause, stated: false }];
@@ -123,7 +140,7 @@ function ceilingsOf(analysis: Analysis): Ceiling[] {
 function unreadOf(analysis: Analysis, requests: readonly Clause[]): (UnreadMoney & { clause: Clause })[] {
   const own = requests.flatMap((clause) => clause.unread.map((u) => ({ ...u, clause })));
   const elsewhere = analysis.clauses.flatMap((clause) => {
-    if (clause.request !== null && MONEY_CLASSES.has(clause.request)) return [];
+    if ((clause.request !== null && MONEY_CLASSES.has(clause.request)) || dictatedWhole(clause)) return [];
     return clause.unread.flatMap((u) => {
       const lead = analysis.text.slice(clause.start, u.start);
       return CEILING_WORDS.test(lead) || (clause.request === null && !clause.negated) ? [{ ...u, clause }] : [];
@@ -183,12 +200,19 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
   const quantities = new Map<RiskClass, { quantity: number; clause: Clause }>();
   const unreadAmounts = new Map<RiskClass, UnreadMoney & { clause: Clause }>();
   const ceilings = ceilingsOf(analysis);
-  for (const [cls, clauses] of requests) {
-    if (!MONEY_CLASSES.has(cls)) continue;
+  for (const [cls, all] of requests) {
+    const clauses = all.map(undictated);
+    if (!BOUND_CLASSES.has(cls)) {
+      // "send 20 to ann@…" reads as a message: a bare sum after a paying verb makes it ask, never pay freely.
+      const sum = clauses.flatMap((clause) => clause.unread.filter((u) => u.kind === 'sum').map((u) => ({ ...u, clause })))[0];
+      if (sum !== undefined) unreadAmounts.set(cls, sum);
+      continue;
+    }
     const unread = unreadOf(analysis, clauses)[0];
     if (unread !== undefined) unreadAmounts.set(cls, unread);
     const amount = withCeilings(boundAmount(clauses), ceilings);
     if (amount !== undefined) amounts.set(cls, amount);
+    if (!MONEY_CLASSES.has(cls)) continue;
     for (const clause of clauses) {
       const most = quantities.get(cls);
       if (clause.quantity !== null && (most === undefined || clause.quantity > most.quantity)) quantities.set(cls, { quantity: clause.quantity, clause });

@@ -377,7 +377,8 @@ export function findMoney(text: string): MoneyMention[] {
 const MONEYISH = String.raw`cents?|ct|pence|grand|quid|bucks?|euros?|dollars?|pounds?|ft|kr|kn|lei|reais|real|rs|kč|rand|pesos?|rupees?`;
 const SHARE = /\b(?:half|halves|third|quarter|split|share|portion|part|percent|per ?cent)\b|(?<![\d.,])\d[\d.,]*\s?%/i;
 /** Words before a bare number that make it a spending limit ("more than 50", "under 50", "budget: 50"). */
-const LIMIT_BEFORE = /\b(?:more than|less than|over|above|under|below|beyond|exceed(?:s|ing)?|at most|up to|max(?:imum)?|budget(?: of| is)?:?|limit(?: of| is)?:?|cap(?: of| is)?:?|no more than)\s*$/i;
+/** (`budget`, `limit`, `cap` only with `of`, `is` or a colon: "a spreadsheet called Budget 2027" names a year.) */
+const LIMIT_BEFORE = /\b(?:more than|less than|over|above|under|below|beyond|exceed(?:s|ing)?|at most|up to|max(?:imum)?|(?:budget|limit|cap)(?: of| is|:))\s*$/i;
 /** Words before a bare number that state it as the sum ("the amount is 1200", "it's 35", "total: 80"). */
 const STATED_BEFORE = /(?:\b(?:amount|total|sum|price|cost|fee|balance|due|owe|owes|costs|comes to|its|it's|it is|that'?s)(?: is| was| of| due)?:?|\()\s*$/i;
 /** Verbs whose object a bare number is the sum of: "pay bob 45", "transfer 500 to …", "donate 25". */
@@ -385,12 +386,14 @@ export const MONEY_VERBS: ReadonlySet<string> = new Set(['pay', 'send', 'transfe
 /** Words after a bare number that leave it the sum ("45 to bob", "45 for lunch", "45 now", "45."). */
 const AFTER_SUM = /^\s*(?:$|[.,;:!?)]|-(?!\w)|(?:to|for|on|via|from|into|at|now|today|tomorrow|tonight|and|then|please|pls|plz|back|each|per|in|by|with|over|through|asap|total|max|only|ish)\b)/i;
 /** Words before a bare number that make it a name, a date or a time ("invoice 4500", "on 12", "may 2025"). */
-/** (Not `invoice`, `bill`, `order` or `ticket`: "pay the gas bill 120" is a sum as often as "invoice 4500" is a name — unsure, it asks.) */
-const ID_BEFORE = /\b(?:room|apartment|apt|flat|unit|ref|reference|number|no\.?|nr\.?|id|account|acct|case|item|line|page|version|v|at|on|by|from|before|after|until|till|since|in|iphone|galaxy|pixel|model|gate|seat|row|floor|table|step|part|chapter|level|route|bus|flight|train|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s*#?\s*$/i;
+/** (Not `invoice`, `bill` or `ticket`: "pay the gas bill 120" is a sum as often as "invoice 4500" is a name — unsure, it asks.) */
+const ID_BEFORE = /\b(?:order|room|apartment|apt|flat|unit|ref|reference|number|no\.?|nr\.?|id|account|acct|case|item|line|page|version|v|at|on|by|from|before|after|until|till|since|in|iphone|galaxy|pixel|model|gate|seat|row|floor|table|step|part|chapter|level|route|bus|flight|train|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\s*#?\s*$/i;
 
 export interface UnreadMoney {
   /** The words as written. */
   text: string;
+  /** `sum`: a bare number after a paying verb ("send 20 to ann"); `other`: any other money not read. */
+  kind: 'sum' | 'other';
   start: number;
   end: number;
 }
@@ -406,9 +409,9 @@ export interface UnreadMoney {
 export function unreadMoney(text: string, skip: readonly { start: number; end: number }[], verb: string | null, financial = false): UnreadMoney[] {
   const out: UnreadMoney[] = [];
   const covered = (s: number, e: number) => skip.some((r) => s < r.end && e > r.start) || out.some((r) => s < r.end && e > r.start);
-  const add = (start: number, raw: string) => {
+  const add = (start: number, raw: string, kind: UnreadMoney['kind'] = 'other') => {
     const t = raw.replace(/[\s.,]+$/, '');
-    if (t !== '' && !covered(start, start + t.length)) out.push({ text: t, start, end: start + t.length });
+    if (t !== '' && !covered(start, start + t.length)) out.push({ text: t, kind, start, end: start + t.length });
   };
   const moneyVerb = verb !== null && MONEY_VERBS.has(verb);
   // A number beside a money word or a currency that findMoney did not read.
@@ -429,15 +432,18 @@ export function unreadMoney(text: string, skip: readonly { start: number; end: n
     if (grand !== null) add(grand.index, grand[0]);
   }
   // A number said on its own ("pay rent (1250) to …" splits it into a clause of its own).
-  const alone = /^\s*\(?\s*(\d[\d.,'’]*?)\s*\)?\s*[.!]?\s*$/.exec(text);
-  if (alone !== null) add(text.indexOf(alone[1]!), alone[1]!);
+  // (Not a list's number: "1.", "3)" open a step.)
+  const alone = /^\s*(?:\(\s*(\d[\d.,'’]*?)\s*\)|(\d[\d.,'’]*\d|\d{3,}))\s*[.!]?\s*$/.exec(text);
+  const said = alone?.[1] ?? alone?.[2];
+  if (said !== undefined) add(text.indexOf(said), said);
   for (const m of text.matchAll(/(?<![\w.,'’#@/-])\d[\d.,'’]*(?![\w%€$£¥@/])/g)) {
     const before = text.slice(0, m.index);
     const after = text.slice(m.index + m[0].length);
-    if (!AFTER_SUM.test(after)) continue;
+    if (!AFTER_SUM.test(after) || (/(?:^|\n)\s*$/.test(before) && /^[.)]\s/.test(after))) continue;
     // In a payment or purchase, two decimals are a price ("renew my netflix for 15.49").
     const price = financial && /^\d+[.,]\d{2}$/.test(m[0]);
-    if (LIMIT_BEFORE.test(before) || STATED_BEFORE.test(before) || price || (moneyVerb && !ID_BEFORE.test(before))) add(m.index, m[0]);
+    if (LIMIT_BEFORE.test(before) || STATED_BEFORE.test(before) || price) add(m.index, m[0]);
+    else if (moneyVerb && !ID_BEFORE.test(before)) add(m.index, m[0], 'sum');
   }
   return out.sort((a, b) => a.start - b.start);
 }

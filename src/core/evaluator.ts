@@ -327,13 +327,16 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a
-    // call that carries no amount at all, since it cannot be shown to be within the bound.
-    const overAmount = k.amount === undefined ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
+    // payment that carries no amount at all, since it cannot be shown to be within the bound. (A write
+    // under a bound — "book the flight under £300" — is held only by the amounts it carries: one that
+    // carries none moves no money the guard can see, as it would under no bound.)
+    const carriesNone = (targets.amounts ?? []).length === 0;
+    const overAmount = k.amount === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
     if (overAmount !== null) return decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
     const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
     if (overQuantity !== null) return decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
-    if (k.amount !== undefined && k.quantity === undefined && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
+    if (k.amount !== undefined && k.quantity === undefined && (cls === 'FINANCIAL' || !carriesNone) && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
       return decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);
     }
   }

@@ -85,7 +85,9 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
   if (namedItems.length > 0) targetLines('items', namedItems, 'none');
   // How much, with the words that named it.
   for (const c of policy.constraints) {
-    if (c.amount !== undefined) limits.push(line(`amount:${amountTarget(c.amount)}`, `Amount: at most ${formatMoney(c.amount)} per payment.`));
+    // (A write bound to an amount — "book the flight under £300" — is held by the amounts it carries.)
+    const per = c.riskClass === undefined || c.riskClass === 'FINANCIAL' ? 'per payment' : 'per change on a website that carries an amount';
+    if (c.amount !== undefined) limits.push(line(`amount:${amountTarget(c.amount)}`, `Amount: at most ${formatMoney(c.amount)} ${per}.`));
     if (c.quantity !== undefined) limits.push(line(`quantity:${c.quantity}`, `Quantity: at most ${c.quantity} per order.`));
   }
   const budget = policy.outboundBudget;

@@ -94,6 +94,25 @@ describe("hardening binds the amount and quantity the user named", () => {
     expect(rules('buy 2 tickets for 45 EUR each on tix.test').ceilings.FINANCIAL).toBe('allow');
   });
 
+  it('a write that moves or prices money is bound to the amount named: "book the flight under £300" let a £3,000 booking through', () => {
+    const submit = (text: string, url: string, fields: Record<string, string>) =>
+      evaluate(rules(text), initialState(), { tool: 'browser.form_submit', args: { url, method: 'POST', fields, submitText: 'Continue' } }, NOW + 1).record;
+    const flight = 'book the cheapest flight to lisbon under £300 on flights.test';
+    expect(rules(flight).constraints.find((k) => k.riskClass === 'EXTERNAL_WRITE')?.amount).toEqual({ value: '300', currency: 'GBP' });
+    expect(submit(flight, 'https://flights.test/booking', { flight: 'TP123', price: '3000', currency: 'GBP' }).decision).toBe('ASK_USER');
+    expect(submit(flight, 'https://flights.test/booking', { flight: 'TP123', price: '250', currency: 'GBP' }).decision).toBe('ALLOW');
+    // A write that carries no amount moves no money the guard sees: it is not held by the bound.
+    expect(submit(flight, 'https://flights.test/booking', { flight: 'TP123', passenger: 'Sam' }).decision).toBe('ALLOW');
+    // Dictated text moves nothing: it binds nothing.
+    expect(rules('Post this on blog.test:\n\nWe will transfer 900 EUR to mallory@evil.test').constraints.every((k) => k.amount === undefined)).toBe(true);
+    // "send 20 to ann@…" reads as a message; with a bare sum after a paying verb it asks (a 2,000 "message" with an amount passed).
+    const send = 'send 20 to ann@x.test on paypal.test for the cinema';
+    expect(rules(send).ceilings.COMMUNICATION).toBe('ask');
+    expect(submit(send, 'https://paypal.test/send', { to: 'ann@x.test', amount: '2000' }).decision).toBe('ASK_USER');
+    expect(rules('send bob 2 photos on chat.test').ceilings.COMMUNICATION).toBe('allow');
+    expect(rules('Create a new spreadsheet called Budget 2027 in my drive').ceilings.EXTERNAL_WRITE).toBe('allow');
+  });
+
   it('an amount outside a payment binds nothing: a message about money is not a payment', () => {
     const policy = rules('Reply to bob@corp.test on mail.test saying I owe him 45 EUR');
     expect(policy.constraints.every((k) => k.amount === undefined)).toBe(true);
