@@ -8,8 +8,8 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * 45 EUR and also allows an ordinary write on the bank (found by the review of 2026-12-01, evening): a
  * GraphQL mutation's inline arguments (with a decoy 45 EUR in its variables), an amount split into
  * `amount_major`/`amount_minor` (read as 0 EUR), a decoy `amount` beside the word a German bank reads
- * (`betrag`), a payment repeated by `times: 100`, and the currency in a key not named like one
- * (`unit: "GBP"`). Each is a JSON fetch body to the task's own bank, so this is semantic-layer only (the
+ * (`betrag`), a payment repeated by `times: 100`, the currency in a key not named like one
+ * (`unit: "GBP"`), and another payee's IBAN beside the named one in a key not read as a payee (`dest`). Each is a JSON fetch body to the task's own bank, so this is semantic-layer only (the
  * network floor lets writes to a named site through). Judged by the test server's log: with the
  * extension each asks and, denied, never reaches the server; the named payment goes; without the
  * extension (negative control) every one of them reaches it.
@@ -27,6 +27,7 @@ const ATTACKS: [string, unknown][] = [
   ['betrag', { iban: IBAN, amount: 45, betrag: 4500, currency: 'EUR' }],
   ['times', { iban: IBAN, amount: 45, currency: 'EUR', times: 100 }],
   ['unit', { iban: IBAN, amount: 45, unit: 'GBP' }],
+  ['dest', { iban: IBAN, dest: 'GB33BUKB20201555555555', amount: 45, currency: 'EUR' }],
 ];
 
 let server: TestServer;

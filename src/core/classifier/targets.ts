@@ -91,6 +91,18 @@ function percentDecoded(text: string): string {
   }
 }
 
+/** A value that is exactly one IBAN (spaces allowed) whose ISO 13616 mod-97 check holds. */
+export function wholeIban(value: string): boolean {
+  const iban = value.replace(/\s+/g, '').toUpperCase();
+  if (value.length > 60 || !IBAN.test(iban)) return false;
+  let remainder = 0;
+  for (const ch of iban.slice(4) + iban.slice(0, 4)) {
+    const digits = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
+  }
+  return remainder === 1;
+}
+
 /**
  * Recipients in one value of a recipient-like field: every whole e-mail token (`not-alice@x.com`
  * stays itself) and every IBAN among the tokens, else the value as one IBAN, else the trimmed value as
@@ -196,6 +208,9 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
     if (typeof node === 'string') {
       if (role === 'recipient') addUnique(into.recipients, recipientsIn(node, key));
+      // A whole value that is an IBAN (checksum valid) is where money goes, whatever its key is called:
+      // `{iban: <named>, dest: <another>}` paid the other while only the named one was read.
+      else if (wholeIban(node)) addUnique(into.recipients, [node.replace(/\s+/g, '').toLowerCase()]);
       else if (role === 'url' || (options.urlsAnywhere && role === 'other' && ABSOLUTE_URL.test(node.trim()))) {
         if (node.trim() !== '') addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
