@@ -469,6 +469,38 @@ export function parseBody(body: unknown): unknown {
   return body;
 }
 
+const JSON_MEMBER = /"((?:[^"\\]|\\.){1,200})"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)/g;
+
+/**
+ * A JSON text that repeats a key in one object (`{"amount": 4500, "amount": 45}`) parses to the last
+ * value, while a server whose parser keeps the first pays 4500 (or another `iban`). When a key appears
+ * more than once in the text, every scalar value written for it is read beside the parsed body,
+ * `{body, written: {amount: [4500, 45]}}`; a text without repeated keys is returned as parsed.
+ */
+export function withWritten(raw: unknown, parsed: unknown): unknown {
+  if (typeof raw !== 'string' || parsed === null || typeof parsed !== 'object') return parsed;
+  const text = raw.slice(0, 65_536);
+  const values = new Map<string, unknown[]>();
+  let repeated = false;
+  for (const m of text.matchAll(JSON_MEMBER)) {
+    let key: string;
+    let value: unknown;
+    try {
+      key = JSON.parse(`"${m[1]!}"`) as string;
+      value = JSON.parse(m[2]!) as unknown;
+    } catch {
+      continue;
+    }
+    const seen = values.get(key);
+    if (seen === undefined) values.set(key, [value]);
+    else {
+      seen.push(value);
+      repeated = true;
+    }
+  }
+  return repeated ? { body: parsed, written: Object.fromEntries(values) } : parsed;
+}
+
 const MUTATION = /^\s*(?:#[^\n]*\n\s*)*mutation\b/;
 const GRAPHQL_ARG = /([A-Za-z_]\w*)\s*:\s*("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null|[A-Z_][A-Z0-9_]*)/g;
 const GRAPHQL_FIELD = /([A-Za-z_]\w*)\s*\(/g;

@@ -5,7 +5,7 @@ import { CLASS_CAPABILITY } from './capabilities';
 import { FILE_EXTENSIONS } from '../items';
 import { schemeOf } from '../schemes';
 import { UNREADABLE_AMOUNT } from '../amounts';
-import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, type Collected } from './targets';
+import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, withWritten, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 
 /**
@@ -187,7 +187,7 @@ function request(args: Record<string, unknown>): Unclassified {
   if (!parsed.success) return unknown(BROWSER_TOOLS.request);
   const { url, kind, body, bodyBytes } = parsed.data;
   const method = parsed.data.method.toUpperCase();
-  const structured = withGraphQL(parseBody(body));
+  const structured = withGraphQL(withWritten(body, parseBody(body)));
   const t = emptyCollected();
   addUrl(t, url);
   collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
