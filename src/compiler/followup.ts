@@ -182,6 +182,9 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
   }
 
   for (const c of newlyAllowed) ceilings[c] = 'allow';
+  // A later turn that writes money the compiler cannot read ("also tip 15%") makes the class ask from then
+  // on: the older bound says nothing about it.
+  for (const c of CONSEQUENTIAL_CLASSES) if (newer.ceilings[c] === 'ask' && ceilings[c] === 'allow') ceilings[c] = 'ask';
   const policy = TaskPolicySchema.parse({
     ...older,
     ceilings,

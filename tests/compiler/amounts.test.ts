@@ -167,6 +167,8 @@ describe('follow-up turns', () => {
     expect(more.constraints.find((k) => k.riskClass === 'FINANCIAL')).toMatchObject({ amount: { value: '20', currency: 'EUR' }, maxCalls: 2 });
     const other = mergePolicies(older, rules('On bank.test, pay bob@x.test $20'), { classify }).policy;
     expect(other.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toBeUndefined();
+    // A later turn with money the compiler cannot read makes payments ask from then on.
+    expect(mergePolicies(older, rules('On bank.test, also tip bob@x.test 15%'), { classify }).policy.ceilings.FINANCIAL).toBe('ask');
     const unnamed = mergePolicies(older, rules('On bank.test, pay alice@x.test for the tickets'), { classify }).policy;
     expect(unnamed.constraints.find((k) => k.riskClass === 'FINANCIAL')?.amount).toEqual({ value: '10', currency: 'EUR' });
   });
