@@ -267,6 +267,7 @@ const QUANTITY_KEYS = new Set([
 const QUANTITY_SUFFIXES = ['qty', 'quantity'];
 
 type MoneyRole = 'amount' | 'loose' | 'minor' | 'scale' | 'quantity' | 'currency' | 'other';
+const MONEY_ROLES: ReadonlySet<MoneyRole> = new Set(['amount', 'loose', 'minor']);
 const SCALE_KEYS = new Set(['scale', 'exponent', 'exp', 'power', 'multiplier', 'factor', 'shift']);
 
 /** Inside an amount object: `{units: 4500, nanos: 0}` (google.type.Money), `{whole, fraction}`. */
@@ -382,6 +383,10 @@ export function collectAmounts(value: unknown, into: Targets): void {
   const visit = (node: unknown, role: MoneyRole, currency: string | null | undefined, depth: number): void => {
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
     if (Array.isArray(node)) {
+      // Several payments in one body (`payments: [{amount: 45}, {amount: 45}]`): each is within the bound,
+      // together they are not — how many there are is the call's quantity.
+      const priced = node.filter((item) => item !== null && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).some((k) => MONEY_ROLES.has(moneyRoleOf(k, true, false))));
+      if (role === 'other' && priced.length > 1) addUnique(quantities, [String(priced.length)]);
       for (const item of node) visit(item, role, currency, depth + 1);
       return;
     }
