@@ -91,6 +91,9 @@ function percentDecoded(text: string): string {
   }
 }
 
+/** Keys of the account a payment is made from. */
+const SOURCE_KEY = /from|source|debtor|dbtr|sender|payer|origin|debit/;
+
 /** A value that is exactly one IBAN (spaces allowed) whose ISO 13616 mod-97 check holds. */
 export function wholeIban(value: string): boolean {
   const iban = value.replace(/\s+/g, '').toUpperCase();
@@ -210,7 +213,8 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
       if (role === 'recipient') addUnique(into.recipients, recipientsIn(node, key));
       // A whole value that is an IBAN (checksum valid) is where money goes, whatever its key is called:
       // `{iban: <named>, dest: <another>}` paid the other while only the named one was read.
-      else if (wholeIban(node)) addUnique(into.recipients, [node.replace(/\s+/g, '').toLowerCase()]);
+      // (Not the account paid from — `from_account`, `source_iban`, `debtor`: a transfer form names the user's own.)
+      else if (wholeIban(node) && !SOURCE_KEY.test(keyForm(key))) addUnique(into.recipients, [node.replace(/\s+/g, '').toLowerCase()]);
       else if (role === 'url' || (options.urlsAnywhere && role === 'other' && ABSOLUTE_URL.test(node.trim()))) {
         if (node.trim() !== '') addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
