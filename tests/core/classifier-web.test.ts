@@ -201,3 +201,16 @@ describe('bounded reading of request bodies', () => {
     expect(paid.targets.amounts?.length).toBe(2);
   });
 });
+
+describe('bodies read beside their parse (repeated JSON keys, GraphQL mutation arguments)', () => {
+  const post = (url: string, body: string) => classifyWeb({ tool: 'browser.request', args: { url, method: 'POST', kind: 'fetch', body } });
+  it('what is read beside a body adds no signal of its own: a search listing two legs stays a write, not a message', () => {
+    expect(post('https://flights.test/api/search', JSON.stringify({ legs: [{ from: 'BER', to: 'LIS' }, { from: 'LIS', to: 'BER' }] })).riskClass).toBe('EXTERNAL_WRITE');
+    expect(post('https://api.test/graphql', JSON.stringify({ query: 'mutation { addLeg(from: "BER", to: "LIS") { id } }' })).riskClass).toBe('EXTERNAL_WRITE');
+  });
+  it('a repeated key is read at every value; a mutation at its inline arguments', () => {
+    expect(post('https://bank.test/api/t', '{"iban":"DE89370400440532013000","amount":4500,"amount":45,"currency":"EUR"}').targets.amounts).toEqual(['45 EUR', '4500 EUR']);
+    const gql = post('https://bank.test/graphql', JSON.stringify({ query: 'mutation { transfer(iban: "DE89370400440532013000", amount: 4500, currency: "EUR") { id } }' }));
+    expect(gql).toMatchObject({ riskClass: 'FINANCIAL', targets: { recipients: ['de89370400440532013000'], amounts: ['4500 EUR'] } });
+  });
+});

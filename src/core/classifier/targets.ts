@@ -484,7 +484,8 @@ const JSON_MEMBER = /"((?:[^"\\]|\\.){1,200})"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d[\d.
  * A JSON text that repeats a key in one object (`{"amount": 4500, "amount": 45}`) parses to the last
  * value, while a server whose parser keeps the first pays 4500 (or another `iban`). When a key appears
  * more than once in the text, every scalar value written for it is read beside the parsed body,
- * `{body, written: {amount: [4500, 45]}}`; a text without repeated keys is returned as parsed.
+ * `{parsed, written: {amount: [4500, 45]}}`; a text without repeated keys is returned as parsed. (The
+ * wrapper's keys name no field a signal reads: `body` would read as a message's.)
  */
 export function withWritten(raw: unknown, parsed: unknown): unknown {
   if (typeof raw !== 'string' || parsed === null || typeof parsed !== 'object') return parsed;
@@ -507,7 +508,7 @@ export function withWritten(raw: unknown, parsed: unknown): unknown {
       repeated = true;
     }
   }
-  return repeated ? { body: parsed, written: Object.fromEntries(values) } : parsed;
+  return repeated ? { parsed, written: Object.fromEntries(values) } : parsed;
 }
 
 const MUTATION = /^\s*(?:#[^\n]*\n\s*)*mutation\b/;
@@ -536,7 +537,7 @@ export function withGraphQL(structured: unknown): unknown {
     }
   }
   if (fields.length === 0 && Object.keys(args).length === 0) return structured;
-  return { body: structured, graphql: { fields, arguments: args } };
+  return { parsed: structured, graphql: { fields, arguments: args } };
 }
 
 /** A GraphQL literal as JSON reads it (a string, a number); an enum or an unreadable literal as written. */
