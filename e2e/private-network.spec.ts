@@ -167,3 +167,41 @@ test('a task that reads from a list: a dependency from an unnamed name that reso
     .poll(async () => (await browser.audit({ check: 'private_network' })).filter((e) => e.record.decision === 'ALLOW').map((e) => e.record.targets.domains[0]))
     .toEqual(['cdn.test']);
 });
+
+/**
+ * Requests the browser makes itself on a page's behalf pass no declarativeNetRequest rule: PaymentRequest
+ * fetches the payment method's manifest (`HEAD` the method URL, `http:` allowed on loopback) and FedCM the
+ * identity provider's `/.well-known/web-identity` and config URL. Each carries whatever path and query the
+ * page chose. The guarded documents' Permissions-Policy turns both APIs off, also when the page's own
+ * header enables them.
+ */
+async function browserMadeRequests(browser: AgentBrowser, server: TestServer): Promise<string[]> {
+  server.setPage('/own-policy', { body: '<!doctype html><title>shop</title><p>code 482913</p>', headers: { 'permissions-policy': 'payment=*, identity-credentials-get=*' } });
+  const page = await browser.context.newPage();
+  await page.goto(`${server.origin('shop.localhost')}/own-policy`);
+  await page.evaluate(async (loopback) => {
+    try {
+      const request = new PaymentRequest([{ supportedMethods: `${loopback}/pay?c=482913` }], { total: { label: 'x', amount: { currency: 'EUR', value: '1' } } });
+      await request.canMakePayment().catch(() => false);
+    } catch {
+      // refused: the permissions policy
+    }
+    const identity = { providers: [{ configURL: `${loopback}/idp.json?c=482913`, clientId: 'x' }] };
+    await Promise.race([navigator.credentials.get({ identity } as CredentialRequestOptions).catch(() => null), new Promise((done) => setTimeout(done, 1_000))]);
+  }, `http://127.0.0.1:${server.port}`);
+  await quiet(page, 1_000);
+  return server.requests().filter((r) => r.host === '127.0.0.1').map((r) => `${r.method} ${r.path}`);
+}
+
+test('a page cannot make the browser itself reach a loopback service: no payment-manifest or FedCM fetch (floor alone)', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy({ ...openWeb, taskId: 't-browser-made', domains: ['shop.localhost'] });
+  expect(await browserMadeRequests(browser, server)).toEqual([]);
+});
+
+test('negative control: without the extension the payment manifest and the FedCM config are fetched from loopback', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  const reached = await browserMadeRequests(browser, server);
+  expect(reached).toContain('HEAD /pay');
+  expect(reached).toContain('GET /idp.json');
+});

@@ -112,6 +112,11 @@ export const PRIORITY_TAINT = PRIORITY_GRANT + 1;
 /** The organisation's blocked sites: above the grants, so no approval lifts them. */
 export const PRIORITY_ORG = 1000;
 /**
+ * The feature policy every guarded document gets (`browserFetcherRules`): above every allow, since a
+ * higher-priority allow (a grant) would keep a header modification off the request.
+ */
+export const PRIORITY_FEATURE_POLICY = 2000;
+/**
  * Requests outside the guard's scope (other tabs, workers of other sites): an allow just above the taint,
  * which cannot be scoped itself (see buildTaintRules). No other rule of the floor judges these requests.
  */
@@ -366,6 +371,27 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
 }
 
 /**
+ * Requests the browser makes itself on a page's behalf reach the network without passing declarativeNetRequest
+ * (nor webRequest): PaymentRequest fetches the payment method's manifest (`HEAD <method URL>` — any path and
+ * query, and `http:` on loopback), FedCM fetches the identity provider's `/.well-known/web-identity` and its
+ * config URL. Measured in Chromium 156 with the nohooks build: a page sent the code it showed to
+ * 127.0.0.1 both ways while the floor refused the same URL as a fetch. Both APIs are gated by
+ * Permissions Policy, so every document in a guarded tab gets `payment=()` and `identity-credentials-get=()`
+ * appended to its `Permissions-Policy` (the last value of a feature wins, so a page's own header cannot
+ * lift it); frames inherit it, and `new PaymentRequest` and `navigator.credentials.get({ identity })` fail.
+ */
+export const GUARDED_PERMISSIONS_POLICY = 'payment=(), identity-credentials-get=()';
+export function browserFetcherRules(): RuleSpec[] {
+  return [
+    {
+      priority: PRIORITY_FEATURE_POLICY,
+      action: { type: 'modifyHeaders', responseHeaders: [{ header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY }] },
+      condition: { resourceTypes: ['main_frame', 'sub_frame'] },
+    },
+  ];
+}
+
+/**
  * The session rules for one policy. Pure: the same input, scope and extension id give the same rules.
  * Blocked top-level navigations fail (`net::ERR_BLOCKED_BY_CLIENT`, so an agent's `goto` rejects); the
  * background then shows why in the tab (see index.ts). The extension id scopes the worker rules.
@@ -376,6 +402,7 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
   const emit = (spec: RuleSpec, where: ScopeCondition) => rules.push({ ...spec, id: rules.length + 1, condition: { ...spec.condition, ...where } });
   const specs = floorRuleSpecs(input);
   for (const spec of specs) emit(spec, { excludedTabIds: scope.excludedTabIds });
+  for (const spec of browserFetcherRules()) emit(spec, { excludedTabIds: scope.excludedTabIds });
   if (workers !== null) {
     // Workers make no top-level navigations; the rest applies to them as to their pages.
     for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);

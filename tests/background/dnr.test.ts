@@ -5,6 +5,7 @@ import {
   DEPENDENCY_DATA_PATTERNS,
   DEPENDENCY_QUERIES,
   EXFIL_PATTERNS,
+  GUARDED_PERMISSIONS_POLICY,
   navigationSites,
   PRIORITY_DATA_BLOCK,
   PRIORITY_DEPENDENCY_ALLOW,
@@ -108,6 +109,19 @@ describe('buildSessionRules', () => {
     expect(allows[0]!.condition.requestMethods).toBeUndefined();
     expect(allows[1]!.condition.requestMethods).toEqual(['get', 'head', 'options']);
     for (const r of allows) expect(r.priority).toBe(PRIORITY_GRANT);
+  });
+
+  it('turns off, in every guarded document, the APIs whose requests the browser makes out of the floor\'s sight (payment manifests, FedCM), above every allow', () => {
+    for (const policy of [readOnly, writer, makePolicy({ domains: null })]) {
+      const rules = buildSessionRules({ policy }, TABS, EXT);
+      const headers = rules.filter((r) => r.action.type === 'modifyHeaders');
+      expect(headers).toHaveLength(1);
+      const [rule] = headers;
+      expect(rule!.action.responseHeaders).toEqual([{ header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY }]);
+      expect(GUARDED_PERMISSIONS_POLICY).toBe('payment=(), identity-credentials-get=()');
+      expect(rule!.condition).toEqual({ resourceTypes: ['main_frame', 'sub_frame'], excludedTabIds: TABS.excludedTabIds });
+      expect(rule!.priority).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
+    }
   });
 });
 
