@@ -205,3 +205,40 @@ test('negative control: without the extension the payment manifest and the FedCM
   expect(reached).toContain('HEAD /pay');
   expect(reached).toContain('GET /idp.json');
 });
+
+/**
+ * Guard scope `task-tabs`: a task page holds a reference to a tab outside the task (its opener) and navigates
+ * it. The navigation floor guards the task's tabs only, but the private network's navigation rules hold in
+ * every tab: the opener cannot be sent to a loopback service (a router's GET-triggered setting); the same
+ * navigation to an ordinary site goes.
+ */
+async function navigateOpener(browser: AgentBrowser, server: TestServer, guarded: boolean): Promise<Record<'loopback' | 'ordinary', number>> {
+  const outside = await browser.context.newPage();
+  await outside.goto(`${server.origin('other.test')}/app`);
+  const [taskTab] = await Promise.all([browser.context.waitForEvent('page'), outside.evaluate((u) => void window.open(u), `${server.origin('app.test')}/app`)]);
+  await taskTab.waitForLoadState();
+  if (guarded) {
+    await browser.setOptions({ guardScope: 'task-tabs' });
+    await taskTab.bringToFront();
+    await browser.setPolicy({ ...openWeb, taskId: 't-opener' }); // the task starts in the active tab; its opener is outside it
+    await taskTab.reload();
+  }
+  const go = (url: string) => taskTab.evaluate((u) => void ((window.opener as Window).location.href = u), url);
+  await go(`http://127.0.0.1:${server.port}/admin?via=opener`);
+  await quiet(taskTab, 1_000);
+  await go(`${server.origin('other.test')}/landing?via=opener`);
+  await server.waitFor('/landing', 'other.test').catch(() => undefined);
+  return { loopback: server.hits('/admin', '127.0.0.1').length, ordinary: server.hits('/landing', 'other.test').length };
+}
+
+test('task-tabs: a task page cannot navigate its opener, outside the task, to a loopback service; to an ordinary site it goes (floor alone)', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  server.setPage('/app', '<!doctype html><title>app</title><p>app</p>');
+  expect(await navigateOpener(browser, server, true)).toEqual({ loopback: 0, ordinary: 1 });
+});
+
+test('negative control: without the extension the opener reaches the loopback service', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  server.setPage('/app', '<!doctype html><title>app</title><p>app</p>');
+  expect(await navigateOpener(browser, server, false)).toEqual({ loopback: 1, ordinary: 1 });
+});

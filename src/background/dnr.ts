@@ -363,7 +363,8 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
     ...dataRules(writes),
     ...(readable === null ? [] : [...namedSiteRules(readable), ...dependencyRules(readable)]),
     ...exfilShapeRules(writes),
-    ...privateNetworkSpecs(input),
+    // Its navigation blocks are emitted once, for every tab (buildSessionRules).
+    ...privateNetworkSpecs(input).filter((spec) => !isMainFrameOnly(spec)),
     ...downloadRules(input.policy),
     ...grantRules(input.policy),
     ...orgRules(input),
@@ -407,6 +408,10 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
     // Workers make no top-level navigations; the rest applies to them as to their pages.
     for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
   }
+  // Navigations to the private network are refused in every tab, as the taint's are: a task page can
+  // navigate a tab outside the task (its opener, a window it named), and with guard scope `task-tabs` that
+  // tab's GET to a router or a local service went out (a user grant lifts it in the guarded tabs only).
+  for (const spec of privateNetworkSpecs(input)) if (isMainFrameOnly(spec)) emit(spec, {});
   // No resource type named, so main_frame is left out: the taint's rules hold for top-level navigations
   // in every tab, as a task page can navigate a tab outside the task (its opener, a window it named).
   for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: {} }, where);

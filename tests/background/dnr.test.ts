@@ -43,7 +43,10 @@ describe('buildSessionRules', () => {
     const rules = buildSessionRules({ policy: writer }, TABS, EXT);
     expect(rules.length).toBeGreaterThan(5);
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
-    for (const r of tabRules(rules)) expect(r.condition.excludedTabIds).toEqual([-1, 3, 8]);
+    // Every rule but the private network's navigation blocks, which hold in every tab (private-network-rules.test.ts).
+    const everyTab = tabRules(rules).filter((r) => r.condition.excludedTabIds === undefined);
+    for (const r of everyTab) expect([r.action.type, r.condition.resourceTypes, r.condition.tabIds]).toEqual(['block', ['main_frame'], undefined]);
+    for (const r of tabRules(rules).filter((r) => !everyTab.includes(r))) expect(r.condition.excludedTabIds).toEqual([-1, 3, 8]);
     expect(rules.filter((r) => r.priority === PRIORITY_OUT_OF_SCOPE && r.condition.tabIds?.join() === '3,8')).toHaveLength(1);
   });
 

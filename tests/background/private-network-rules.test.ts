@@ -23,8 +23,18 @@ describe('privateNetworkRules', () => {
     for (const r of rules) expect(r.action.type).toBe('block');
     expect(rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))).toHaveLength(PRIVATE_HOST_PATTERNS.length + 1);
     for (const r of rules.filter((r) => r.condition.resourceTypes?.includes('main_frame'))) expect(r.condition.resourceTypes).toEqual(['main_frame']);
-    for (const r of rules) expect(r.condition.excludedTabIds).toEqual([-1]);
+    // Navigations in every tab (a task page can navigate a tab outside the task: its opener); the rest in the guarded tabs.
+    for (const r of rules) expect(r.condition.excludedTabIds).toEqual(r.condition.resourceTypes?.includes('main_frame') ? undefined : [-1]);
     expect(rules.find((r) => r.condition.requestDomains !== undefined)?.condition.requestDomains).toEqual(expect.arrayContaining(['localhost', 'local', 'internal', 'lan', 'home.arpa']));
+  });
+
+  it('refuses navigations to the private network in the tabs outside the guard\'s scope too; a grant lifts it in the guarded tabs', () => {
+    const rules = buildSessionRules({ policy: openWeb }, { excludedTabIds: [-1, 3, 8] }, EXT);
+    const navigation = rules.filter((r) => r.action.type === 'block' && r.condition.resourceTypes?.join() === 'main_frame' && (r.condition.requestDomains?.includes('localhost') || PRIVATE_HOST_PATTERNS.includes(r.condition.regexFilter ?? '')));
+    expect(navigation).toHaveLength(PRIVATE_HOST_PATTERNS.length + 1);
+    for (const r of navigation) expect([r.condition.tabIds, r.condition.excludedTabIds]).toEqual([undefined, undefined]);
+    // The out-of-scope allows leave main_frame out, so nothing lifts these in tabs 3 and 8.
+    for (const r of rules.filter((r) => r.action.type === 'allow' && r.condition.tabIds?.join() === '3,8')) expect(r.condition.resourceTypes).toBeUndefined();
   });
 
   it.each([
