@@ -175,12 +175,18 @@ test('a task that reads from a list: a dependency from an unnamed name that reso
  * fetches the payment method's manifest (`HEAD` the method URL, `http:` allowed on loopback) and FedCM the
  * identity provider's `/.well-known/web-identity` and config URL. Each carries whatever path and query the
  * page chose. The guarded documents' Permissions-Policy turns both APIs off, also when the page's own
- * header enables them.
+ * header enables them, or is malformed (Chromium then drops the whole header: the Feature-Policy holds).
  */
 async function browserMadeRequests(browser: AgentBrowser, server: TestServer): Promise<string[]> {
   server.setPage('/own-policy', { body: '<!doctype html><title>shop</title><p>code 482913</p>', headers: { 'permissions-policy': 'payment=*, identity-credentials-get=*' } });
+  server.setPage('/malformed-policy', { body: '<!doctype html><title>shop</title><p>code 482913</p>', headers: { 'permissions-policy': '"', 'feature-policy': "payment *; '" } });
+  for (const path of ['/own-policy', '/malformed-policy']) await browserMadeRequestsFrom(browser, server, path);
+  return server.requests().filter((r) => r.host === '127.0.0.1').map((r) => `${r.method} ${r.path}`);
+}
+
+async function browserMadeRequestsFrom(browser: AgentBrowser, server: TestServer, path: string): Promise<void> {
   const page = await browser.context.newPage();
-  await page.goto(`${server.origin('shop.localhost')}/own-policy`);
+  await page.goto(`${server.origin('shop.localhost')}${path}`);
   await page.evaluate(async (loopback) => {
     try {
       const request = new PaymentRequest([{ supportedMethods: `${loopback}/pay?c=482913` }], { total: { label: 'x', amount: { currency: 'EUR', value: '1' } } });
@@ -192,7 +198,6 @@ async function browserMadeRequests(browser: AgentBrowser, server: TestServer): P
     await Promise.race([navigator.credentials.get({ identity } as CredentialRequestOptions).catch(() => null), new Promise((done) => setTimeout(done, 1_000))]);
   }, `http://127.0.0.1:${server.port}`);
   await quiet(page, 1_000);
-  return server.requests().filter((r) => r.host === '127.0.0.1').map((r) => `${r.method} ${r.path}`);
 }
 
 test('a page cannot make the browser itself reach a loopback service: no payment-manifest or FedCM fetch (floor alone)', async ({ launchFence, server }) => {

@@ -400,13 +400,24 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
  * Permissions Policy, so every document in a guarded tab gets `payment=()` and `identity-credentials-get=()`
  * appended to its `Permissions-Policy` (the last value of a feature wins, so a page's own header cannot
  * lift it); frames inherit it, and `new PaymentRequest` and `navigator.credentials.get({ identity })` fail.
+ * A server that sends a malformed `Permissions-Policy` (`"`) makes Chromium drop the whole combined header,
+ * ours included: the legacy `Feature-Policy` says the same and still applies then. It is set, not appended
+ * (a quote left open in the page's own value swallowed what followed), so a site's legacy Feature-Policy
+ * is replaced during a task.
  */
 export const GUARDED_PERMISSIONS_POLICY = 'payment=(), identity-credentials-get=()';
+export const GUARDED_FEATURE_POLICY = "payment 'none'; identity-credentials-get 'none'";
 export function browserFetcherRules(): RuleSpec[] {
   return [
     {
       priority: PRIORITY_HEADERS,
-      action: { type: 'modifyHeaders', responseHeaders: [{ header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY }] },
+      action: {
+        type: 'modifyHeaders',
+        responseHeaders: [
+          { header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY },
+          { header: 'feature-policy', operation: 'set', value: GUARDED_FEATURE_POLICY },
+        ],
+      },
       condition: { resourceTypes: ['main_frame', 'sub_frame'] },
     },
   ];

@@ -121,7 +121,10 @@ describe('buildSessionRules', () => {
       const headers = rules.filter((r) => r.action.type === 'modifyHeaders' && r.action.responseHeaders !== undefined);
       expect(headers).toHaveLength(1);
       const [rule] = headers;
-      expect(rule!.action.responseHeaders).toEqual([{ header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY }]);
+      expect(rule!.action.responseHeaders).toEqual([
+        { header: 'permissions-policy', operation: 'append', value: GUARDED_PERMISSIONS_POLICY },
+        { header: 'feature-policy', operation: 'set', value: "payment 'none'; identity-credentials-get 'none'" },
+      ]);
       expect(GUARDED_PERMISSIONS_POLICY).toBe('payment=(), identity-credentials-get=()');
       expect(rule!.condition).toEqual({ resourceTypes: ['main_frame', 'sub_frame'], excludedTabIds: TABS.excludedTabIds });
       expect(rule!.priority).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
