@@ -331,10 +331,11 @@ function privateNetworkSpecs(input: FloorInput): RuleSpec[] {
  * (`referrerpolicy="unsafe-url"`, `fetch(…, { referrer })`): an image from an unnamed site — an allowed
  * dependency, its URL clean — carried the code and the key the page showed, in full, in its `Referer`
  * (Chromium 156, nohooks build). DNR reads no request header, so the taint cannot see it there: the header
- * is removed instead. Sites the task names (and granted sites, which may check it on a form post) keep it.
+ * is removed instead. Sites the task names (and sites a user granted a write, which may check it on a form post) keep it.
  */
 export function refererRules(input: FloorInput): RuleSpec[] {
-  const keep = sites([...namedSites(input), ...input.policy.grants.flatMap((grant) => grant.domains)]);
+  // A read grant gives a site to read, not what the task's pages showed (as with the taint): it loses the header too.
+  const keep = sites([...namedSites(input), ...input.policy.grants.filter((grant) => grant.riskClass !== 'READ').flatMap((grant) => grant.domains)]);
   return [
     {
       priority: PRIORITY_HEADERS,

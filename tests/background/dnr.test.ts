@@ -150,6 +150,12 @@ describe('the Referer header', () => {
     expect(PRIORITY_HEADERS).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
   });
 
+  it('is removed on a site a user granted only a read: a read grant gives a site, not what the pages showed', () => {
+    const read = { id: 'g2', tool: 'browser.request', capability: 'web.read', riskClass: 'READ' as const, recipients: [], domains: ['attacker.test'], paths: [], items: [], maxCalls: null, issuedAt: 0 };
+    const [rule] = tabRules(refererRemovals(buildSessionRules({ policy: { ...writer, grants: [read] } }, TABS, EXT)));
+    expect(rule!.condition.excludedRequestDomains).not.toContain('attacker.test');
+  });
+
   it('is removed from every request to a site that is not a write site when reading is open', () => {
     const [rule] = tabRules(refererRemovals(buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT)));
     expect(rule!.condition.excludedRequestDomains).toBeUndefined();
@@ -293,7 +299,9 @@ describe('the taint in the floor', () => {
     const type = request.type ?? 'image';
     const method = request.method ?? 'get';
     const under = (name: string | undefined, domains: string[]) => name !== undefined && domains.some((d) => name === d || name.endsWith(`.${d}`));
-    const matching = rules.filter(({ condition: c }) => {
+    // Header changes neither block nor allow.
+    const matching = rules.filter(({ action, condition: c }) => {
+      if (action.type !== 'block' && action.type !== 'allow') return false;
       if (c.resourceTypes !== undefined ? !c.resourceTypes.includes(type as never) : type === 'main_frame') return false;
       if (c.tabIds !== undefined && !c.tabIds.includes(request.tabId)) return false;
       if (c.excludedTabIds?.includes(request.tabId)) return false;
