@@ -106,6 +106,9 @@ function skipped(node: Node): boolean {
   return false;
 }
 
+/** What a batch read of each block (piecesOf), so reading runs of sibling blocks reads none twice. */
+type BlockTexts = Map<Element | DocumentFragment, { text: string; pieces: Piece[] }>;
+
 /** The block's own text nodes, in order: its text and that of its inline descendants. */
 function piecesOf(block: Element | DocumentFragment): { text: string; pieces: Piece[] } {
   const pieces: Piece[] = [];
@@ -257,8 +260,9 @@ export class Sanitizer {
         else this.recheckCandidates(record.target);
       }
     }
-    for (const block of blocks) this.block(block);
-    this.splitAcross(blocks);
+    const texts: BlockTexts = new Map();
+    for (const block of blocks) this.block(block, texts);
+    this.splitAcross(blocks, texts);
     // A stylesheet added or edited after the blocks were read may hide the visible imperative text they kept.
     if (stylesChanged) this.recheckCandidates(this.doc);
     // Generated content needs computed styles: read once the document is parsed (refresh), then for what
@@ -302,8 +306,9 @@ export class Sanitizer {
   private scan(root: Node): void {
     const blocks = new Set<Element | DocumentFragment>();
     this.scanNode(root, blocks, new Set());
-    for (const block of blocks) this.block(block);
-    this.splitAcross(blocks);
+    const texts: BlockTexts = new Map();
+    for (const block of blocks) this.block(block, texts);
+    this.splitAcross(blocks, texts);
   }
 
   /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
@@ -593,21 +598,30 @@ export class Sanitizer {
    * sentence mark, are read together when the run names an agent or an instruction, or carries a target; text
    * addressed to the agent goes, an imperative only when every part is hidden from people.
    */
-  private splitAcross(blocks: ReadonlySet<Element | DocumentFragment>): void {
+  private splitAcross(blocks: ReadonlySet<Element | DocumentFragment>, texts: BlockTexts): void {
+    // Each block's text is read once per batch (block() left what it read unless it cut something).
+    const read = (el: Element) => {
+      let known = texts.get(el);
+      if (known === undefined) texts.set(el, (known = piecesOf(el)));
+      return known;
+    };
     const starts = new Set<Element>();
     for (const block of blocks) {
       if (!isElement(block) || !block.isConnected) continue;
       let start = block;
-      for (let back = 0, prev = block.previousElementSibling; back < 2 && prev !== null && splittable(prev) && !endsSentence(piecesOf(prev).text); back++, prev = prev.previousElementSibling) start = prev;
+      for (let back = 0, prev = block.previousElementSibling; back < 2 && prev !== null && splittable(prev) && !endsSentence(read(prev).text); back++, prev = prev.previousElementSibling) start = prev;
       starts.add(start);
     }
     for (const start of starts) {
       const run: { el: Element; text: string; pieces: Piece[] }[] = [];
       for (let el: Element | null = start; el !== null && run.length < 3 && splittable(el); el = el.nextElementSibling) {
-        const { text, pieces } = piecesOf(el);
+        const { text, pieces } = read(el);
         if (text.trim() === '' || text.includes(MARKER)) break;
         run.push({ el, text, pieces });
-        if (run.length >= 2 && this.cutSplit(run)) break;
+        if (run.length >= 2 && this.cutSplit(run)) {
+          for (const r of run) texts.delete(r.el);
+          break;
+        }
         if (endsSentence(text)) break;
       }
     }
@@ -634,9 +648,10 @@ export class Sanitizer {
   }
 
   /** Reads one block and removes what the rules find; in model mode, sends what is only suspicious. */
-  private block(block: Element | DocumentFragment): void {
+  private block(block: Element | DocumentFragment, texts?: BlockTexts): void {
     if (this.awaitingReview.has(block)) return;
     let { text, pieces } = piecesOf(block);
+    texts?.set(block, { text, pieces });
     if (text.trim() === '' && !/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u.test(text)) return;
     // Invisible characters go outright, node by node.
     let invisible = 0;
@@ -650,6 +665,7 @@ export class Sanitizer {
     if (invisible > 0) {
       this.removals.push({ rule: 'invisible-chars', chars: invisible });
       ({ text, pieces } = piecesOf(block));
+      texts?.set(block, { text, pieces });
     }
     const found = findInstructions(text, { visible: false });
     const apply: Span[] = [];
@@ -665,6 +681,7 @@ export class Sanitizer {
       this.removals.push({ rule: span.rule, chars: span.end - span.start });
       cut(pieces, span, MARKER);
     }
+    if (apply.length > 0) texts?.delete(block);
     if (isElement(block)) {
       if (visibleImperative) this.visibleCandidates.add(block);
       else this.visibleCandidates.delete(block);
