@@ -93,11 +93,11 @@ const NON_NAVIGATION_TYPES = ALL_TYPES.filter((t) => t !== 'main_frame');
 const DOWNLOAD_TYPES: ResourceType[] = ['main_frame', 'sub_frame', 'other'];
 
 /**
- * Priorities. Grants (allow) beat every block but the taint and the organisation's. Between the plain blocks and the data blocks sits the
- * allow for ordinary dependency queries (`?w=200`, `?v=3`): it lifts the query block for those shapes,
- * and every rule that must hold even for such a query (exfiltration shapes, data in the path or host
- * name, the taint) sits above it. A new block family that must beat the dependency allow needs
- * PRIORITY_DATA_BLOCK or more.
+ * Priorities. Grants (allow) beat every block but the taint's and the organisation's. Between the plain
+ * blocks and the data blocks sits the allow for ordinary dependency queries (`?w=200`, `?v=3`): it lifts
+ * the query block for those shapes, and every rule that must hold even for such a query (exfiltration
+ * shapes, data in the path or host name, the private network, the taint) sits above it. A new block family
+ * that must beat the dependency allow needs PRIORITY_DATA_BLOCK or more.
  */
 export const PRIORITY_BLOCK = 1;
 export const PRIORITY_DEPENDENCY_ALLOW = 10;
