@@ -1,4 +1,4 @@
-import { isRecipientKey } from '../core/classifier/targets';
+import { ibanChecksumHolds, isRecipientKey } from '../core/classifier/targets';
 
 /**
  * The Minimizer's deterministic detector: confidential data inside an action the evaluator would allow,
@@ -134,18 +134,10 @@ export function luhnValid(digits: string): boolean {
   return digits.length >= 13 && sum % 10 === 0;
 }
 
-/** ISO 13616: move the first four characters to the end, letters to numbers, remainder mod 97 is 1. */
+/** An IBAN's shape (country, check digits, 15–34 characters) and its ISO 13616 checksum. */
 export function ibanValid(candidate: string): boolean {
   const iban = alnumOf(candidate);
-  if (iban.length < 15 || iban.length > 34 || !/^[A-Z]{2}[0-9]{2}/.test(iban)) return false;
-  const rearranged = iban.slice(4) + iban.slice(0, 4);
-  let remainder = 0;
-  for (const ch of rearranged) {
-    const code = ch.charCodeAt(0);
-    const digits = code >= 65 ? String(code - 55) : ch;
-    for (const d of digits) remainder = (remainder * 10 + (d.charCodeAt(0) - 48)) % 97;
-  }
-  return remainder === 1;
+  return iban.length >= 15 && iban.length <= 34 && /^[A-Z]{2}[0-9]{2}/.test(iban) && ibanChecksumHolds(iban);
 }
 
 /**

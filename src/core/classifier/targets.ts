@@ -94,16 +94,20 @@ function percentDecoded(text: string): string {
 /** Keys of the account a payment is made from. */
 const SOURCE_KEY = /from|source|debtor|dbtr|sender|payer|origin|debit/;
 
-/** A value that is exactly one IBAN (spaces allowed) whose ISO 13616 mod-97 check holds. */
-export function wholeIban(value: string): boolean {
-  const iban = value.replace(/\s+/g, '').toUpperCase();
-  if (value.length > 60 || !IBAN.test(iban)) return false;
+/** ISO 13616 (upper-case letters and digits only): move the first four characters to the end, letters to numbers, remainder mod 97 is 1. */
+export function ibanChecksumHolds(iban: string): boolean {
   let remainder = 0;
   for (const ch of iban.slice(4) + iban.slice(0, 4)) {
     const digits = ch >= 'A' ? String(ch.charCodeAt(0) - 55) : ch;
-    for (const d of digits) remainder = (remainder * 10 + Number(d)) % 97;
+    for (const d of digits) remainder = (remainder * 10 + (d.charCodeAt(0) - 48)) % 97;
   }
   return remainder === 1;
+}
+
+/** A value that is exactly one IBAN (spaces allowed) whose ISO 13616 mod-97 check holds. */
+function wholeIban(value: string): boolean {
+  const iban = value.replace(/\s+/g, '').toUpperCase();
+  return value.length <= 60 && IBAN.test(iban) && ibanChecksumHolds(iban);
 }
 
 /**
