@@ -188,7 +188,7 @@ export class Sanitizer {
           this.recheckCandidates(this.doc);
           if (event.type === 'load') {
             this.stylesheetsRead = null;
-            this.generatedContent(this.doc.querySelectorAll('*'));
+            this.generatedContent(() => this.doc.querySelectorAll('*'));
           }
         });
     };
@@ -269,9 +269,12 @@ export class Sanitizer {
     // is added or restyled later.
     if (this.doc.readyState !== 'loading') {
       if (stylesChanged) this.stylesheetsRead = null;
-      const added: Element[] = [];
-      if (!stylesChanged) for (const node of visited) if (isElement(node) && node.isConnected) added.push(node);
-      this.generatedContent(stylesChanged ? this.doc.querySelectorAll('*') : added);
+      this.generatedContent(() => {
+        if (stylesChanged) return this.doc.querySelectorAll('*');
+        const added: Element[] = [];
+        for (const node of visited) if (isElement(node) && node.isConnected) added.push(node);
+        return added;
+      });
     }
     this.recheckHosts();
   }
@@ -315,7 +318,7 @@ export class Sanitizer {
   private refresh(): void {
     this.recheckCandidates(this.doc);
     this.stylesheetsRead = null;
-    this.generatedContent(this.doc.querySelectorAll('*'));
+    this.generatedContent(() => this.doc.querySelectorAll('*'));
     this.discoverHosts(this.doc);
     this.recheckHosts();
   }
@@ -458,10 +461,13 @@ export class Sanitizer {
    * read only when some stylesheet may generate text: one that cannot be read (another origin's), or one with
    * a `content` longer than an icon or with `attr()`.
    */
-  private generatedContent(elements: ArrayLike<Element>): void {
-    if (elements.length === 0) return;
+  private generatedContent(elementsToRead: () => ArrayLike<Element>): void {
+    // The stylesheets first (read once until they change): most pages generate no text, and then no
+    // element list is built at all.
     this.stylesheetsRead ??= this.mayGenerateText();
     if (!this.stylesheetsRead) return;
+    const elements = elementsToRead();
+    if (elements.length === 0) return;
     const win = this.doc.defaultView;
     if (win === null) return;
     const check = (el: Element) => {
