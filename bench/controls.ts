@@ -10,6 +10,7 @@ import { join } from 'node:path';
  *  - the echo floor: the same message path as ours — MAIN-world fetch wrapper → MessagePort → ISOLATED
  *    script → one runtime.connect port → service worker → back — with nothing decided: the worker answers
  *    ALLOW at once. What AgentsFence adds over it is its own work (parse, evaluate, commit, audit).
+ *    Written twice: as the issue defines it (no permissions), and with our manifest's permissions.
  */
 
 export interface ControlExtension {
@@ -17,7 +18,7 @@ export interface ControlExtension {
   dispose(): void;
 }
 
-function writeExtension(prefix: string, name: string, files: Record<string, string>): ControlExtension {
+function writeExtension(prefix: string, name: string, files: Record<string, string>, permissions: readonly string[] = []): ControlExtension {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   const script = (file: string, world: 'ISOLATED' | 'MAIN') => ({ matches: ['<all_urls>'], js: [file], run_at: 'document_start', all_frames: true, match_origin_as_fallback: true, world });
@@ -27,6 +28,7 @@ function writeExtension(prefix: string, name: string, files: Record<string, stri
       manifest_version: 3,
       name,
       version: '1.0',
+      ...(permissions.length > 0 ? { permissions } : {}),
       host_permissions: ['<all_urls>'],
       background: { service_worker: 'background.js' },
       content_scripts: [script('isolated.js', 'ISOLATED'), script('main.js', 'MAIN')],
@@ -103,6 +105,10 @@ const ECHO_WORKER = `chrome.runtime.onConnect.addListener((port) => {
   port.onMessage.addListener((data) => port.postMessage({ rid: data.rid, answer: { id: data.message.id, decision: 'ALLOW', check: 'allowed', reason: 'echo', askedUser: false } }));
 });`;
 
-export function echoExtension(): ControlExtension {
-  return writeExtension('agentsfence-bench-echo-', 'echo floor', { 'isolated.js': ECHO_ISOLATED, 'main.js': ECHO_MAIN, 'background.js': ECHO_WORKER });
+/**
+ * `permissions`: the echo with our manifest's declarations (none used, no rules) shows what Chromium adds to
+ * every request once an extension may use declarativeNetRequest or webRequest: its request proxy.
+ */
+export function echoExtension(permissions: readonly string[] = []): ControlExtension {
+  return writeExtension('agentsfence-bench-echo-', 'echo floor', { 'isolated.js': ECHO_ISOLATED, 'main.js': ECHO_MAIN, 'background.js': ECHO_WORKER }, permissions);
 }
