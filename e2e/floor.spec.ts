@@ -49,6 +49,14 @@ test('the floor alone (no MAIN-world hooks) stops every attack on evil.test', as
   await browser.setPolicy(readOnly);
   const reached = await attackAll(browser, server);
   expect(reached).toEqual(Object.fromEntries(Object.keys(ATTACKS).map((name) => [name, 0])));
+  // Each refusal is in the audit log, from the network layer, with the site and the check that refuses it
+  // (a read-only task: writes stop at the class ceiling, reads off the list at the site list).
+  await expect
+    .poll(async () => {
+      const entries = (await browser.audit({ decision: 'BLOCK' })).filter((e) => e.layer === 'network' && e.record.targets.domains.includes('evil.test'));
+      return [...new Set(entries.map((e) => `${e.record.capability} ${e.record.check}`))].sort();
+    })
+    .toEqual(['message.send ceiling', 'web.read domain_allowlist', 'web.socket ceiling', 'web.write ceiling']);
 });
 
 test('negative control: without the extension every attack reaches evil.test', async ({ launchFence, server }) => {

@@ -11,6 +11,7 @@ import { ProposalAnswerSchema } from '../messages/protocol';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
 import { serveFramePorts } from './port';
 import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
+import { FloorBlockLog, requestKindOf } from './floor-audit';
 import type { TaskPolicy } from '../core/policy';
 import { redactUrl } from './redact';
 import { TaskStore, type ActiveTask } from './store';
@@ -42,6 +43,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const browserEffects = chromeEffects();
   // Set below, once the listener exists; the floor is never applied before the monitor is (monitor.ready).
   let watchEveryType: (policy: TaskPolicy | null) => void = () => undefined;
+  let watchRefusals: (running: boolean) => void = () => undefined;
   const warmth = keepWarm({
     ping: () => chrome.runtime.getPlatformInfo(),
     now: () => Date.now(),
@@ -53,6 +55,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // The rebinding listener and the keep-warm follow the task, like the floor: when it is applied and on every wake.
   const followTask = (task: ActiveTask | null) => {
     watchEveryType(task?.policy ?? null);
+    watchRefusals(task !== null);
     warmth.follow(task !== null);
   };
   const effects: MonitorEffects = {
@@ -172,7 +175,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       }
       const tab = await chrome.tabs.get(details.tabId).catch(() => null);
       if (tab === null || (tab.pendingUrl !== undefined && tab.pendingUrl !== details.url)) return;
-      const { check, reason } = m.floorNavigationVerdict(details.url);
+      const { check, reason } = m.floorVerdict({ tool: BROWSER_TOOLS.navigate, args: { url: details.url } });
       await chrome.tabs.update(details.tabId, { url: blockedPageUrl(extensionOrigin, check, reason, details.url) });
     });
   });
@@ -199,6 +202,25 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       await chrome.tabs.update(details.tabId, { url }).catch(() => undefined);
     });
   });
+
+  // A guarded page's request the floor refused before any hook saw it (a dependency, a worker's or a
+  // frame's request, every request once the hooks are bypassed): audited, bounded per tab (floor-audit.ts).
+  // Only while a task runs (no task, no rules of ours, and another extension's blocks must not wake us).
+  const refusals = new FloorBlockLog();
+  const onRefused = (details: { tabId: number; url: string; method: string; type: string; error: string }) => {
+    if (details.tabId < 0 || details.type === 'main_frame' || !isBlockedByExtension(details.error)) return;
+    const kind = requestKindOf(details.type);
+    if (!refusals.admit(details.tabId, details.url, kind, Date.now())) return;
+    withMonitor((m) => m.auditFloorRequest({ url: details.url, method: details.method, kind, tabId: details.tabId }));
+  };
+  const refused = chrome.webRequest.onErrorOccurred;
+  // Registered in the first turn (an event that wakes a stopped worker reaches only those), removed once the floor shows no task.
+  refused.addListener(onRefused, { urls: ['<all_urls>'] });
+  watchRefusals = (running) => {
+    if (running === refused.hasListener(onRefused)) return;
+    if (running) refused.addListener(onRefused, { urls: ['<all_urls>'] });
+    else refused.removeListener(onRefused);
+  };
 
   // DNS rebinding, after the fact: Chromium reports the address once the response starts. Only the
   // request types that can reach a site the task does not name (src/background/rebinding.ts): a page's

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../core/call';
+import type { RequestKind, ToolCall } from '../core/call';
 import { BROWSER_TOOLS } from '../core/call';
 import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type DecisionRecord } from '../core/decision';
@@ -438,16 +438,31 @@ export class Monitor {
   }
 
   /**
-   * Why the network floor refused a top-level navigation in a guarded tab (the rule that matched is not
-   * reported by DNR): the evaluator's own view of the same navigation, computed without counting it.
-   * When the evaluator would let the page be read, the floor refused something else about the request.
+   * Why the network floor refused a request before any hook decided it (DNR does not report which rule
+   * matched): the taint, then the evaluator, on the same call, computed without counting it. When both
+   * would let it through, the floor refused a write the task has not yet decided at that site, or a
+   * download.
    */
-  floorNavigationVerdict(url: string): { check: string; reason: string } {
+  floorVerdict(call: ToolCall): DecisionRecord {
     const task = this.session.task;
-    if (task === null) return { check: 'domain_allowlist', reason: 'the task does not name this site' };
-    const { record } = this.deps.evaluate(task.policy, task.state, { tool: BROWSER_TOOLS.navigate, args: { url } }, this.deps.effects.now(), floorOf(this.session.orgState));
-    if (record.decision !== 'ALLOW') return { check: record.check, reason: record.reason };
-    return { check: 'domain_allowlist', reason: 'data sent to a site the task does not allow writes to, or a download the task does not allow' };
+    const c = classifyWeb(call);
+    const fallback: DecisionRecord = {
+      decision: 'BLOCK',
+      check: 'domain_allowlist',
+      reason: task === null ? 'the task does not name this site' : 'data sent to a site the task does not allow writes to, or a download the task does not allow',
+      tool: call.tool,
+      capability: c.capability,
+      riskClass: c.riskClass,
+      targets: c.targets,
+      ruleRef: 'builtin:network-floor',
+      classifierLayer: c.layer,
+      basis: c.basis,
+    };
+    if (task === null) return fallback;
+    const tainted = this.taintRecord(task, call);
+    if (tainted !== null) return tainted;
+    const { record } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState));
+    return record.decision === 'ALLOW' ? fallback : { ...record, decision: 'BLOCK' };
   }
 
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
@@ -466,6 +481,19 @@ export class Monitor {
       ruleRef: 'builtin:network-floor',
     };
     await this.writer.audit({ record, layer: 'network', destination: redactUrl(blockedUrl), tabId });
+  }
+
+  /**
+   * A guarded page's request the floor refused before any hook saw it (a dependency, a worker's or a
+   * frame's request, any request once the hooks are bypassed or removed): audited with the check that
+   * refuses it. Returns the record, or null when no task guards that tab.
+   */
+  async auditFloorRequest(request: { url: string; method: string; kind: RequestKind; tabId: number }): Promise<DecisionRecord | null> {
+    await this.ready;
+    if (this.session.task === null || !this.session.isGuarded(request.tabId)) return null;
+    const record = this.floorVerdict({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: request.method, kind: request.kind } });
+    await this.writer.audit({ record, layer: 'network', destination: redactUrl(request.url), tabId: request.tabId });
+    return record;
   }
 
   /** For tests and the harness: the durable view of the monitor's memory. */

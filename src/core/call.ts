@@ -23,6 +23,7 @@ export const BROWSER_TOOLS = {
 } as const;
 
 export const RequestKindSchema = z.enum(['fetch', 'xhr', 'beacon', 'websocket', 'eventsource', 'image', 'ping', 'frame', 'other']);
+export type RequestKind = z.infer<typeof RequestKindSchema>;
 
 /** Argument shapes of the browser tools (parsed by the classifier; a mismatch classifies UNKNOWN), each built on its first parse. */
 export const NavigateArgsSchema = z.lazy(() => z.strictObject({ url: z.string().check(z.minLength(1)), opener: z.optional(z.string()) }));
