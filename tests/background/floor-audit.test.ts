@@ -37,6 +37,8 @@ describe('requests the network floor refused before any hook saw them', () => {
     const { store, monitor } = await setup();
     await monitor.handleMessage({ type: 'taint.report', tokens: [{ value: 'K7Q2ZP9X44LM', kind: 'one-time-code' }] }, PAGE());
     await settle();
+    // The blocked page of a navigation the floor refused says the same.
+    expect(monitor.floorVerdict({ tool: 'browser.navigate', args: { url: 'http://cdn.test/?c=K7Q2ZP9X44LM' } })).toMatchObject({ check: 'exfiltration_url' });
     const image = await monitor.auditFloorRequest({ url: 'http://cdn.test/p.gif?c=K7Q2ZP9X44LM', method: 'GET', kind: 'image', tabId: 7 });
     expect(image).toMatchObject({ decision: 'BLOCK', check: 'exfiltration_url', ruleRef: 'builtin:taint' });
     const offList = await monitor.auditFloorRequest({ url: 'http://evil.test/get', method: 'GET', kind: 'fetch', tabId: 7 });
