@@ -1,8 +1,10 @@
 import { chromium, expect, test, type Browser as PwBrowser } from '@playwright/test';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
+import { launchAgentBrowser } from '../src/harness';
 import { extensionDir } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
 
@@ -10,24 +12,34 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * `agentsfence browser`: a Playwright script (connectOverCDP) and a Puppeteer script (connect
  * {browserURL}) attach to the printed endpoint, finish a benign task, get a recognisable error on a
  * blocked one, and cannot list, attach to or evaluate in any extension target; a held request is
- * answered from the terminal. Negative control: Chromium's raw port (not the proxy) shows the service
- * worker. The test server's log is the truth for what left the browser.
+ * answered from the terminal. The browser speaks CDP over its pipe to the CLI only: no TCP port of it
+ * serves CDP. Negative control: Chromium launched with --remote-debugging-port (the harness's option) does
+ * serve CDP on a port the same probe finds, and lists the service worker there. The test server's log is
+ * the truth for what left the browser.
  */
 
 const ROOT = resolve(import.meta.dirname, '..');
 test.setTimeout(120_000);
 
+interface Target {
+  targetId: string;
+  type: string;
+  url: string;
+}
+
 let server: TestServer;
 let cli: ChildProcessWithoutNullStreams;
 let cdpUrl: string;
-let rawUrl: string;
 let stderr = '';
+/** Every target of the CLI's browser when the task started, hidden ones included (AF_E2E_TARGETS_FILE). */
+let allTargets: Target[];
+const targetsFile = join(tmpdir(), `af-cdp-targets-${process.pid}-${Date.now()}.json`);
 
 test.beforeAll(async () => {
   server = await startTestServer();
   server.setPage('/', '<!doctype html><title>news</title><h1>Front page</h1>');
   cli = spawn(process.execPath, [join(ROOT, 'bin/agentsfence.mjs'), 'browser', '--task', 'Read the front page of news.test', '--ask-timeout', '20'], {
-    env: { ...process.env, AF_EXTENSION: extensionDir('full') },
+    env: { ...process.env, AF_EXTENSION: extensionDir('full'), AF_E2E_TARGETS_FILE: targetsFile },
   });
   cli.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   cdpUrl = await new Promise<string>((resolveUrl, reject) => {
@@ -40,10 +52,8 @@ test.beforeAll(async () => {
     cli.once('exit', (code) => reject(new Error(`agentsfence browser exited ${code}: ${stderr}`)));
     setTimeout(() => reject(new Error(`no cdp line within 60 s: ${stderr}`)), 60_000);
   });
-  // The raw port, for the negative control only: Chromium writes it into the fresh profile, the
-  // --user-data-dir of the browser this CLI started (other browsers run at the same time).
-  const profile = profileOf(chromiumUnder(cli.pid!));
-  rawUrl = `http://127.0.0.1:${readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0]}`;
+  allTargets = JSON.parse(readFileSync(targetsFile, 'utf8')) as Target[];
+  rmSync(targetsFile, { force: true });
 });
 
 /** The command line (NUL-separated arguments) of every process, by parent: /proc, Linux only, as the suite is. */
@@ -63,22 +73,63 @@ function processesByParent(): Map<number, { pid: number; args: string[] }[]> {
   return byParent;
 }
 
-/** The arguments of the Chromium browser process started (directly or not) by process `root`. */
-function chromiumUnder(root: number): string[] {
+/** The processes under `root` (not `root` itself), breadth first. */
+function descendants(root: number): { pid: number; args: string[] }[] {
   const byParent = processesByParent();
+  const found: { pid: number; args: string[] }[] = [];
   for (const queue = [root]; queue.length > 0; ) {
     for (const child of byParent.get(queue.shift()!) ?? []) {
-      if (child.args.some((a) => a.startsWith('--user-data-dir=')) && !child.args.some((a) => a.startsWith('--type='))) return child.args;
+      found.push(child);
       queue.push(child.pid);
     }
   }
-  throw new Error(`no Chromium under process ${root}`);
+  return found;
 }
 
-function profileOf(args: string[]): string {
-  const profile = args.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
-  if (!existsSync(join(profile, 'DevToolsActivePort'))) throw new Error(`${profile} has no DevToolsActivePort`);
-  return profile;
+/** The Chromium browser processes started (directly or not) by process `root`. */
+function chromiumsUnder(root: number): { pid: number; args: string[] }[] {
+  return descendants(root).filter((p) => p.args.some((a) => a.startsWith('--user-data-dir=')) && !p.args.some((a) => a.startsWith('--type=')));
+}
+
+/** The TCP ports a browser process or any of its children listens on (/proc/net/tcp{,6}, state 0A). */
+function listeningPorts(browserPid: number): number[] {
+  const inodes = new Set<string>();
+  for (const pid of [browserPid, ...descendants(browserPid).map((p) => p.pid)]) {
+    try {
+      for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+        const link = (() => {
+          try {
+            return readlinkSync(`/proc/${pid}/fd/${fd}`);
+          } catch {
+            return '';
+          }
+        })();
+        const socket = /^socket:\[(\d+)\]$/.exec(link);
+        if (socket) inodes.add(socket[1]!);
+      }
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const ports = new Set<number>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 10 || cols[3] !== '0A' || !inodes.has(cols[9]!)) continue;
+      ports.add(parseInt(cols[1]!.split(':')[1]!, 16));
+    }
+  }
+  return [...ports];
+}
+
+/** The ports among these that answer /json/version with a debugger URL, as Chromium's debugging port does. */
+async function cdpPorts(ports: number[]): Promise<number[]> {
+  const serving: number[] = [];
+  for (const port of ports) {
+    const body = await fetch(`http://127.0.0.1:${port}/json/version`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.text(), () => '');
+    if (body.includes('webSocketDebuggerUrl')) serving.push(port);
+  }
+  return serving;
 }
 
 test.afterAll(async () => {
@@ -91,13 +142,34 @@ test.beforeEach(() => server.clearLog());
 const isExtensionUrl = (url: string) => url.startsWith('chrome-extension://') || url.startsWith('chrome://');
 const evilHits = () => server.requests().filter((r) => r.host === 'evil.test');
 
-test('negative control: the raw Chromium port exposes the extension service worker', async () => {
-  const list = (await (await fetch(`${rawUrl}/json/list`)).json()) as Array<{ type: string; url: string }>;
-  expect(list.some((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'))).toBe(true);
+test('the agentsfence browser has no debugging port: CDP over its pipe only, no DevToolsActivePort, no TCP port of it serves CDP', async () => {
+  const [browser, ...others] = chromiumsUnder(cli.pid!);
+  expect(others).toEqual([]);
+  expect(browser!.args).toContain('--remote-debugging-pipe');
+  expect(browser!.args.filter((a) => a.startsWith('--remote-debugging-port') || a.startsWith('--remote-debugging-address'))).toEqual([]);
+  const profile = browser!.args.find((a) => a.startsWith('--user-data-dir='))!.slice('--user-data-dir='.length);
+  expect(existsSync(join(profile, 'DevToolsActivePort'))).toBe(false);
+  expect(await cdpPorts(listeningPorts(browser!.pid))).toEqual([]);
+  // The only CDP on offer is the proxy's, and it shows no extension target.
   const proxied = (await (await fetch(`${cdpUrl}/json/list`)).json()) as Array<{ type: string; url: string; webSocketDebuggerUrl: string }>;
   expect(proxied.length).toBeGreaterThan(0);
   expect(proxied.filter((t) => isExtensionUrl(t.url))).toEqual([]);
   for (const t of proxied) expect(t.webSocketDebuggerUrl.startsWith(cdpUrl.replace('http', 'ws'))).toBe(true);
+  // …while the browser does run the extension's service worker.
+  expect(allTargets.some((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'))).toBe(true);
+});
+
+test('negative control: Chromium launched with --remote-debugging-port serves CDP on a TCP port that lists the extension service worker', async () => {
+  const raw = await launchAgentBrowser({ extensionPath: extensionDir('full'), remoteDebuggingPort: 0 });
+  try {
+    const browser = chromiumsUnder(process.pid).find((p) => p.args.some((a) => a.startsWith('--remote-debugging-port=')))!;
+    const [port] = await cdpPorts(listeningPorts(browser.pid));
+    expect(`http://127.0.0.1:${port}`).toBe(raw.cdpEndpoint);
+    const list = (await (await fetch(`${raw.cdpEndpoint}/json/list`)).json()) as Array<{ type: string; url: string }>;
+    expect(list.some((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${raw.extensionId}/`))).toBe(true);
+  } finally {
+    await raw.close();
+  }
 });
 
 test('Playwright connectOverCDP: benign task works, blocked goto rejects, no extension target can be listed, attached to or evaluated', async () => {
@@ -118,11 +190,10 @@ test('Playwright connectOverCDP: benign task works, blocked goto rejects, no ext
     const cdp = await browser.newBrowserCDPSession();
     const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: Array<{ targetId: string; type: string; url: string }> };
     expect(targetInfos.filter((t) => isExtensionUrl(t.url))).toEqual([]);
-    const raw = (await (await fetch(`${rawUrl}/json/list`)).json()) as Array<{ id: string; type: string; url: string }>;
-    const worker = raw.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'))!;
+    const worker = allTargets.find((t) => t.type === 'service_worker' && t.url.startsWith('chrome-extension://'))!;
     const extensionId = new URL(worker.url).host;
     const refused = (p: Promise<unknown>) => p.then(() => 'sent', (e: Error) => e.message);
-    expect(await refused(cdp.send('Target.attachToTarget', { targetId: worker.id, flatten: true }))).toMatch(/refused by AgentsFence/);
+    expect(await refused(cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true }))).toMatch(/refused by AgentsFence/);
     expect(await refused(cdp.send('Target.createTarget', { url: `chrome-extension://${extensionId}/popup.html` }))).toMatch(/refused by AgentsFence/);
     expect(await refused(cdp.send('Target.createTarget', { url: 'chrome://extensions' }))).toMatch(/refused by AgentsFence/);
     expect(await refused(cdp.send('Extensions.loadUnpacked' as 'Target.getTargets', { path: '/tmp' } as never))).toMatch(/refused by AgentsFence/);

@@ -1,23 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { isForbiddenUrl, isHiddenTarget, refusal, refusalError, rewrite, type TargetInfoLike } from './rules';
+import type { CdpMessage, CdpRouter, Channel } from './upstream';
 
 /**
  * The filtering CDP endpoint `agentsfence browser` hands to agents: HTTP discovery (`/json/version`,
- * `/json/list`) and WebSocket sessions in front of Chromium's own debugging port, with ./rules.ts applied
- * to every answer, command and event. A watcher connection keeps the browser's target list current, so
- * a session whose page turns into an extension page is restricted at once.
+ * `/json/list`, `/json/new`, …) and WebSocket sessions, with ./rules.ts applied to every answer, command and
+ * event. Upstream is the browser's DevTools pipe (./upstream.ts), not a debugging port: the proxy answers
+ * discovery itself from the target list it keeps (Target.setDiscoverTargets on its own root session), and
+ * every agent connection gets a browser (or page) session of its own on the pipe. The same target list
+ * lets a session whose page turns into an extension page be restricted at once.
  */
-
-interface CdpMessage {
-  id?: number;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: unknown;
-  sessionId?: string;
-}
 
 export interface CdpProxy {
   /** `http://127.0.0.1:<port>` */
@@ -28,12 +23,6 @@ export interface CdpProxy {
 
 /** Ids the proxy itself uses upstream on a client's connection (never used by CDP clients in practice). */
 const OWN_ID_BASE = 2_000_000_000;
-
-async function getJson<T>(url: string): Promise<T> {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return (await response.json()) as T;
-}
 
 function send(ws: WebSocket, message: CdpMessage): void {
   if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -48,31 +37,51 @@ function parse(data: RawData): CdpMessage | null {
   }
 }
 
-/** The browser's targets as the watcher sees them (Target.setDiscoverTargets on its own connection). */
-class TargetWatcher {
-  readonly targets = new Map<string, TargetInfoLike>();
-  private constructor(private readonly ws: WebSocket) {}
+interface TargetInfo extends TargetInfoLike {
+  title?: string;
+  attached?: boolean;
+  browserContextId?: string;
+}
 
-  static async open(browserWs: string): Promise<TargetWatcher> {
-    const ws = new WebSocket(browserWs, { perMessageDeflate: false });
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
+/** The browser's targets as the proxy's own root session sees them (Target.setDiscoverTargets). */
+class TargetWatcher {
+  readonly targets = new Map<string, TargetInfo>();
+  private readonly created = new Map<string, Array<() => void>>();
+
+  static async open(router: CdpRouter): Promise<TargetWatcher> {
+    const watcher = new TargetWatcher();
+    router.onEvent((m) => {
+      if (m.sessionId !== undefined) return;
+      const info = m.params?.targetInfo as TargetInfo | undefined;
+      if ((m.method === 'Target.targetCreated' || m.method === 'Target.targetInfoChanged') && info) {
+        watcher.targets.set(info.targetId, info);
+        for (const wake of watcher.created.get(info.targetId) ?? []) wake();
+        watcher.created.delete(info.targetId);
+      }
+      if (m.method === 'Target.targetDestroyed') {
+        watcher.targets.delete(String(m.params?.targetId));
+        destroyed.add(String(m.params?.targetId));
+      }
     });
-    const watcher = new TargetWatcher(ws);
-    const ready = new Promise<void>((resolve) => {
-      ws.on('message', (data) => {
-        const m = parse(data);
-        if (m === null) return;
-        if (m.id === 1) resolve();
-        const info = m.params?.targetInfo as TargetInfoLike | undefined;
-        if ((m.method === 'Target.targetCreated' || m.method === 'Target.targetInfoChanged') && info) watcher.targets.set(info.targetId, info);
-        if (m.method === 'Target.targetDestroyed') watcher.targets.delete(String(m.params?.targetId));
-      });
-    });
-    send(ws, { id: 1, method: 'Target.setDiscoverTargets', params: { discover: true } });
-    await ready;
+    const destroyed = new Set<string>();
+    await router.call('Target.setDiscoverTargets', { discover: true });
+    // Discovery may already be on for the root session (the CLI's own use): its events were sent then.
+    const { targetInfos } = await router.call('Target.getTargets');
+    for (const info of (targetInfos ?? []) as TargetInfo[]) {
+      if (!watcher.targets.has(info.targetId) && !destroyed.has(info.targetId)) watcher.targets.set(info.targetId, info);
+    }
     return watcher;
+  }
+
+  /** The target's info once the watcher has it (Target.createTarget answers before its event arrives). */
+  async info(targetId: string): Promise<TargetInfo | undefined> {
+    if (!this.targets.has(targetId)) {
+      await new Promise<void>((resolve) => {
+        this.created.set(targetId, [...(this.created.get(targetId) ?? []), resolve]);
+        setTimeout(resolve, 2_000);
+      });
+    }
+    return this.targets.get(targetId);
   }
 
   hidden(targetId: string | undefined): boolean {
@@ -80,17 +89,13 @@ class TargetWatcher {
     const info = this.targets.get(targetId);
     return info === undefined || isHiddenTarget(info);
   }
-
-  close(): void {
-    this.ws.close();
-  }
 }
 
 /**
  * One agent connection: `root` is the target a `/devtools/page/<id>` connection is bound to (null for
  * the browser endpoint). Sessions are flattened CDP sessions (`sessionId` on each message).
  */
-function bridge(client: WebSocket, upstream: WebSocket, watcher: TargetWatcher, root: string | null): void {
+function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, root: string | null): void {
   const sessions = new Map<string, string>(); // sessionId → targetId, for sessions the agent may use
   const hiddenSessions = new Set<string>(); // auto-attached sessions to hidden targets (run, then detached)
   const pending = new Map<string, string>(); // `${sessionId}:${id}` → method, for answers to post-process
@@ -131,20 +136,18 @@ function bridge(client: WebSocket, upstream: WebSocket, watcher: TargetWatcher, 
       return;
     }
     pending.set(key(m.sessionId, m.id), m.method);
-    send(upstream, { ...m, params: rewrite(m.method, m.params) });
+    upstream.send({ ...m, params: rewrite(m.method, m.params) });
   });
 
   const dropHidden = (m: CdpMessage): void => {
     const sessionId = String(m.params?.sessionId);
     hiddenSessions.add(sessionId);
     const parent = m.sessionId !== undefined ? { sessionId: m.sessionId } : {};
-    if (m.params?.waitingForDebugger === true) send(upstream, { id: ownId++, method: 'Runtime.runIfWaitingForDebugger', sessionId });
-    send(upstream, { id: ownId++, method: 'Target.detachFromTarget', params: { sessionId }, ...parent });
+    if (m.params?.waitingForDebugger === true) upstream.send({ id: ownId++, method: 'Runtime.runIfWaitingForDebugger', sessionId });
+    upstream.send({ id: ownId++, method: 'Target.detachFromTarget', params: { sessionId }, ...parent });
   };
 
-  upstream.on('message', (data) => {
-    const m = parse(data);
-    if (m === null) return;
+  upstream.onMessage((m) => {
     if (m.sessionId !== undefined && hiddenSessions.has(m.sessionId)) return;
     if (typeof m.id === 'number') {
       if (m.id >= OWN_ID_BASE) return;
@@ -204,70 +207,88 @@ function bridge(client: WebSocket, upstream: WebSocket, watcher: TargetWatcher, 
     upstream.close();
   };
   client.on('close', closeBoth);
-  upstream.on('close', closeBoth);
   client.on('error', closeBoth);
-  upstream.on('error', closeBoth);
+  upstream.onClose(() => client.close());
 }
 
-export async function startCdpProxy(options: { upstream: string; port?: number; host?: string }): Promise<CdpProxy> {
-  const upstream = options.upstream.replace(/\/$/, '');
-  const version = await getJson<Record<string, string>>(`${upstream}/json/version`);
-  const watcher = await TargetWatcher.open(version.webSocketDebuggerUrl!);
+/** Chromium's /json/list entry for a target, with the proxy's own WebSocket URL. */
+function describe(t: TargetInfo, wsUrl: (path: string) => string): Record<string, string> {
+  return { description: '', id: t.targetId, title: t.title ?? '', type: t.type, url: t.url, webSocketDebuggerUrl: wsUrl(`/devtools/page/${t.targetId}`) };
+}
+
+/** Target types /json/list shows (as Chromium's own list: no tabs, no browser, no dedicated workers). */
+const LISTED_TYPES = new Set(['page', 'iframe', 'service_worker', 'shared_worker', 'webview']);
+
+export async function startCdpProxy(options: { upstream: CdpRouter; port?: number; host?: string }): Promise<CdpProxy> {
+  const router = options.upstream;
+  const watcher = await TargetWatcher.open(router);
+  const product = await router.call('Browser.getVersion');
   const host = options.host ?? '127.0.0.1';
+  const browserPath = `/devtools/browser/${randomUUID()}`;
   let base = '';
 
   const wsUrl = (path: string) => `ws://${base}${path}`;
-  const listTargets = async () => {
-    const list = await getJson<Array<Record<string, string>>>(`${upstream}/json/list`);
-    return list
-      .filter((t) => !isHiddenTarget({ type: t.type ?? '', url: t.url ?? '' }))
-      .map(({ devtoolsFrontendUrl: _frontend, devtoolsFrontendUrlCompat: _compat, ...t }) => ({ ...t, webSocketDebuggerUrl: wsUrl(`/devtools/page/${t.id}`) }));
-  };
+  const listTargets = () => [...watcher.targets.values()].filter((t) => LISTED_TYPES.has(t.type) && !isHiddenTarget(t)).reverse().map((t) => describe(t, wsUrl));
 
   const answer = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body, null, 2));
   };
+  const text = (res: ServerResponse, status: number, body: string) => res.writeHead(status, { 'content-type': 'text/plain; charset=UTF-8' }).end(body);
 
   const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://proxy');
     const path = url.pathname.replace(/\/$/, '');
     void (async () => {
       if (path === '/json/version') {
-        answer(res, 200, { ...version, webSocketDebuggerUrl: wsUrl(new URL(version.webSocketDebuggerUrl!).pathname) });
+        // Chromium's own answer, from Browser.getVersion.
+        answer(res, 200, {
+          Browser: product.product,
+          'Protocol-Version': product.protocolVersion,
+          'User-Agent': product.userAgent,
+          'V8-Version': product.jsVersion,
+          'WebKit-Version': `537.36 (${String(product.revision)})`,
+          webSocketDebuggerUrl: wsUrl(browserPath),
+        });
       } else if (path === '/json' || path === '/json/list') {
-        answer(res, 200, await listTargets());
-      } else if (path === '/json/protocol') {
-        answer(res, 200, await getJson(`${upstream}/json/protocol`));
+        answer(res, 200, listTargets());
       } else if (path === '/json/new') {
         const target = decodeURIComponent(url.search.slice(1)) || 'about:blank';
         if (isForbiddenUrl(target)) return answer(res, 403, { error: refusalError(`agents may not open ${target}`).message });
-        const created = await fetch(`${upstream}/json/new?${encodeURIComponent(target)}`, { method: 'PUT' }).then((r) => r.json() as Promise<Record<string, string>>);
-        answer(res, 200, { ...created, webSocketDebuggerUrl: wsUrl(`/devtools/page/${created.id}`) });
+        const { targetId } = await router.call('Target.createTarget', { url: target });
+        const info = await watcher.info(String(targetId));
+        if (info === undefined || isHiddenTarget(info)) return answer(res, 404, { error: 'No such target id' });
+        answer(res, 200, describe(info, wsUrl));
       } else if (path.startsWith('/json/activate/') || path.startsWith('/json/close/')) {
         const id = path.split('/').pop() ?? '';
-        if (watcher.hidden(id)) return answer(res, 404, { error: 'No such target id' });
-        const r = await fetch(`${upstream}${path}/`, { method: 'GET' });
-        res.writeHead(r.status).end(await r.text());
+        if (watcher.hidden(id)) return text(res, 404, `No such target id: ${id}`);
+        const activate = path.startsWith('/json/activate/');
+        await router.call(activate ? 'Target.activateTarget' : 'Target.closeTarget', { targetId: id });
+        text(res, 200, activate ? 'Target activated' : 'Target is closing');
       } else {
+        // /json/protocol among them: the pipe has no copy of the browser's protocol description.
         answer(res, 404, { error: `unknown path ${path}` });
       }
     })().catch((err: unknown) => answer(res, 502, { error: String(err) }));
   });
 
-  const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false });
+  const sockets = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
   http.on('upgrade', (req, socket, head) => {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname;
     const page = /^\/devtools\/page\/([^/]+)$/.exec(path);
+    // Any /devtools/browser/<id> path, as before (clients sometimes rebuild it from the version answer).
     const isBrowser = /^\/devtools\/browser\/[^/]+$/.test(path);
     if ((!page && !isBrowser) || (page && watcher.hidden(page[1]))) {
       socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
       return;
     }
-    const up = new WebSocket(`${upstream.replace(/^http/, 'ws')}${path}`, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 });
-    up.once('error', () => socket.destroy());
-    up.once('open', () => {
-      sockets.handleUpgrade(req, socket, head, (client) => bridge(client, up, watcher, page ? page[1]! : null));
-    });
+    socket.on('error', () => socket.destroy());
+    router.openChannel(page ? page[1]! : null).then(
+      (channel) => {
+        if (socket.destroyed) return channel.close();
+        sockets.handleUpgrade(req, socket, head, (client) => bridge(client, channel, watcher, page ? page[1]! : null));
+      },
+      () => socket.end('HTTP/1.1 404 Not Found\r\n\r\n'),
+    );
   });
 
   await new Promise<void>((resolve) => http.listen(options.port ?? 0, host, resolve));
@@ -277,7 +298,6 @@ export async function startCdpProxy(options: { upstream: string; port?: number; 
     url: `http://${base}`,
     port,
     async close() {
-      watcher.close();
       for (const client of sockets.clients) client.terminate();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import WebSocket from 'ws';
 import { startCdpProxy } from '../cdp-proxy/proxy';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../compiler';
-import { HARNESS_BUILD, launchAgentBrowser, PACKAGE_ROOT, type AgentBrowser, type ApprovalAnswer } from '../harness';
+import { HARNESS_BUILD, PACKAGE_ROOT, type ApprovalAnswer } from '../harness';
 import type { PendingApproval } from '../messages/protocol';
 import { UsageError } from './main';
+import { launchPipeBrowser, type PipeBrowser } from './pipe-browser';
 
 interface BrowserArgs {
   task: string;
@@ -63,7 +63,7 @@ const ANSWERS: Record<string, ApprovalAnswer> = { y: 'once', yes: 'once', n: 'de
  * Headless approvals in the terminal: each pending request is printed and answered with y (allow
  * once), n (deny) or always (allow for this task). stdin is the user's terminal, never the agent's.
  */
-function approveInTerminal(fence: AgentBrowser): () => void {
+function approveInTerminal(fence: PipeBrowser): () => void {
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
   const lines: string[] = [];
   let waiting: ((line: string) => void) | null = null;
@@ -108,28 +108,6 @@ function approveInTerminal(fence: AgentBrowser): () => void {
   };
 }
 
-/**
- * The harness's own Playwright connection makes downloads its own (`acceptDownloads`: written to a
- * temporary folder as soon as they start), so a download the task forbids landed on disk while the
- * extension still asked about it. Downloads go back to the browser's own handling, which the
- * extension's download guard decides (the proxy does the same with the agent's own requests, rules.ts).
- */
-async function browserOwnsDownloads(endpoint: string): Promise<void> {
-  const { webSocketDebuggerUrl } = (await (await fetch(`${endpoint}/json/version`)).json()) as { webSocketDebuggerUrl: string };
-  const ws = new WebSocket(webSocketDebuggerUrl, { perMessageDeflate: false });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      ws.once('open', () => resolve());
-      ws.once('error', reject);
-    });
-    const answered = new Promise<void>((resolve) => ws.once('message', () => resolve()));
-    ws.send(JSON.stringify({ id: 1, method: 'Browser.setDownloadBehavior', params: { behavior: 'default' } }));
-    await answered;
-  } finally {
-    ws.close();
-  }
-}
-
 /** `agentsfence browser`: Chromium with AgentsFence and the task started; prints the filtering CDP endpoint. */
 export async function runBrowser(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -144,23 +122,39 @@ export async function runBrowser(argv: string[]): Promise<number> {
   if (!process.env.AF_EXTENSION) ensureBuilt();
   // AF_EXTENSION: another unpacked build (the e2e suite's). *.test names map to 127.0.0.1 (they never exist on the Internet).
   const extensionPath = process.env.AF_EXTENSION;
-  const fence = await launchAgentBrowser({ headless: !args.headed, remoteDebuggingPort: 0, ...(extensionPath ? { extensionPath } : {}) });
+  // Chromium with CDP over its DevTools pipe, held by this process: no debugging port for anyone to find.
+  const fence = await launchPipeBrowser({ headless: !args.headed, extensionPath: extensionPath ?? HARNESS_BUILD });
   const apiKey = process.env.AGENTSFENCE_API_KEY || process.env.OPENROUTER_API_KEY || process.env.OPENAI_API_KEY || '';
-  const state = await fence.setTask(args.task, {
-    ...(args.askTimeoutSeconds !== undefined ? { askTimeoutSeconds: args.askTimeoutSeconds } : {}),
-    compiler: args.compiler === 'rules' ? { backend: 'rules' } : { backend: 'openai-compatible', baseUrl: args.baseUrl, model: args.model, apiKey },
-  });
-  await browserOwnsDownloads(fence.cdpEndpoint!);
-  const proxy = await startCdpProxy({ upstream: fence.cdpEndpoint!, port: args.port });
+  let state: Awaited<ReturnType<typeof fence.setTask>>;
+  let proxy: Awaited<ReturnType<typeof startCdpProxy>>;
+  try {
+    state = await fence.setTask(args.task, {
+      ...(args.askTimeoutSeconds !== undefined ? { askTimeoutSeconds: args.askTimeoutSeconds } : {}),
+      compiler: args.compiler === 'rules' ? { backend: 'rules' } : { backend: 'openai-compatible', baseUrl: args.baseUrl, model: args.model, apiKey },
+    });
+    proxy = await startCdpProxy({ upstream: fence.router, port: args.port });
+    // The e2e suite only (e2e/cdp-proxy.spec.ts): the browser's targets, hidden ones included, so it can try
+    // them through the proxy. No debugging port exists to learn them from any more.
+    if (process.env.AF_E2E_TARGETS_FILE) writeFileSync(process.env.AF_E2E_TARGETS_FILE, JSON.stringify((await fence.router.call('Target.getTargets')).targetInfos));
+  } catch (err) {
+    await fence.close();
+    throw err;
+  }
   const source = state.task?.policy.source ?? 'unknown';
   process.stderr.write(`agentsfence: task started (compiler: ${source}); ${args.headed ? 'approvals in the AgentsFence popup' : 'approvals here'}. Ctrl-C ends.\n`);
   process.stdout.write(`cdp: ${proxy.url}\n`);
   const stopApprovals = args.headed ? () => undefined : approveInTerminal(fence);
 
+  let stopping = false;
   await new Promise<void>((resolveStop) => {
     process.once('SIGINT', resolveStop);
     process.once('SIGTERM', resolveStop);
+    fence.router.onClose(() => {
+      if (!stopping) process.stderr.write('agentsfence: the browser closed.\n');
+      resolveStop();
+    });
   });
+  stopping = true;
   stopApprovals();
   await proxy.close();
   await fence.close();

@@ -1,11 +1,11 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket from 'ws';
 import { startCdpProxy, type CdpProxy } from '../../src/cdp-proxy/proxy';
+import { CdpRouter, pipeTransport, type CdpTransport } from '../../src/cdp-proxy/upstream';
 
 /**
- * The proxy against a fake Chromium on 127.0.0.1: discovery, commands and events pass through the rules
+ * The proxy against a fake Chromium at the other end of its DevTools pipe: discovery, commands and events pass through the rules
  * (the e2e suite does the same against real Chromium). The fake records what reached "the browser".
  */
 
@@ -17,47 +17,52 @@ const TARGETS = [
 ];
 
 interface Fake {
-  url: string;
+  router: CdpRouter;
+  /** What the agents' connections sent "the browser" (their own browser sessions shown as no session). */
   received: Array<{ id?: number; method?: string; params?: Record<string, unknown>; sessionId?: string }>;
-  emit(message: unknown): void;
+  /** Sends an event to the proxy's root session and to every agent connection (as if on its own socket). */
+  emit(message: { sessionId?: string } & Record<string, unknown>): void;
   close(): Promise<void>;
 }
 
-async function fakeChromium(): Promise<Fake> {
+/** A fake Chromium at the other end of the DevTools pipe: one root session, browser sessions per agent. */
+function fakeChromium(): Fake {
   const received: Fake['received'] = [];
-  const sockets = new Set<WebSocket>();
-  let base = '';
-  const http: Server = createServer((req, res) => {
-    const list = TARGETS.map((t) => ({ id: t.targetId, type: t.type, url: t.url, title: t.title, webSocketDebuggerUrl: `ws://${base}/devtools/page/${t.targetId}`, devtoolsFrontendUrl: '/devtools/inspector.html' }));
-    const body = req.url?.startsWith('/json/version') ? { Browser: 'Fake/1', webSocketDebuggerUrl: `ws://${base}/devtools/browser/B` } : list;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  });
-  const wss = new WebSocketServer({ server: http });
-  wss.on('connection', (ws) => {
-    sockets.add(ws);
-    ws.on('message', (data) => {
-      const m = JSON.parse(data.toString()) as Fake['received'][number];
-      received.push(m);
-      const reply = (result: unknown) => ws.send(JSON.stringify({ id: m.id, ...(m.sessionId ? { sessionId: m.sessionId } : {}), result }));
-      if (m.method === 'Target.setDiscoverTargets') {
-        for (const t of TARGETS) ws.send(JSON.stringify({ method: 'Target.targetCreated', params: { targetInfo: t } }));
+  const browserSessions = new Set<string>();
+  let handler: (message: string) => void = () => undefined;
+  let onClose: () => void = () => undefined;
+  const deliver = (m: unknown) => setImmediate(() => handler(JSON.stringify(m)));
+  const transport: CdpTransport = {
+    send(text) {
+      const m = JSON.parse(text) as Fake['received'][number];
+      const onBrowserSession = m.sessionId !== undefined && browserSessions.has(m.sessionId);
+      if (m.sessionId !== undefined) received.push(onBrowserSession ? (({ sessionId: _s, ...rest }) => rest)(m) : m);
+      const reply = (result: unknown) => deliver({ id: m.id, ...(m.sessionId ? { sessionId: m.sessionId } : {}), result });
+      if (m.method === 'Target.attachToBrowserTarget') {
+        const sessionId = `B${browserSessions.size + 1}`;
+        browserSessions.add(sessionId);
+        reply({ sessionId });
+      } else if (m.method === 'Target.setDiscoverTargets') {
+        for (const t of TARGETS) deliver({ method: 'Target.targetCreated', params: { targetInfo: t }, ...(m.sessionId ? { sessionId: m.sessionId } : {}) });
         reply({});
       } else if (m.method === 'Target.getTargets') reply({ targetInfos: TARGETS });
+      else if (m.method === 'Browser.getVersion') reply({ product: 'Fake/1', protocolVersion: '1.3', revision: '@0', userAgent: 'Fake', jsVersion: '1' });
       else reply({ ok: m.method });
-    });
-  });
-  await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
-  base = `127.0.0.1:${(http.address() as AddressInfo).port}`;
+    },
+    onMessage: (h) => void (handler = h),
+    onClose: (h) => void (onClose = h),
+    close: () => onClose(),
+  };
+  const router = new CdpRouter(transport);
   return {
-    url: `http://${base}`,
+    router,
     received,
     emit: (message) => {
-      for (const ws of sockets) ws.send(JSON.stringify(message));
+      if (message.sessionId !== undefined) return deliver(message);
+      deliver(message);
+      for (const sessionId of browserSessions) deliver({ ...message, sessionId });
     },
-    close: async () => {
-      for (const ws of sockets) ws.terminate();
-      await new Promise((r) => http.close(r));
-    },
+    close: async () => router.close(),
   };
 }
 
@@ -93,8 +98,8 @@ const settle = () => new Promise((r) => setTimeout(r, 150));
 
 describe('the filtering CDP proxy (against a fake Chromium)', () => {
   it('lists only the agent’s pages over HTTP and Target.getTargets, with its own WebSocket URLs', async () => {
-    fake = await fakeChromium();
-    proxy = await startCdpProxy({ upstream: fake.url });
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
     const list = (await (await fetch(`${proxy.url}/json/list`)).json()) as Array<{ id: string; webSocketDebuggerUrl: string; devtoolsFrontendUrl?: string }>;
     expect(list.map((t) => t.id)).toEqual(['P1']);
     expect(list[0]!.webSocketDebuggerUrl).toBe(`ws://${proxy.url.slice(7)}/devtools/page/P1`);
@@ -106,8 +111,8 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
   });
 
   it('refuses with a CDP error and never forwards: attach to the worker, Extensions.*, a new context', async () => {
-    fake = await fakeChromium();
-    proxy = await startCdpProxy({ upstream: fake.url });
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
     const agent = await agentSocket();
     for (const [method, params] of [['Target.attachToTarget', { targetId: 'SW', flatten: true }], ['Extensions.loadUnpacked', { path: '/x' }], ['Target.createBrowserContext', {}]] as const) {
       const answer = await agent.call(method, params);
@@ -119,8 +124,8 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
   });
 
   it('hides events about extension targets; an auto-attached extension target is resumed and detached upstream, never shown', async () => {
-    fake = await fakeChromium();
-    proxy = await startCdpProxy({ upstream: fake.url });
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
     const agent = await agentSocket();
     await agent.call('Target.setDiscoverTargets', { discover: true });
     await settle();
@@ -139,8 +144,8 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
   });
 
   it('restricts a session whose page turns into an extension page, and lifts it when it leaves', async () => {
-    fake = await fakeChromium();
-    proxy = await startCdpProxy({ upstream: fake.url });
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
     const agent = await agentSocket();
     fake.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
     await settle();
@@ -156,8 +161,8 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
   });
 
   it("hides the extension's own world in a page and refuses any command aimed at it", async () => {
-    fake = await fakeChromium();
-    proxy = await startCdpProxy({ upstream: fake.url });
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
     const agent = await agentSocket();
     fake.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
     fake.emit({ method: 'Runtime.executionContextCreated', sessionId: 'S1', params: { context: { id: 1, origin: 'http://news.test', name: '', uniqueId: 'u-main', auxData: { isDefault: true } } } });
@@ -178,13 +183,62 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
   });
 
   it('refuses a WebSocket straight to an extension target', async () => {
-    fake = await fakeChromium();
-    proxy = await startCdpProxy({ upstream: fake.url });
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
     const ws = new WebSocket(`ws://${proxy.url.slice(7)}/devtools/page/SW`);
     const outcome = await new Promise((r) => {
       ws.once('open', () => r('open'));
       ws.once('error', (e) => r(e.message));
     });
     expect(outcome).toMatch(/404/);
+  });
+
+  it('gives each agent connection its own browser session on the pipe: answers and events reach their own connection only', async () => {
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
+    const a = await agentSocket();
+    const b = await agentSocket();
+    // Both use id 1; each gets its own answer.
+    const [ra, rb] = await Promise.all([a.call('Page.enable'), b.call('Runtime.enable')]);
+    expect(ra.result).toEqual({ ok: 'Page.enable' });
+    expect(rb.result).toEqual({ ok: 'Runtime.enable' });
+    expect(ra.sessionId).toBeUndefined();
+    fake.emit({ method: 'Target.attachedToTarget', sessionId: 'B1', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
+    fake.emit({ method: 'Runtime.consoleAPICalled', sessionId: 'S1', params: { type: 'log' } });
+    await settle();
+    expect(a.events.map((e) => e.method)).toEqual(['Target.attachedToTarget', 'Runtime.consoleAPICalled']);
+    expect(b.events).toEqual([]);
+    // b cannot use a's session.
+    expect(((await b.call('Runtime.evaluate', { expression: '1' }, 'S1')).error as { message: string }).message).toMatch(/no such session/);
+    expect(fake.received.filter((m) => m.sessionId === 'S1')).toEqual([]);
+    a.ws.close();
+    b.ws.close();
+  });
+
+  it('answers discovery itself: /json/version with its own browser URL, /json/new through Target.createTarget, no /json/protocol', async () => {
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
+    const version = (await (await fetch(`${proxy.url}/json/version`)).json()) as Record<string, string>;
+    expect(version.Browser).toBe('Fake/1');
+    expect(version.webSocketDebuggerUrl).toMatch(new RegExp(`^ws://${proxy.url.slice(7)}/devtools/browser/[0-9a-f-]{36}$`));
+    expect((await fetch(`${proxy.url}/json/new?chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html`, { method: 'PUT' })).status).toBe(403);
+    expect((await fetch(`${proxy.url}/json/protocol`)).status).toBe(404);
+  });
+});
+
+describe('the DevTools pipe transport', () => {
+  it('frames NUL-terminated JSON both ways, across and within chunks', async () => {
+    const toBrowser = new PassThrough();
+    const fromBrowser = new PassThrough();
+    const transport = pipeTransport(toBrowser, fromBrowser);
+    const got: string[] = [];
+    transport.onMessage((m) => got.push(m));
+    fromBrowser.write('{"id":1,"result":{}}\0{"method":"A.b","par');
+    fromBrowser.write('ams":{"x":"é"}}\0{"id":2');
+    fromBrowser.write(',"result":{}}\0');
+    await settle();
+    expect(got).toEqual(['{"id":1,"result":{}}', '{"method":"A.b","params":{"x":"é"}}', '{"id":2,"result":{}}']);
+    transport.send('{"id":3}');
+    expect(toBrowser.read().toString()).toBe('{"id":3}\0');
   });
 });
