@@ -77,7 +77,10 @@ export function pipeTransport(write: Writable, read: Readable): CdpTransport {
 }
 
 /** Who waits for an answer: the proxy itself, or a channel under the id its agent chose. */
-type Waiter = { resolve: (m: CdpMessage) => void; state?: undefined } | { state: ChannelState; id: number; resolve?: undefined };
+type Waiter = { resolve: (m: CdpMessage) => void; state?: undefined } | { state: ChannelState; id: number; method: string; resolve?: undefined };
+
+/** Commands whose answer names a new session of the caller's. */
+const ATTACHING = new Set(['Target.attachToTarget', 'Target.attachToBrowserTarget']);
 
 /** One agent connection's share of the pipe; `root` is its browser or page session upstream. */
 export interface Channel {
@@ -145,7 +148,7 @@ export class CdpRouter {
       send: (message) => {
         if (state.closed || this.closed) return;
         const id = this.nextId++;
-        this.waiting.set(id, { state, id: message.id ?? 0 });
+        this.waiting.set(id, { state, id: message.id ?? 0, method: String(message.method) });
         this.transport.send(JSON.stringify({ ...message, id, sessionId: message.sessionId ?? state.root }));
       },
       onMessage: (h) => void state.handlers.push(h),
@@ -185,7 +188,7 @@ export class CdpRouter {
       if (w.resolve !== undefined) return w.resolve(m);
       const state = w.state;
       const sessionId = m.result?.sessionId;
-      if (typeof sessionId === 'string' && !this.owners.has(sessionId)) this.owners.set(sessionId, state);
+      if (ATTACHING.has(w.method) && typeof sessionId === 'string' && !this.owners.has(sessionId)) this.owners.set(sessionId, state);
       this.deliver(state, { ...m, id: w.id });
       return;
     }
