@@ -70,10 +70,23 @@ export interface Clause {
   /** How many items a purchase asks for in one order ("buy two packs", "a dozen", "3x"); null when unsaid. */
   quantity: number | null;
   /**
+   * The payees a payment clause names, each with the amounts the words tie to it ("pay bob 45 EUR and alice
+   * 4,500 EUR", "send 45 EUR to bob@…"), see payeeTies; null when it names none or does not say whose an
+   * amount is.
+   */
+  payees: PayeeTie[] | null;
+  /**
    * A READ request for research across the open web: `strong` ("research", "search the web"),
    * `weak` ("find", "look up", "compare": open web only when the instruction names no site).
    */
   openWeb: 'strong' | 'weak' | null;
+}
+
+/** A payee of a payment clause and the amounts tied to it (none: the clause names no amount for it). */
+export interface PayeeTie {
+  /** An address or IBAN as the classifier reads it, or a name in lower case ("bob", "bob smith"). */
+  recipient: string;
+  amounts: MoneyMention[];
 }
 
 export interface Analysis {
@@ -489,6 +502,78 @@ function dictatedSpan(text: string, words: Word[], verbIndex: number, end: numbe
   return message && /^[ \t]*:/.test(text.slice(end)) ? [end, text.length] : null;
 }
 
+/** Paying verbs whose object or `to` names whom the money goes to ("pay bob", "send 45 EUR to bob"). */
+const PAYEE_VERBS = new Set(['pay', 'send', 'transfer', 'wire', 'tip', 'donate', 'refund', 'reimburse', 'repay', 'venmo', 'zelle', 'paypal']);
+/** Words that split a payment's list into parts ("pay bob 45 EUR and alice 4,500 EUR"). */
+const LIST_WORDS = new Set(['and', 'or', 'plus']);
+/** Words before a payee's name that are not part of it ("to my landlord"). */
+const PAYEE_LEAD = new Set(['my', 'our', 'to']);
+/** Words that are no payee's name: what is paid, pronouns, people in general, small words. */
+const NOT_A_PAYEE = new Set([
+  ...DETERMINERS, ...PEOPLE_ME, 'him', 'her', 'them', 'it', 'you', 'everyone', 'everybody', 'all', 'both', 'each', 'someone', 'anyone', 'nobody', 'back', 'off', 'up', 'out',
+  'to', 'for', 'from', 'via', 'with', 'on', 'in', 'by', 'at', 'into', 'of', 'now', 'today', 'tomorrow', 'tonight', 'then', 'please', 'pls', 'plz', 'again', 'also', 'asap', 'only',
+  'rent', 'bill', 'bills', 'invoice', 'invoices', 'fee', 'fees', 'tax', 'taxes', 'deposit', 'balance', 'rest', 'remaining', 'amount', 'total', 'money', 'cash', 'sum',
+  'subscription', 'membership', 'tuition', 'mortgage', 'loan', 'installment', 'instalment', 'debt', 'share', 'half', 'what', 'whatever', 'order', 'ticket', 'tickets',
+  'euro', 'euros', 'dollar', 'dollars', 'buck', 'bucks', 'pound', 'pounds', 'quid', 'cent', 'cents', 'pence', 'grand', 'eur', 'usd', 'gbp', 'chf',
+]);
+
+/**
+ * Who a payment clause pays and which amounts the words tie to whom. Payees are the clause's objects
+ * (addresses, IBANs) and names: the word after the verb ("pay bob"), the first word of a later part of its
+ * list (", alice 4,500 EUR"), the word after "to" ("send 45 EUR to bob"), with the capitalised words after
+ * it ("Bob Smith"). One payee takes every amount of the clause; with several, the list's parts (split at
+ * commas, "and", "or", "plus") must each name one payee for the amounts they carry — otherwise whose an
+ * amount is is not said, and the clause ties none (null: the least amount binds, as for a clause naming none).
+ */
+function payeeTies(text: string, words: Word[], verbIndex: number, targets: readonly TargetToken[], objects: readonly TargetToken[], amounts: readonly MoneyMention[]): PayeeTie[] | null {
+  const parts: { start: number; payees: string[] }[] = [];
+  const inAmount = (w: Word) => amounts.some((a) => w.start < a.end && w.end > a.start);
+  const nameAt = (k: number): string | null => {
+    while (k < words.length && PAYEE_LEAD.has(words[k]!.w)) k++;
+    const first = words[k];
+    if (first === undefined || insideTarget(first, targets) || inAmount(first) || NOT_A_PAYEE.has(first.w) || isVerb(first.w) || !/^\p{L}[\p{L}'’-]*$/u.test(first.w)) return null;
+    const name = [first];
+    // "Bob Smith": capitalised words after a capitalised name are part of it.
+    for (let j = k + 1; j < words.length && name.length < 3; j++) {
+      const w = words[j]!;
+      const written = text.slice(w.start, w.end);
+      if (!/^\p{Lu}/u.test(text.slice(first.start, first.end)) || !/^\p{Lu}\p{L}*$/u.test(written) || text.slice(words[j - 1]!.end, w.start) !== ' ' || NOT_A_PAYEE.has(w.w) || inAmount(w) || insideTarget(w, targets)) break;
+      name.push(w);
+    }
+    return name.map((w) => w.w.replace(/['’]s$/, '')).join(' ');
+  };
+  for (let k = verbIndex + 1; k < words.length; k++) {
+    const word = words[k]!;
+    const gap = k === verbIndex + 1 ? '' : text.slice(words[k - 1]!.end, word.start);
+    // (Not the comma of "4,500 EUR" nor anything inside an address.)
+    const within = (spans: readonly { start: number; end: number }[]) => spans.some((a) => words[k - 1]!.end > a.start && word.start < a.end);
+    const opens = k === verbIndex + 1 || (!within(amounts) && !within(targets) && (/[,;&]/.test(gap) || (LIST_WORDS.has(word.w) && !insideTarget(word, targets))));
+    if (opens) {
+      const at = LIST_WORDS.has(word.w) ? k + 1 : k;
+      parts.push({ start: k === verbIndex + 1 ? word.start : (words[at]?.start ?? word.end), payees: [] });
+      const name = nameAt(at);
+      if (name !== null) parts.at(-1)!.payees.push(name);
+    }
+    if (word.w === 'to' && parts.length > 0) {
+      const name = nameAt(k + 1);
+      if (name !== null) parts.at(-1)!.payees.push(name);
+    }
+  }
+  if (parts.length === 0) return null;
+  const partOf = (position: number) => parts.reduce((found, p, i) => (p.start <= position ? i : found), 0);
+  for (const o of objects) parts[partOf(o.start)]!.payees.push(o.value);
+  const all = [...new Set(parts.flatMap((p) => p.payees))];
+  if (all.length === 0) return null;
+  if (all.length === 1) return [{ recipient: all[0]!, amounts: [...amounts] }];
+  const ties = new Map<string, MoneyMention[]>(all.map((p) => [p, []]));
+  for (const a of amounts) {
+    const payees = [...new Set(parts[partOf(a.start)]!.payees)];
+    if (payees.length !== 1) return null;
+    ties.get(payees[0]!)!.push(a);
+  }
+  return [...ties].map(([recipient, tied]) => ({ recipient, amounts: tied }));
+}
+
 /** `inDictation`: the clause opens inside message text an earlier clause dictates (see dictatedSpan). */
 function analyzeClause(text: string, start: number, end: number, allTargets: TargetToken[], inDictation: boolean): Clause | null {
   const raw = text.slice(start, end);
@@ -593,6 +678,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const read = [...amounts, ...targets].map((r) => ({ start: r.start - s, end: r.end - s }));
   const unread = unreadMoney(clauseText, read, verb?.w ?? null, request === 'FINANCIAL').map((m) => ({ ...m, start: m.start + s, end: m.end + s }));
   const quantity = verb === null ? null : quantityIn(words, verbIndex, text, amounts);
+  const payees = request === 'FINANCIAL' && verb !== null && PAYEE_VERBS.has(verb.w) ? payeeTies(text, words, verbIndex, targets, objects, amounts) : null;
   let openWeb: Clause['openWeb'] = null;
   if (request === 'READ' && verb !== null) {
     const namesSite = targets.some((t) => t.kind === 'domain');
@@ -624,6 +710,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     amounts,
     unread,
     quantity,
+    payees,
     openWeb,
   };
 }

@@ -1,7 +1,7 @@
 import { compareDecimal } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { capabilityClass } from '../core/classifier/capabilities';
-import { TaskPolicySchema, type Constraint, type TaskPolicy } from '../core/policy';
+import { TaskPolicySchema, type Constraint, type PayeeAmounts, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
 import { analyzeInstruction } from './clauses';
 import type { Removal } from './harden';
@@ -59,6 +59,35 @@ function mergedAmount(older: Constraint['amount'], newer: Constraint['amount']):
   return compareDecimal(older.value, newer.value) >= 0 ? older : newer;
 }
 
+/**
+ * A constraint's amounts by payee: its own, or for one compiled before payees were read (or whose bound
+ * every payee shares) each listed recipient at the class bound, anyone else too.
+ */
+function payeeView(k: Constraint): PayeeAmounts | undefined {
+  if (k.amount === undefined) return undefined;
+  return k.payeeAmounts ?? { payees: (k.recipients ?? []).map((recipient) => ({ recipient, amount: k.amount! })), others: k.amount };
+}
+
+/**
+ * Payees across turns ("pay bob@… 45 EUR", then "also pay alice@… 4,500 EUR"): each keeps the most either
+ * turn named for it (each pays its own), anyone else the least of the two turns' `others` — so a later
+ * turn's larger amount is no bound for an earlier payee. Only in the merged bound's one currency; none when
+ * no turn ties an amount to anyone.
+ */
+function mergedPayees(older: Constraint, newer: Constraint, amount: Constraint['amount']): PayeeAmounts | undefined {
+  const views = [payeeView(older), payeeView(newer)].filter((v): v is PayeeAmounts => v !== undefined && v.others.currency === amount?.currency);
+  if (amount === undefined || views.length === 0 || views.every((v) => v.payees.length === 0)) return undefined;
+  const payees = new Map<string, PayeeAmounts['payees'][number]['amount']>();
+  for (const v of views) {
+    for (const p of v.payees) {
+      const before = payees.get(p.recipient);
+      if (before === undefined || compareDecimal(p.amount.value, before.value) > 0) payees.set(p.recipient, p.amount);
+    }
+  }
+  const others = views.map((v) => v.others).reduce((least, m) => (compareDecimal(m.value, least.value) < 0 ? m : least));
+  return { payees: [...payees].map(([recipient, m]) => ({ recipient, amount: m })), others };
+}
+
 function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const merged: Constraint = { ...older };
   const recipients = older.recipients && newer.recipients ? union(older.recipients, newer.recipients) : undefined;
@@ -81,6 +110,9 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const amount = mergedAmount(older.amount, newer.amount);
   if (amount !== undefined) merged.amount = amount;
   else delete merged.amount;
+  const payeeAmounts = mergedPayees(older, newer, amount);
+  if (payeeAmounts !== undefined) merged.payeeAmounts = payeeAmounts;
+  else delete merged.payeeAmounts;
   const quantity = older.quantity !== undefined && newer.quantity !== undefined ? Math.max(older.quantity, newer.quantity) : (older.quantity ?? newer.quantity);
   if (quantity !== undefined) merged.quantity = quantity;
   else delete merged.quantity;

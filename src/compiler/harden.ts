@@ -63,6 +63,11 @@ export interface WordsBound {
   items: Map<RiskClass, Map<string, Clause>>;
   /** The most a payment or purchase may move, with the clause that names it (see boundAmount). */
   amounts: Map<RiskClass, MoneyMention & { clause: Clause }>;
+  /**
+   * Amounts tied to payees ("pay bob 45 EUR, alice 4,500 EUR"), per class: each payee's own bound and the
+   * least bound of the class, which binds a payment to anyone else (see payeeBounds).
+   */
+  payeeAmounts: Map<RiskClass, { payees: Map<string, MoneyMention & { clause: Clause }>; others: MoneyMention & { clause: Clause } }>;
   /** The most items one order may carry, with the clause that names it. */
   quantities: Map<RiskClass, { quantity: number; clause: Clause }>;
   /**
@@ -104,6 +109,47 @@ function boundAmount(clauses: readonly Clause[]): (MoneyMention & { clause: Clau
   });
   if (paid.length === 0 || new Set(paid.map((n) => n.money.currency)).size > 1) return undefined;
   return paid.reduce((most, n) => (compareDecimal(n.money.value, most.money.value) > 0 ? n : most));
+}
+
+type Bound = MoneyMention & { clause: Clause };
+const least = (xs: readonly Bound[]) => xs.reduce((l, n) => (compareDecimal(n.money.value, l.money.value) < 0 ? n : l));
+const most = (xs: readonly Bound[]) => xs.reduce((m, n) => (compareDecimal(n.money.value, m.money.value) > 0 ? n : m));
+
+/** The least of some amounts in the currency of the first (as boundAmount reads one clause). */
+function leastNamed(amounts: readonly MoneyMention[], clause: Clause): Bound | undefined {
+  const currency = amounts[0]?.money.currency;
+  const named = amounts.filter((m) => m.money.currency === currency).map((m) => ({ ...m, clause }));
+  return named.length === 0 ? undefined : least(named);
+}
+
+/**
+ * The amounts of a class with the payees the words tie them to (Clause.payees): per payee the most over
+ * the clauses that pay it (each pays its own), the least of the amounts each clause ties to it; `untied` the
+ * bound of each clause that says not whose its amount is (boundAmount's reading of it). `class` is the most
+ * of all of them — the bound today's single constraint keeps — and `others` the least, the bound of a
+ * payment to anyone the words tie no amount to. Undefined when no amount is named or they are in more than
+ * one currency (a known limit: one bound cannot say "10 EUR or 20 USD").
+ */
+function payeeBounds(clauses: readonly Clause[]): { class: Bound; others: Bound; payees: Map<string, Bound> } | undefined {
+  const payees = new Map<string, Bound>();
+  /** Every clause's and every tie's amount: the least of them binds a payment to anyone tied to none. */
+  const all: Bound[] = [];
+  for (const clause of clauses) {
+    const tied = clause.payees?.filter((t) => t.amounts.length > 0) ?? [];
+    if (tied.length === 0) {
+      const bound = leastNamed(clause.amounts, clause);
+      if (bound !== undefined) all.push(bound);
+      continue;
+    }
+    for (const t of tied) {
+      const bound = leastNamed(t.amounts, clause)!;
+      all.push(bound);
+      const before = payees.get(t.recipient);
+      payees.set(t.recipient, before === undefined || before.money.currency !== bound.money.currency ? bound : most([before, bound]));
+    }
+  }
+  if (all.length === 0 || new Set(all.map((b) => b.money.currency)).size > 1) return undefined;
+  return { class: most(all), others: least(all), payees };
 }
 
 /** Words that make the amount after them a ceiling: "more than 50 EUR", "under €50", "a budget of 50 EUR". */
@@ -199,6 +245,7 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
   const amounts = new Map<RiskClass, MoneyMention & { clause: Clause }>();
   const quantities = new Map<RiskClass, { quantity: number; clause: Clause }>();
   const unreadAmounts = new Map<RiskClass, UnreadMoney & { clause: Clause }>();
+  const payeeAmounts: WordsBound['payeeAmounts'] = new Map();
   const ceilings = ceilingsOf(analysis);
   for (const [cls, all] of requests) {
     const clauses = all.map(undictated);
@@ -210,15 +257,25 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     }
     const unread = unreadOf(analysis, clauses)[0];
     if (unread !== undefined) unreadAmounts.set(cls, unread);
-    const amount = withCeilings(boundAmount(clauses), ceilings);
+    if (!MONEY_CLASSES.has(cls)) {
+      const amount = withCeilings(boundAmount(clauses), ceilings);
+      if (amount !== undefined) amounts.set(cls, amount);
+      continue;
+    }
+    // Payments: each payee the words tie an amount to is bound by its own, anyone else by the least.
+    const tied = payeeBounds(clauses);
+    const amount = withCeilings(tied?.class, ceilings);
     if (amount !== undefined) amounts.set(cls, amount);
-    if (!MONEY_CLASSES.has(cls)) continue;
+    if (tied !== undefined && tied.payees.size > 0) {
+      const payees = new Map([...tied.payees].map(([r, b]) => [r, withCeilings(b, ceilings)!]));
+      payeeAmounts.set(cls, { payees, others: withCeilings(tied.others, ceilings)! });
+    }
     for (const clause of clauses) {
       const most = quantities.get(cls);
       if (clause.quantity !== null && (most === undefined || clause.quantity > most.quantity)) quantities.set(cls, { quantity: clause.quantity, clause });
     }
   }
-  return { requests, recipients, domains, paths, openWeb, calls, items, amounts, quantities, unreadAmounts };
+  return { requests, recipients, domains, paths, openWeb, calls, items, amounts, quantities, unreadAmounts, payeeAmounts };
 }
 
 /** All occurrences of `quote` in `text`, case-insensitive. */
@@ -491,6 +548,18 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     // So do amounts and quantities: "45 EUR" and "two packs" bound the class whatever a draft says.
     const amount = bound.amounts.get(cls);
     if (amount !== undefined) constraint.amount = amount.money;
+    // And whom each amount was named for: a payee never borrows another's larger bound.
+    const payeeAmounts = amount === undefined ? undefined : bound.payeeAmounts.get(cls);
+    // (Not when it says nothing the class bound and the recipient list do not: every payee a listed
+    // address, every bound the class's — the usual "pay bob@… 45 EUR".)
+    const same = (m: { value: string }) => compareDecimal(m.value, amount!.money.value) === 0;
+    const says =
+      payeeAmounts !== undefined &&
+      (!same(payeeAmounts.others.money) || [...payeeAmounts.payees].some(([r, b]) => !same(b.money) || !(constraint.recipients ?? []).includes(r)));
+    if (payeeAmounts !== undefined && says) {
+      constraint.payeeAmounts = { payees: [...payeeAmounts.payees].map(([recipient, b]) => ({ recipient, amount: b.money })), others: payeeAmounts.others.money };
+      for (const [recipient, b] of payeeAmounts.payees) addEvidence(`amount:${recipient}:${amountTarget(b.money)}`, b.clause);
+    }
     const quantity = bound.quantities.get(cls);
     if (quantity !== undefined) constraint.quantity = quantity.quantity;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);

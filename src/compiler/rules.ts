@@ -9,7 +9,9 @@ import type { PermissionDraft, PolicyDraft } from './draft';
 /** Calls a clause asks for: payments and deletions are bounded (default once); others only if said. */
 export function callsAskedFor(clause: Clause): number | null {
   // "buy a cable and two chargers": at least one call per named item, whatever the first count says.
-  if (clause.request === 'FINANCIAL') return Math.max(clause.count ?? 1, clause.items.length);
+  // "pay bob 45 EUR and alice 4,500 EUR": one payment per payee the clause ties an amount to (not per payee
+  // named: "send 20 USD to my sister, her email is amy@…" is one payment).
+  if (clause.request === 'FINANCIAL') return Math.max(clause.count ?? 1, clause.items.length, clause.payees?.filter((p) => p.amounts.length > 0).length ?? 0);
   if (clause.request === 'DELETE') return Math.max(clause.count ?? 1, clause.items.length, clause.targets.filter((t) => t.kind === 'path').length);
   return clause.count;
 }

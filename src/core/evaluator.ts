@@ -1,4 +1,4 @@
-import { amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
+import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import { emptyTargets, type Classification, type Targets } from './classification';
 import { classifyWeb, type Classifier } from './classifier';
@@ -10,7 +10,7 @@ import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
 import { schemeOf } from './schemes';
-import type { Ceiling, Constraint, EvalState, Grant, Listing, TaskPolicy } from './policy';
+import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 
 export interface EvalResult {
@@ -200,15 +200,63 @@ function exactlyApproved(proposed: readonly string[], approved: readonly string[
 }
 
 /** Why a call's amounts are not within the amount the user named; null when they are. */
-function amountOutsideBound(proposed: readonly string[], bound: Money): string | null {
-  const named = `the ${formatMoney(bound)} the user named`;
+function amountOutsideBound(proposed: readonly string[], bound: Money, named = `the ${formatMoney(bound)} the user named`, unread = `the user named ${formatMoney(bound)}`): string | null {
   if (proposed.length === 0) return `the action carries no amount to check against ${named}`;
   for (const target of proposed) {
     const m = target === UNREADABLE_AMOUNT ? null : moneyOfTarget(target);
-    if (m === null) return `the amount could not be read; the user named ${formatMoney(bound)}`;
+    if (m === null) return `the amount could not be read; ${unread}`;
     // An amount without a currency is taken in the named one: a form's currency is often only on its label.
     if (m.currency !== null && m.currency !== bound.currency) return `amount ${amountWords(target)} is in another currency than ${named}`;
     if (compareDecimal(m.value, bound.value) > 0) return `amount ${formatMoney({ value: m.value, currency: m.currency ?? bound.currency })} is above ${named}`;
+  }
+  return null;
+}
+
+/** An address or an IBAN: matched exactly, never by its words. */
+const ADDRESS_LIKE = /@|^[a-z]{2}\d{2}[a-z0-9]{11,30}$/i;
+const wordsOfName = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+
+/**
+ * Whether a call's recipient is a payee the user tied an amount to: the same address or IBAN, or for a
+ * name ("bob") a recipient that is no address and carries each of its words ("Bob Smith"). A recipient
+ * the user's words do not spell this way is tied to nothing: it gets the task's least amount.
+ */
+function payeeMatches(payee: string, recipient: string): boolean {
+  const p = payee.toLowerCase();
+  const r = recipient.toLowerCase();
+  if (p === r) return true;
+  if (ADDRESS_LIKE.test(p) || ADDRESS_LIKE.test(r)) return false;
+  const words = new Set(wordsOfName(r));
+  const named = wordsOfName(p);
+  return named.length > 0 && named.every((w) => words.has(w));
+}
+
+/**
+ * Why a call's amounts are not within the bounds of the payees it pays ("pay bob 45 EUR, alice 4,500 EUR":
+ * a payment to bob of 4,500 EUR); null when they are. Each recipient of the call is bound by the amount the
+ * user named for it (every one that matches it); a recipient tied to none, or a call with no readable
+ * recipient, by every amount of the task at once — `others` and each payee's — so it never borrows one.
+ * `quoteOf` gives the user's words that tied an amount, for the reason.
+ */
+function payeeAmountOutside(proposed: readonly string[], recipients: readonly string[], tied: PayeeAmounts, quoteOf: (ref: string) => string | undefined): string | null {
+  const within = (bound: Money, named: string, unread = named) => amountOutsideBound(proposed, bound, named, unread);
+  const quoted = (ref: string) => ((q) => (q === undefined ? '' : ` ("${q}")`))(quoteOf(ref));
+  const untied: string[] = [];
+  for (const r of recipients) {
+    const own = tied.payees.filter((p) => payeeMatches(p.recipient, r));
+    if (own.length === 0) untied.push(r);
+    for (const p of own) {
+      // (A payee merged from a turn compiled before payees were read has its class bound's quote.)
+      const quote = quoted(`amount:${p.recipient}:${amountTarget(p.amount)}`) || quoted(`amount:${amountTarget(p.amount)}`);
+      const why = within(p.amount, `the ${formatMoney(p.amount)} the user named for ${p.recipient}${quote}`, `the user named ${formatMoney(p.amount)} for ${p.recipient}${quote}`);
+      if (why !== null) return why;
+    }
+  }
+  if (recipients.length > 0 && untied.length === 0) return null;
+  const whom = untied.length === 0 ? 'a payment whose recipient could not be read' : `${untied.join(', ')}, to whom the user tied no amount`;
+  for (const bound of [tied.others, ...tied.payees.map((p) => p.amount)]) {
+    const why = within(bound, `${formatMoney(bound)}, the least amount the task names (${whom})`, `it is bound to ${formatMoney(bound)}, the least amount the task names (${whom})`);
+    if (why !== null) return why;
   }
   return null;
 }
@@ -333,6 +381,9 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     const carriesNone = (targets.amounts ?? []).length === 0;
     const overAmount = k.amount === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
     if (overAmount !== null) return decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
+    // Whom: an amount the user tied to one payee is no bound for another ("pay bob 45 EUR, alice 4,500 EUR").
+    const overPayee = k.payeeAmounts === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : payeeAmountOutside(targets.amounts ?? [], targets.recipients, k.payeeAmounts, evidenceFor);
+    if (overPayee !== null) return decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);
     const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
     if (overQuantity !== null) return decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.

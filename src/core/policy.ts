@@ -30,6 +30,24 @@ export const MoneySchema = z.strictObject({
   currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'an ISO 4217 code such as EUR')),
 });
 
+/**
+ * Amounts tied to recipients ("pay bob@x.test 45 EUR, pay alice@x.test 4,500 EUR"): each payee is bound by
+ * the amount the user named for it, and a call to anyone else, or to no readable recipient, by `others` (the
+ * least amount the task names for the class). Always within the constraint's `amount`, which still bounds
+ * every call; absent in policies stored before (they keep one bound per class).
+ */
+export const PayeeAmountsSchema = z.strictObject({
+  payees: z.array(
+    z.strictObject({
+      /** An address or IBAN as the classifier reads it (lower case), or a name ("bob"), matched by its words. */
+      recipient: NonEmpty,
+      amount: MoneySchema,
+    }),
+  ),
+  others: MoneySchema,
+});
+export type PayeeAmounts = z.infer<typeof PayeeAmountsSchema>;
+
 /** Narrows one tool or capability: literal targets and a call budget. */
 export const ConstraintSchema = z
   .strictObject({
@@ -45,6 +63,8 @@ export const ConstraintSchema = z
     maxCalls: z.optional(Count),
     /** The most the user named for one call ("pay my bill of 45 EUR"); exact, see amounts.ts. */
     amount: z.optional(MoneySchema),
+    /** Per-recipient bounds within `amount` ("pay bob 45 EUR, alice 4,500 EUR"); see PayeeAmountsSchema. */
+    payeeAmounts: z.optional(PayeeAmountsSchema),
     /** The most items one call may order ("buy two packs"). */
     quantity: z.optional(z.number().check(z.int(), z.positive())),
   })

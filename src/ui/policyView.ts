@@ -88,6 +88,9 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
     // (A write bound to an amount — "book the flight under £300" — is held by the amounts it carries.)
     const per = c.riskClass === undefined || c.riskClass === 'FINANCIAL' ? 'per payment' : 'per change on a website that carries an amount';
     if (c.amount !== undefined) limits.push(line(`amount:${amountTarget(c.amount)}`, `Amount: at most ${formatMoney(c.amount)} ${per}.`));
+    // Whom each amount was named for ("pay bob 45 EUR, alice 4,500 EUR"), and the bound of anyone else.
+    for (const p of c.payeeAmounts?.payees ?? []) limits.push(line(`amount:${p.recipient}:${amountTarget(p.amount)}`, `Amount to ${p.recipient}: at most ${formatMoney(p.amount)} ${per}.`));
+    if (c.payeeAmounts !== undefined) limits.push(line('amount:others', `Amount to anyone else, or to a payee the page does not name: at most ${formatMoney(c.payeeAmounts.others)} ${per}.`));
     if (c.quantity !== undefined) limits.push(line(`quantity:${c.quantity}`, `Quantity: at most ${c.quantity} per order.`));
   }
   const budget = policy.outboundBudget;
@@ -108,6 +111,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
       c.items === undefined ? null : `only for ${listWords(c.items, 'no item')}`,
       c.maxCalls === undefined ? null : `at most ${c.maxCalls} ${c.maxCalls === 1 ? 'time' : 'times'}`,
       c.amount === undefined ? null : `at most ${formatMoney(c.amount)} each time`,
+      c.payeeAmounts === undefined ? null : `${c.payeeAmounts.payees.map((p) => `at most ${formatMoney(p.amount)} to ${p.recipient}`).join(', ')}, at most ${formatMoney(c.payeeAmounts.others)} to anyone else`,
       c.quantity === undefined ? null : `at most ${c.quantity} ${c.quantity === 1 ? 'item' : 'items'} per order`,
     ].filter((p): p is string => p !== null);
     limits.push(line(`constraints:${c.id}`, `${what}: ${parts.length === 0 ? 'no further limit' : parts.join(', ')}.`));

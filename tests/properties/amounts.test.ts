@@ -7,6 +7,7 @@ import { grantFor } from '../../src/core/grants';
 import { initialState } from '../../src/core/policy';
 import { NUM_RUNS } from '../support/arbitraries';
 import { makePolicy } from '../support/policy';
+import { rules } from '../compiler/helpers';
 
 const params = { numRuns: NUM_RUNS };
 const IBAN = 'DE89370400440532013000';
@@ -77,6 +78,39 @@ describe('theorems of amounts', () => {
         const r = evaluate(policy, initialState(), call, 0).record;
         expect(r.decision, `${text}: ${r.reason}`).toBe('ASK_USER');
       }),
+      params,
+    );
+  });
+
+  it('a payment to a named payee never ALLOWs above the amount the words tie to it, nor one to anyone else above the least', () => {
+    const PAYEES = ['bob@x.test', 'alice@x.test', 'carol@y.test', 'DE89370400440532013000', 'NL91ABNA0417164300'];
+    const FORMS = [
+      (r: string, a: string) => `pay ${r} ${a} EUR`,
+      (r: string, a: string) => `send ${a} EUR to ${r}`,
+      (r: string, a: string) => `transfer €${a} to ${r}`,
+      (r: string, a: string) => `wire ${r} EUR ${a}`,
+    ];
+    const written = (n: number) => n.toLocaleString('en-US');
+    const payment = fc.record({ payee: fc.constantFrom(...PAYEES), amount: fc.integer({ min: 1, max: 100_000 }), form: fc.nat({ max: FORMS.length - 1 }) });
+    fc.assert(
+      fc.property(
+        fc.array(payment, { minLength: 2, maxLength: 4 }),
+        fc.constantFrom('. ', ' and ', ', '),
+        fc.constantFrom(...PAYEES, 'eve@evil.test', null),
+        fc.integer({ min: 1, max: 100_000 }),
+        (payments, joiner, to, proposed) => {
+          const text = `${payments.map((p, i) => FORMS[p.form]!(p.payee, written(p.amount)).replace(/^(?:pay|send|transfer|wire) /, (v) => (i === 0 || joiner === '. ' ? v : i % 2 === 0 ? v : ''))).join(joiner)} on bank.test`;
+          const policy = rules(text);
+          const fields: Record<string, string> = { amount: String(proposed), currency: 'EUR' };
+          if (to !== null) fields[to.includes('@') ? 'to_email' : 'iban'] = to;
+          const r = evaluate(policy, initialState(), { tool: 'browser.form_submit', args: { url: 'https://bank.test/transfer', method: 'POST', fields, submitText: 'Pay' } }, 0).record;
+          if (r.decision !== 'ALLOW') return;
+          const own = payments.filter((p) => p.payee === to).map((p) => p.amount);
+          // Its own payments: the most of them (each clause pays its own); anyone else: the least named.
+          const bound = own.length > 0 ? Math.max(...own) : Math.min(...payments.map((p) => p.amount));
+          expect(proposed, `${text} → ${to ?? '(no payee)'} ${proposed}: ${r.reason}`).toBeLessThanOrEqual(bound);
+        },
+      ),
       params,
     );
   });
