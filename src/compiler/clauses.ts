@@ -71,8 +71,8 @@ export interface Clause {
   quantity: number | null;
   /**
    * The payees a payment clause names, each with the amounts the words tie to it ("pay bob 45 EUR and alice
-   * 4,500 EUR", "send 45 EUR to bob@…"), see payeeTies; null when it names none or does not say whose an
-   * amount is.
+   * 4,500 EUR", "send 45 EUR to bob@…"), see payeeTies; none tied when the words do not say whose an amount
+   * is; null when it names no payee.
    */
   payees: PayeeTie[] | null;
   /**
@@ -523,12 +523,18 @@ const NOT_A_PAYEE = new Set([
  * list (", alice 4,500 EUR"), the word after "to" ("send 45 EUR to bob"), with the capitalised words after
  * it ("Bob Smith"). One payee takes every amount of the clause; with several, the list's parts (split at
  * commas, "and", "or", "plus") must each name one payee for the amounts they carry — otherwise whose an
- * amount is is not said, and the clause ties none (null: the least amount binds, as for a clause naming none).
+ * amount is is not said, and the clause ties none (each payee with no amount: the least amount of the task binds
+ * them); null when the clause names no payee.
  */
 function payeeTies(text: string, words: Word[], verbIndex: number, targets: readonly TargetToken[], objects: readonly TargetToken[], amounts: readonly MoneyMention[]): PayeeTie[] | null {
-  const parts: { start: number; payees: string[] }[] = [];
+  interface Named {
+    value: string;
+    start: number;
+    end: number;
+  }
+  const parts: { start: number; payees: Named[] }[] = [];
   const inAmount = (w: Word) => amounts.some((a) => w.start < a.end && w.end > a.start);
-  const nameAt = (k: number): string | null => {
+  const nameAt = (k: number): Named | null => {
     while (k < words.length && PAYEE_LEAD.has(words[k]!.w)) k++;
     const first = words[k];
     if (first === undefined || insideTarget(first, targets) || inAmount(first) || NOT_A_PAYEE.has(first.w) || isVerb(first.w) || !/^\p{L}[\p{L}'’-]*$/u.test(first.w)) return null;
@@ -540,7 +546,7 @@ function payeeTies(text: string, words: Word[], verbIndex: number, targets: read
       if (!/^\p{Lu}/u.test(text.slice(first.start, first.end)) || !/^\p{Lu}\p{L}*$/u.test(written) || text.slice(words[j - 1]!.end, w.start) !== ' ' || NOT_A_PAYEE.has(w.w) || inAmount(w) || insideTarget(w, targets)) break;
       name.push(w);
     }
-    return name.map((w) => w.w.replace(/['’]s$/, '')).join(' ');
+    return { value: name.map((w) => w.w.replace(/['’]s$/, '')).join(' '), start: first.start, end: name.at(-1)!.end };
   };
   for (let k = verbIndex + 1; k < words.length; k++) {
     const word = words[k]!;
@@ -550,7 +556,8 @@ function payeeTies(text: string, words: Word[], verbIndex: number, targets: read
     const opens = k === verbIndex + 1 || (!within(amounts) && !within(targets) && (/[,;&]/.test(gap) || (LIST_WORDS.has(word.w) && !insideTarget(word, targets))));
     if (opens) {
       const at = LIST_WORDS.has(word.w) ? k + 1 : k;
-      parts.push({ start: k === verbIndex + 1 ? word.start : (words[at]?.start ?? word.end), payees: [] });
+      // (A part opens right after its comma or "and": "€2 to bob" keeps its "€".)
+      parts.push({ start: k === verbIndex + 1 ? word.start : LIST_WORDS.has(word.w) ? word.end : words[k - 1]!.end + gap.search(/[,;&]/) + 1, payees: [] });
       const name = nameAt(at);
       if (name !== null) parts.at(-1)!.payees.push(name);
     }
@@ -561,15 +568,19 @@ function payeeTies(text: string, words: Word[], verbIndex: number, targets: read
   }
   if (parts.length === 0) return null;
   const partOf = (position: number) => parts.reduce((found, p, i) => (p.start <= position ? i : found), 0);
-  for (const o of objects) parts[partOf(o.start)]!.payees.push(o.value);
-  const all = [...new Set(parts.flatMap((p) => p.payees))];
+  for (const o of objects) parts[partOf(o.start)]!.payees.push({ value: o.value, start: o.start, end: o.end });
+  const all = [...new Set(parts.flatMap((p) => p.payees.map((n) => n.value)))];
   if (all.length === 0) return null;
   if (all.length === 1) return [{ recipient: all[0]!, amounts: [...amounts] }];
+  // With several payees an amount is tied only when written right beside its part's one payee: "bob 45 EUR",
+  // "45 EUR to bob" ("pay bob 45 EUR, alice owes me 4,500 EUR" ties nothing to alice: whose it is is not said).
+  const beside = (n: Named, a: MoneyMention) => /^[\s:=–-]*$/.test(text.slice(n.end, a.start)) || /^\s+to\s+(?:(?:my|our)\s+)?$/i.test(text.slice(a.end, n.start));
   const ties = new Map<string, MoneyMention[]>(all.map((p) => [p, []]));
   for (const a of amounts) {
-    const payees = [...new Set(parts[partOf(a.start)]!.payees)];
-    if (payees.length !== 1) return null;
-    ties.get(payees[0]!)!.push(a);
+    const payees = parts[partOf(a.start)]!.payees;
+    const values = new Set(payees.map((n) => n.value));
+    if (values.size !== 1 || !payees.some((n) => beside(n, a))) return all.map((recipient) => ({ recipient, amounts: [] }));
+    ties.get(payees[0]!.value)!.push(a);
   }
   return [...ties].map(([recipient, tied]) => ({ recipient, amounts: tied }));
 }

@@ -124,13 +124,13 @@ function leastNamed(amounts: readonly MoneyMention[], clause: Clause): Bound | u
 
 /**
  * The amounts of a class with the payees the words tie them to (Clause.payees): per payee the most over
- * the clauses that pay it (each pays its own), the least of the amounts each clause ties to it; `untied` the
- * bound of each clause that says not whose its amount is (boundAmount's reading of it). `class` is the most
- * of all of them — the bound today's single constraint keeps — and `others` the least, the bound of a
- * payment to anyone the words tie no amount to. Undefined when no amount is named or they are in more than
- * one currency (a known limit: one bound cannot say "10 EUR or 20 USD").
+ * the clauses that pay it (each pays its own), the least of the amounts each clause ties to it; a clause
+ * that does not say whose its amount is counts with its least amount (boundAmount's reading of it). `class`
+ * is the most of all of them — the one bound a policy kept before — and `others` the least, the bound of a
+ * payment to anyone the words tie no amount to. `named`: some clause names a payee. Undefined when no amount
+ * is named or they are in more than one currency (a known limit: one bound cannot say "10 EUR or 20 USD").
  */
-function payeeBounds(clauses: readonly Clause[]): { class: Bound; others: Bound; payees: Map<string, Bound> } | undefined {
+function payeeBounds(clauses: readonly Clause[]): { class: Bound; others: Bound; payees: Map<string, Bound>; named: boolean } | undefined {
   const payees = new Map<string, Bound>();
   /** Every clause's and every tie's amount: the least of them binds a payment to anyone tied to none. */
   const all: Bound[] = [];
@@ -149,7 +149,7 @@ function payeeBounds(clauses: readonly Clause[]): { class: Bound; others: Bound;
     }
   }
   if (all.length === 0 || new Set(all.map((b) => b.money.currency)).size > 1) return undefined;
-  return { class: most(all), others: least(all), payees };
+  return { class: most(all), others: least(all), payees, named: clauses.some((c) => (c.payees ?? []).length > 0) };
 }
 
 /** Words that make the amount after them a ceiling: "more than 50 EUR", "under €50", "a budget of 50 EUR". */
@@ -266,7 +266,8 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     const tied = payeeBounds(clauses);
     const amount = withCeilings(tied?.class, ceilings);
     if (amount !== undefined) amounts.set(cls, amount);
-    if (tied !== undefined && tied.payees.size > 0) {
+    // (Once the words name any payee: one whose amount they do not say gets the least, not the class bound.)
+    if (tied !== undefined && tied.named) {
       const payees = new Map([...tied.payees].map(([r, b]) => [r, withCeilings(b, ceilings)!]));
       payeeAmounts.set(cls, { payees, others: withCeilings(tied.others, ceilings)! });
     }

@@ -30,6 +30,7 @@ describe('amounts tied to payees in the user words', () => {
     expect(tiesOf(`send 45 EUR to ${BOB} and 4,500 EUR to ${ALICE}`)).toEqual(want);
     expect(tiesOf(`pay ${ALICE} 4.500,00 € and ${BOB} €45`)).toEqual(want);
     expect(tiesOf('Pay bob 45 EUR. Pay alice 4,500 EUR.')).toEqual({ amount: '4500', payees: { bob: '45 EUR', alice: '4500 EUR' }, others: '45' });
+    expect(tiesOf('pay bob 45 EUR, €4,500 to alice')).toEqual({ amount: '4500', payees: { bob: '45 EUR', alice: '4500 EUR' }, others: '45' });
     expect(tiesOf('send 45 EUR to bob, 4,500 EUR to alice')).toEqual({ amount: '4500', payees: { bob: '45 EUR', alice: '4500 EUR' }, others: '45' });
     expect(tiesOf('pay Bob Smith 45 EUR and Alice Jones 4,500 EUR')).toEqual({ amount: '4500', payees: { 'bob smith': '45 EUR', 'alice jones': '4500 EUR' }, others: '45' });
     expect(tiesOf('Transfer 45 EUR to DE89370400440532013000. Transfer 4,500 EUR to NL91ABNA0417164300.')).toEqual({
@@ -53,6 +54,12 @@ describe('amounts tied to payees in the user words', () => {
     // An amount in a part of the list that names no payee, or two payees in one part.
     expect(tiesOf(`send 45 EUR and 4,500 EUR to ${BOB} and ${ALICE}`)).toEqual({ amount: '45', payees: {}, others: undefined });
     expect(tiesOf(`pay ${BOB} or ${ALICE} 45 EUR, 4,500 EUR`).amount).toBe('45');
+    // A payee and an amount not written side by side: "alice owes me" is no payment to alice.
+    expect(tiesOf(`pay ${BOB} 45 EUR, ${ALICE} owes me 4,500 EUR`).amount).toBe('45');
+    expect(tiesOf('pay bob 45 EUR, alice owes me 4,500 EUR').amount).toBe('45');
+    // Clauses that name payees but say not whose each amount is: every payee is bound by the least of the task.
+    const unclear = financial(rules(`pay ${BOB} and ${ALICE} the 45 EUR and 90 EUR they lent me. Pay carol@x.test and dave@x.test the 4,500 EUR and 9,000 EUR.`));
+    expect(unclear?.payeeAmounts).toEqual({ payees: [], others: { value: '45', currency: 'EUR' } });
     // No payee at all: as before.
     expect(tiesOf('Pay the 30 EUR invoice from my 500 EUR budget')).toEqual({ amount: '30', payees: {}, others: undefined });
     // One payee and one amount: nothing to tie apart, the class bound says it all.
