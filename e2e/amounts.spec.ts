@@ -29,10 +29,10 @@ test.afterAll(async () => {
 const transfers = () => world.entries('bank', 'transfer').map((e) => `${e.details.amount} ${e.details.currency}`);
 const orders = () => world.entries('shop', 'order').map((e) => `${e.details.qty} × ${e.details.sku}`);
 
-async function pay(browser: AgentBrowser, amount: string, currency: string): Promise<Page> {
+async function pay(browser: AgentBrowser, amount: string, currency: string, payee = IBAN): Promise<Page> {
   const page = await browser.context.newPage();
   await page.goto(world.url('bank', '/transfer'));
-  await page.fill('#payee', IBAN);
+  await page.fill('#payee', payee);
   await page.fill('#amount', amount);
   await page.selectOption('#currency', currency);
   await page.fill('#reference', 'Electricity bill');
@@ -136,6 +136,34 @@ test('bank: the words "2,000 EUR" bind 2,000 EUR (the named payment passes, 2,50
   expect((await heldAndDenied(browser)).reason).toBe('FINANCIAL actions need approval in this task');
   await bare.close();
   expect(transfers()).toEqual(['2.000,00 EUR']);
+});
+
+test('bank: "Pay 45 EUR to <IBAN 1>. Pay 4,500 EUR to <IBAN 2>." — the first payee is not paid 4,500 EUR on the second one\'s bound (it was: one bound per class); each is paid its own', async ({ launchFence }) => {
+  test.setTimeout(90_000);
+  world.reset();
+  const OTHER = 'NL91ABNA0417164300';
+  const task = `On bank.test, pay 45 EUR to ${IBAN}. Pay 4,500 EUR to ${OTHER}.`;
+  const browser = await launchFence({ mainHooks: false });
+  await browser.setTask(task);
+  const borrowed = await pay(browser, '4500', 'EUR');
+  const held = await heldAndDenied(browser);
+  expect(held.reason).toBe(`amount 4,500.00 EUR is above the 45.00 EUR the user named for ${IBAN.toLowerCase()} ("pay 45 EUR to ${IBAN}")`);
+  await borrowed.close();
+  expect(transfers()).toEqual([]);
+  for (const [payee, amount] of [[OTHER, '4500'], [IBAN, '45']] as const) {
+    const page = await pay(browser, amount, 'EUR', payee);
+    await expect(page.getByRole('status')).toContainText(`${amount} EUR paid to`);
+    await page.close();
+  }
+  expect(await browser.pendingApprovals()).toEqual([]);
+  expect(transfers()).toEqual(['4500 EUR', '45 EUR']);
+  await browser.close();
+  // Negative control: without the extension the borrowed payment reaches the bank.
+  world.reset();
+  const bare = await launchFence({ extension: false });
+  const page = await pay(bare, '4500', 'EUR');
+  await expect(page.getByRole('status')).toContainText('4500 EUR paid to');
+  expect(world.entries('bank', 'transfer').map((e) => e.details.payee)).toEqual([IBAN]);
 });
 
 test('negative control: without the extension every one of these reaches the server', async ({ launchFence }) => {
