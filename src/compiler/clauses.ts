@@ -106,7 +106,7 @@ const FRAMING: readonly string[][] = [
   ['go', 'ahead', 'and'], ['make', 'sure', 'to'], ['make', 'sure', 'you'], ['be', 'sure', 'to'], ['remember', 'to'],
   ['feel', 'free', 'to'], ['try', 'to'], ['help', 'me'], ['after', 'that'], ['and', 'then'], ['can', 'you'], ['could', 'you'],
   ['would', 'you'], ['will', 'you'], ['can', 'u'], ['you', 'should'], ['you', 'can'], ['you', 'may'], ['you', 'must'],
-  ['please'], ['pls'], ['kindly'], ['also'], ['then'], ['and'], ['now'], ['just'], ['first'], ['next'], ['finally'],
+  ['please'], ['pls'], ['plz'], ['kindly'], ['also'], ['then'], ['and'], ['now'], ['just'], ['first'], ['next'], ['finally'],
   ['afterwards'], ["let's"], ['lets'], ['ok'], ['okay'], ['so'], ['but'], ['or'], ['actually'], ['instead'], ['rather'],
   ['yes'], ['sure'], ['quickly'], ['lastly'], ['additionally'], ['plus'], ['hey'], ['hi'], ['oh'], ['only'],
 ];
@@ -438,6 +438,9 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     const particle = PEOPLE_ME.has(next(1)) ? next(2) : next(1);
     if (particle === 'out') request = 'FINANCIAL';
     else if (particle === 'in') request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'top' && next(1) === 'up') {
+    // "top up my phone with 20 EUR": money moves.
+    request = 'FINANCIAL';
   } else if (first.w === 'tell' && next(1) !== '' && !PEOPLE_ME.has(next(1))) {
     request = 'COMMUNICATION';
   } else if (first.w === 'let' && next(1) !== '' && !PEOPLE_ME.has(next(1)) && clauseWords.slice(0, 5).includes('know')) {
@@ -626,7 +629,17 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
     ({ request, verb } = phrasalRequest(words, at, targets));
   }
-  const hasAmount = AMOUNT.test(clauseText);
+  // Money written in words or slang ("two hundred euros", "20 bucks") counts when it is what the verb moves:
+  // right after it or after the payee's name ("send bob 20 bucks"), not "send bob a note about the forty euros".
+  const moneyObject = (): boolean => {
+    const opening = verb;
+    if (opening === null) return false;
+    const first = findMoney(clauseText).map((m) => m.start + s).find((at) => at > opening.end);
+    if (first === undefined) return false;
+    const between = words.filter((w) => w.start > opening.end && w.end <= first);
+    return between.length <= 2 && !between.some((w) => DETERMINERS.has(w.w) || TEXT_NOUNS.has(w.w) || isVerb(w.w));
+  };
+  const hasAmount = AMOUNT.test(clauseText) || moneyObject();
   const hasIban = targets.some((t) => t.kind === 'iban');
   // "send €50 to …", "set up a transfer of €100 to NL91…": money in the clause makes it a payment.
   if (verb !== null && MONEY_MAKES_PAYMENT.has(verb.w) && (hasAmount || hasIban)) request = 'FINANCIAL';
