@@ -577,7 +577,8 @@ function payeeTies(text: string, words: Word[], verbIndex: number, targets: read
   if (all.length === 1) return [{ recipient: all[0]!, amounts: [...amounts] }];
   // With several payees an amount is tied only when written right beside its part's one payee: "bob 45 EUR",
   // "45 EUR to bob" ("pay bob 45 EUR, alice owes me 4,500 EUR" ties nothing to alice: whose it is is not said).
-  const beside = (n: Named, a: MoneyMention) => /^[\s:=–-]*$/.test(text.slice(n.end, a.start)) || /^\s+to\s+(?:(?:my|our)\s+)?$/i.test(text.slice(a.end, n.start));
+  const beside = (n: Named, a: MoneyMention) =>
+    (n.end <= a.start && /^[\s:=–-]*$/.test(text.slice(n.end, a.start))) || (a.end <= n.start && /^\s+to\s+(?:(?:my|our)\s+)?$/i.test(text.slice(a.end, n.start)));
   const ties = new Map<string, MoneyMention[]>(all.map((p) => [p, []]));
   for (const a of amounts) {
     const payees = parts[partOf(a.start)]!.payees;

@@ -264,7 +264,8 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     }
     // Payments: each payee the words tie an amount to is bound by its own, anyone else by the least.
     const tied = payeeBounds(clauses);
-    const amount = withCeilings(tied?.class, ceilings);
+    // (Amounts in two currencies tie nothing; the class keeps the bound it had: each clause's first currency.)
+    const amount = withCeilings(tied?.class ?? boundAmount(clauses), ceilings);
     if (amount !== undefined) amounts.set(cls, amount);
     // (Once the words name any payee: one whose amount they do not say gets the least, not the class bound.)
     if (tied !== undefined && tied.named) {

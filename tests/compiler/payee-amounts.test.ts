@@ -55,6 +55,7 @@ describe('amounts tied to payees in the user words', () => {
     expect(tiesOf(`send 45 EUR and 4,500 EUR to ${BOB} and ${ALICE}`)).toEqual({ amount: '45', payees: {}, others: undefined });
     expect(tiesOf(`pay ${BOB} or ${ALICE} 45 EUR, 4,500 EUR`).amount).toBe('45');
     // A payee and an amount not written side by side: "alice owes me" is no payment to alice.
+    expect(tiesOf(`pay the 45 EUR invoice to ${BOB} and the 4,500 EUR invoice to ${ALICE}`)).toEqual({ amount: '45', payees: {}, others: undefined });
     expect(tiesOf(`pay ${BOB} 45 EUR, ${ALICE} owes me 4,500 EUR`).amount).toBe('45');
     expect(tiesOf('pay bob 45 EUR, alice owes me 4,500 EUR').amount).toBe('45');
     // Clauses that name payees but say not whose each amount is: every payee is bound by the least of the task.
@@ -69,6 +70,8 @@ describe('amounts tied to payees in the user words', () => {
   it('a spending ceiling lowers every payee bound; amounts in two currencies still bind nothing', () => {
     expect(tiesOf(`Pay ${BOB} 45 EUR. Pay ${ALICE} 4,500 EUR. Never spend over 1,000 EUR.`)).toEqual({ amount: '1000', payees: { [BOB]: '45 EUR', [ALICE]: '1000 EUR' }, others: '45' });
     expect(tiesOf(`Pay ${BOB} 45 EUR. Pay ${ALICE} $4,500.`)).toEqual({ amount: undefined, payees: {}, others: undefined });
+    // In one clause, as before: its first currency binds (tying them lost the bound: no bound at all).
+    expect(tiesOf(`pay ${BOB} 45 EUR and ${ALICE} 4,500 USD`)).toEqual({ amount: '45', payees: {}, others: undefined });
   });
 
   it('the evidence quotes the words that tied each amount', () => {
