@@ -149,6 +149,10 @@ const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding
 const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
 const MONEY_MAKES_PAYMENT = new Set(['send', 'set', 'schedule']);
+/** Verbs that are a payment only when money is their object ("give bob 20 EUR", "venmo alice $12"); else nothing. */
+const MONEY_ONLY_VERBS = new Set(['give', 'reimburse', 'repay', 'lend', 'recharge', 'venmo', 'zelle']);
+/** "send money to bob", "transfer cash to …": the object is money. */
+const MONEY_NOUNS = new Set(['money', 'cash', 'funds']);
 const AMOUNT = /[$€£¥]\s?\d|\d(?:[\d.,]*)\s?(?:€|\$|£|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)/i;
 const NUMBER_WORDS: Record<string, number> = {
   a: 1, an: 1, one: 1, single: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
@@ -506,7 +510,7 @@ function dictatedSpan(text: string, words: Word[], verbIndex: number, end: numbe
 }
 
 /** Paying verbs whose object or `to` names whom the money goes to ("pay bob", "send 45 EUR to bob"). */
-const PAYEE_VERBS = new Set(['pay', 'send', 'transfer', 'wire', 'tip', 'donate', 'refund', 'reimburse', 'repay', 'venmo', 'zelle', 'paypal']);
+const PAYEE_VERBS = new Set(['pay', 'send', 'transfer', 'wire', 'tip', 'donate', 'refund', 'reimburse', 'repay', 'venmo', 'zelle', 'give', 'lend']);
 /** Words that split a payment's list into parts ("pay bob 45 EUR and alice 4,500 EUR"). */
 const LIST_WORDS = new Set(['and', 'or', 'plus']);
 /** Words before a payee's name that are not part of it ("to my landlord"). */
@@ -627,24 +631,36 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
 
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
+  let moneyOnly: Word | null = null;
   if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
     ({ request, verb } = phrasalRequest(words, at, targets));
+    // (Not "lend me 20 EUR", "give us 50 EUR": money coming to the user is no payment the task makes.)
+    if (request === null && MONEY_ONLY_VERBS.has(first.w) && !PEOPLE_ME.has(words[at + 1]?.w ?? '')) moneyOnly = first;
   }
   // Money written in words or slang ("two hundred euros", "20 bucks") counts when it is what the verb moves:
-  // right after it or after the payee's name ("send bob 20 bucks"), not "send bob a note about the forty euros".
-  const moneyObject = (): boolean => {
-    const opening = verb;
+  // right after it or after the payee's name ("send bob 20 bucks", "send the 20 bucks I owe bob"), not "send
+  // bob a note about the forty euros". ("recharge my phone with 20 EUR": after "with", "by" or "for".)
+  const moneyObject = (opening: Word | null): boolean => {
     if (opening === null) return false;
     const first = findMoney(clauseText).map((m) => m.start + s).find((at) => at > opening.end);
     if (first === undefined) return false;
-    const between = words.filter((w) => w.start > opening.end && w.end <= first);
-    return between.length <= 2 && !between.some((w) => DETERMINERS.has(w.w) || TEXT_NOUNS.has(w.w) || isVerb(w.w));
+    // (An address is one word: "venmo alice@x.test $12".)
+    const between = words.filter((w) => w.start > opening.end && w.end <= first && !targets.some((t) => w.start >= t.start && w.end <= t.end && w.start !== t.start));
+    if (between.some((w) => TEXT_NOUNS.has(w.w) || isVerb(w.w))) return false;
+    if (opening.w === 'recharge' && between.length <= 5 && ['with', 'by', 'for'].includes(between.at(-1)?.w ?? '')) return true;
+    return between.length <= 2 && !between.slice(0, -1).some((w) => DETERMINERS.has(w.w));
   };
-  const hasAmount = AMOUNT.test(clauseText) || moneyObject();
+  const moneyNoun = (opening: Word | null) => opening !== null && MONEY_NOUNS.has(words[words.indexOf(opening) + 1]?.w ?? '');
+  const hasAmount = AMOUNT.test(clauseText) || moneyObject(verb);
   const hasIban = targets.some((t) => t.kind === 'iban');
-  // "send €50 to …", "set up a transfer of €100 to NL91…": money in the clause makes it a payment.
-  if (verb !== null && MONEY_MAKES_PAYMENT.has(verb.w) && (hasAmount || hasIban)) request = 'FINANCIAL';
-  if (verb !== null && request === 'FINANCIAL' && MONEY_VERBS_NEED_AMOUNT.has(verb.w) && !hasAmount && !hasIban) {
+  // "give bob 20 EUR", "venmo alice@… $12", "recharge my phone with 20 EUR": verbs that pay only when money is what they move.
+  if (verb === null && moneyOnly !== null && moneyObject(moneyOnly)) {
+    request = 'FINANCIAL';
+    verb = moneyOnly;
+  }
+  // "send €50 to …", "set up a transfer of €100 to NL91…", "send money to bob": money in the clause makes it a payment.
+  if (verb !== null && MONEY_MAKES_PAYMENT.has(verb.w) && (hasAmount || hasIban || moneyNoun(verb))) request = 'FINANCIAL';
+  if (verb !== null && request === 'FINANCIAL' && MONEY_VERBS_NEED_AMOUNT.has(verb.w) && !hasAmount && !hasIban && !moneyNoun(verb)) {
     request = null;
     verb = null;
   }

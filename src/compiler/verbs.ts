@@ -25,7 +25,7 @@ const VERBS: Record<GrantableClass, readonly string[]> = {
   COMMUNICATION: ['send', 'email', 'e-mail', 'mail', 'reply', 'respond', 'forward', 'message', 'text', 'answer', 'cc', 'bcc', 'contact', 'notify', 'dm'],
   DELETE: ['delete', 'remove', 'erase', 'trash', 'discard', 'clear', 'purge', 'empty', 'wipe'],
   PERMISSION_CHANGE: ['share', 'grant', 'invite', 'revoke', 'authorize', 'authorise', 'unshare', 'permit'],
-  FINANCIAL: ['pay', 'transfer', 'buy', 'purchase', 'order', 'checkout', 'donate', 'tip', 'wire', 'reorder', 'renew', 'refund', 'venmo', 'zelle'],
+  FINANCIAL: ['pay', 'transfer', 'buy', 'purchase', 'order', 'checkout', 'donate', 'tip', 'wire', 'reorder', 'renew', 'refund'],
   EXECUTION: ['run', 'execute', 'install'],
 };
 
