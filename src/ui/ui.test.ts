@@ -186,6 +186,23 @@ describe('describePolicy: amounts and quantities', () => {
     expect(v.limits).toContainEqual({ ref: 'amount:45 EUR', text: 'Amount: at most 45.00 EUR per payment.', quote: 'pay my bill of 45 EUR' });
     expect(v.limits.map((l) => l.text)).toContain('pay or buy: at most 1 time, at most 45.00 EUR each time, at most 2 items per order.');
   });
+
+  it('shows the amount named for each payee, with its words, and the bound of anyone else', () => {
+    const tied = TaskPolicySchema.parse({
+      ...policy,
+      constraints: [
+        {
+          id: 'c-financial', riskClass: 'FINANCIAL', maxCalls: 2, amount: { value: '4500', currency: 'EUR' },
+          payeeAmounts: { payees: [{ recipient: 'bob@x.test', amount: { value: '45', currency: 'EUR' } }, { recipient: 'alice@x.test', amount: { value: '4500', currency: 'EUR' } }], others: { value: '45', currency: 'EUR' } },
+        },
+      ],
+      evidence: [{ ref: 'amount:bob@x.test:45 EUR', quote: 'Pay bob@x.test 45 EUR' }],
+    });
+    const v = describePolicy(tied, report);
+    expect(v.limits).toContainEqual({ ref: 'amount:bob@x.test:45 EUR', text: 'Amount to bob@x.test: at most 45.00 EUR per payment.', quote: 'Pay bob@x.test 45 EUR' });
+    expect(v.limits.map((l) => l.text)).toContain('Amount to anyone else, or to a payee the page does not name: at most 45.00 EUR per payment.');
+    expect(v.limits.map((l) => l.text)).toContain('pay or buy: at most 2 times, at most 4,500.00 EUR each time, at most 45.00 EUR to bob@x.test, at most 4,500.00 EUR to alice@x.test, at most 45.00 EUR to anyone else.');
+  });
 });
 
 const entry = (id: string, at: number, decision: 'ALLOW' | 'BLOCK' | 'ASK_USER', check: AuditEntry['record']['check']): AuditEntry => ({
