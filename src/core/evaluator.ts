@@ -397,11 +397,15 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   //     (Reading is left alone: a shop's `?max_price=100` is a filter; a GET to a payment path with an
   //     amount is classified FINANCIAL.)
   const carried = targets.amounts ?? [];
-  const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount }]));
+  //     A bound with amounts per payee holds only within the payee's (a write naming bob@… that carries
+  //     4,500 EUR is not within "pay bob@… 45 EUR, alice@… 4,500 EUR").
+  const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount, payees: k.payeeAmounts }]));
   const unchecked = isConsequential(cls) && carried.length > 0 && !constraints.some((k) => k.amount !== undefined);
-  if (unchecked && bounds.length > 0 && bounds.every((b) => amountOutsideBound(carried, b.amount) !== null)) {
+  const payeeWhy = (b: (typeof bounds)[number]) => (b.payees === undefined ? null : payeeAmountOutside(carried, targets.recipients, b.payees, evidenceFor));
+  if (unchecked && bounds.length > 0 && bounds.every((b) => amountOutsideBound(carried, b.amount) !== null || payeeWhy(b) !== null)) {
     const named = bounds.map((b) => formatMoney(b.amount)).join(' or ');
-    return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); the task bounds payments to ${named}`, `constraints:${bounds[0]!.id}`);
+    const payee = bounds.every((b) => amountOutsideBound(carried, b.amount) === null) ? payeeWhy(bounds[0]!) : null;
+    return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); ${payee ?? `the task bounds payments to ${named}`}`, `constraints:${bounds[0]!.id}`);
   }
 
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.

@@ -127,6 +127,19 @@ describe('the evaluator binds a payment to its payee amount', () => {
   });
 });
 
+describe('money in an action of another class', () => {
+  it("a message to bob that carries 4,500 EUR is not within the task's bounds when the words named 45 EUR for bob", () => {
+    const policy = rules(`Pay ${BOB} 45 EUR on bank.test. Pay ${ALICE} 4,500 EUR on bank.test. Email ${BOB} the receipt on bank.test.`);
+    const message = (to: string, amount: number) =>
+      evaluateBrowserAction(policy, initialState(), { tool: 'browser.request', args: { url: 'https://bank.test/api/messages', method: 'POST', kind: 'fetch', body: JSON.stringify({ to, message: 'receipt', amount, currency: 'EUR' }) } }, NOW + 1).record;
+    const r = message(BOB, 4500);
+    expect(r.riskClass).toBe('COMMUNICATION');
+    expect(r.decision).toBe('ASK_USER');
+    expect(r.reason).toBe(`a COMMUNICATION action carries an amount (4,500.00 EUR); amount 4,500.00 EUR is above the 45.00 EUR the user named for ${BOB} ("Pay ${BOB} 45 EUR on bank.test")`);
+    expect(message(BOB, 45).decision).toBe('ALLOW');
+  });
+});
+
 describe('follow-up turns, the LLM draft and stored policies', () => {
   it('a later turn that pays alice more does not raise the bound of the payee paid before', () => {
     const first = rules(`Pay ${BOB} 45 EUR on bank.test`);
