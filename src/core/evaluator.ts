@@ -261,6 +261,23 @@ function payeeAmountOutside(proposed: readonly string[], recipients: readonly st
   return null;
 }
 
+/**
+ * Which amount bound an allowed call was within, for its reason: "4,500.00 EUR within the 4,500.00 EUR the
+ * user named for alice@…", "… within 45.00 EUR, the least amount the task names"; null when none applied.
+ */
+function boundsApplied(constraints: readonly Constraint[], targets: Targets): string | null {
+  const carried = (targets.amounts ?? []).map(amountWords).join(', ');
+  const notes = constraints.flatMap((k): string[] => {
+    if (k.amount === undefined || carried === '') return [];
+    const tied = k.payeeAmounts;
+    if (tied === undefined) return [`within the ${formatMoney(k.amount)} the user named`];
+    const own = tied.payees.filter((p) => targets.recipients.some((r) => payeeMatches(p.recipient, r)));
+    const untied = targets.recipients.length === 0 || targets.recipients.some((r) => !tied.payees.some((p) => payeeMatches(p.recipient, r)));
+    return [...own.map((p) => `within the ${formatMoney(p.amount)} the user named for ${p.recipient}`), ...(untied ? [`within ${formatMoney(tied.others)}, the least amount the task names`] : [])];
+  });
+  return notes.length === 0 ? null : `${carried} ${notes.join('; ')}`;
+}
+
 /** Why a call's quantities are above the count the user named; null when they are not (none is not above). */
 function quantityOutsideBound(proposed: readonly string[], bound: number): string | null {
   for (const target of proposed) {
@@ -490,6 +507,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
     };
   }
-  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task` : 'reading is allowed', allowedBy);
+  const within = boundsApplied(constraints, targets);
+  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${within === null ? '' : ` (${within})`}` : 'reading is allowed', allowedBy);
   return { record: r.record, state: next };
 }

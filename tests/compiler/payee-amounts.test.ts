@@ -91,7 +91,7 @@ describe('the evaluator binds a payment to its payee amount', () => {
     expect(r.reason).toBe(`amount 4,500.00 EUR is above the 45.00 EUR the user named for ${BOB} ("Pay ${BOB} 45 EUR on bank.test")`);
     expect(decide(policy, { to_email: BOB, amount: '45.01' }).decision).toBe('ASK_USER');
     expect(decide(policy, { to_email: BOB, amount: '45' }).decision).toBe('ALLOW');
-    expect(decide(policy, { to_email: ALICE, amount: '4500' }).decision).toBe('ALLOW');
+    expect(decide(policy, { to_email: ALICE, amount: '4500' }).reason).toBe(`FINANCIAL allowed by the task (4,500.00 EUR within the 4,500.00 EUR the user named for ${ALICE})`);
     expect(decide(policy, { to_email: ALICE, amount: '4500.01' }).decision).toBe('ASK_USER');
   });
 
