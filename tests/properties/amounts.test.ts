@@ -8,6 +8,8 @@ import { initialState } from '../../src/core/policy';
 import { NUM_RUNS } from '../support/arbitraries';
 import { makePolicy } from '../support/policy';
 import { rules } from '../compiler/helpers';
+import { mergePolicies } from '../../src/compiler';
+import { classifyWeb } from '../../src/core/classifier';
 
 const params = { numRuns: NUM_RUNS };
 const IBAN = 'DE89370400440532013000';
@@ -82,7 +84,7 @@ describe('theorems of amounts', () => {
     );
   });
 
-  it('a payment to a named payee never ALLOWs above the amount the words tie to it, nor one to anyone else above the least', () => {
+  it('a payment to a named payee never ALLOWs above the amount the words tie to it, nor one to anyone else above the least (one turn or two)', () => {
     const PAYEES = ['bob@x.test', 'alice@x.test', 'carol@y.test', 'DE89370400440532013000', 'NL91ABNA0417164300'];
     const FORMS = [
       (r: string, a: string) => `pay ${r} ${a} EUR`,
@@ -98,9 +100,13 @@ describe('theorems of amounts', () => {
         fc.constantFrom('. ', ' and ', ', '),
         fc.constantFrom(...PAYEES, 'eve@evil.test', null),
         fc.integer({ min: 1, max: 100_000 }),
-        (payments, joiner, to, proposed) => {
-          const text = `${payments.map((p, i) => FORMS[p.form]!(p.payee, written(p.amount)).replace(/^(?:pay|send|transfer|wire) /, (v) => (i === 0 || joiner === '. ' ? v : i % 2 === 0 ? v : ''))).join(joiner)} on bank.test`;
-          const policy = rules(text);
+        fc.nat({ max: 4 }),
+        (payments, joiner, to, proposed, turn) => {
+          const words = (ps: typeof payments) => `${ps.map((p, i) => FORMS[p.form]!(p.payee, written(p.amount)).replace(/^(?:pay|send|transfer|wire) /, (v) => (i === 0 || joiner === '. ' ? v : i % 2 === 0 ? v : ''))).join(joiner)} on bank.test`;
+          // The payments after `turn` come in a follow-up turn ("also pay …"), merged as the extension merges it.
+          const split = turn > 0 && turn < payments.length;
+          const text = split ? `${words(payments.slice(0, turn))} | also ${words(payments.slice(turn))}` : words(payments);
+          const policy = split ? mergePolicies(rules(words(payments.slice(0, turn))), rules(`also ${words(payments.slice(turn))}`), { classify: classifyWeb }).policy : rules(text);
           const fields: Record<string, string> = { amount: String(proposed), currency: 'EUR' };
           if (to !== null) fields[to.includes('@') ? 'to_email' : 'iban'] = to;
           const r = evaluate(policy, initialState(), { tool: 'browser.form_submit', args: { url: 'https://bank.test/transfer', method: 'POST', fields, submitText: 'Pay' } }, 0).record;
