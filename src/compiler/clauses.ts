@@ -518,6 +518,7 @@ const PAYEE_LEAD = new Set(['my', 'our', 'to']);
 /** Words that are no payee's name: what is paid, pronouns, people in general, small words. */
 const NOT_A_PAYEE = new Set([
   ...DETERMINERS, ...PEOPLE_ME, 'him', 'her', 'them', 'it', 'you', 'everyone', 'everybody', 'all', 'both', 'each', 'someone', 'anyone', 'nobody', 'back', 'off', 'up', 'out',
+  'not', 'never', 'no', 'except', 'without', 'but', 'request', 'charge', 'ask',
   'to', 'for', 'from', 'via', 'with', 'on', 'in', 'by', 'at', 'into', 'of', 'now', 'today', 'tomorrow', 'tonight', 'then', 'please', 'pls', 'plz', 'again', 'also', 'asap', 'only',
   'rent', 'bill', 'bills', 'invoice', 'invoices', 'fee', 'fees', 'tax', 'taxes', 'deposit', 'balance', 'rest', 'remaining', 'amount', 'total', 'money', 'cash', 'sum',
   'subscription', 'membership', 'tuition', 'mortgage', 'loan', 'installment', 'instalment', 'debt', 'share', 'half', 'what', 'whatever', 'order', 'ticket', 'tickets',

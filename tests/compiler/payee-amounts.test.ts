@@ -61,6 +61,9 @@ describe('amounts tied to payees in the user words', () => {
     // Clauses that name payees but say not whose each amount is: every payee is bound by the least of the task.
     const unclear = financial(rules(`pay ${BOB} and ${ALICE} the 45 EUR and 90 EUR they lent me. Pay carol@x.test and dave@x.test the 4,500 EUR and 9,000 EUR.`));
     expect(unclear?.payeeAmounts).toEqual({ payees: [], others: { value: '45', currency: 'EUR' } });
+    // A payee the words refuse gets nothing, and its amount binds no one else.
+    expect(tiesOf(`pay ${BOB} 45 EUR and not ${ALICE} 4,500 EUR`)).toMatchObject({ amount: '45' });
+    expect(financial(rules(`pay ${BOB} 45 EUR and not ${ALICE} 4,500 EUR`))?.recipients).toEqual([BOB]);
     // No payee at all: as before.
     expect(tiesOf('Pay the 30 EUR invoice from my 500 EUR budget')).toEqual({ amount: '30', payees: {}, others: undefined });
     // One payee and one amount: nothing to tie apart, the class bound says it all.
