@@ -225,7 +225,8 @@ function payeeMatches(payee: string, recipient: string): boolean {
   const p = payee.toLowerCase();
   const r = recipient.toLowerCase();
   if (p === r) return true;
-  if (ADDRESS_LIKE.test(p) || ADDRESS_LIKE.test(r)) return false;
+  // (Nor a marker such as the recipient past the part of a body read: it is nobody the user named.)
+  if (ADDRESS_LIKE.test(p) || ADDRESS_LIKE.test(r) || r.startsWith('(')) return false;
   const words = new Set(wordsOfName(r));
   const named = wordsOfName(p);
   return named.length > 0 && named.every((w) => words.has(w));
