@@ -24,7 +24,12 @@ const RECIPIENT_KEYS = new Set([
   'attendee', 'attendees', 'member', 'members', 'grantee', 'assignee', 'destinationaccount', 'beneficiary', 'collaborator', 'collaborators',
 ]);
 /** Suffixes that make a compound key recipient-like (`recipient_email`, `payee_iban`, `to_account`). */
-const RECIPIENT_SUFFIXES = ['recipient', 'recipients', 'email', 'emails', 'iban', 'payee', 'account', 'forwardto', 'sharewith'];
+const RECIPIENT_SUFFIXES = [
+  'recipient', 'recipients', 'email', 'emails', 'iban', 'payee', 'account', 'forwardto', 'sharewith',
+  // Where a payment goes, as servers name it (`payTo`, `sendTo`, `receiver`, `creditor`, `counterparty`):
+  // `{email: <alice>, payTo: <bob>}` was checked as a payment to alice alone.
+  'payto', 'sendto', 'transferto', 'receiver', 'receivers', 'creditor', 'counterparty',
+];
 
 const URL_KEYS = new Set(['url', 'urls', 'uri', 'href', 'link', 'links', 'endpoint', 'website', 'site', 'origin', 'baseurl', 'webhook', 'webhookurl', 'callbackurl', 'redirecturi', 'redirecturl']);
 const HOST_KEYS = new Set(['host', 'hostname', 'hosts', 'domain', 'domains', 'server', 'remote']);
