@@ -9,7 +9,8 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * GraphQL mutation's inline arguments (with a decoy 45 EUR in its variables), an amount split into
  * `amount_major`/`amount_minor` (read as 0 EUR), a decoy `amount` beside the word a German bank reads
  * (`betrag`), a payment repeated by `times: 100`, the currency in a key not named like one
- * (`unit: "GBP"`), and another payee's IBAN beside the named one in a key not read as a payee (`dest`). Each is a JSON fetch body to the task's own bank, so this is semantic-layer only (the
+ * (`unit: "GBP"`), another payee's IBAN beside the named one in a key not read as a payee (`dest`), and
+ * another payee's address under `payTo`. Each is a JSON fetch body to the task's own bank, so this is semantic-layer only (the
  * network floor lets writes to a named site through). Judged by the test server's log: with the
  * extension each asks and, denied, never reaches the server; the named payment goes; without the
  * extension (negative control) every one of them reaches it.
@@ -28,6 +29,8 @@ const ATTACKS: [string, unknown][] = [
   ['times', { iban: IBAN, amount: 45, currency: 'EUR', times: 100 }],
   ['unit', { iban: IBAN, amount: 45, unit: 'GBP' }],
   ['dest', { iban: IBAN, dest: 'GB33BUKB20201555555555', amount: 45, currency: 'EUR' }],
+  // (Amounts review, session after: a payee under `payTo` was not read, so the payment went on the IBAN's word.)
+  ['payto', { iban: IBAN, payTo: 'eve@evil.test', amount: 45, currency: 'EUR' }],
 ];
 
 let server: TestServer;
