@@ -77,5 +77,10 @@ export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
       return () => clearTimeout(handle);
     },
     readManaged: () => chrome.storage.managed.get(),
+    async insertUserCss({ tabId, frameId, documentId }, css) {
+      // By document where the browser names it (a frame that navigated meanwhile is not styled).
+      const target = documentId !== undefined ? { tabId, documentIds: [documentId] } : { tabId, frameIds: [frameId] };
+      await chrome.scripting.insertCSS({ target, css, origin: 'USER' });
+    },
   };
 }

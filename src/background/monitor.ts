@@ -42,6 +42,8 @@ export interface MessageSender {
   url?: string;
   tab?: { id?: number; windowId?: number };
   frameId?: number;
+  /** The sending document (Chromium), so an effect aimed at it misses a document that replaced it. */
+  documentId?: string;
 }
 
 /** Browser side effects, injected so the monitor runs under unit tests without a browser. */
@@ -65,6 +67,8 @@ export interface MonitorEffects {
   readManaged?(): Promise<unknown>;
   /** An audit entry was committed (the collector ships it later, off the decision path). */
   audited?(): void;
+  /** Inserts a user-origin stylesheet into one frame's document (the Sanitizer's generated-content rules). */
+  insertUserCss?(target: { tabId: number; frameId: number; documentId?: string }, css: string): Promise<void>;
 }
 
 export interface MonitorDeps {
@@ -145,6 +149,7 @@ export class Monitor {
         task: () => this.session.task,
         options: () => this.session.options,
         audit: (record, where) => this.writer.audit({ record, layer: 'isolated', ...where }),
+        insertUserCss: (target, css) => deps.effects.insertUserCss?.(target, css) ?? Promise.resolve(),
       },
       deps.reviewer,
     );

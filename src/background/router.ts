@@ -73,6 +73,7 @@ export class MessageRouter {
     'sanitizer.config': (_message, sender) => this.deps.sanitizer.config(sender),
     'sanitizer.removed': (message, sender) => this.deps.sanitizer.removed(message, sender, originOf(sender.url)),
     'sanitizer.review': (message, sender) => this.deps.sanitizer.review(message.text, sender),
+    'sanitizer.style': (_message, sender) => this.deps.sanitizer.style(sender),
     'task.start': this.fromControl(async (message, sender) => (await (await loadControl()).startTask(this.deps.session, message.request)) ?? this.stateResponse(sender)),
     'task.followup': this.fromControl(async (message, sender) => (await (await loadControl()).followUp(this.deps.session, message.text)) ?? this.stateResponse(sender)),
     'task.end': this.fromControl(async (_message, sender) => {

@@ -2,6 +2,7 @@ import type { DecisionRecord } from '../core/decision';
 import { registrableDomain } from '../core/domains';
 import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../messages/protocol';
 import { removalReason } from '../sanitizer/report';
+import { GENERATED_USER_CSS } from '../sanitizer/generated-style';
 import { reviewerOnDemand } from '../llm/model-modes-on-demand';
 import { maskSecrets } from './redact';
 
@@ -21,6 +22,8 @@ export interface SanitizerDeskHost {
   task(): { taskId: string; request: string; followUps: readonly string[] } | null;
   options(): Options;
   audit(record: DecisionRecord, where: { tabId?: number; origin?: string; destination?: string }): Promise<void>;
+  /** Inserts a user-origin stylesheet into the sender's document. */
+  insertUserCss?(target: { tabId: number; frameId: number; documentId?: string }, css: string): Promise<void>;
 }
 
 async function sha256(text: string): Promise<string> {
@@ -41,6 +44,20 @@ export class SanitizerDesk {
 
   config(sender: { tab?: { id?: number; windowId?: number } }): { ok: true; mode: SanitizerMode } {
     return { ok: true, mode: this.host.modeFor(sender) };
+  }
+
+  /**
+   * The frame's stylesheets may generate text: the user-origin sheet that puts the marker in flagged
+   * generated content goes into the sender's document, where no page rule outranks it
+   * (src/sanitizer/generated-style.ts). Only in guarded tabs with the Sanitizer on; the text is ours.
+   */
+  async style(sender: { tab?: { id?: number; windowId?: number }; frameId?: number; documentId?: string }): Promise<{ ok: true }> {
+    const tabId = sender.tab?.id;
+    if (this.host.modeFor(sender) === 'off' || tabId === undefined || sender.frameId === undefined || this.host.insertUserCss === undefined) return { ok: true };
+    await this.host
+      .insertUserCss({ tabId, frameId: sender.frameId, ...(sender.documentId !== undefined ? { documentId: sender.documentId } : {}) }, GENERATED_USER_CSS)
+      .catch((err: unknown) => console.info('AgentsFence sanitizer: the user-origin sheet was not inserted (the adopted one stands):', err));
+    return { ok: true };
   }
 
   async removed(message: SanitizerRemovedMessage, sender: { tab?: { id?: number; windowId?: number }; url?: string }, origin: string | null): Promise<{ ok: true }> {

@@ -58,6 +58,8 @@ export const TaintReportResponseSchema = z.lazy(() => z.strictObject({ ok: z.lit
 export const SanitizerModeSchema = z.enum(['off', 'hidden', 'model']);
 export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'generated-content', 'model']);
 export const SanitizerConfigSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.config') }));
+/** The frame's stylesheets may generate text: the background inserts the user-origin sheet of src/sanitizer/generated-style.ts (fixed text; the message carries none). */
+export const SanitizerStyleSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.style') }));
 export const SanitizerRemovedSchema = z.lazy(() => z.strictObject({
   type: z.literal('sanitizer.removed'),
   removals: z
@@ -290,6 +292,7 @@ export const MESSAGES = {
   'sanitizer.config': { request: SanitizerConfigSchema, response: SanitizerConfigResponseSchema },
   'sanitizer.removed': { request: SanitizerRemovedSchema, response: OkResponseSchema },
   'sanitizer.review': { request: SanitizerReviewSchema, response: SanitizerReviewResponseSchema },
+  'sanitizer.style': { request: SanitizerStyleSchema, response: OkResponseSchema },
   'task.start': { request: TaskStartSchema, response: TaskStateResponseSchema },
   'task.followup': { request: TaskFollowUpSchema, response: TaskStateResponseSchema },
   'task.end': { request: TaskEndSchema, response: TaskStateResponseSchema },

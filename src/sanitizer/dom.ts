@@ -1,5 +1,6 @@
 import { applySpans, classify, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
 import { hiddenByStyle, ownOpacity, parseColour, type HiddenReason, type StyleView } from './visibility';
+import { GENERATED_MARK, GENERATED_PSEUDOS as PSEUDOS, GENERATED_RULES } from './generated-style';
 
 /**
  * The Sanitizer in a document (ISOLATED world). It rewrites the real DOM, which both worlds share, so what
@@ -29,6 +30,11 @@ export interface SanitizerEnv {
   report(removals: Removal[]): void;
   /** Model mode: the removals a model proposes for a suspicious block (exact substrings), or null on any failure. */
   review?(text: string): Promise<string[] | null>;
+  /**
+   * The frame's stylesheets may generate text: the background inserts the user-origin sheet that puts the
+   * marker in flagged generated content (src/sanitizer/generated-style.ts). Called once per document.
+   */
+  protectGenerated?(): void;
 }
 
 /** Inline elements: their text belongs to the enclosing block. */
@@ -62,10 +68,6 @@ const OPENABLE_ROLES = new Set(['dialog', 'alertdialog', 'tabpanel', 'menu', 'me
 const SHADOW_HOSTS = ['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span'];
 const SHADOW_HOST_TAGS = new Set(SHADOW_HOSTS.map((t) => t.toUpperCase()));
 const MODEL_TIMEOUT_MS = 10_000;
-/** The pseudo-elements whose `content` the accessibility tree reads as text. */
-const PSEUDOS = ['::before', '::after'] as const;
-/** Marks an element whose generated content was replaced (the value names the pseudo-elements). */
-const GENERATED_MARK = 'data-agentsfence-generated';
 /** A `content` value this short carries no instruction (icons, quotes, counters, clearfix `""`). */
 const MIN_GENERATED_CHARS = 12;
 const CONTENT_TOKEN = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)/g;
@@ -157,6 +159,14 @@ export class Sanitizer {
   private generatedSheet: CSSStyleSheet | null = null;
   /** Whether the stylesheets may generate text, as last read (null: read again, they changed). */
   private stylesheetsRead: boolean | null = null;
+  /** The user-origin sheet was asked for (src/sanitizer/generated-style.ts). */
+  private userSheetAsked = false;
+  /** The pseudo-elements this Sanitizer marked on each element: a page that removes the mark gets it back. */
+  private readonly generatedMarks = new WeakMap<Element, Set<string>>();
+  /** The shadow roots being watched (their own stylesheets and elements are read for generated content). */
+  private readonly shadowRoots = new Set<ShadowRoot>();
+  /** Attributes the stylesheets read with `attr()` in generated content: changes to them are watched. */
+  private readonly contentAttributes = new Set<string>();
 
   constructor(
     private readonly doc: Document,
@@ -188,7 +198,7 @@ export class Sanitizer {
           this.recheckCandidates(this.doc);
           if (event.type === 'load') {
             this.stylesheetsRead = null;
-            this.generatedContent(() => this.doc.querySelectorAll('*'));
+            this.generatedContent(() => this.allElements());
           }
         });
     };
@@ -222,7 +232,11 @@ export class Sanitizer {
   private observe(root: Node): void {
     if (this.observed.has(root)) return;
     this.observed.add(root);
-    this.observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES, 'value'] });
+    this.observer.observe(root, this.observerOptions());
+  }
+
+  private observerOptions(): MutationObserverInit {
+    return { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES, 'value', 'id', GENERATED_MARK, ...this.contentAttributes] };
   }
 
   private onRecords(records: MutationRecord[]): void {
@@ -233,6 +247,8 @@ export class Sanitizer {
   private process(records: readonly MutationRecord[]): void {
     const blocks = new Set<Element | DocumentFragment>();
     const visited = new Set<Node>();
+    /** Elements whose class, style, id or an attribute `attr()` reads changed: their generated content is read again. */
+    const restyled = new Set<Element>();
     let stylesChanged = false;
     for (const record of records) {
       if (record.type === 'childList') {
@@ -255,9 +271,13 @@ export class Sanitizer {
         this.scanNode(record.target, blocks, visited);
       } else if (record.type === 'attributes' && isElement(record.target)) {
         const name = record.attributeName ?? '';
-        if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
-        else if (name === 'value') this.inputValue(record.target);
-        else this.recheckCandidates(record.target);
+        if (name === GENERATED_MARK) this.restoreMarks(record.target);
+        else {
+          if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
+          else if (name === 'value') this.inputValue(record.target);
+          else if (name !== 'id' && !this.contentAttributes.has(name)) this.recheckCandidates(record.target);
+          if (name !== 'value') restyled.add(record.target);
+        }
       }
     }
     const texts: BlockTexts = new Map();
@@ -270,9 +290,18 @@ export class Sanitizer {
     if (this.doc.readyState !== 'loading') {
       if (stylesChanged) this.stylesheetsRead = null;
       this.generatedContent(() => {
-        if (stylesChanged) return this.doc.querySelectorAll('*');
+        if (stylesChanged) return this.allElements();
         const added: Element[] = [];
         for (const node of visited) if (isElement(node) && node.isConnected) added.push(node);
+        // A class, style or id changed (a rule that generates text now applies), or an attribute `attr()`
+        // reads: the element and what it holds are read again (rules that reach other elements through
+        // sibling combinators or `:has()` are read at the next full pass).
+        for (const el of restyled) {
+          if (!el.isConnected || visited.has(el)) continue;
+          added.push(el);
+          const inside = el.querySelectorAll('*');
+          for (let i = 0; i < inside.length; i++) added.push(inside[i]!);
+        }
         return added;
       });
     }
@@ -317,10 +346,10 @@ export class Sanitizer {
   /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
   private refresh(): void {
     this.recheckCandidates(this.doc);
-    this.stylesheetsRead = null;
-    this.generatedContent(() => this.doc.querySelectorAll('*'));
     this.discoverHosts(this.doc);
     this.recheckHosts();
+    this.stylesheetsRead = null;
+    this.generatedContent(() => this.allElements());
   }
 
   /** Shadow roots under `root` and in the roots it hosts (and in `<template>` contents): new ones are watched and read. */
@@ -398,7 +427,14 @@ export class Sanitizer {
       this.pendingHosts.delete(element);
       if (!this.observed.has(root)) {
         this.observe(root);
+        this.shadowRoots.add(root);
         this.scan(root);
+        // Its own stylesheets may generate text (found by the data-lane review: a shadow root's
+        // `p::before { content: "…" }` reached the aria snapshot); read like the document's once parsed.
+        if (this.doc.readyState !== 'loading') {
+          this.stylesheetsRead = null;
+          this.generatedContent(() => root.querySelectorAll('*'));
+        }
       }
     } else if (custom) this.pendingHosts.add(element);
     return root;
@@ -489,20 +525,34 @@ export class Sanitizer {
     for (let i = 0; i < elements.length; i++) check(elements[i]!);
   }
 
-  /** Whether any stylesheet of the document may put text in `content` (see generatedContent). */
+  /**
+   * Whether any stylesheet of the document or of a shadow root it watches may put text in `content` (see
+   * generatedContent): one that cannot be read (another origin's), or a `content` longer than an icon, or
+   * with `attr()` or `var()` (a custom property holds the text: `content: var(--m)`). The attributes
+   * `attr()` reads are watched from then on. Each sheet is read once until the styles change.
+   */
   private mayGenerateText(): boolean {
-    const sheets: CSSStyleSheet[] = [...Array.from(this.doc.styleSheets), ...(this.doc.adoptedStyleSheets ?? [])].filter((s) => s !== this.generatedSheet);
+    // `?? []`: a test DOM may not implement them.
+    const sheetsOf = (root: Document | ShadowRoot): CSSStyleSheet[] => [...Array.from((root.styleSheets as StyleSheetList | undefined) ?? []), ...(root.adoptedStyleSheets ?? [])];
+    const sheets = sheetsOf(this.doc);
+    for (const root of this.shadowRoots) {
+      if (root.host.isConnected) sheets.push(...sheetsOf(root));
+      else this.shadowRoots.delete(root);
+    }
+    const attrs = new Set<string>();
     const long = (rules: CSSRuleList): boolean => {
+      let generates = false;
       for (let i = 0; i < rules.length; i++) {
         const rule = rules[i]!;
         if ('style' in rule) {
           const content = (rule as CSSStyleRule).style.getPropertyValue('content');
-          if (content.length >= MIN_GENERATED_CHARS || content.includes('attr(')) return true;
+          if (content.length >= MIN_GENERATED_CHARS || content.includes('attr(') || content.includes('var(')) generates = true;
+          for (const m of content.matchAll(/attr\(\s*([\w-]+)/g)) attrs.add(m[1]!.toLowerCase());
         }
-        if ('cssRules' in rule && long((rule as CSSGroupingRule).cssRules)) return true;
-        if ('styleSheet' in rule && (rule as CSSImportRule).styleSheet !== null && readable((rule as CSSImportRule).styleSheet!)) return true;
+        if ('cssRules' in rule && long((rule as CSSGroupingRule).cssRules)) generates = true;
+        if ('styleSheet' in rule && (rule as CSSImportRule).styleSheet !== null && readable((rule as CSSImportRule).styleSheet!)) generates = true;
       }
-      return false;
+      return generates;
     };
     const readable = (sheet: CSSStyleSheet): boolean => {
       let rules: CSSRuleList;
@@ -513,7 +563,35 @@ export class Sanitizer {
       }
       return long(rules);
     };
-    return sheets.some(readable);
+    let generates = false;
+    for (const sheet of new Set(sheets)) if (sheet !== this.generatedSheet && readable(sheet)) generates = true;
+    // Attributes `attr()` reads: a page that writes the instruction into one later (`el.dataset.note = …`)
+    // makes a record, and the element's generated content is read again.
+    const fresh = [...attrs].filter((a) => !this.contentAttributes.has(a) && !/^(?:aria-|data-agentsfence)/.test(a));
+    if (fresh.length > 0) {
+      for (const a of fresh) this.contentAttributes.add(a);
+      const options = this.observerOptions();
+      this.observer.observe(this.doc, options);
+      for (const root of this.shadowRoots) this.observer.observe(root, options);
+    }
+    if (generates && !this.userSheetAsked) {
+      this.userSheetAsked = true;
+      this.env.protectGenerated?.();
+    }
+    return generates;
+  }
+
+  /** Every element of the document and of the shadow roots it watches. */
+  private allElements(): ArrayLike<Element> {
+    const inDocument = this.doc.querySelectorAll('*');
+    if (this.shadowRoots.size === 0) return inDocument;
+    const all: Element[] = Array.from(inDocument);
+    for (const root of this.shadowRoots) {
+      if (!root.host.isConnected) continue;
+      const inside = root.querySelectorAll('*');
+      for (let i = 0; i < inside.length; i++) all.push(inside[i]!);
+    }
+    return all;
   }
 
   /** A pseudo-element's text is hidden when its element is, or its own style hides it (size, colour, fade). */
@@ -530,24 +608,43 @@ export class Sanitizer {
     if (this.generatedSheet === null) {
       const win = this.doc.defaultView as (Window & typeof globalThis) | null;
       if (win === null) return;
-      const marker = JSON.stringify(MARKER);
-      const rules = PSEUDOS.map((p) => `[${GENERATED_MARK}~="${p.slice(2)}"][${GENERATED_MARK}~="${p.slice(2)}"]${p} { content: ${marker} !important; }`);
       try {
         const sheet = new win.CSSStyleSheet();
-        for (const rule of rules) sheet.insertRule(rule);
+        for (const rule of GENERATED_RULES) sheet.insertRule(rule);
         this.doc.adoptedStyleSheets = [...this.doc.adoptedStyleSheets, sheet];
         this.generatedSheet = sheet;
       } catch {
         // A content script that may not adopt a sheet of its own (Firefox's wrappers): a <style> element.
         const style = this.doc.createElement('style');
-        style.textContent = rules.join('\n');
+        style.textContent = GENERATED_RULES.join('\n');
         (this.doc.head ?? this.doc.documentElement).append(style);
         this.generatedSheet = style.sheet;
       }
     }
-    const marks = new Set((el.getAttribute(GENERATED_MARK) ?? '').split(' ').filter((m) => m !== ''));
+    // In a shadow root the document's sheets do not apply: ours is adopted there too (the user-origin
+    // sheet applies in every tree; this one holds until it is in place).
+    const root = el.getRootNode();
+    if (root instanceof ShadowRoot && this.generatedSheet !== null && !(root.adoptedStyleSheets ?? []).includes(this.generatedSheet)) {
+      try {
+        root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.generatedSheet];
+      } catch {
+        // A <style> sheet cannot be adopted: the user-origin sheet covers the root.
+      }
+    }
+    const marks = this.generatedMarks.get(el) ?? new Set<string>();
     marks.add(pseudo.slice(2));
-    el.setAttribute(GENERATED_MARK, [...marks].join(' '));
+    this.generatedMarks.set(el, marks);
+    this.restoreMarks(el);
+  }
+
+  /** Puts back the marks this Sanitizer set on `el` (a page that removes or rewrites the attribute gets them again). */
+  private restoreMarks(el: Element): void {
+    const marks = this.generatedMarks.get(el);
+    if (marks === undefined) return;
+    const present = new Set((el.getAttribute(GENERATED_MARK) ?? '').split(/\s+/).filter((m) => m !== ''));
+    if ([...marks].every((m) => present.has(m))) return;
+    for (const m of marks) present.add(m);
+    el.setAttribute(GENERATED_MARK, [...present].join(' '));
   }
 
   /** Whether a control's own text is hidden from people (its box, style, colour on its background, an ancestor's clip or fade). */

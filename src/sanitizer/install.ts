@@ -5,7 +5,7 @@ import { Sanitizer, type Mode, type Removal } from './dom';
 import { readPreset } from './preset';
 
 /** The extension messaging the Sanitizer needs (runtime.sendMessage in the content script), typed by the protocol map. */
-export type SendMessage = <T extends 'sanitizer.config' | 'sanitizer.removed' | 'sanitizer.review'>(message: Request<T> & { type: T }) => Promise<Reply<T> | undefined>;
+export type SendMessage = <T extends 'sanitizer.config' | 'sanitizer.removed' | 'sanitizer.review' | 'sanitizer.style'>(message: Request<T> & { type: T }) => Promise<Reply<T> | undefined>;
 
 /** Removals of one batch, counted per rule: what `sanitizer.removed` carries. */
 export function countByRule(removals: readonly Removal[]): Array<{ rule: SanitizerRule; count: number; chars: number }> {
@@ -38,6 +38,7 @@ export function installSanitizer(doc: Document, send: SendMessage, chromeApi: Do
       }
     },
     report: (removals) => void send({ type: 'sanitizer.removed', removals: countByRule(removals) }).catch(() => undefined),
+    protectGenerated: () => void send({ type: 'sanitizer.style' }).catch(() => undefined),
     review: async (text) => {
       const answer = await send({ type: 'sanitizer.review', text: text.slice(0, 4_000) });
       if (answer?.ok !== true || !Array.isArray(answer.removals)) return null;

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SanitizerDesk, type SanitizerDeskHost } from '../../src/background/sanitizer';
 import { modelReviewer } from '../../src/sanitizer/model-review';
+import { GENERATED_USER_CSS } from '../../src/sanitizer/generated-style';
+import { MARKER } from '../../src/sanitizer/text';
 import { OptionsSchema, type Options } from '../../src/messages/protocol';
 import { isSanitizerRequest, sanitizerReply, startMockLlmServer, userMessage, type MockLlmServer, type SanitizerModel } from '../../src/testkit/mock-llm-server';
 
@@ -29,6 +31,23 @@ async function desk(model: SanitizerModel, over: Partial<Options> = {}): Promise
 }
 
 describe('SanitizerDesk', () => {
+  it("inserts the user-origin generated-content sheet (our fixed text) into the sender's document, only in guarded tabs", async () => {
+    const inserted: unknown[] = [];
+    const host: SanitizerDeskHost = {
+      modeFor: (sender) => (sender.tab?.id === 7 ? 'hidden' : 'off'),
+      task: () => null,
+      options: () => OptionsSchema.parse({}),
+      audit: async () => undefined,
+      insertUserCss: async (target, css) => void inserted.push({ target, css }),
+    };
+    const d = new SanitizerDesk(host, modelReviewer);
+    await d.style({ ...guarded, frameId: 3, documentId: 'doc-1' });
+    await d.style({ tab: { id: 8, windowId: 1 }, frameId: 0, documentId: 'doc-2' });
+    expect(inserted).toEqual([{ target: { tabId: 7, frameId: 3, documentId: 'doc-1' }, css: GENERATED_USER_CSS }]);
+    expect(GENERATED_USER_CSS).toContain(`content: ${JSON.stringify(MARKER)} !important`);
+    expect(GENERATED_USER_CSS).toContain('::before');
+    expect(GENERATED_USER_CSS).toContain('::after');
+  });
   it('asks the model once per block with the user’s words and returns its removals; the cache answers repeats', async () => {
     const { desk: d } = await desk('good');
     const first = await d.review(BLOCK, guarded);
