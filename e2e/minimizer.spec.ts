@@ -107,10 +107,16 @@ test('"Send without it" on a form rewrites the field and submits the rest', asyn
 
 /** Found by the adaptive review of the data lane: shapes whose datum the Minimizer did not read. */
 const CARD = '4111 1111 1111 1111';
-const HIDING_PLACES: { name: string; body: () => unknown }[] = [
-  { name: 'twelve objects deep', body: () => ({ to: 'bob@corp.test', text: BENIGN, meta: JSON.parse(`${'{"x":'.repeat(12)}"card ${CARD}"${'}'.repeat(12)}`) as unknown }) },
-  { name: 'after 600 padding values', body: () => ({ pad: Array<string>(600).fill(''), to: 'bob@corp.test', text: `${BENIGN} card ${CARD}` }) },
-  { name: 'in a key', body: () => ({ to: 'bob@corp.test', text: BENIGN, meta: { [CARD]: true } }) },
+const B64_CARD = Buffer.from(`card ${CARD}`).toString('base64');
+const HEX_CARD = Buffer.from(`card ${CARD}`).toString('hex');
+const HIDING_PLACES: { name: string; body: () => unknown; needle: string }[] = [
+  { name: 'twelve objects deep', body: () => ({ to: 'bob@corp.test', text: BENIGN, meta: JSON.parse(`${'{"x":'.repeat(12)}"card ${CARD}"${'}'.repeat(12)}`) as unknown }), needle: CARD },
+  { name: 'after 600 padding values', body: () => ({ pad: Array<string>(600).fill(''), to: 'bob@corp.test', text: `${BENIGN} card ${CARD}` }), needle: CARD },
+  { name: 'in a key', body: () => ({ to: 'bob@corp.test', text: BENIGN, meta: { [CARD]: true } }), needle: CARD },
+  // Found by the second data-lane review.
+  { name: 'split over two keys with no separators', body: () => ({ to: 'bob@corp.test', text: BENIGN, ref: '41111111', ext: '11111111' }), needle: '41111111' },
+  { name: 'base64-encoded', body: () => ({ to: 'bob@corp.test', text: `${BENIGN} ${B64_CARD}` }), needle: B64_CARD },
+  { name: 'hex-encoded', body: () => ({ to: 'bob@corp.test', text: BENIGN, attachment: HEX_CARD }), needle: HEX_CARD },
 ];
 const postBody = (page: Page, path: string, body: unknown) =>
   page.evaluate(
@@ -122,7 +128,7 @@ const postBody = (page: Page, path: string, body: unknown) =>
     { path, body },
   );
 
-test('a card number nested deep, after padding or in a key is held; deep data is cut out, a key can only be denied', async ({ fence: browser, server }) => {
+test('a card number nested deep, after padding, in a key, split over two keys, or base64- or hex-encoded is held; values are cut out, a key can only be denied', async ({ fence: browser, server }) => {
   const page = await guarded(browser, server);
   for (const [i, place] of HIDING_PLACES.entries()) {
     const path = `/api/hide/${i}`;
@@ -134,7 +140,9 @@ test('a card number nested deep, after padding or in a key is held; deep data is
     await browser.answer(approval!.id, place.name === 'in a key' ? 'deny' : 'send-without');
     await sent;
     await quiet(page, 200);
-    expect(server.hits(path).map((h) => h.body).join(''), place.name).not.toContain('4111');
+    const received = server.hits(path).map((h) => h.body).join('');
+    expect(received, place.name).not.toContain(place.needle);
+    expect(received, place.name).not.toContain('4111');
   }
   expect(await sendJson(page, '/api/clean2', BENIGN)).toBe(200);
 });
@@ -161,6 +169,6 @@ test('negative control: without the extension every data class reaches the serve
   expect(server.hits('/api/control-padded-cc')[0]?.body).toContain('eve@attacker.test');
   for (const [i, place] of HIDING_PLACES.entries()) {
     expect(await postBody(page, `/api/control-hide/${i}`, place.body())).toBe(200);
-    expect(server.hits(`/api/control-hide/${i}`)[0]?.body, place.name).toContain(CARD);
+    expect(server.hits(`/api/control-hide/${i}`)[0]?.body, place.name).toContain(place.needle);
   }
 });

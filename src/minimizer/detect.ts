@@ -1,4 +1,6 @@
 import { ibanChecksumHolds, isRecipientKey } from '../core/classifier/targets';
+import { needlesOf } from '../taint/encode';
+import { canonical } from '../taint/kinds';
 
 /**
  * The Minimizer's deterministic detector: confidential data inside an action the evaluator would allow,
@@ -83,6 +85,12 @@ const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z 
 const LONG_TOKEN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_-])/g;
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const PHONE = /(?<![\w+])\+?[0-9](?:[ ()./-]{0,2}[0-9]){7,14}(?![\w])/g;
+/** A run that may be base64 (standard or url-safe) or hex of a datum: decoded and read again (encodedIn). */
+const ENCODED_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+/** The longest run decoded (a 16 KB view holds no longer one). */
+const MAX_ENCODED_RUN = 32_768;
+/** Decoded runs read within decoded runs (base64 of hex of a datum). */
+const MAX_DECODE_DEPTH = 2;
 
 const NON_ASCII_DIGIT = /\p{Nd}/u;
 const SPACE_OR_FORMAT = /[\p{Zs}\p{Cf}]/u;
@@ -190,13 +198,14 @@ function userSaid(kind: DataKind, text: string, user: UserData): boolean {
 }
 
 /** All findings in one carried value. Overlapping findings keep the first (most specific) kind. */
-function detectIn(carried: CarriedValue, user: UserData): Finding[] {
+function detectIn(carried: CarriedValue, user: UserData, depth = 0): Finding[] {
   const { path } = carried;
   const value = foldForDetection(carried.value);
   const found: Finding[] = [];
-  const add = (kind: DataKind, start: number, end: number) => {
+  /** `decoded`: found in a decoded run, already checked against the user's words as decoded text. */
+  const add = (kind: DataKind, start: number, end: number, decoded = false) => {
     if (end <= start || found.some((f) => start < f.end && f.start < end)) return;
-    if (userSaid(kind, value.slice(start, end), user)) return;
+    if (!decoded && userSaid(kind, value.slice(start, end), user)) return;
     found.push({ kind, path, start, end });
   };
   if (PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase())) return [];
@@ -226,6 +235,22 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
   for (const m of isRecipientKey(leaf) || carried.name === true ? [] : value.matchAll(EMAIL)) add('email', m.index, m.index + m[0].length);
   for (const m of [...value.matchAll(DIGIT_RUN), ...value.matchAll(SPLIT_CODE)]) if (CODE_CONTEXT.test(value.slice(Math.max(0, m.index - 60), m.index))) add('one_time_code', m.index, m.index + m[0].length);
   for (const m of carried.name === true ? [] : value.matchAll(PHONE)) if (digitsOf(m[0]).length >= 8 && /[ ()./+-]/.test(m[0])) add('phone', m.index, m.index + m[0].length);
+  // Base64 or hex of a datum (found by the data-lane review: a card number base64-encoded in an allowed
+  // body passed): the run is decoded and read as text; a finding inside it flags the whole run, which
+  // "Send without it" removes. After the JWTs and keys found above (they keep their own kind), before the
+  // free-text token check (a run that decodes to a datum is named by it).
+  if (depth < MAX_DECODE_DEPTH) {
+    for (const m of value.matchAll(ENCODED_RUN)) {
+      if (m[0].length > MAX_ENCODED_RUN || found.some((f) => m.index < f.end && f.start < m.index + m[0].length)) continue;
+      for (const decoded of decodedForms(m[0])) {
+        const inner = detectIn({ ...carried, value: decoded }, user, depth + 1);
+        if (inner.length > 0) {
+          add(inner[0]!.kind, m.index, m.index + m[0].length, true);
+          break;
+        }
+      }
+    }
+  }
   for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {
     const run = m[0];
     if (/[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) && entropyBits(run) > 4) add('session_token', m.index, m.index + run.length);
@@ -233,10 +258,78 @@ function detectIn(carried: CarriedValue, user: UserData): Finding[] {
   return found.sort((a, b) => a.start - b.start);
 }
 
+/** Text as UTF-8, or null when the bytes are not text (binary data, a random token's decoding). */
+function textOf(bytes: Uint8Array): string | null {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex -- control characters are what tells binary from text
+  return /^[^\u0000-\u0008\u000e-\u001f\u007f]*$/.test(text) ? text : null;
+}
+
+/** The texts a run can encode: hex (an even run of hex digits) and base64 (standard or url-safe, padded or not). */
+function decodedForms(run: string): string[] {
+  const out: string[] = [];
+  if (/^(?:[0-9a-fA-F]{2})+$/.test(run)) {
+    const bytes = new Uint8Array(run.length / 2);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(run.slice(i * 2, i * 2 + 2), 16);
+    const text = textOf(bytes);
+    if (text !== null) out.push(text);
+  }
+  const standard = run.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+  if (standard.length % 4 !== 1) {
+    try {
+      const binary = atob(standard + '='.repeat((4 - (standard.length % 4)) % 4));
+      const text = textOf(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+      if (text !== null) out.push(text);
+    } catch {
+      // not base64
+    }
+  }
+  return out;
+}
+
+/** Values that are only digits (spaces and dashes allowed), 4–16 of them: the parts a card number can be cut into. */
+const DIGITS_ONLY = /^[0-9](?:[ -]?[0-9]){3,15}$/;
+
+/**
+ * A card number cut over several values (found by the data-lane review: `41111111` and `11111111` in two
+ * fields, or in two body keys, each no card alone): any two digit-only values in either order, and runs of
+ * three or four consecutive ones (a card form's four boxes), whose digits together are a card number with
+ * an issuer's prefix and length and a valid Luhn check. Each part is flagged whole.
+ */
+function splitCards(values: readonly CarriedValue[], user: UserData): Finding[] {
+  const parts: { path: string; digits: string; length: number; index: number }[] = [];
+  values.forEach((carried, index) => {
+    if (carried.name === true || PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase())) return;
+    const value = foldForDetection(carried.value).trim();
+    if (DIGITS_ONLY.test(value)) parts.push({ path: carried.path, digits: digitsOf(value), length: carried.value.length, index });
+  });
+  if (parts.length < 2 || parts.length > 64) return [];
+  const isCard = (digits: string) => CARD_SHAPED.test(digits) && luhnValid(digits) && !userSaid('card_number', digits, user);
+  const found: Finding[] = [];
+  const flag = (group: readonly (typeof parts)[number][]) => {
+    for (const part of group) if (!found.some((f) => f.path === part.path)) found.push({ kind: 'card_number', path: part.path, start: 0, end: part.length });
+  };
+  for (const a of parts) for (const b of parts) if (a !== b && isCard(a.digits + b.digits)) flag([a, b]);
+  for (let size = 3; size <= 4; size++) {
+    for (let i = 0; i + size <= parts.length; i++) {
+      const group = parts.slice(i, i + size);
+      if (group.every((p, k) => k === 0 || p.index === group[k - 1]!.index + 1) && isCard(group.map((p) => p.digits).join(''))) flag(group);
+    }
+  }
+  return found;
+}
+
 /** Confidential data the action carries that the user did not ask to send. */
 export function detectConfidential(values: readonly CarriedValue[], ctx: DetectContext): Finding[] {
   const user = userDataOf(ctx);
-  return values.flatMap((v) => detectIn(v, user));
+  const found = values.flatMap((v) => detectIn(v, user));
+  for (const f of splitCards(values, user)) if (!found.some((g) => g.path === f.path)) found.push(f);
+  return found;
 }
 
 /** A datum another site showed, as the taint recorded it (src/taint/tokens.ts). */
@@ -261,19 +354,45 @@ export function detectShownElsewhere(values: readonly CarriedValue[], shown: rea
   // The values the agent wrote, each folded once (not once per token).
   const readable = values.flatMap((carried) => {
     const leaf = (carried.path.split('.').at(-1) ?? '').replace(/\[\d+\]$/, '');
-    return PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase()) || isRecipientKey(leaf) ? [] : [{ path: carried.path, folded: foldForDetection(carried.value) }];
+    return PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase()) || isRecipientKey(leaf) ? [] : [{ path: carried.path, folded: foldForDetection(carried.value), alnum: undefined as { text: string; at: number[] } | undefined }];
   });
   for (const token of foreign) {
     const chars = foldForDetection(token.value).replace(/[^A-Za-z0-9]/g, '');
     if (chars.length < 6 || userSaid('other_site_data', chars, user) || user.alnum.includes(chars.toUpperCase())) continue;
     const pattern = new RegExp(chars.split('').join('[^A-Za-z0-9]{0,3}'), 'gi');
+    // Its encoded forms as the network floor's taint looks for them (src/taint/encode.ts): reversed, hex,
+    // base64 at each alignment inside a longer blob, compared on letters and digits in any case.
+    const plain = canonical(chars);
+    const encoded = needlesOf(token.value).filter((n) => n !== plain && n.length >= 8);
+    const push = (path: string, start: number, end: number) => {
+      if (!findings.some((f) => f.path === path && start < f.end && f.start < end)) findings.push({ kind: 'other_site_data', path, start, end });
+    };
     for (const carried of readable) {
-      for (const m of carried.folded.matchAll(pattern)) {
-        if (!findings.some((f) => f.path === carried.path && m.index < f.end && f.start < m.index + m[0].length)) findings.push({ kind: 'other_site_data', path: carried.path, start: m.index, end: m.index + m[0].length });
+      for (const m of carried.folded.matchAll(pattern)) push(carried.path, m.index, m.index + m[0].length);
+      if (encoded.length === 0) continue;
+      carried.alnum ??= alnumIndex(carried.folded);
+      for (const needle of encoded) {
+        for (let at = carried.alnum.text.indexOf(needle); at >= 0; at = carried.alnum.text.indexOf(needle, at + needle.length)) {
+          push(carried.path, carried.alnum.at[at]!, carried.alnum.at[at + needle.length - 1]! + 1);
+        }
       }
     }
   }
   return findings;
+}
+
+/** A value's letters and digits, lower-cased, with where each sits in the value (the taint's canonical form). */
+function alnumIndex(value: string): { text: string; at: number[] } {
+  let text = '';
+  const at: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i]!;
+    if (/[A-Za-z0-9]/.test(c)) {
+      text += c.toLowerCase();
+      at.push(i);
+    }
+  }
+  return { text, at };
 }
 
 /** Findings of two sources in one list: a later finding that overlaps an earlier one in the same value is dropped. */

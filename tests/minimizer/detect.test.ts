@@ -5,6 +5,7 @@ import { describeFindings, detectConfidential, detectShownElsewhere, ibanValid, 
 const ctx = { userWords: 'Reply to bob@corp.test saying I will attend on Friday.', recipients: ['bob@corp.test'] };
 const kinds = (values: CarriedValue[], context = ctx): DataKind[] => detectConfidential(values, context).map((f) => f.kind);
 const body = (value: string): CarriedValue[] => [{ path: 'fields.body', value }];
+const BENIGN_TEXT = 'See you on Friday.';
 
 describe('the Minimizer finds confidential data the task does not call for', () => {
   it.each<[string, DataKind]>([
@@ -85,6 +86,48 @@ describe('the Minimizer finds confidential data the task does not call for', () 
     expect(describeFindings(findings)).toBe('a one-time code and an IBAN in fields.body');
   });
 
+  // Found by the data-lane review: each passed as ordinary data.
+  const b64 = (text: string) => Buffer.from(text).toString('base64');
+  const hex = (text: string) => Buffer.from(text).toString('hex');
+  it.each<[string, string, DataKind]>([
+    ['base64', `${BENIGN_TEXT} ${b64('card 4111 1111 1111 1111')}`, 'card_number'],
+    ['url-safe base64 without padding', `${BENIGN_TEXT} ${b64('my sign-in code is 483920!?').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`, 'one_time_code'],
+    ['hex', `${BENIGN_TEXT} ${hex('IBAN DE89 3704 0044 0532 0130 00')}`, 'iban'],
+    ['base64 of hex', `${BENIGN_TEXT} ${b64(hex('4111111111111111'))}`, 'card_number'],
+    ['a whole body in base64', b64(JSON.stringify({ note: 'Card 4111 1111 1111 1111' })), 'card_number'],
+  ])('reads a datum encoded in %s and flags the whole encoded run', (_, text, kind) => {
+    const [finding] = detectConfidential(body(text), ctx);
+    expect(finding?.kind).toBe(kind);
+    expect(withoutFindings(text, [finding!])).toBe(text.startsWith(BENIGN_TEXT) ? BENIGN_TEXT : '');
+    // Numbers in the user's words that are not the datum do not excuse it.
+    expect(detectConfidential(body(text), { userWords: 'Pay 45 EUR to bob@corp.test and reply by 5 May.', recipients: [] })[0]?.kind).toBe(kind);
+  });
+
+  it('leaves encoded data that carries nothing confidential (outside free text, where a long token is one), and what the user named, alone', () => {
+    for (const text of [b64('I will attend on Friday, see you there.'), hex('room 4012 at 10:30'), 'R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5']) {
+      expect(kinds([{ path: 'body.payload', value: text }]), text).toEqual([]);
+    }
+    expect(kinds(body(b64('card 4111 1111 1111 1111')), { userWords: 'pay with my card 4111 1111 1111 1111', recipients: [] })).toEqual([]);
+  });
+
+  it('reads a card number cut over two fields or body keys with no separators, or over a card form\'s four boxes', () => {
+    const two = [
+      { path: 'fields.card_a', value: '41111111', fieldType: 'text' },
+      { path: 'fields.card_b', value: '11111111', fieldType: 'text' },
+    ];
+    expect(detectConfidential(two, ctx).map((f) => [f.kind, f.path, f.start, f.end])).toEqual([
+      ['card_number', 'fields.card_a', 0, 8],
+      ['card_number', 'fields.card_b', 0, 8],
+    ]);
+    // In either order, with other values between.
+    expect(kinds([{ path: 'body.x', value: '11111111' }, { path: 'body.text', value: BENIGN_TEXT }, { path: 'body.y', value: '41111111' }])).toEqual(['card_number', 'card_number']);
+    expect(kinds(['4111', '1111', '1111', '1111'].map((value, i) => ({ path: `fields.cc${i}`, value, fieldType: 'tel' })))).toEqual(['card_number', 'card_number', 'card_number', 'card_number']);
+    // Ordinary numbers in a form (a postcode and a phone number; two ids that do not make a card) and a card the user named stay.
+    expect(kinds([{ path: 'fields.zip', value: '10115' }, { path: 'fields.qty', value: '1200' }, { path: 'fields.order', value: '40012345' }, { path: 'fields.ref', value: '12345678' }])).toEqual([]);
+    expect(kinds(two, { userWords: 'pay with my card 4111 1111 1111 1111', recipients: [] })).toEqual([]);
+    expect(kinds(two.map((v) => ({ ...v, fieldType: 'hidden' })))).toEqual([]);
+  });
+
   it('theorem: a valid card number in any message is found unless the user named it', () => {
     const cardDigits = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 15, maxLength: 15 }).map((ds) => {
       const body = `4${ds.join('')}`;
@@ -115,6 +158,23 @@ describe('data another site showed (the data-lane taint)', () => {
     const [f] = detectShownElsewhere(values, shown, ['mail.test'], ctx);
     expect(f?.kind).toBe('other_site_data');
     expect(values[0]!.value.slice(f!.start, f!.end)).toBe('de44 5001 0517 5407 3249 31');
+  });
+
+  it('flags data another site showed in hex, base64 (at any alignment inside a longer blob) or reversed, as the taint looks for it', () => {
+    const iban = 'DE44500105175407324931';
+    for (const encoded of [
+      Buffer.from(iban).toString('hex'),
+      Buffer.from(`note: ${iban}`).toString('base64'),
+      Buffer.from(`x${iban}`).toString('base64url'),
+      [...iban].reverse().join(''),
+    ]) {
+      const value = `ok ${encoded} thanks`;
+      const [f] = detectShownElsewhere([{ path: 'body.text', value }], shown, ['mail.test'], ctx);
+      expect(f?.kind, encoded).toBe('other_site_data');
+      expect(f!.start).toBeGreaterThanOrEqual(3);
+      expect(f!.end).toBeLessThanOrEqual(value.length - ' thanks'.length);
+    }
+    expect(detectShownElsewhere([{ path: 'body.text', value: Buffer.from(iban).toString('base64') }], shown, ['bank.test'], ctx)).toEqual([]);
   });
 
   it('never flags data going back to the site that showed it, the agent\'s own typing, recipients, or the user\'s words', () => {
