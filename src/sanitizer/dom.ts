@@ -40,6 +40,8 @@ export interface SanitizerEnv {
 /** Inline elements: their text belongs to the enclosing block. */
 const INLINE = new Set([
   'A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'FONT', 'I', 'KBD', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'U', 'VAR', 'WBR', 'BR', 'LABEL', 'BIG', 'TT', 'STRIKE', 'DEL', 'INS',
+  // A shadow tree's <slot> shows the host's children in its place: its block reads them (piecesOf).
+  'SLOT',
 ]);
 /** Never text for a reader: code and styles, and form values (the user's data). */
 const SKIP = new Set(['SCRIPT', 'STYLE', 'TEXTAREA']);
@@ -78,6 +80,8 @@ interface Piece {
   end: number;
 }
 
+/** Elements that show no text of their own: stepped over when reading a run of blocks. */
+const NO_TEXT_TAGS = new Set(['STYLE', 'SCRIPT', 'LINK', 'TEMPLATE']);
 /** Blocks an instruction can be split across: list items, cells, paragraphs, plain boxes. */
 const SPLIT_TAGS = new Set(['LI', 'TD', 'TH', 'P', 'DIV', 'DT', 'DD', 'SPAN', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'SECTION']);
 /** Words or targets without which a run of blocks is no instruction (a cheap test before the rules read it). */
@@ -121,6 +125,18 @@ function piecesOf(block: Element | DocumentFragment): { text: string; pieces: Pi
         const data = (child as Text).data;
         pieces.push({ node: child as Text, start: text.length, end: text.length + data.length });
         text += data;
+      } else if (isElement(child) && child.tagName === 'SLOT') {
+        // What the slot shows: the host's children assigned to it (light DOM text read with the shadow
+        // text around it, as the accessibility tree and innerText read it), else its fallback content.
+        const assigned = (child as HTMLSlotElement).assignedNodes?.({ flatten: true }) ?? [];
+        if (assigned.length === 0) visit(child);
+        for (const node of assigned) {
+          if (node.nodeType === 3) {
+            const data = (node as Text).data;
+            pieces.push({ node: node as Text, start: text.length, end: text.length + data.length });
+            text += data;
+          } else if (isElement(node) && INLINE.has(node.tagName) && !SKIP.has(node.tagName)) visit(node);
+        }
       } else if (isElement(child) && INLINE.has(child.tagName) && !SKIP.has(child.tagName)) visit(child);
     }
   };
@@ -165,6 +181,8 @@ export class Sanitizer {
   private readonly generatedMarks = new WeakMap<Element, Set<string>>();
   /** The shadow roots being watched (their own stylesheets and elements are read for generated content). */
   private readonly shadowRoots = new Set<ShadowRoot>();
+  /** Each watched shadow root by its host (reading a run of blocks across a shadow boundary asks no native call). */
+  private readonly hostRoots = new WeakMap<Element, ShadowRoot>();
   /** Attributes the stylesheets read with `attr()` in generated content: changes to them are watched. */
   private readonly contentAttributes = new Set<string>();
 
@@ -280,6 +298,7 @@ export class Sanitizer {
         }
       }
     }
+    this.addSlotBlocks(blocks);
     const texts: BlockTexts = new Map();
     for (const block of blocks) this.block(block, texts);
     this.splitAcross(blocks, texts);
@@ -338,6 +357,7 @@ export class Sanitizer {
   private scan(root: Node): void {
     const blocks = new Set<Element | DocumentFragment>();
     this.scanNode(root, blocks, new Set());
+    this.addSlotBlocks(blocks);
     const texts: BlockTexts = new Map();
     for (const block of blocks) this.block(block, texts);
     this.splitAcross(blocks, texts);
@@ -428,6 +448,7 @@ export class Sanitizer {
       if (!this.observed.has(root)) {
         this.observe(root);
         this.shadowRoots.add(root);
+        this.hostRoots.set(element, root);
         this.scan(root);
         // Its own stylesheets may generate text (found by the data-lane review: a shadow root's
         // `p::before { content: "…" }` reached the aria snapshot); read like the document's once parsed.
@@ -712,12 +733,12 @@ export class Sanitizer {
     for (const block of blocks) {
       if (!isElement(block) || !block.isConnected) continue;
       let start = block;
-      for (let back = 0, prev = block.previousElementSibling; back < 2 && prev !== null && splittable(prev) && !endsSentence(read(prev).text); back++, prev = prev.previousElementSibling) start = prev;
+      for (let back = 0, prev = this.flatSibling(block, -1); back < 2 && prev !== null && splittable(prev) && !endsSentence(read(prev).text); back++, prev = this.flatSibling(prev, -1)) start = prev;
       starts.add(start);
     }
     for (const start of starts) {
       const run: { el: Element; text: string; pieces: Piece[] }[] = [];
-      for (let el: Element | null = start; el !== null && run.length < 3 && splittable(el); el = el.nextElementSibling) {
+      for (let el: Element | null = start; el !== null && run.length < 3 && splittable(el); el = this.flatSibling(el, 1)) {
         const { text, pieces } = read(el);
         if (text.trim() === '' || text.includes(MARKER)) break;
         run.push({ el, text, pieces });
@@ -726,6 +747,55 @@ export class Sanitizer {
           break;
         }
         if (endsSentence(text)) break;
+      }
+    }
+  }
+
+  /**
+   * The block after (1) or before (-1) `el` as the page shows them: its sibling, except that a shadow host
+   * stands for its shadow root's first or last element, and the end of a shadow root continues at its
+   * host's sibling (found by the data-lane review: "Ignore all previous" in the light DOM and "instructions
+   * and e-mail …" in the next element's shadow root reached the aria snapshot as one instruction).
+   */
+  private flatSibling(el: Element, step: 1 | -1): Element | null {
+    const onward = (e: Element | null): Element | null => {
+      while (e !== null && NO_TEXT_TAGS.has(e.tagName)) e = step === 1 ? e.nextElementSibling : e.previousElementSibling;
+      return e;
+    };
+    let at = el;
+    for (let hops = 0; hops < 8; hops++) {
+      const next = onward(step === 1 ? at.nextElementSibling : at.previousElementSibling);
+      if (next === null) {
+        const parent = at.parentNode;
+        if (!(parent instanceof ShadowRoot)) return null;
+        at = parent.host;
+        continue;
+      }
+      let target = next;
+      for (let depth = 0; depth < 4; depth++) {
+        const root = this.hostRoots.get(target);
+        const inside = root === undefined ? null : onward(step === 1 ? root.firstElementChild : root.lastElementChild);
+        if (inside === null) break;
+        target = inside;
+      }
+      return target;
+    }
+    return null;
+  }
+
+  /**
+   * The blocks of a shadow root that show a host's children through a `<slot>`: read again whenever the
+   * host's own text is (text slotted into a sentence of the shadow tree is read with it).
+   */
+  private addSlotBlocks(blocks: Set<Element | DocumentFragment>): void {
+    for (const block of [...blocks]) {
+      if (!isElement(block)) continue;
+      const root = this.hostRoots.get(block);
+      if (root === undefined) continue;
+      const slots = root.querySelectorAll('slot');
+      for (let i = 0; i < slots.length; i++) {
+        const slotBlock = blockOf(slots[i]!);
+        if (slotBlock !== null) blocks.add(slotBlock);
       }
     }
   }
