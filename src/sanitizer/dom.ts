@@ -1,5 +1,5 @@
 import { applySpans, classify, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
-import { hiddenByStyle, ownOpacity, parseColour, type HiddenReason, type StyleView } from './visibility';
+import { blendColour, filterColour, hiddenByStyle, ownOpacity, parseColour, type HiddenReason, type StyleView } from './visibility';
 import { GENERATED_MARK, GENERATED_PSEUDOS as PSEUDOS, GENERATED_RULES } from './generated-style';
 
 /**
@@ -942,8 +942,13 @@ export class Sanitizer {
     for (let el: Element | null = parent; el !== null; el = el.parentElement) {
       const style = win.getComputedStyle(el);
       const own = el === parent ? box : elementBox(el, win);
-      const view = el === parent ? { ...styleView(style), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) } : styleView(style);
-      const background = el === parent ? this.backgroundOf(el, win) : 'rgb(255, 255, 255)';
+      let view = styleView(style);
+      let background = 'rgb(255, 255, 255)';
+      if (el === parent) {
+        const painted = this.paintedColours(el, style, win);
+        view = { ...view, color: painted.color, webkitTextFillColor: '' };
+        background = painted.background;
+      }
       const why = hiddenByStyle(view, own, page, background);
       // An ancestor hides its text by clipping it (a clip, or a zero-size box that hides overflow) or by
       // fading it: opacities multiply down the tree (0.1 on a parent and 0.3 on its child are 0.03).
@@ -962,12 +967,55 @@ export class Sanitizer {
 
   /** The colour text is drawn on: the nearest background up the tree that is not transparent, in sRGB. */
   private backgroundOf(el: Element, win: Window): string {
+    return this.backgroundElementOf(el, win).colour;
+  }
+
+  private backgroundElementOf(el: Element, win: Window): { colour: string; element: Element | null } {
     for (let e: Element | null = el; e !== null; e = e.parentElement) {
       const bg = this.colours.srgb(win.getComputedStyle(e).backgroundColor);
       const parsed = parseColour(bg);
-      if (bg !== '' && bg !== 'transparent' && (parsed === null || parsed.a > 0)) return bg;
+      if (bg !== '' && bg !== 'transparent' && (parsed === null || parsed.a > 0)) return { colour: bg, element: e };
     }
-    return 'rgb(255, 255, 255)';
+    return { colour: 'rgb(255, 255, 255)', element: null };
+  }
+
+  /**
+   * The colours a person sees the text of `el` in and on, as painted (found by the data-lane review: each
+   * hid an imperative the rules flagged): SVG text is painted with `fill` (white, `none`, `fill-opacity: 0`),
+   * not `color`; `filter` brightness, contrast, invert and grayscale change the text's colour (every filter
+   * up the tree) and the background's (the filters of the element that paints it and above); a
+   * `mix-blend-mode` below the background blends the text into it (black text in `screen` on white is white).
+   */
+  private paintedColours(el: Element, style: CSSStyleDeclaration, win: Window): { color: string; background: string } {
+    const wtfc = style.webkitTextFillColor;
+    let fgCss = this.colours.srgb(wtfc !== undefined && wtfc !== '' ? wtfc : style.color);
+    if (el.namespaceURI === 'http://www.w3.org/2000/svg') {
+      const paint = style.fill === 'none' ? style.stroke : style.fill;
+      const opacity = Number.parseFloat(style.fill === 'none' ? style.strokeOpacity : style.fillOpacity);
+      if (paint === 'none') fgCss = 'rgba(0, 0, 0, 0)';
+      else if (paint !== undefined && paint !== '' && !paint.includes('url(')) {
+        const c = parseColour(this.colours.srgb(paint));
+        if (c !== null) fgCss = `rgba(${c.r}, ${c.g}, ${c.b}, ${c.a * (Number.isNaN(opacity) ? 1 : opacity)})`;
+      }
+    }
+    const { colour: bgCss, element: bgElement } = this.backgroundElementOf(el, win);
+    let fg = parseColour(fgCss);
+    let bg = parseColour(bgCss) ?? { r: 255, g: 255, b: 255, a: 1 };
+    if (fg === null) return { color: fgCss, background: bgCss };
+    let blend: string | undefined;
+    let belowBackground = true;
+    for (let e: Element | null = el; e !== null; e = e.parentElement) {
+      const s = e === el ? style : win.getComputedStyle(e);
+      if (e === bgElement) belowBackground = false;
+      if (s.filter !== undefined && s.filter !== 'none' && s.filter !== '') {
+        fg = filterColour(fg, s.filter);
+        if (!belowBackground) bg = filterColour(bg, s.filter);
+      }
+      if (belowBackground && blend === undefined && s.mixBlendMode !== undefined && s.mixBlendMode !== '' && s.mixBlendMode !== 'normal') blend = s.mixBlendMode;
+    }
+    if (blend !== undefined) fg = blendColour(blend, fg, bg);
+    const css = (c: { r: number; g: number; b: number; a: number }) => `rgba(${Math.round(c.r)}, ${Math.round(c.g)}, ${Math.round(c.b)}, ${c.a})`;
+    return { color: css(fg), background: css(bg) };
   }
 
   /** Model mode: the agent reads a placeholder until the model answers; on any failure the deterministic text stands. */
@@ -1027,7 +1075,7 @@ function elementBox(el: Element, win: Window): { width: number; height: number; 
 /** The computed style the visibility rules read. */
 function styleView(style: CSSStyleDeclaration): StyleView {
   // `?? ''`: a property the engine does not compute (a test DOM) reads as unset.
-  return { display: style.display, visibility: style.visibility, opacity: style.opacity, fontSize: style.fontSize, color: style.color, clip: style.clip ?? '', clipPath: style.clipPath ?? '', overflow: style.overflow, textIndent: style.textIndent, filter: style.filter ?? '' };
+  return { display: style.display, visibility: style.visibility, opacity: style.opacity, fontSize: style.fontSize, color: style.color, clip: style.clip ?? '', clipPath: style.clipPath ?? '', overflow: style.overflow, textIndent: style.textIndent, filter: style.filter ?? '', maskImage: style.maskImage ?? '' };
 }
 
 /**

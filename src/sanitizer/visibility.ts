@@ -18,6 +18,8 @@ export interface StyleView {
   filter?: string;
   /** What text is painted with when set (`-webkit-text-fill-color: transparent` paints nothing). */
   webkitTextFillColor?: string;
+  /** A mask made only of transparent gradients shows nothing. */
+  maskImage?: string;
 }
 
 export interface BoxView {
@@ -112,6 +114,74 @@ export function clipPathHides(value: string): boolean {
 }
 
 /**
+ * A mask that shows nothing: gradients whose every colour is transparent (`mask-image:
+ * linear-gradient(transparent, transparent)`), no image of another kind.
+ */
+export function maskHides(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'none' || /url\(|image\(|element\(|paint\(/i.test(value)) return false;
+  const colours = [...value.matchAll(/(?:rgba?|color)\([^()]*\)|\btransparent\b/gi)].map((m) => (m[0].toLowerCase() === 'transparent' ? { a: 0 } : parseColour(m[0])));
+  return colours.length > 0 && colours.every((c) => c !== null && c.a <= 0.05);
+}
+
+type Rgb = { r: number; g: number; b: number; a: number };
+const clamp255 = (v: number) => Math.max(0, Math.min(255, v));
+const amountOf = (arg: string | undefined, fallback: number) => {
+  if (arg === undefined || arg.trim() === '') return fallback;
+  const n = Number.parseFloat(arg);
+  return Number.isNaN(n) ? fallback : arg.trim().endsWith('%') ? n / 100 : n;
+};
+
+/**
+ * A colour as a CSS `filter` list paints it: `brightness`, `contrast`, `invert` and `grayscale` change
+ * every pixel the same way (brightness(10) turns grey text white); other functions are left out.
+ */
+export function filterColour(colour: Rgb, filter: string | undefined): Rgb {
+  if (filter === undefined || filter === '' || filter === 'none') return colour;
+  let { r, g, b } = colour;
+  for (const m of filter.matchAll(/(brightness|contrast|invert|grayscale)\(([^)]*)\)/g)) {
+    const amount = amountOf(m[2], 1);
+    const channel = (f: (v: number) => number) => {
+      r = clamp255(f(r));
+      g = clamp255(f(g));
+      b = clamp255(f(b));
+    };
+    if (m[1] === 'brightness') channel((v) => v * amount);
+    else if (m[1] === 'contrast') channel((v) => (v - 127.5) * amount + 127.5);
+    else if (m[1] === 'invert') channel((v) => v + (255 - 2 * v) * Math.min(1, amount));
+    else {
+      const grey = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      const k = Math.min(1, amount);
+      r = r + (grey - r) * k;
+      g = g + (grey - g) * k;
+      b = b + (grey - b) * k;
+    }
+  }
+  return { r, g, b, a: colour.a };
+}
+
+/** Text of colour `source` drawn with `mix-blend-mode: mode` on `backdrop` (the separable modes; others leave it as is). */
+export function blendColour(mode: string | undefined, source: Rgb, backdrop: Rgb): Rgb {
+  const f: Record<string, (s: number, d: number) => number> = {
+    multiply: (s, d) => s * d,
+    screen: (s, d) => s + d - s * d,
+    darken: (s, d) => Math.min(s, d),
+    lighten: (s, d) => Math.max(s, d),
+    difference: (s, d) => Math.abs(s - d),
+    exclusion: (s, d) => s + d - 2 * s * d,
+    'plus-lighter': (s, d) => Math.min(1, s + d),
+    'plus-darker': (s, d) => Math.max(0, s + d - 1),
+    'color-dodge': (s, d) => (d === 0 ? 0 : s >= 1 ? 1 : Math.min(1, d / (1 - s))),
+    'color-burn': (s, d) => (d >= 1 ? 1 : s <= 0 ? 0 : 1 - Math.min(1, (1 - d) / s)),
+    'hard-light': (s, d) => (s <= 0.5 ? 2 * s * d : 1 - 2 * (1 - s) * (1 - d)),
+    overlay: (s, d) => (d <= 0.5 ? 2 * s * d : 1 - 2 * (1 - s) * (1 - d)),
+  };
+  const fn = mode === undefined ? undefined : f[mode];
+  if (fn === undefined) return source;
+  const mix = (s: number, d: number) => fn(s / 255, d / 255) * 255;
+  return { r: mix(source.r, backdrop.r), g: mix(source.g, backdrop.g), b: mix(source.b, backdrop.b), a: source.a };
+}
+
+/**
  * Why the text of the element with this style and box is hidden from a person, or null when it is
  * visible. `background` is the colour the text is drawn on (the nearest opaque background up the tree).
  */
@@ -120,7 +190,7 @@ export function hiddenByStyle(style: StyleView, box: BoxView, page: { width: num
   if (ownOpacity(style) <= 0.05) return 'transparent';
   if (box.width <= 1 || box.height <= 1) return 'zero-size';
   if (box.right <= 0 || box.bottom <= 0 || box.left >= page.width || box.top >= page.height || Number.parseFloat(style.textIndent) <= -500) return 'off-screen';
-  if ((style.clip !== 'auto' && style.clip !== '' && /rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)|rect\(\s*1px/.test(style.clip)) || clipPathHides(style.clipPath)) {
+  if ((style.clip !== 'auto' && style.clip !== '' && /rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)|rect\(\s*1px/.test(style.clip)) || clipPathHides(style.clipPath) || maskHides(style.maskImage)) {
     return 'clipped';
   }
   const size = Number.parseFloat(style.fontSize);

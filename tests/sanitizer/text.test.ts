@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySpans, classify, decodeBraille, findInstructions, isSuspicious, MARKER, stripInvisible } from '../../src/sanitizer/text';
-import { clipPathHides, contrast, hiddenByStyle, ownOpacity, parseColour, type BoxView, type StyleView } from '../../src/sanitizer/visibility';
+import { blendColour, clipPathHides, contrast, filterColour, hiddenByStyle, maskHides, ownOpacity, parseColour, type BoxView, type StyleView } from '../../src/sanitizer/visibility';
 import { parseRemovalReason, removalReason, removalsBySite } from '../../src/sanitizer/report';
 
 const BRAILLE: Record<string, number> = { a: 1, b: 3, c: 9, d: 0x19, e: 0x11, f: 0xb, g: 0x1b, h: 0x13, i: 0xa, j: 0x1a, k: 5, l: 7, m: 0xd, n: 0x1d, o: 0x15, p: 0xf, q: 0x1f, r: 0x17, s: 0xe, t: 0x1e, u: 0x25, v: 0x27, w: 0x3a, x: 0x2d, y: 0x3d, z: 0x35, ' ': 0 };
@@ -170,6 +170,24 @@ describe('visibility', () => {
     for (const clipPath of ['none', 'polygon(0% 0%, 100% 0%, 100% 100%)', 'inset(10px)', 'inset(0px 0px 50%)', 'circle(40px at 50% 50%)']) {
       expect(clipPathHides(clipPath), clipPath).toBe(false);
     }
+  });
+  it('paints colours as filters and blend modes do, and sees a mask of transparent gradients', () => {
+    const black = { r: 0, g: 0, b: 0, a: 1 };
+    const grey = { r: 119, g: 119, b: 119, a: 1 };
+    const whiteRgb = { r: 255, g: 255, b: 255, a: 1 };
+    expect(filterColour(grey, 'brightness(10)')).toEqual(whiteRgb);
+    expect(filterColour(black, 'invert(1)')).toEqual(whiteRgb);
+    expect(filterColour(grey, 'contrast(0)')).toEqual({ r: 127.5, g: 127.5, b: 127.5, a: 1 });
+    expect(filterColour(grey, 'blur(2px)')).toEqual(grey);
+    expect(blendColour('screen', black, whiteRgb)).toEqual(whiteRgb);
+    expect(blendColour('lighten', grey, whiteRgb)).toEqual(whiteRgb);
+    expect(blendColour('multiply', black, whiteRgb)).toEqual(black);
+    expect(blendColour('difference', whiteRgb, whiteRgb)).toEqual(black);
+    expect(blendColour('luminosity', grey, whiteRgb)).toEqual(grey);
+    expect(maskHides('linear-gradient(rgba(0, 0, 0, 0), rgba(0, 0, 0, 0))')).toBe(true);
+    expect(maskHides('radial-gradient(transparent, transparent 50%)')).toBe(true);
+    expect(hiddenByStyle(style({ maskImage: 'linear-gradient(rgba(0, 0, 0, 0), rgba(0, 0, 0, 0))' }), box, page, white)).toBe('clipped');
+    for (const mask of ['none', '', 'linear-gradient(rgb(0, 0, 0), rgba(0, 0, 0, 0))', 'url("m.svg")', 'linear-gradient(transparent, transparent), url("m.png")']) expect(maskHides(mask), mask).toBe(false);
   });
   it('reads colours and contrast', () => {
     expect(parseColour('rgba(0, 0, 0, 0)')).toEqual({ r: 0, g: 0, b: 0, a: 0 });
