@@ -266,7 +266,7 @@ export class Sanitizer {
     const blocks = new Set<Element | DocumentFragment>();
     const visited = new Set<Node>();
     /** Elements whose class, style, id or an attribute `attr()` reads changed: their generated content is read again. */
-    const restyled = new Set<Element>();
+    const restyled = new Map<Element, string>();
     let stylesChanged = false;
     for (const record of records) {
       if (record.type === 'childList') {
@@ -293,8 +293,8 @@ export class Sanitizer {
         else {
           if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
           else if (name === 'value') this.inputValue(record.target);
-          else if (name !== 'id' && !this.contentAttributes.has(name)) this.recheckCandidates(record.target);
-          if (name !== 'value') restyled.add(record.target);
+          else if (!this.contentAttributes.has(name)) this.recheckCandidates(record.target);
+          if (name !== 'value') restyled.set(record.target, name);
         }
       }
     }
@@ -315,9 +315,12 @@ export class Sanitizer {
         // A class, style or id changed (a rule that generates text now applies), or an attribute `attr()`
         // reads: the element and what it holds are read again (rules that reach other elements through
         // sibling combinators or `:has()` are read at the next full pass).
-        for (const el of restyled) {
+        for (const [el, name] of restyled) {
           if (!el.isConnected || visited.has(el)) continue;
           added.push(el);
+          // An inline style reaches what the element holds only through a custom property (`--m: "…"`
+          // read by a descendant's `content: var(--m)`): script-driven animation restyles often.
+          if (name === 'style' && !(el.getAttribute('style') ?? '').includes('--')) continue;
           const inside = el.querySelectorAll('*');
           for (let i = 0; i < inside.length; i++) added.push(inside[i]!);
         }
@@ -1009,7 +1012,8 @@ export class Sanitizer {
       if (e === bgElement) belowBackground = false;
       if (s.filter !== undefined && s.filter !== 'none' && s.filter !== '') {
         fg = filterColour(fg, s.filter);
-        if (!belowBackground) bg = filterColour(bg, s.filter);
+        // A filter on the root element paints the page's canvas too (a dark mode by `html { filter: invert(1) }`).
+        if (!belowBackground || (bgElement === null && e === this.doc.documentElement)) bg = filterColour(bg, s.filter);
       }
       if (belowBackground && blend === undefined && s.mixBlendMode !== undefined && s.mixBlendMode !== '' && s.mixBlendMode !== 'normal') blend = s.mixBlendMode;
     }
