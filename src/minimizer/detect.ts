@@ -1,5 +1,5 @@
 import { ibanChecksumHolds, isRecipientKey } from '../core/classifier/targets';
-import { needlesOf } from '../taint/encode';
+import { needlesOf, percentDecode } from '../taint/encode';
 import { canonical } from '../taint/kinds';
 
 /**
@@ -86,7 +86,9 @@ const LONG_TOKEN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const PHONE = /(?<![\w+])\+?[0-9](?:[ ()./-]{0,2}[0-9]){7,14}(?![\w])/g;
 /** A run that may be base64 (standard or url-safe) or hex of a datum: decoded and read again (encodedIn). */
-const ENCODED_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+const ENCODED_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/_-]|\r?\n(?=[A-Za-z0-9+/_-])){16,}={0,2}(?![A-Za-z0-9+/_=-])/g;
+/** A run with percent-escapes (`4111%201111%20…`): decoded as the network floor's taint decodes URLs. */
+const PERCENT_RUN = /(?:[A-Za-z0-9._~+-]|%[0-9A-Fa-f]{2})*%[0-9A-Fa-f]{2}(?:[A-Za-z0-9._~+-]|%[0-9A-Fa-f]{2})*/g;
 /** The longest run decoded (a 16 KB view holds no longer one). */
 const MAX_ENCODED_RUN = 32_768;
 /** Decoded runs read within decoded runs (base64 of hex of a datum). */
@@ -242,13 +244,19 @@ function detectIn(carried: CarriedValue, user: UserData, depth = 0): Finding[] {
   if (depth < MAX_DECODE_DEPTH) {
     for (const m of value.matchAll(ENCODED_RUN)) {
       if (m[0].length > MAX_ENCODED_RUN || found.some((f) => m.index < f.end && f.start < m.index + m[0].length)) continue;
-      for (const decoded of decodedForms(m[0])) {
+      // MIME wraps base64 at 76 characters: the lines are one run.
+      for (const decoded of decodedForms(m[0].replace(/\r?\n/g, ''))) {
         const inner = detectIn({ ...carried, value: decoded }, user, depth + 1);
         if (inner.length > 0) {
           add(inner[0]!.kind, m.index, m.index + m[0].length, true);
           break;
         }
       }
+    }
+    for (const m of value.matchAll(PERCENT_RUN)) {
+      if (m[0].length < 8 || m[0].length > MAX_ENCODED_RUN || found.some((f) => m.index < f.end && f.start < m.index + m[0].length)) continue;
+      const inner = detectIn({ ...carried, value: percentDecode(m[0]) }, user, depth + 1);
+      if (inner.length > 0) add(inner[0]!.kind, m.index, m.index + m[0].length, true);
     }
   }
   for (const m of freeText ? value.matchAll(LONG_TOKEN) : []) {

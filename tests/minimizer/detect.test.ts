@@ -95,6 +95,9 @@ describe('the Minimizer finds confidential data the task does not call for', () 
     ['hex', `${BENIGN_TEXT} ${hex('IBAN DE89 3704 0044 0532 0130 00')}`, 'iban'],
     ['base64 of hex', `${BENIGN_TEXT} ${b64(hex('4111111111111111'))}`, 'card_number'],
     ['a whole body in base64', b64(JSON.stringify({ note: 'Card 4111 1111 1111 1111' })), 'card_number'],
+    ['base64 wrapped at 76 characters (MIME)', b64(`${'x'.repeat(50)} card 4111 1111 1111 1111 ${'y'.repeat(40)}`).replace(/.{76}/g, '$&\r\n'), 'card_number'],
+    ['percent-escapes', `${BENIGN_TEXT} 4111%201111%201111%201111`, 'card_number'],
+    ['a percent-encoded sentence', `${BENIGN_TEXT} ${encodeURIComponent('my sign-in code is 483920')}`, 'one_time_code'],
   ])('reads a datum encoded in %s and flags the whole encoded run', (_, text, kind) => {
     const [finding] = detectConfidential(body(text), ctx);
     expect(finding?.kind).toBe(kind);
