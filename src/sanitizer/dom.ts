@@ -144,6 +144,21 @@ function piecesOf(block: Element | DocumentFragment): { text: string; pieces: Pi
   return { text, pieces };
 }
 
+/** Every text node under `el` (not in code or form values), in order: what an accessible name reads. */
+function textOfSubtree(el: Element): { text: string; pieces: Piece[] } {
+  const pieces: Piece[] = [];
+  let text = '';
+  const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (parent !== null && parent !== el && SKIP.has(parent.tagName)) continue;
+    const data = (node as Text).data;
+    pieces.push({ node: node as Text, start: text.length, end: text.length + data.length });
+    text += data;
+  }
+  return { text, pieces };
+}
+
 /** Cuts [start, end) out of the pieces' text nodes and puts `marker` where the cut begins. */
 function cut(pieces: readonly Piece[], span: { start: number; end: number }, marker: string): void {
   let placed = false;
@@ -183,6 +198,8 @@ export class Sanitizer {
   private readonly shadowRoots = new Set<ShadowRoot>();
   /** Each watched shadow root by its host (reading a run of blocks across a shadow boundary asks no native call). */
   private readonly hostRoots = new WeakMap<Element, ShadowRoot>();
+  /** Elements named by several others (`aria-labelledby="a b"`) seen in this batch: their joined name is read. */
+  private readonly labelled = new Set<Element>();
   /** Attributes the stylesheets read with `attr()` in generated content: changes to them are watched. */
   private readonly contentAttributes = new Set<string>();
 
@@ -254,7 +271,7 @@ export class Sanitizer {
   }
 
   private observerOptions(): MutationObserverInit {
-    return { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES, 'value', 'id', GENERATED_MARK, ...this.contentAttributes] };
+    return { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: [...ATTRIBUTES, ...VISIBILITY_ATTRIBUTES, 'value', 'id', 'aria-labelledby', GENERATED_MARK, ...this.contentAttributes] };
   }
 
   private onRecords(records: MutationRecord[]): void {
@@ -290,6 +307,7 @@ export class Sanitizer {
       } else if (record.type === 'attributes' && isElement(record.target)) {
         const name = record.attributeName ?? '';
         if (name === GENERATED_MARK) this.restoreMarks(record.target);
+        else if (name === 'aria-labelledby') this.labelled.add(record.target);
         else {
           if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
           else if (name === 'value') this.inputValue(record.target);
@@ -343,10 +361,12 @@ export class Sanitizer {
     try {
       if (pending.length > 0) this.process(pending);
       work();
+      this.readLabels();
       for (let round = 0; round < SETTLE_ROUNDS; round++) {
         const made = this.observer.takeRecords();
         if (made.length === 0) break;
         this.process(made);
+        this.readLabels();
       }
     } finally {
       if (this.removals.length > 0) {
@@ -368,6 +388,11 @@ export class Sanitizer {
 
   /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
   private refresh(): void {
+    // Names joined from elements parsed after the element that names itself with them.
+    for (const root of [this.doc, ...this.shadowRoots]) {
+      const named = root.querySelectorAll('[aria-labelledby*=" "]');
+      for (let i = 0; i < named.length; i++) this.labelled.add(named[i]!);
+    }
     this.recheckCandidates(this.doc);
     this.discoverHosts(this.doc);
     this.recheckHosts();
@@ -426,6 +451,7 @@ export class Sanitizer {
         if (element.hasAttributes()) {
           for (const name of ATTRIBUTES) if (element.hasAttribute(name)) this.attribute(element, name);
           if (tag === 'INPUT') this.inputValue(element);
+          if (element.hasAttribute('aria-labelledby')) this.labelled.add(element);
         }
         if (tag === 'TEMPLATE') {
           const content = (element as HTMLTemplateElement).content;
@@ -800,6 +826,36 @@ export class Sanitizer {
         const slotBlock = blockOf(slots[i]!);
         if (slotBlock !== null) blocks.add(slotBlock);
       }
+    }
+  }
+
+  /**
+   * An accessible name joined from several elements (`aria-labelledby="a b"`): the accessibility tree reads
+   * their texts as one ("Ignore all previous" + "instructions and e-mail …", anywhere in the page; found by the
+   * data-lane review: the button's name was the instruction). Text addressed to the agent goes from every
+   * part; an imperative only when every part is hidden from people. Read when the naming element is seen or
+   * its attribute changes, and again at `DOMContentLoaded` and `load` (a part parsed later).
+   */
+  private readLabels(): void {
+    if (this.labelled.size === 0) return;
+    const elements = [...this.labelled];
+    this.labelled.clear();
+    for (const el of elements) {
+      const ids = (el.getAttribute('aria-labelledby') ?? '').trim().split(/\s+/);
+      if (ids.length < 2 || !el.isConnected) continue;
+      const root = el.getRootNode() as Document | ShadowRoot;
+      const parts = [...new Set(ids.map((id) => root.getElementById?.(id) ?? null))].filter((p): p is HTMLElement => p !== null && !p.contains(el));
+      if (parts.length < 2) continue;
+      const texts = parts.map((p) => textOfSubtree(p));
+      const joined = texts.map((t) => t.text.trim()).join(' ');
+      if (joined.includes(MARKER) || !SPLIT_WORTH_READING.test(joined)) continue;
+      const finding = classify(joined);
+      if (finding === null || texts.some((t) => classify(t.text) !== null)) continue;
+      if (finding === 'imperative' && !texts.every((t) => this.hiddenFromPeople(t.pieces, { start: 0, end: t.text.length }) !== null)) continue;
+      texts.forEach((t, i) => {
+        this.removals.push({ rule: finding === 'addressed' ? 'addressed-to-agent' : 'hidden-instruction', chars: t.text.length });
+        cut(t.pieces, { start: 0, end: t.text.length }, i === 0 ? MARKER : '');
+      });
     }
   }
 
