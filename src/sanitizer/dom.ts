@@ -137,6 +137,9 @@ function piecesOf(block: Element | DocumentFragment): { text: string; pieces: Pi
             text += data;
           } else if (isElement(node) && INLINE.has(node.tagName) && !SKIP.has(node.tagName)) visit(node);
         }
+      } else if (isElement(child) && child.tagName === 'BR') {
+        // A line break ends a line of text as a person reads it (no piece: nothing to cut).
+        text += '\n';
       } else if (isElement(child) && INLINE.has(child.tagName) && !SKIP.has(child.tagName)) visit(child);
     }
   };
@@ -1021,7 +1024,31 @@ export class Sanitizer {
       }
       if (opacity <= 0.05) return 'transparent';
     }
-    return null;
+    return this.firstLineHides(node, parent, range, win, page);
+  }
+
+  /**
+   * Text on the first line of a block whose `::first-line` hides it (`font-size: 0`, the background's
+   * colour): found by the data-lane review, an imperative on the first line reached the agent while people
+   * saw only the lines after it. The block is the nearest ancestor that lays out lines; the text counts as
+   * on its first line when every box of it sits at the top of the block's first box.
+   */
+  private firstLineHides(node: Text, parent: Element, range: Range, win: Window, page: { width: number; height: number }): HiddenReason | null {
+    let block: Element | null = parent;
+    while (block !== null && /^inline/.test(win.getComputedStyle(block).display)) block = block.parentElement;
+    if (block === null) return null;
+    const line = win.getComputedStyle(block, '::first-line');
+    // `-webkit-text-fill-color` follows `color` unless set: the pseudo-element's reads as the block's own then.
+    const fill = line.webkitTextFillColor !== win.getComputedStyle(block).webkitTextFillColor ? this.colours.srgb(line.webkitTextFillColor) : '';
+    const view = { ...styleView(line), color: this.colours.srgb(line.color), webkitTextFillColor: fill };
+    const why = hiddenByStyle(view, { width: 2, height: 2, left: 0, top: 0, right: 2, bottom: 2 }, page, this.backgroundOf(block, win));
+    if (why === null) return null;
+    const all = this.doc.createRange();
+    all.selectNodeContents(block);
+    const first = Array.from(all.getClientRects()).find((r) => r.width > 0 || r.height > 0);
+    const own = Array.from(range.getClientRects()).filter((r) => r.width > 0 || r.height > 0);
+    if (first === undefined || own.length === 0) return null;
+    return own.every((r) => Math.abs(r.top - first.top) <= 1) ? why : null;
   }
 
   /** The colour text is drawn on: the nearest background up the tree that is not transparent, in sRGB. */
