@@ -25,15 +25,15 @@ const ATTACKER = 'attacker.test';
 const CDN = 'cdn.test';
 const QUIET_MS = 1_500;
 
-/** "Read allowed.test": a read-only task, as in the issue's attack run. */
-const READ_ONLY: TaskPolicyInput = {
+/** "Read allowed.test": a read-only task, as in the issue's attack run (a private host is named with its port). */
+const readOnly = (): TaskPolicyInput => ({
   version: 1,
   taskId: 'floor-exfil',
   issuedAt: 0,
   expiresAt: null,
   allow: { tools: [], capabilities: [], classes: ['READ'] },
-  domains: [HOME, SECURE_HOME],
-};
+  domains: [HOME, `${SECURE_HOME}:${server.port}`],
+});
 
 interface Secret {
   /** An API key shaped secret (shown on the page). */
@@ -237,7 +237,7 @@ for (const variant of ['full', 'nohooks'] as const) {
     test.beforeAll(async () => {
       test.setTimeout(90_000);
       browser = await launch(variant);
-      await browser.setPolicy(READ_ONLY);
+      await browser.setPolicy(readOnly());
     });
     test.afterAll(async () => browser?.close());
 
@@ -274,7 +274,7 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
       const taskTab = await browser.context.newPage();
       await taskTab.goto(`${server.origin(HOME)}/show/${id}`);
       await taskTab.bringToFront();
-      await browser.setPolicy(READ_ONLY); // the task starts in the active tab
+      await browser.setPolicy(readOnly()); // the task starts in the active tab
       await taskTab.reload();
       await taintRecorded(browser, secret);
       // An image: a dependency from an unnamed site in the ordinary shape, which only the taint refuses.
@@ -318,7 +318,7 @@ test.describe('a task page navigating its opener, guard scope task-tabs, no MAIN
       const [taskTab] = await Promise.all([browser.context.waitForEvent('page'), outsideTab.evaluate((u) => void window.open(u), `${server.origin(HOME)}/show/${id}`)]);
       await taskTab.waitForLoadState();
       await taskTab.bringToFront();
-      await browser.setPolicy(READ_ONLY); // the task starts in the active tab; its opener is outside it
+      await browser.setPolicy(readOnly()); // the task starts in the active tab; its opener is outside it
       await taskTab.reload();
       await taintRecorded(browser, secret);
       const navigateOpener = (path: string) => taskTab.evaluate((u) => void ((window.opener as Window).location.href = u), `${server.origin(ATTACKER)}/${id}${path}`);
@@ -353,7 +353,7 @@ test.describe('popups of the task tab with guard scope task-tabs, no MAIN-world 
       const taskTab = await browser.context.newPage();
       await taskTab.goto(`${server.origin(HOME)}/page/${id}`);
       await taskTab.bringToFront();
-      await browser.setPolicy(READ_ONLY); // the task starts in the active tab; the other tab is outside it
+      await browser.setPolicy(readOnly()); // the task starts in the active tab; the other tab is outside it
       const openPopups = (page: Page, from: string) =>
         page.evaluate(
           ({ base, count }) => {
@@ -389,7 +389,7 @@ test.describe('the taint on a worker of an unnamed site, reading open, no MAIN-w
     test.setTimeout(90_000);
     const browser = await launch('nohooks');
     try {
-      await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-open-reading', domains: null });
+      await browser.setPolicy({ ...readOnly(), taskId: 'floor-exfil-open-reading', domains: null });
       const id = `openread${++caseNumber}`;
       const secret = showSecret(id);
       const page = await browser.context.newPage();
@@ -443,7 +443,7 @@ test.describe('shown values with spaces or an @, percent-encoded in a URL', () =
       test.setTimeout(90_000);
       const browser = await launch(variant);
       try {
-        await browser.setPolicy(READ_ONLY);
+        await browser.setPolicy(readOnly());
         expect(await leak(browser, `spaced-${variant}-${++caseNumber}`, variant === 'nohooks')).toEqual([]);
       } finally {
         await browser.close();
@@ -495,7 +495,7 @@ test.describe('a secret typed into an unnamed site, reading open', () => {
       test.setTimeout(90_000);
       const browser = await launch(variant);
       try {
-        await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-typed', domains: null });
+        await browser.setPolicy({ ...readOnly(), taskId: 'floor-exfil-typed', domains: null });
         expect(await typeAndLeak(browser, `typed-${variant}-${++caseNumber}`, true)).toEqual([]);
       } finally {
         await browser.close();
@@ -536,9 +536,9 @@ test.describe('a task that asks before each write, no MAIN-world hooks', () => {
     test.setTimeout(90_000);
     const browser = await launch('nohooks');
     try {
-      await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-asks', requireApproval: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
+      await browser.setPolicy({ ...readOnly(), taskId: 'floor-exfil-asks', requireApproval: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
       expect(await workerPost(browser, `asks${++caseNumber}`), 'the unasked worker POST arrived').toBe(0);
-      await browser.setPolicy({ ...READ_ONLY, taskId: 'floor-exfil-writes', ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE'] } });
+      await browser.setPolicy({ ...readOnly(), taskId: 'floor-exfil-writes', ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE'] } });
       expect(await workerPost(browser, `writes${++caseNumber}`), 'the control POST').toBe(1);
     } finally {
       await browser.close();
@@ -574,7 +574,7 @@ test.describe('the taint under a flood of forged typing, no MAIN-world hooks', (
     test.setTimeout(90_000);
     const browser = await launch('nohooks');
     try {
-      await browser.setPolicy(READ_ONLY);
+      await browser.setPolicy(readOnly());
       expect(await floodThenLeak(browser, `flood${++caseNumber}`)).toBe(0);
     } finally {
       await browser.close();
@@ -596,7 +596,7 @@ test.describe('the taint across a worker restart, no MAIN-world hooks', () => {
     test.setTimeout(90_000);
     const browser = await launch('nohooks');
     try {
-      await browser.setPolicy(READ_ONLY);
+      await browser.setPolicy(readOnly());
       const id = `restart${++caseNumber}`;
       const secret = showSecret(id);
       const page = await browser.context.newPage();
@@ -643,7 +643,7 @@ test.describe('a read grant for an unnamed site and the taint', () => {
     test.setTimeout(90_000);
     const browser = await launch('full');
     try {
-      await browser.setPolicy(READ_ONLY);
+      await browser.setPolicy(readOnly());
       expect(await grantThenLeak(browser, `grant${++caseNumber}`)).toEqual({ granted: 1, leaked: 0 });
     } finally {
       await browser.close();
@@ -785,7 +785,7 @@ test.describe('WebRTC and preconnect during a task', () => {
     }
     const guarded = await launch('nohooks');
     try {
-      await guarded.setPolicy(READ_ONLY);
+      await guarded.setPolicy(readOnly());
       const closed = await channelLeaks(guarded);
       console.log(`channels guarded: ${JSON.stringify(closed)}`);
       expect(closed).toMatchObject({ udpStun: false, preconnect: false });

@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/extension';
-import { PRIVATE_HOST_PATTERNS } from '../src/background/dnr';
+import { MAX_PRIVATE_HOST_LENGTH, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS } from '../src/background/dnr';
 import { GRANT_FLOOR_WINDOW_MS } from '../src/background/monitor';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';
 import { openApp, quiet } from './background.helpers';
-import type { TestServer } from './fixtures/server';
+import { startTestServer, type TestServer } from './fixtures/server';
 
 /**
  * The private network by the network floor alone (the AF_NO_MAIN_HOOKS build): a read-only open-web task
@@ -113,9 +113,94 @@ test('negative control: without the extension every way in reaches the admin pag
 
 test('a task that names the host reaches it, in every spelling and through a redirect', async ({ launchFence, server }) => {
   const browser = await launchFence({ mainHooks: false });
-  await browser.setPolicy({ ...openWeb, taskId: 't-named', domains: ['127.0.0.1', 'localhost', 'app.test'] });
+  await browser.setPolicy({ ...openWeb, taskId: 't-named', domains: [`127.0.0.1:${server.port}`, `localhost:${server.port}`, 'app.test'] });
   const reached = await reachAll(browser, server);
   for (const [via, count] of Object.entries(reached)) expect(count, via).toBeGreaterThan(0);
+});
+
+/**
+ * Exact-target grants. "Check the build status on my dev server at localhost:PORT" names that host and
+ * port, nothing else on the machine: a page there (or an agent it instructs) still cannot reach another
+ * local service — here a second server standing in for Chromium's debugging port or a database — by
+ * fetch, WebSocket, navigation or a redirect from the named port, nor the named port under another name
+ * (`admin.localhost`, `127.0.0.1`). The policy allows writes, so the named server's own WebSocket works.
+ */
+async function beyondTheDevServer(browser: AgentBrowser, dev: TestServer, debug: TestServer): Promise<Record<string, number>> {
+  dev.setPage('/build', '<!doctype html><title>build</title><p>build: green</p>');
+  const page = await browser.context.newPage();
+  await page.goto(`http://localhost:${dev.port}/build`);
+  await page.evaluate(
+    ({ devPort, debugPort }) => {
+      const at = (host: string, port: number, via: string) => `http://${host}:${port}/json?via=${via}`;
+      const get = (url: string) => fetch(url, { mode: 'no-cors' }).catch(() => 0);
+      const image = (src: string) =>
+        new Promise((done) => {
+          const i = new Image();
+          i.onload = i.onerror = done;
+          i.src = src;
+        });
+      const socket = (url: string) =>
+        new Promise((done) => {
+          const s = new WebSocket(url);
+          s.onopen = () => (s.close(), done(1));
+          s.onerror = () => done(0);
+          setTimeout(done, 2_000);
+        });
+      return Promise.all([
+        get(at('localhost', debugPort, 'other-port')),
+        socket(`ws://localhost:${debugPort}/devtools?via=ws-other-port`),
+        get(`http://localhost:${devPort}/redirect?to=${encodeURIComponent(at('localhost', debugPort, 'redirect'))}`),
+        image(at('admin.localhost', devPort, 'subdomain')),
+        get(at('127.0.0.1', devPort, 'other-name')),
+        get(at('localhost', devPort, 'named')),
+        socket(`ws://localhost:${devPort}/hmr?via=ws-named`),
+      ]);
+    },
+    { devPort: dev.port, debugPort: debug.port },
+  );
+  const nav = await browser.context.newPage();
+  await nav.goto(`http://localhost:${debug.port}/json?via=navigation`).catch(() => undefined);
+  await quiet(page);
+  const count = (server: TestServer, via: string) => server.requests().filter((r) => r.query.includes(`via=${via}`)).length;
+  return {
+    ...Object.fromEntries(['other-port', 'ws-other-port', 'redirect', 'navigation'].map((via) => [via, count(debug, via)])),
+    ...Object.fromEntries(['subdomain', 'other-name', 'named', 'ws-named'].map((via) => [via, count(dev, via)])),
+  };
+}
+
+const devServerTask = (port: number): TaskPolicyInput => ({
+  ...openWeb,
+  taskId: 't-dev-server',
+  domains: [`localhost:${port}`],
+  ceilings: { EXTERNAL_WRITE: 'allow' },
+  allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] },
+});
+
+test('a task naming localhost:PORT reaches that port only: not another port, a subdomain, 127.0.0.1, nor a redirect away (floor alone)', async ({ launchFence, server }) => {
+  const debug = await startTestServer();
+  try {
+    const browser = await launchFence({ mainHooks: false });
+    // Chromium compiles every rule of the most a policy can name (RE2's 2 KB per regex, 1,000 regexes), or the update fails.
+    const hosts = Array.from({ length: MAX_PRIVATE_HOSTS }, (_, i) => (i % 2 === 0 ? `${i}-printer.office.internal`.padStart(MAX_PRIVATE_HOST_LENGTH, 'a') : `[fd12:3456:789a:1::${i}]`));
+    const most = hosts.flatMap((host) => Array.from({ length: MAX_PRIVATE_PORTS }, (_, p) => `${host}:${10007 + p * 7307}`));
+    const grant = { id: 'g', tool: 'browser.request', capability: 'web.read', riskClass: 'READ' as const, domains: most, maxCalls: null, issuedAt: 0 };
+    await browser.setPolicy({ ...devServerTask(server.port), domains: most, grants: [grant, { ...grant, id: 'w', capability: 'web.write', riskClass: 'EXTERNAL_WRITE' }] });
+    await browser.setPolicy(devServerTask(server.port));
+    expect(await beyondTheDevServer(browser, server, debug)).toEqual({ 'other-port': 0, 'ws-other-port': 0, redirect: 0, navigation: 0, subdomain: 0, 'other-name': 0, named: 1, 'ws-named': 1 });
+  } finally {
+    await debug.close();
+  }
+});
+
+test('negative control: without the extension the page on the dev server reaches every other local service', async ({ launchFence, server }) => {
+  const debug = await startTestServer();
+  try {
+    const browser = await launchFence({ extension: false });
+    const reached = await beyondTheDevServer(browser, server, debug);
+    for (const [via, count] of Object.entries(reached)) expect(count, via).toBeGreaterThan(0);
+  } finally {
+    await debug.close();
+  }
 });
 
 test('"Ask the user" on the blocked page: the prompt says why, and "Allow once" reaches exactly that host', async ({ launchFence, server }) => {
@@ -202,7 +287,7 @@ async function browserMadeRequestsFrom(browser: AgentBrowser, server: TestServer
 
 test('a page cannot make the browser itself reach a loopback service: no payment-manifest or FedCM fetch (floor alone)', async ({ launchFence, server }) => {
   const browser = await launchFence({ mainHooks: false });
-  await browser.setPolicy({ ...openWeb, taskId: 't-browser-made', domains: ['shop.localhost'] });
+  await browser.setPolicy({ ...openWeb, taskId: 't-browser-made', domains: [`shop.localhost:${server.port}`] });
   expect(await browserMadeRequests(browser, server)).toEqual([]);
 });
 

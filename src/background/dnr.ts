@@ -1,4 +1,5 @@
 import type { Browser } from '@wxt-dev/browser';
+import { BARE_HOST_PORTS, privateEndpointOf } from '../core/addresses';
 import { registrableDomain } from '../core/domains';
 import { canonicalSite } from '../core/org';
 import type { TaskPolicy } from '../core/policy';
@@ -354,13 +355,40 @@ function downloadRules(policy: TaskPolicy): RuleSpec[] {
   ];
 }
 
-/** User grants: allow rules for exactly the granted domains. */
+/**
+ * User grants: allow rules for exactly the granted domains. A private host is granted down to its port
+ * (`localhost:3000`, see core/addresses.ts): a regex for that host and port alone, never its other ports
+ * or its subdomains, which `requestDomains` would include.
+ */
 function grantRules(policy: TaskPolicy): RuleSpec[] {
-  return policy.grants.flatMap((grant): RuleSpec[] => {
-    const granted = sites(grant.domains);
+  const scopeOf = (riskClass: string): RuleCondition => (riskClass === 'READ' ? { requestMethods: READ_METHODS, resourceTypes: ALL_TYPES } : { resourceTypes: ALL_TYPES });
+  const bySite = policy.grants.flatMap((grant): RuleSpec[] => {
+    const granted = sites(grant.domains.filter((d) => privateEndpointOf(d) === null));
     if (granted.length === 0) return [];
-    const condition: RuleCondition = grant.riskClass === 'READ' ? { requestDomains: granted, requestMethods: READ_METHODS, resourceTypes: ALL_TYPES } : { requestDomains: granted, resourceTypes: ALL_TYPES };
-    return [{ priority: PRIORITY_GRANT, action: { type: 'allow' }, condition }];
+    return [{ priority: PRIORITY_GRANT, action: { type: 'allow' }, condition: { ...scopeOf(grant.riskClass), requestDomains: granted } }];
+  });
+  // Private hosts: the read grants' endpoints together and the others' together, so each host costs a
+  // few regexes however many approvals name it (Chromium allows 1,000 regex rules in all).
+  const byEndpoint = [true, false].flatMap((read): RuleSpec[] => {
+    const endpoints = privateEndpoints(policy.grants.filter((g) => (g.riskClass === 'READ') === read).flatMap((g) => g.domains));
+    return endpointPatterns(endpoints).map((regexFilter) => ({ priority: PRIORITY_GRANT, action: { type: 'allow' }, condition: { ...scopeOf(read ? 'READ' : 'WRITE'), regexFilter } }));
+  });
+  return [...bySite, ...byEndpoint];
+}
+
+/**
+ * RE2 for exactly these private hosts at exactly these ports (a scheme's default port is not written in
+ * the canonical URL): one pattern per host and form, each within RE2's 2 KB in DNR.
+ */
+export function endpointPatterns(endpoints: ReadonlyMap<string, ReadonlySet<number>>): string[] {
+  return [...endpoints].flatMap(([host, ports]) => {
+    const h = hostPattern(host);
+    const listed = [...ports].sort((a, b) => a - b).map(String);
+    const fixed = `${URL_START}${h}:${URL_END}`.length;
+    const out = packAlternatives(listed, ANCHORED_REGEX_BUDGET - fixed).map((alternatives) => `${URL_START}${h}:${alternatives}${URL_END}`);
+    if (ports.has(80)) out.push(`^(?:http|ws)://(?:[^/?#@]*@)?${h}${URL_END}`);
+    if (ports.has(443)) out.push(`^(?:https|wss)://(?:[^/?#@]*@)?${h}${URL_END}`);
+    return out;
   });
 }
 
@@ -492,7 +520,9 @@ function isMainFrameOnly(spec: RuleSpec): boolean {
  * (`[fc..`–`[ff..`), NAT64 (`[64:ff9b:`) and 6to4 (`[2002:`), and single-label names; `requestDomains`
  * the private name suffixes. The floor is coarser than the evaluator for IPv6 (a NAT64 or mapped form of
  * a public address is refused too). Hosts the task names (domain list, constraints, allowed writes) are
- * excluded; a user grant's allow rule (higher priority) lifts it for the granted host.
+ * excluded exactly (not their subdomains), and rules of their own refuse their other ports and their
+ * subdomains (`namedPrivateHostRules`); a user grant's allow rule (higher priority) lifts it for the
+ * granted host and port.
  */
 export const PRIVATE_HOST_PATTERNS = (() => {
   // One regex per range group: a single alternation of all of them exceeds RE2's 2 KB program limit
@@ -519,14 +549,141 @@ function dnrDomain(site: string): string {
 
 export function privateNetworkRules(input: FloorInput): RuleCondition[] {
   const { policy } = input;
-  const named = sites([...(policy.domains ?? []), ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]).map(dnrDomain);
-  const byAddress: RuleCondition[] = PRIVATE_HOST_PATTERNS.map((regexFilter) => ({ regexFilter }));
-  const byName: RuleCondition = { regexFilter: '^.+$', requestDomains: PRIVATE_NAME_DOMAINS };
+  // A private host is named down to its port (core/addresses.ts): the general rules leave out exactly the
+  // named hosts, and each named host gets rules of its own for its other ports and its subdomains.
+  const named = privateEndpoints([...(policy.domains ?? []), ...policy.constraints.flatMap((k) => k.domains ?? []), ...(input.floorWriteDomains ?? [])]);
+  const hosts = [...named.keys()];
+  const byAddress: RuleCondition[] = PRIVATE_HOST_PATTERNS.map((regexFilter) => excluding({ regexFilter }, hosts.map(dnrDomain)));
+  const byName: RuleCondition = excluding({ regexFilter: '^.+$', requestDomains: PRIVATE_NAME_DOMAINS }, hosts.map(dnrDomain));
+  const byNamedHost = [...named].flatMap(([host, ports]) => namedPrivateHostRules(host, ports, hosts));
   // A blocked navigation fails and the background then shows the blocked page (check private_network, from the evaluator).
-  return [...byAddress, byName].flatMap((condition) => [
-    excluding({ ...condition, resourceTypes: ['main_frame'] }, named),
-    excluding({ ...condition, resourceTypes: NON_NAVIGATION_TYPES }, named),
+  return [...byAddress, byName, ...byNamedHost].flatMap((condition) => [
+    { ...condition, resourceTypes: ['main_frame'] },
+    { ...condition, resourceTypes: NON_NAVIGATION_TYPES },
   ]);
+}
+
+/**
+ * The private hosts among policy entries (or a grant's domains), each with the ports named for it: the
+ * port written (or the scheme's), the default ports for a host written with neither (see siteKeysOf).
+ */
+export function privateEndpoints(entries: Iterable<string>): Map<string, Set<number>> {
+  const all = new Map<string, Set<number>>();
+  for (const entry of entries) {
+    const endpoint = privateEndpointOf(entry);
+    if (endpoint === null) continue;
+    const ports = all.get(endpoint.host) ?? new Set<number>();
+    for (const port of endpoint.port === null ? BARE_HOST_PORTS : [endpoint.port]) ports.add(port);
+    all.set(endpoint.host, ports);
+  }
+  // Bounded, so the rules stay within Chromium's 1,000 regex rules and RE2's 2 KB a regex: what is past
+  // the bound is refused at the floor (narrower than the evaluator, never wider).
+  const out = new Map<string, Set<number>>();
+  const hosts = [...all.keys()].filter((host) => host.length <= MAX_PRIVATE_HOST_LENGTH).sort().slice(0, MAX_PRIVATE_HOSTS);
+  for (const host of hosts) out.set(host, new Set([...all.get(host)!].sort((a, b) => a - b).slice(0, MAX_PRIVATE_PORTS)));
+  return out;
+}
+
+/** The most private hosts, and ports per host, the floor lets through for a task's names (and again for its grants). */
+export const MAX_PRIVATE_HOSTS = 8;
+export const MAX_PRIVATE_PORTS = 8;
+
+const URL_START = '^(?:https?|wss?)://(?:[^/?#@]*@)?';
+/** Where the authority ends: cheaper for RE2 than matching the rest of the URL. */
+const URL_END = '(?:[/?#]|$)';
+
+/**
+ * The longest regexes the private-host rules write, in characters: RE2 in DNR compiles each within 2 KB
+ * and the cost grows with the pattern. Measured with isRegexSupported in this setup's Chromium over hosts
+ * of 10 to 60 characters: an anchored pattern with the userinfo class (`^(?:https?|wss?)://(?:[^/?#@]*@)?host:…`)
+ * compiled up to 133 characters and failed from 136; a `[/@]host:` pattern of port alternatives up to
+ * 281 and failed from 296. A host longer than MAX_PRIVATE_HOST_LENGTH gets no rules of its own (it stays
+ * refused). e2e/private-network.spec.ts installs the largest policy the bounds allow.
+ */
+const ANCHORED_REGEX_BUDGET = 115;
+const PORT_REGEX_BUDGET = 200;
+export const MAX_PRIVATE_HOST_LENGTH = 48;
+
+/** A host in an RE2 pattern as the canonical URL writes it: IPv6 in brackets, a name's root dot allowed. */
+function hostPattern(host: string): string {
+  if (host.includes(':')) return `\\[${escapeRegex(host)}\\]`;
+  return `${escapeRegex(host)}\\.?`;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The blocks for one named private host: every port but the named ones (`localhost:3000` named: 9222,
+ * 5432 and the default ports are refused), and every subdomain (`admin.localhost`) but the named ones,
+ * which have rules of their own. The canonical URL leaves a scheme's default port out, so the default
+ * port's rule depends on the scheme: `http://localhost/` is port 80, `https://localhost/` 443.
+ */
+function namedPrivateHostRules(host: string, ports: ReadonlySet<number>, named: readonly string[]): RuleCondition[] {
+  const h = hostPattern(host);
+  const domain = dnrDomain(host);
+  // RE2 in DNR compiles each regex within 2 KB (isRegexSupported): a port set as one
+  // anchored pattern with a userinfo class and both scheme groups did not fit even for two ports. So each
+  // part is a rule of its own, and the other ports' rule is kept to the host by `requestDomains` rather
+  // than by anchoring the whole URL (a path that spells `/localhost:9222` on the named host is refused too).
+  const others = packAlternatives(portsOutside([...ports].map(String)), PORT_REGEX_BUDGET - `[/@]${h}:`.length);
+  const rules: RuleCondition[] = others.map((alternatives) => ({ regexFilter: `[/@]${h}:${alternatives}`, requestDomains: [domain] }));
+  if (!ports.has(80)) rules.push({ regexFilter: `^(?:http|ws)://(?:[^/?#@]*@)?${h}${URL_END}`, requestDomains: [domain] });
+  if (!ports.has(443)) rules.push({ regexFilter: `^(?:https|wss)://(?:[^/?#@]*@)?${h}${URL_END}`, requestDomains: [domain] });
+  if (!host.includes(':') && !/^[0-9.]+$/.test(host)) {
+    const inside = named.filter((other) => other.endsWith(`.${host}`));
+    rules.push(excluding({ regexFilter: `${URL_START}[^/?#@:\\[\\]]+\\.${h}(?::[0-9]+)?${URL_END}` }, inside));
+  }
+  return rules;
+}
+
+/**
+ * RE2 for a port that is none of `ports`, as alternatives to be read from the port's first digit on:
+ * the port leaves the trie of the listed ports at some digit, or ends on a strict prefix of one (a
+ * canonical http(s)/ws(s) URL always has a path, so `/` follows the port). RE2 has no lookahead, so "not
+ * 3000" is written out: `[0-24-9]`, `3[1-9]`, `30[1-9]`, `300[1-9]`, `3000[0-9]`, `3/`, `30/`, `300/`.
+ * Flat, so they can be packed into as many rules as RE2's 2 KB per regex needs (`packAlternatives`).
+ */
+export function portsOutside(ports: readonly string[]): string[] {
+  interface Node {
+    end: boolean;
+    next: Map<string, Node>;
+  }
+  const root: Node = { end: false, next: new Map() };
+  for (const port of ports) {
+    let node = root;
+    for (const digit of port) {
+      let child = node.next.get(digit);
+      if (child === undefined) node.next.set(digit, (child = { end: false, next: new Map() }));
+      node = child;
+    }
+    node.end = true;
+  }
+  const out: string[] = [];
+  const visit = (node: Node, prefix: string): void => {
+    const others = [...'0123456789'].filter((d) => !node.next.has(d));
+    if (others.length > 0) out.push(`${prefix}${others.length === 10 ? '[0-9]' : others.length === 1 ? others[0] : `[${others.join('')}]`}`);
+    if (prefix !== '' && !node.end) out.push(`${prefix}/`);
+    for (const [digit, child] of [...node.next].sort(([x], [y]) => x.localeCompare(y))) visit(child, `${prefix}${digit}`);
+  };
+  visit(root, '');
+  return out;
+}
+
+/** Alternatives in groups of at most `budget` characters, one regex each (see ANCHORED_REGEX_BUDGET). */
+function packAlternatives(alternatives: readonly string[], budget: number): string[] {
+  const groups: string[][] = [];
+  let size = Infinity;
+  for (const alternative of alternatives) {
+    if (size + alternative.length + 1 > budget) {
+      groups.push([]);
+      size = 0;
+    }
+    groups.at(-1)!.push(alternative);
+    size += alternative.length + 1;
+  }
+  return groups.map((group) => (group.length === 1 ? group[0]! : `(?:${group.join('|')})`));
 }
 
 /**

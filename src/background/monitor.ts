@@ -2,6 +2,7 @@ import type { RequestKind, ToolCall } from '../core/call';
 import { BROWSER_TOOLS } from '../core/call';
 import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type DecisionRecord } from '../core/decision';
+import { siteKeyOf } from '../core/addresses';
 import { registrableDomain } from '../core/domains';
 import type { evaluateBrowserAction } from '../core/evaluator';
 import type { TaskPolicy } from '../core/policy';
@@ -473,7 +474,7 @@ export class Monitor {
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
   async auditFloorBlock(blockedUrl: string, check: string, reason: string, tabId: number): Promise<void> {
     await this.ready;
-    const domain = registrableDomain(blockedUrl);
+    const domain = siteKeyOf(blockedUrl);
     const parsedCheck = CheckSchema.safeParse(check);
     const record: DecisionRecord = {
       decision: 'BLOCK',

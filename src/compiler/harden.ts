@@ -1,7 +1,7 @@
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
-import { registrableDomain } from '../core/domains';
+import { privateEndpointOf, siteKeyOf } from '../core/addresses';
 import type { Removal } from './report';
 import { POLICY_VERSION, TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
@@ -375,11 +375,18 @@ function keepRecipients(p: PermissionDraft, cls: RiskClass, bound: WordsBound, r
 function keepDomains(list: readonly string[], bound: WordsBound, removed: Removal[]): Map<string, Clause> {
   const out = new Map<string, Clause>();
   for (const raw of list) {
-    const site = raw.includes('*') || raw.includes('@') ? null : registrableDomain(raw);
+    const site = raw.includes('*') || raw.includes('@') ? null : siteKeyOf(raw);
     const clause = site === null ? undefined : bound.domains.get(site);
-    if (site === null || clause === undefined) {
-      removed.push({ ref: `domains:${raw}`, why: raw.includes('*') ? 'wildcards are never granted' : 'not written as a host in the user\'s words' });
-    } else out.set(site, clause);
+    if (site !== null && clause !== undefined) {
+      out.set(site, clause);
+      continue;
+    }
+    // A private host is named with the port the user wrote: a draft that left the port out (`localhost`
+    // for "localhost:3000") gets the ports of that host in the user's words, never another.
+    const endpoint = site === null ? null : privateEndpointOf(raw);
+    const written = endpoint === null || endpoint.port !== null ? [] : [...bound.domains].filter(([key]) => privateEndpointOf(key)?.host === endpoint.host);
+    for (const [key, c] of written) out.set(key, c);
+    if (written.length === 0) removed.push({ ref: `domains:${raw}`, why: raw.includes('*') ? 'wildcards are never granted' : 'not written as a host in the user\'s words' });
   }
   return out;
 }

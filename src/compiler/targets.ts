@@ -1,6 +1,6 @@
 import { parse } from 'tldts';
-import { privateHostOf } from '../core/addresses';
-import { hostOf, registrableDomain } from '../core/domains';
+import { privateHostOf, siteKeyOf } from '../core/addresses';
+import { hostOf } from '../core/domains';
 import { FILE_EXTENSIONS } from '../core/items';
 
 /**
@@ -25,6 +25,7 @@ const IPV4_HOST = /^\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:[/?#].*)?$/;
 /** A host as a URL parser returns an IPv4 address. */
 const IPV4_ADDRESS = /^\d{1,3}(?:\.\d{1,3}){3}$/;
 const URL_SCHEME = /^https?:\/\//i;
+const LOCALHOST_PORT = /^localhost:\d{1,5}(?:[/?#].*)?$/i;
 const PATH = /^(?:~\/|~$|\/|[a-z]:\\)/i;
 /** A lower-case word, a dot, then a capitalised word: two sentences run together ("Bob.Book", "invoice.Pay"). */
 const RUN_ON = /[a-z]\.[A-Z][a-z]+$/;
@@ -81,7 +82,8 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   if (EMAIL.test(text)) return { kind: 'email', value: text.toLowerCase() };
   if (IBAN_COMPACT.test(text)) return { kind: 'iban', value: text.toLowerCase() };
   if (URL_SCHEME.test(text)) {
-    const site = registrableDomain(text);
+    // A private host is named with its port (`http://localhost:3000` names that port only; see addresses.ts).
+    const site = siteKeyOf(text);
     return site === null ? null : { kind: 'domain', value: site };
   }
   if (text.includes('@')) return null;
@@ -100,7 +102,12 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
     if (bare && RUN_ON.test(text)) return null;
     const lastLabel = host.slice(host.lastIndexOf('.') + 1);
     if (bare && FILE_EXTENSIONS.has(lastLabel)) return null;
-    const site = registrableDomain(host);
+    const site = siteKeyOf(text);
+    return site === null ? null : { kind: 'domain', value: site };
+  }
+  // `localhost:3000`, as a developer writes a local server: that name and port (a bare `localhost` is a word).
+  if (LOCALHOST_PORT.test(text)) {
+    const site = siteKeyOf(text);
     return site === null ? null : { kind: 'domain', value: site };
   }
   return null;
@@ -156,8 +163,8 @@ export function extractTargets(text: string): TargetToken[] {
     const target = classifyChunk(written);
     if (target === null) continue;
     const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, start - 30), start))?.[1]?.toLowerCase();
-    if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && before !== undefined && NUMBER_BEFORE.has(before)) continue;
-    if (target.kind === 'domain' && IPV4_ADDRESS.test(target.value) && !namesPlace(text, start, written)) continue;
+    if (target.kind === 'domain' && IPV4_ADDRESS.test(hostOf(target.value) ?? '') && before !== undefined && NUMBER_BEFORE.has(before)) continue;
+    if (target.kind === 'domain' && IPV4_ADDRESS.test(hostOf(target.value) ?? '') && !namesPlace(text, start, written)) continue;
     if (target.kind === 'domain' && isFileLike(written) && !namesSite(text, start, out.at(-1))) continue;
     out.push({ ...target, start, end });
   }

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { hostOf } from './domains';
+import { hostOf, registrableDomain } from './domains';
 
 /**
  * Whether a URL's host is on the private network: the user's machine, router, intranet or a cloud
@@ -103,4 +103,89 @@ function embeddedV4(v6: ipaddr.IPv6, range: string): ipaddr.IPv4 | null {
   if (range === 'unspecified' || range === 'loopback') return null;
   const four = range === '6to4' ? bytes.slice(2, 6) : bytes.slice(12, 16);
   return ipaddr.fromByteArray(four) as ipaddr.IPv4;
+}
+
+/**
+ * A private host as the task may name it: exactly one host and one port. `port` is the port written, or
+ * the scheme's default (`http://localhost/` is port 80, `wss://router.lan/` 443); null for a bare host
+ * written with neither, which names the default ports (80 and 443). Nothing else is implied: `localhost`
+ * does not name `127.0.0.1`, `[::1]` or `admin.localhost`, and port 3000 does not name 9222.
+ */
+export interface PrivateEndpoint {
+  /** As in PrivateHost: canonical, IPv6 without brackets. */
+  host: string;
+  port: number | null;
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'ws:': 80, 'https:': 443, 'wss:': 443, 'ftp:': 21 };
+/** The ports a private host named without a port and without a scheme opens: the web's two. */
+export const BARE_HOST_PORTS: readonly number[] = [80, 443];
+const WRITTEN_SCHEME = /^\s*[a-z][a-z0-9+.-]*:\/\//i;
+
+/**
+ * The private endpoint a URL or host reaches, or null when it is not private. `singleLabel` as in
+ * privateHostOf; a bare host written with a port (`router:8080`) counts as one anyway, as a URL would.
+ */
+export function privateEndpointOf(urlOrHost: string, { singleLabel = true }: { singleLabel?: boolean } = {}): PrivateEndpoint | null {
+  // The host first: most URLs are public, and for them nothing more is parsed.
+  const found = privateHostOf(urlOrHost);
+  if (found === null) return null;
+  const written = WRITTEN_SCHEME.test(urlOrHost);
+  let port: number | null;
+  if (written) {
+    const url = parseUrl(urlOrHost.trim());
+    if (url === null) return null;
+    port = url.port !== '' ? Number(url.port) : (DEFAULT_PORTS[url.protocol] ?? null);
+  } else {
+    // The URL parser drops a port equal to the scheme's default: read it under both schemes.
+    const bare = bareUrl(urlOrHost);
+    const p = bare === null ? '' : parseUrl(`http://${bare}`)?.port || parseUrl(`https://${bare}`)?.port;
+    port = p ? Number(p) : null;
+  }
+  if (!singleLabel && !written && port === null && privateHostOf(urlOrHost, { singleLabel: false }) === null) return null;
+  return { host: found.host, port };
+}
+
+function parseUrl(text: string): URL | null {
+  try {
+    return new URL(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A bare host as the authority of an http URL (`::1` gets its brackets), or null when it has a path's `//`. */
+function bareUrl(input: string): string | null {
+  const text = input.trim().replace(/^\/\//, '');
+  if (text === '') return null;
+  return /^[^/[]*:[^/]*:/.test(text) && ipaddr.IPv6.isValid(text.split('/')[0]!) ? `[${text}]` : text;
+}
+
+/** `localhost:3000`, `[::1]:3000`; a bare host (`localhost`, `::1`) when the port is null. */
+export function endpointKey({ host, port }: PrivateEndpoint): string {
+  if (port === null) return host;
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/**
+ * What an action's target is, as the policy lists it: for a private host its exact endpoint
+ * (`localhost:3000`, see PrivateEndpoint), otherwise the registrable domain. Null for a non-network URL.
+ * A bare host written without a port is single-label-private only with `singleLabel` (see privateHostOf).
+ */
+export function siteKeyOf(urlOrHost: string, { singleLabel = true }: { singleLabel?: boolean } = {}): string | null {
+  const endpoint = privateEndpointOf(urlOrHost, { singleLabel });
+  return endpoint !== null ? endpointKey(endpoint) : registrableDomain(urlOrHost);
+}
+
+/**
+ * The targets a policy entry names (domain list, a constraint's domains, a grant's domains): for a
+ * private host exactly its endpoint, or, for one written without a port, its default ports and the bare
+ * host (a host argument with no port: `ssh nas.lan`); otherwise its registrable domain. A policy stored
+ * before ports were kept (`localhost`, version 2) so reads as the default ports: narrower, never wider.
+ */
+export function siteKeysOf(entry: string): string[] {
+  const endpoint = privateEndpointOf(entry);
+  if (endpoint === null) return [registrableDomain(entry) ?? entry.toLowerCase()];
+  if (endpoint.port !== null) return [endpointKey(endpoint)];
+  return [endpoint.host, ...BARE_HOST_PORTS.map((port) => endpointKey({ host: endpoint.host, port }))];
 }

@@ -8,7 +8,10 @@ export type ClassifierLayer = (typeof CLASSIFIER_LAYERS)[number];
 export interface Targets {
   /** E-mail addresses and account identifiers (IBANs, account numbers), lower-cased. */
   recipients: string[];
-  /** Registrable domains (or IP literals) the action reaches. */
+  /**
+   * Registrable domains (or IP literals) the action reaches; a private host as its exact endpoint,
+   * `localhost:3000` (see addresses.ts, siteKeyOf).
+   */
   domains: string[];
   /** Local file paths read or written. */
   paths: string[];

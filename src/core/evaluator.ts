@@ -3,9 +3,9 @@ import { ToolCallSchema, type ToolCall } from './call';
 import { emptyTargets, type Classification, type Targets } from './classification';
 import { classifyWeb, type Classifier } from './classifier';
 import type { Check, Decision, EvaluatorRecord } from './decision';
-import { hostOf, registrableDomain } from './domains';
+import { hostOf } from './domains';
 import { orgAsks, orgDenies, type OrgFloor } from './org';
-import { privateHostOf } from './addresses';
+import { privateHostOf, siteKeyOf, siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
@@ -109,14 +109,15 @@ function indexOf(policy: TaskPolicy): PolicyIndex {
       deny: sets(policy.deny),
       requireApproval: sets(policy.requireApproval),
       recipients: new Set(lower(policy.recipients)),
-      domains: new Set((policy.domains ?? []).map(canonicalDomain)),
+      domains: new Set((policy.domains ?? []).flatMap(siteKeysOf)),
     };
     indexes.set(policy, index);
   }
   return index;
 }
 
-const canonicalDomain = (d: string) => registrableDomain(d) ?? d.toLowerCase();
+/** The targets a list of policy entries names (a private host's exact endpoints, see addresses.ts). */
+const keysOf = (entries: readonly string[]): string[] => entries.flatMap(siteKeysOf);
 
 /** What a consequential class does, for a site-binding question ("send to alice@x.test on mail.test?"). */
 const ACTION_VERB: Partial<Record<RiskClass, string>> = {
@@ -167,13 +168,17 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
  * a single-label name counts only inside a URL (see privateHostOf).
  */
 function unnamedPrivateHost(policy: TaskPolicy, index: PolicyIndex, c: Classification): { shown: string; range: string } | null {
-  const urls = c.urls.filter((url) => schemeOf(url).use === 'network').map((url) => ({ candidate: url, found: privateHostOf(url) }));
-  const hosts = c.targets.domains.map((domain) => ({ candidate: domain, found: privateHostOf(domain, { singleLabel: false }) }));
-  for (const { candidate, found } of [...urls, ...hosts]) {
+  // A private host is named down to its port: `localhost:3000` names neither `localhost:9222`,
+  // `admin.localhost:3000` nor `127.0.0.1:3000` (addresses.ts, siteKeysOf).
+  const urls = c.urls.filter((url) => schemeOf(url).use === 'network').map((url) => ({ candidate: url, found: privateHostOf(url), key: () => siteKeyOf(url) }));
+  const hosts = c.targets.domains.map((domain) => ({ candidate: domain, found: privateHostOf(domain, { singleLabel: false }), key: () => domain }));
+  let fromConstraints: Set<string> | null = null;
+  for (const { candidate, found, key } of [...urls, ...hosts]) {
     if (found === null) continue;
-    const site = canonicalDomain(found.host);
-    if (index.domains.has(site) || policy.constraints.some((k) => (k.domains ?? []).some((d) => canonicalDomain(d) === site))) continue;
-    return { shown: originOf(candidate) ?? found.host, range: found.range };
+    fromConstraints ??= new Set(keysOf(policy.constraints.flatMap((k) => k.domains ?? [])));
+    const named = key();
+    if (named !== null && (index.domains.has(named) || fromConstraints.has(named))) continue;
+    return { shown: originOf(candidate) ?? candidate, range: found.range };
   }
   return null;
 }
@@ -382,7 +387,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
       const reached = targets.recipients.length === 0 ? 'no readable recipient' : `recipient not among ${k.recipients.join(', ')}`;
       return decide('ASK_USER', 'argument_constraints', reached, `constraints:${k.id}`);
     }
-    if (k.domains && !targets.domains.every((d) => k.domains!.some((a) => canonicalDomain(a) === d))) {
+    if (k.domains && !targets.domains.every((d) => keysOf(k.domains!).includes(d))) {
       return decide('ASK_USER', 'argument_constraints', `domain not among ${k.domains.join(', ')}`, `constraints:${k.id}`);
     }
     if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
@@ -455,7 +460,7 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   //    target — "Reply to alice@x.test" rarely names the mail site. Approval grants that site for
   //    that target only (grants.ts); anything else off the list still blocks.
   if (targets.domains.length > 0) {
-    const fromConstraints = constraints.flatMap((k) => k.domains ?? []).map(canonicalDomain);
+    const fromConstraints = keysOf(constraints.flatMap((k) => k.domains ?? []));
     const off = targets.domains.filter((d) => !index.domains.has(d) && !fromConstraints.includes(d));
     if (off.length > 0) {
       const boundTargets = [...targets.recipients, ...(constraints.some((k) => k.items !== undefined) ? targets.items : [])];

@@ -133,7 +133,13 @@ export const TaskPolicySchema = z.strictObject({
   allow: z._default(ListingSchema, { tools: [], capabilities: [], classes: [] }),
   deny: z._default(ListingSchema, { tools: [], capabilities: [], classes: [] }),
   constraints: z._default(z.array(ConstraintSchema), []),
-  /** Task-wide allowlists. `domains: null` = reading is not limited to a list of sites. */
+  /**
+   * Task-wide allowlists. `domains: null` = reading is not limited to a list of sites. A private host is
+   * listed as its exact endpoint, `localhost:3000`; one without a port names its default ports (80, 443)
+   * and no other port or subdomain (addresses.ts, siteKeysOf; the same in constraints' and grants'
+   * domains). Policies stored before ports were kept list `localhost` for every port: they now read as
+   * the default ports — narrower, never wider, so the format's version is unchanged.
+   */
   recipients: z._default(z.array(NonEmpty), []),
   domains: z._default(z.nullable(z.array(NonEmpty)), []),
   paths: z._default(z.array(NonEmpty), []),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_TYPES, buildSessionRules, DEPENDENCY_TYPES, PRIVATE_HOST_PATTERNS, privateNetworkRules, type Rule } from '../../src/background/dnr';
+import fc from 'fast-check';
+import { ALL_TYPES, buildSessionRules, DEPENDENCY_TYPES, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS, portsOutside, privateNetworkRules, type Rule } from '../../src/background/dnr';
 import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '../../src/background/rebinding';
+import { NUM_RUNS } from '../support/arbitraries';
 import { makePolicy } from '../support/policy';
 
 const EXT = 'abcdefghijklmnopabcdefghijklmnop';
@@ -68,11 +70,118 @@ describe('privateNetworkRules', () => {
     },
   );
 
-  it('excludes the hosts the task names, IPv6 in brackets as DNR writes them', () => {
-    const named = makePolicy({ domains: ['127.0.0.1', 'localhost'], constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: ['::1'] }] });
-    for (const condition of privateNetworkRules({ policy: named, floorWriteDomains: ['wiki.corp.internal'] })) {
-      expect(condition.excludedRequestDomains).toEqual(['127.0.0.1', '[::1]', 'corp.internal', 'localhost']);
-    }
+  it('leaves out exactly the private hosts the task names (IPv6 in brackets as DNR writes them), not their sites', () => {
+    const named = makePolicy({ domains: ['127.0.0.1:8080', 'localhost:3000', 'news.test'], constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: ['[::1]:3000'] }] });
+    const general = privateNetworkRules({ policy: named, floorWriteDomains: ['wiki.corp.internal:80'] }).filter((c) => c.regexFilter === '^.+$' || PRIVATE_HOST_PATTERNS.includes(c.regexFilter ?? ''));
+    expect(general).toHaveLength(2 * (PRIVATE_HOST_PATTERNS.length + 1));
+    for (const condition of general) expect(condition.excludedRequestDomains).toEqual(['127.0.0.1', '[::1]', 'localhost', 'wiki.corp.internal']);
+  });
+
+  it(`keeps within Chromium's regex rules: past ${MAX_PRIVATE_HOSTS} hosts or ${MAX_PRIVATE_PORTS} ports a host, the rest is refused (narrower)`, () => {
+    const many = Array.from({ length: 40 }, (_, i) => `nas${String(i).padStart(2, '0')}.lan:${8000 + i}`);
+    const ports = Array.from({ length: 40 }, (_, i) => `localhost:${10000 + i * 7}`);
+    const rules = buildSessionRules({ policy: makePolicy({ domains: null, constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: [...many, ...ports] }] }) }, TABS, EXT);
+    expect(rules.filter((r) => r.condition.regexFilter !== undefined).length).toBeLessThan(700);
+    expect(floorAllows(rules, 'http://nas00.lan:8000/', 'xmlhttprequest')).toBe(true);
+    expect(floorAllows(rules, 'http://nas39.lan:8039/', 'xmlhttprequest')).toBe(false);
+    expect(floorAllows(rules, 'http://localhost:10000/', 'xmlhttprequest')).toBe(true);
+    expect(floorAllows(rules, 'http://localhost:10273/', 'xmlhttprequest')).toBe(false);
+    expect(floorAllows(rules, 'http://localhost:10001/', 'xmlhttprequest')).toBe(false);
+  });
+});
+
+/**
+ * declarativeNetRequest as Chromium applies it, for the rules of the guarded tabs: the highest-priority
+ * matching rule decides, an allow winning a tie; `requestDomains` match a host and its subdomains; regexes
+ * are case-insensitive and read the canonical URL. What the floor does with the page hooks removed.
+ */
+function floorAllows(rules: Rule[], url: string, type: string, method = 'get'): boolean {
+  const href = new URL(url).href;
+  const host = new URL(url).hostname;
+  const onDomain = (list: string[] | undefined) => list !== undefined && list.some((d) => host === d || host.endsWith(`.${d}`));
+  const matching = rules.filter((r) => {
+    const c = r.condition;
+    if (c.tabIds?.includes(-1)) return false;
+    if (c.resourceTypes !== undefined && !c.resourceTypes.includes(type as never)) return false;
+    if (c.requestMethods !== undefined && !c.requestMethods.includes(method as never)) return false;
+    if (c.requestDomains !== undefined && !onDomain(c.requestDomains)) return false;
+    if (onDomain(c.excludedRequestDomains)) return false;
+    if (c.responseHeaders !== undefined) return false;
+    if (c.urlFilter !== undefined && !href.includes(c.urlFilter)) return false;
+    return c.regexFilter === undefined || new RegExp(c.regexFilter, 'i').test(href);
+  });
+  const decisive = matching.filter((r) => r.action.type === 'allow' || r.action.type === 'block').sort((a, b) => b.priority! - a.priority! || (a.action.type === 'allow' ? -1 : 1));
+  return decisive[0]?.action.type !== 'block';
+}
+
+describe('a private host the task names opens that host and port only (the floor, hooks removed)', () => {
+  const WRITES = { ceilings: { EXTERNAL_WRITE: 'allow' as const }, allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE' as const] } };
+  const dev = buildSessionRules({ policy: makePolicy({ domains: ['localhost:3000'], ...WRITES }) }, TABS, EXT);
+
+  it.each([
+    ['http://localhost:3000/build/status', 'xmlhttprequest'],
+    ['http://localhost:3000/', 'main_frame'],
+    ['https://localhost:3000/', 'xmlhttprequest'],
+    ['ws://localhost:3000/_hmr', 'websocket'],
+    ['http://LOCALHOST:3000/x', 'script'],
+  ])('lets %s (%s) through', (url, type) => {
+    expect(floorAllows(dev, url, type)).toBe(true);
+  });
+
+  it.each([
+    ['http://localhost:9222/json/version', 'xmlhttprequest'],
+    ['ws://localhost:9222/devtools/browser/x', 'websocket'],
+    ['http://localhost:5432/', 'main_frame'],
+    ['http://localhost/', 'main_frame'],
+    ['https://localhost/', 'xmlhttprequest'],
+    ['http://localhost:30000/', 'xmlhttprequest'],
+    ['http://localhost:300/', 'xmlhttprequest'],
+    ['http://localhost:3001/', 'image'],
+    ['http://localhost.:9222/json', 'xmlhttprequest'],
+    ['http://user@localhost:9222/json', 'xmlhttprequest'],
+    ['http://admin.localhost:3000/', 'main_frame'],
+    ['http://admin.localhost/', 'xmlhttprequest'],
+    ['http://a.b.localhost:3000/', 'sub_frame'],
+    ['http://127.0.0.1:3000/', 'xmlhttprequest'],
+    ['http://127.0.0.1:8080/', 'main_frame'],
+    ['http://2130706433:3000/', 'xmlhttprequest'],
+    ['http://0x7f.1:9222/', 'xmlhttprequest'],
+    ['http://[::1]:3000/', 'xmlhttprequest'],
+    ['http://[::ffff:127.0.0.1]:3000/', 'xmlhttprequest'],
+  ])('refuses %s (%s)', (url, type) => {
+    expect(floorAllows(dev, url, type)).toBe(false);
+  });
+
+  it('names each host with its own ports: several hosts, subdomains named apart, IPv6, a host without a port', () => {
+    const named = ['localhost:3000', 'localhost:5173', 'api.localhost:8080', '[::1]:4000', '192.168.1.1'];
+    const rules = buildSessionRules({ policy: makePolicy({ domains: null, constraints: [{ id: 'k', riskClass: 'EXTERNAL_WRITE', domains: named }] }) }, TABS, EXT);
+    for (const url of ['http://localhost:3000/', 'http://localhost:5173/', 'http://api.localhost:8080/', 'http://[::1]:4000/', 'http://192.168.1.1/', 'https://192.168.1.1/']) expect(floorAllows(rules, url, 'main_frame'), url).toBe(true);
+    for (const url of ['http://localhost:8080/', 'http://api.localhost:3000/', 'http://x.api.localhost:8080/', 'http://[::1]:3000/', 'http://192.168.1.1:8080/', 'http://192.168.1.2/', 'http://localhost/']) expect(floorAllows(rules, url, 'main_frame'), url).toBe(false);
+  });
+
+  it('a user grant for a private host lifts the floor for that host and port only', () => {
+    const grant = { id: 'g', tool: 'browser.request', capability: 'web.read', riskClass: 'READ' as const, domains: ['localhost:3000'], maxCalls: null, issuedAt: 0 };
+    const rules = buildSessionRules({ policy: makePolicy({ domains: null, grants: [grant] }) }, TABS, EXT);
+    expect(floorAllows(rules, 'http://localhost:3000/status', 'xmlhttprequest')).toBe(true);
+    for (const url of ['http://localhost:9222/json', 'http://admin.localhost:3000/', 'http://127.0.0.1:3000/', 'http://localhost/']) expect(floorAllows(rules, url, 'xmlhttprequest'), url).toBe(false);
+    // A grant stored before ports were kept (`localhost`) covers the default ports only.
+    const legacy = buildSessionRules({ policy: makePolicy({ domains: null, grants: [{ ...grant, domains: ['localhost'] }] }) }, TABS, EXT);
+    expect(floorAllows(legacy, 'http://localhost/', 'xmlhttprequest')).toBe(true);
+    expect(floorAllows(legacy, 'https://localhost/', 'xmlhttprequest')).toBe(true);
+    for (const url of ['http://localhost:9222/json', 'http://admin.localhost/']) expect(floorAllows(legacy, url, 'xmlhttprequest'), url).toBe(false);
+  });
+});
+
+describe('portsOutside (RE2 without lookahead, checked with JS RegExp)', () => {
+  it('matches a port and the path after it (a canonical URL always has one) exactly when the port is not listed', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 1, max: 65535 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 99999 }), fc.constantFrom('/', '/x', '/?q', '/#f'), (ports, candidate, after) => {
+        const re = new RegExp(`^:(?:${portsOutside(ports.map(String)).join('|')})`);
+        const probes = [candidate, ...ports, ...ports.map((p) => p * 10 + 1), ...ports.map((p) => Math.floor(p / 10)), ...ports.map((p) => p + 1)].filter((p) => p > 0).map(String);
+        for (const probe of probes) expect(re.test(`:${probe}${after}`), `${probe}${after} vs ${ports.join()}`).toBe(!ports.map(String).includes(probe));
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 });
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { privateHostOf } from '../../src/core/addresses';
+import { privateEndpointOf, privateHostOf, siteKeyOf, siteKeysOf } from '../../src/core/addresses';
+import { classifyWeb } from '../../src/core/classifier';
+import { grantFor } from '../../src/core/grants';
+import { evaluate } from '../../src/tools';
+import { initialState } from '../../src/core/policy';
+import { makePolicy } from '../support/policy';
 import { schemeOf } from '../../src/core/schemes';
 
 describe('privateHostOf: the host the browser connects to, in every spelling it accepts', () => {
@@ -80,5 +85,57 @@ describe('schemeOf: one allowlist, read as the WHATWG parser reads a scheme', ()
     ['view-source:https://a.test/', 'view-source:', 'forbidden'],
   ])('%j → %s %s', (url, scheme, use) => {
     expect(schemeOf(url)).toEqual({ scheme, use });
+  });
+});
+
+describe('exact targets: a private host is one host and one port', () => {
+  it.each([
+    ['http://localhost:3000/build', 'localhost', 3000, 'localhost:3000'],
+    ['ws://localhost:3000/_hmr', 'localhost', 3000, 'localhost:3000'],
+    ['https://LOCALHOST.:3000/', 'localhost', 3000, 'localhost:3000'],
+    ['http://localhost:03000/', 'localhost', 3000, 'localhost:3000'],
+    ['http://localhost/', 'localhost', 80, 'localhost:80'],
+    ['https://localhost/', 'localhost', 443, 'localhost:443'],
+    ['wss://router.lan/', 'router.lan', 443, 'router.lan:443'],
+    ['http://2130706433:9222/json', '127.0.0.1', 9222, '127.0.0.1:9222'],
+    ['http://0x7f.1/', '127.0.0.1', 80, '127.0.0.1:80'],
+    ['http://[::1]:3000/', '::1', 3000, '[::1]:3000'],
+    ['http://[::ffff:127.0.0.1]:3000/', '::ffff:7f00:1', 3000, '[::ffff:7f00:1]:3000'],
+    ['http://admin.localhost:3000/', 'admin.localhost', 3000, 'admin.localhost:3000'],
+    ['http://router:8080/', 'router', 8080, 'router:8080'],
+    ['localhost:3000', 'localhost', 3000, 'localhost:3000'],
+    ['localhost:80', 'localhost', 80, 'localhost:80'],
+    ['[::1]:443', '::1', 443, '[::1]:443'],
+    ['nas.lan', 'nas.lan', null, 'nas.lan'],
+  ])('%s is %s port %s (%s)', (url, host, port, key) => {
+    expect(privateEndpointOf(url)).toEqual({ host, port });
+    expect(siteKeyOf(url)).toBe(key);
+  });
+
+  it('a public host keeps its registrable domain, port or not', () => {
+    expect(privateEndpointOf('http://www.news.test:8080/')).toBeNull();
+    expect(siteKeyOf('http://www.news.test:8080/')).toBe('news.test');
+    expect(siteKeysOf('news.test')).toEqual(['news.test']);
+  });
+
+  it('an entry without a port names the default ports (and the bare host), never another port or name', () => {
+    expect(siteKeysOf('localhost')).toEqual(['localhost', 'localhost:80', 'localhost:443']);
+    expect(siteKeysOf('::1')).toEqual(['::1', '[::1]:80', '[::1]:443']);
+    expect(siteKeysOf('http://localhost:3000/x')).toEqual(['localhost:3000']);
+    expect(siteKeysOf('https://localhost')).toEqual(['localhost:443']);
+  });
+
+  it('an approval of one private host and port grants that host and port only', () => {
+    const policy = makePolicy({ domains: null });
+    const read = (url: string) => ({ tool: 'browser.navigate', args: { url } });
+    const asked = evaluate(policy, initialState(), read('http://localhost:9222/json/version'), 1).record;
+    expect(asked).toMatchObject({ decision: 'ASK_USER', check: 'private_network', targets: { domains: ['localhost:9222'] } });
+    const granted = makePolicy({ domains: null, grants: [grantFor('task-1', asked.tool, asked, 'task', 1)] });
+    const decide = (url: string) => evaluate(granted, initialState(), read(url), 2).record.decision;
+    expect(decide('http://localhost:9222/json/list')).toBe('ALLOW');
+    // A read of the port is not a WebSocket to it (another tool, another class).
+    expect(evaluate(granted, initialState(), { tool: 'browser.request', args: { method: 'GET', url: 'ws://localhost:9222/devtools/browser/x', kind: 'websocket' } }, 2).record.decision).toBe('BLOCK');
+    for (const url of ['http://localhost:5432/', 'http://localhost/', 'http://127.0.0.1:9222/', 'http://[::1]:9222/', 'http://admin.localhost:9222/']) expect(decide(url), url).toBe('ASK_USER');
+    expect(classifyWeb({ tool: 'browser.navigate', args: { url: 'http://localhost:9222/' } }).targets.domains).toEqual(['localhost:9222']);
   });
 });

@@ -92,11 +92,26 @@ describe('theorems of the private-network rule', () => {
     );
   });
 
-  it('naming the canonical address lets reads of every spelling of it through', () => {
+  it('naming the canonical address and port lets reads of every spelling of it through, at that port only', () => {
+    fc.assert(
+      fc.property(spelledAddress, fc.integer({ min: 1, max: 65535 }), ([n, host, port], other) => {
+        const at = port ?? 80;
+        const named = makePolicy({ domains: [`${dotted(n)}:${at}`] });
+        expect(decide(named, navigate(urlOf(host, port)))).toMatchObject({ decision: 'ALLOW', check: 'allowed' });
+        fc.pre(other !== at);
+        expect(decide(named, navigate(urlOf(host, other)))).toMatchObject({ decision: 'ASK_USER', check: 'private_network' });
+      }),
+      params,
+    );
+  });
+
+  it('naming the address without a port names its default ports only', () => {
     fc.assert(
       fc.property(spelledAddress, ([n, host, port]) => {
         const named = makePolicy({ domains: [dotted(n)] });
-        expect(decide(named, navigate(urlOf(host, port)))).toMatchObject({ decision: 'ALLOW', check: 'allowed' });
+        const expected = port === undefined || port === 80 ? 'ALLOW' : 'ASK_USER';
+        expect(decide(named, navigate(urlOf(host, port))).decision).toBe(expected);
+        expect(decide(named, navigate(`https://${host}/`)).decision).toBe('ALLOW');
       }),
       params,
     );

@@ -1,6 +1,6 @@
 import { amountOfNumber, amountTarget, currencyOf, fromMinorUnits, parseAmount, parseQuantity, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from '../amounts';
 import type { Targets } from '../classification';
-import { registrableDomain } from '../domains';
+import { siteKeyOf } from '../addresses';
 
 /**
  * Targets from arguments and bodies. Only recipient-like keys yield recipients and only URL/host
@@ -153,7 +153,8 @@ export function addUnique(into: string[], values: Iterable<string>): void {
 
 export function addUrl(into: Collected, url: string): void {
   addUnique(into.urls, [url]);
-  const domain = registrableDomain(url);
+  // A private host is its endpoint (`localhost:3000`): the task names a port, not every service on the machine.
+  const domain = siteKeyOf(url);
   if (domain !== null) addUnique(into.domains, [domain]);
 }
 
@@ -174,7 +175,7 @@ export function addQueryItems(into: Collected, url: string): void {
 }
 
 export function addHost(into: Collected, host: string): void {
-  const domain = registrableDomain(host);
+  const domain = siteKeyOf(host, { singleLabel: false });
   if (domain !== null) addUnique(into.domains, [domain]);
 }
 
