@@ -146,6 +146,8 @@ async function beyondTheDevServer(browser: AgentBrowser, dev: TestServer, debug:
           s.onerror = () => done(0);
           setTimeout(done, 2_000);
         });
+      // A shared worker's requests have no tab: the floor judges them by the page's site that started it.
+      new SharedWorker(URL.createObjectURL(new Blob([`fetch(${JSON.stringify(at('localhost', debugPort, 'worker-other-port'))}, { mode: 'no-cors' }).catch(() => 0);`], { type: 'text/javascript' })));
       return Promise.all([
         get(at('localhost', debugPort, 'other-port')),
         socket(`ws://localhost:${debugPort}/devtools?via=ws-other-port`),
@@ -163,7 +165,7 @@ async function beyondTheDevServer(browser: AgentBrowser, dev: TestServer, debug:
   await quiet(page);
   const count = (server: TestServer, via: string) => server.requests().filter((r) => r.query.includes(`via=${via}`)).length;
   return {
-    ...Object.fromEntries(['other-port', 'ws-other-port', 'redirect', 'navigation'].map((via) => [via, count(debug, via)])),
+    ...Object.fromEntries(['other-port', 'ws-other-port', 'worker-other-port', 'redirect', 'navigation'].map((via) => [via, count(debug, via)])),
     ...Object.fromEntries(['subdomain', 'other-name', 'named', 'ws-named'].map((via) => [via, count(dev, via)])),
   };
 }
@@ -186,7 +188,26 @@ test('a task naming localhost:PORT reaches that port only: not another port, a s
     const grant = { id: 'g', tool: 'browser.request', capability: 'web.read', riskClass: 'READ' as const, domains: most, maxCalls: null, issuedAt: 0 };
     await browser.setPolicy({ ...devServerTask(server.port), domains: most, grants: [grant, { ...grant, id: 'w', capability: 'web.write', riskClass: 'EXTERNAL_WRITE' }] });
     await browser.setPolicy(devServerTask(server.port));
-    expect(await beyondTheDevServer(browser, server, debug)).toEqual({ 'other-port': 0, 'ws-other-port': 0, redirect: 0, navigation: 0, subdomain: 0, 'other-name': 0, named: 1, 'ws-named': 1 });
+    expect(await beyondTheDevServer(browser, server, debug)).toEqual({ 'other-port': 0, 'ws-other-port': 0, 'worker-other-port': 0, redirect: 0, navigation: 0, subdomain: 0, 'other-name': 0, named: 1, 'ws-named': 1 });
+
+    // Chromium's own matcher over the spellings a page can write (nothing is sent): the named port in any
+    // of them goes, every other port, name or subdomain is blocked; a grant opens its host and port only.
+    const blocked = async (url: string, type = 'xmlhttprequest') => {
+      const rules = (await browser.floorRules()) as { id: number; action: { type: string } }[];
+      const { matchedRules } = await browser.serviceWorker!.evaluate(
+        ({ url, type }) => (globalThis as unknown as { chrome: { declarativeNetRequest: { testMatchOutcome(r: object): Promise<{ matchedRules: { ruleId: number }[] }> } } }).chrome.declarativeNetRequest.testMatchOutcome({ url, type, tabId: 1, method: 'get' }),
+        { url, type },
+      );
+      return matchedRules.some((m) => rules.find((r) => r.id === m.ruleId)?.action.type === 'block');
+    };
+    const [dev, other] = [server.port, debug.port];
+    for (const url of [`http://localhost:${dev}/`, `http://LOCALHOST.:${dev}/x`, `ws://localhost:${dev}/hmr`, `https://localhost:${dev}/`]) expect(await blocked(url), url).toBe(false);
+    for (const url of [`http://localhost.:${other}/`, `http://u:p@localhost:${other}/`, `ws://localhost:${other}/`, 'http://localhost/', 'https://localhost/', `http://localhost:${Math.floor(dev / 10)}/`, `http://admin.localhost.:${dev}/`, `http://[::1]:${dev}/`, `http://0.0.0.0:${dev}/`, `http://2130706433:${dev}/`]) {
+      expect(await blocked(url), url).toBe(true);
+    }
+    await browser.setPolicy({ ...openWeb, taskId: 't-granted', grants: [{ id: 'g', tool: 'browser.navigate', capability: 'web.read', riskClass: 'READ', domains: [`localhost:${other}`], maxCalls: null, issuedAt: 0 }] });
+    expect(await blocked(`http://localhost:${other}/json`, 'main_frame')).toBe(false);
+    for (const url of [`http://localhost:${dev}/`, `http://admin.localhost:${other}/`, `http://127.0.0.1:${other}/`]) expect(await blocked(url, 'main_frame'), url).toBe(true);
   } finally {
     await debug.close();
   }
