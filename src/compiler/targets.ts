@@ -165,6 +165,8 @@ export function extractTargets(text: string): TargetToken[] {
     const before = /(\S+)\s+$/.exec(text.slice(Math.max(0, start - 30), start))?.[1]?.toLowerCase();
     if (target.kind === 'domain' && IPV4_ADDRESS.test(hostOf(target.value) ?? '') && before !== undefined && NUMBER_BEFORE.has(before)) continue;
     if (target.kind === 'domain' && IPV4_ADDRESS.test(hostOf(target.value) ?? '') && !namesPlace(text, start, written)) continue;
+    // `localhost:3128` is a place as an address is: "set the proxy to localhost:3128" types it into a form.
+    if (target.kind === 'domain' && LOCALHOST_PORT.test(written) && !namesPlace(text, start, written)) continue;
     if (target.kind === 'domain' && isFileLike(written) && !namesSite(text, start, out.at(-1))) continue;
     out.push({ ...target, start, end });
   }

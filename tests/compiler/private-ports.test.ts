@@ -19,6 +19,10 @@ describe('private hosts keep their port', () => {
     expect(rules(request).domains).toEqual(domains);
   });
 
+  it.each(['Set the proxy to localhost:3128 on router.test', 'Set the webhook to localhost:9000 in the settings on app.test'])('a local address typed into a setting is not a place the task may reach: %s', (request) => {
+    expect(rules(request).domains?.some((d) => d.startsWith('localhost'))).not.toBe(true);
+  });
+
   it('a draft that leaves the port out gets the port of the user\'s words; another port, name or subdomain is removed', () => {
     const request = 'Check the build status on my dev server at localhost:3000';
     const { policy, removed } = compileWith(request, () =>
