@@ -252,6 +252,15 @@ test('Chromium accepts the rules for a task naming an IPv6 literal; a name that 
   await browser.setPolicy({ ...openWeb, taskId: 't-v6', domains: ['::1', 'news.test'] });
   const rules = (await browser.floorRules()) as { condition: { excludedRequestDomains?: string[] } }[];
   expect(rules.some((r) => r.condition.excludedRequestDomains?.includes('[::1]'))).toBe(true);
+  // And Chromium matches it: the named literal (its default ports) passes the navigation list, another port does not.
+  for (const [url, blocked] of [['http://[::1]/', false], ['https://[::1]/x', false], ['http://[::1]:3001/', true]] as const) {
+    const { matchedRules } = await browser.serviceWorker!.evaluate(
+      (u) => (globalThis as unknown as { chrome: { declarativeNetRequest: { testMatchOutcome(r: object): Promise<{ matchedRules: { ruleId: number }[] }> } } }).chrome.declarativeNetRequest.testMatchOutcome({ url: u, type: 'main_frame', tabId: 1, method: 'get' }),
+      url,
+    );
+    const all = (await browser.floorRules()) as { id: number; action: { type: string } }[];
+    expect(matchedRules.some((m) => all.find((r) => r.id === m.ruleId)?.action.type === 'block'), url).toBe(blocked);
+  }
 
   // app.test is not named and resolves to 127.0.0.1 (--host-resolver-rules): recorded once per task and site.
   await browser.setPolicy(openWeb);

@@ -244,11 +244,11 @@ type ScopeCondition = Pick<RuleCondition, 'tabIds' | 'excludedTabIds' | 'initiat
 export function workerScope(input: FloorInput, extensionId: string): ScopeCondition | null {
   const readable = readableSites(input);
   if (readable === null) return { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: [extensionId] };
-  return readable.length === 0 ? null : { tabIds: [TAB_ID_NONE], initiatorDomains: readable };
+  return readable.length === 0 ? null : { tabIds: [TAB_ID_NONE], initiatorDomains: readable.map(dnrDomain) };
 }
 
 function excluding(condition: RuleCondition, domains: readonly string[]): RuleCondition {
-  return domains.length > 0 ? { ...condition, excludedRequestDomains: [...domains] } : condition;
+  return domains.length > 0 ? { ...condition, excludedRequestDomains: domains.map(dnrDomain) } : condition;
 }
 
 const BLOCK: Rule['action'] = { type: 'block' };
@@ -365,7 +365,7 @@ function grantRules(policy: TaskPolicy): RuleSpec[] {
   const bySite = policy.grants.flatMap((grant): RuleSpec[] => {
     const granted = sites(grant.domains.filter((d) => privateEndpointOf(d) === null));
     if (granted.length === 0) return [];
-    return [{ priority: PRIORITY_GRANT, action: { type: 'allow' }, condition: { ...scopeOf(grant.riskClass), requestDomains: granted } }];
+    return [{ priority: PRIORITY_GRANT, action: { type: 'allow' }, condition: { ...scopeOf(grant.riskClass), requestDomains: granted.map(dnrDomain) } }];
   });
   // Private hosts: the read grants' endpoints together and the others' together, so each host costs a
   // few regexes however many approvals name it (Chromium allows 1,000 regex rules in all).
@@ -542,9 +542,12 @@ export const PRIVATE_HOST_PATTERNS = (() => {
 })();
 export const PRIVATE_NAME_DOMAINS = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 'intranet', 'private', 'corp', 'home', 'localdomain'];
 
-/** DNR writes an IPv6 host in brackets, as the canonical URL does. */
+/**
+ * DNR writes an IPv6 host in brackets, as the canonical URL does: `::1` in a domain condition matched
+ * nothing, so a task listing `[::1]:3000` had its own host refused by the navigation and read rules.
+ */
 function dnrDomain(site: string): string {
-  return site.includes(':') ? `[${site}]` : site;
+  return site.includes(':') && !site.startsWith('[') ? `[${site}]` : site;
 }
 
 export function privateNetworkRules(input: FloorInput): RuleCondition[] {

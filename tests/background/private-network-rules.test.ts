@@ -159,6 +159,14 @@ describe('a private host the task names opens that host and port only (the floor
     for (const url of ['http://localhost:8080/', 'http://api.localhost:3000/', 'http://x.api.localhost:8080/', 'http://[::1]:3000/', 'http://192.168.1.1:8080/', 'http://192.168.1.2/', 'http://localhost/']) expect(floorAllows(rules, url, 'main_frame'), url).toBe(false);
   });
 
+  it('a task that reads from a list reaches the IPv6 literal it names (DNR writes it in brackets), at that port only', () => {
+    const rules = buildSessionRules({ policy: makePolicy({ domains: ['[::1]:3000', 'news.test'] }) }, TABS, EXT);
+    for (const type of ['main_frame', 'xmlhttprequest']) {
+      expect(floorAllows(rules, 'http://[::1]:3000/', type), type).toBe(true);
+      expect(floorAllows(rules, 'http://[::1]:3001/', type), type).toBe(false);
+    }
+  });
+
   it('a user grant for a private host lifts the floor for that host and port only', () => {
     const grant = { id: 'g', tool: 'browser.request', capability: 'web.read', riskClass: 'READ' as const, domains: ['localhost:3000'], maxCalls: null, issuedAt: 0 };
     const rules = buildSessionRules({ policy: makePolicy({ domains: null, grants: [grant] }) }, TABS, EXT);
