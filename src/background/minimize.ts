@@ -1,5 +1,6 @@
 import type { ToolCall } from '../core/call';
 import type { DecisionRecord } from '../core/decision';
+import { registrableDomain } from '../core/domains';
 import { isConsequential } from '../core/risk';
 import type { Rewrite } from '../messages/protocol';
 import { carriedValues, minimizeCall } from '../minimizer/carried';
@@ -48,7 +49,10 @@ export function screenAllowed(task: ActiveTask, call: ToolCall, record: Decision
   const recipients = [...task.policy.recipients, ...task.policy.constraints.flatMap((k) => k.recipients ?? [])];
   const values = carriedValues(call);
   const ctx = { userWords: userWordsOf(task), recipients };
-  const shownElsewhere = detectShownElsewhere(values, task.taint ?? [], record.targets.domains, ctx);
+  // The taint records the site that showed a value (its registrable domain); a private host's target is its
+  // endpoint (`localhost:3000`), so compare sites: the dev server's own value going back to it is not foreign.
+  const destinations = record.targets.domains.map((d) => registrableDomain(d) ?? d);
+  const shownElsewhere = detectShownElsewhere(values, task.taint ?? [], destinations, ctx);
   const findings = mergeFindings(mergeFindings(detectConfidential(values, ctx), shownElsewhere), extra);
   if (findings.length === 0) return null;
   return { findings, description: describeFindings(findings), minimized: minimizeCall(call, findings) };

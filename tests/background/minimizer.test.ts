@@ -3,6 +3,10 @@ import { FakeEffects, PAGE, freshStore, monitorOn, proposal, settle } from './fa
 import { makePolicy } from '../support/policy';
 import type { ProposalAnswer } from '../../src/messages/protocol';
 import { reportWithoutCompile } from '../../src/compiler/report';
+import { screenAllowed } from '../../src/background/minimize';
+import type { ActiveTask } from '../../src/background/store';
+import { evaluateBrowserAction } from '../../src/core/evaluator';
+import { initialState } from '../../src/core/policy';
 
 /** "Reply to bob@corp.test on mail.test": the send is in policy; what it carries is the Minimizer's business. */
 const replyPolicy = makePolicy({
@@ -133,5 +137,21 @@ describe('Minimizer model mode', () => {
     expect(answer.decision).toBe('ALLOW');
     const audit = await store.listAudit({ check: 'minimizer' });
     expect(audit.some((e) => e.record.reason.includes('model failed'))).toBe(true);
+  });
+});
+
+describe('data a private host showed, sent back to it', () => {
+  it('is not data from another site: the taint records the site, the target names the host and port', () => {
+    const policy = makePolicy({ domains: ['localhost:3000', 'notes.test'], ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
+    const task = { request: 'Check the build on localhost:3000 and note the status on notes.test', followUps: [], policy, taint: [{ value: 'bld_7Hq2Zp9Xk4Wm', site: 'localhost', kind: 'token' }] } as unknown as ActiveTask;
+    const post = (url: string) => ({ tool: 'browser.request', args: { method: 'POST', url, kind: 'fetch', body: { note: 'build bld_7Hq2Zp9Xk4Wm is green' } } });
+    const screened = (url: string) => {
+      const call = post(url);
+      const { record } = evaluateBrowserAction(policy, initialState(), call, 1);
+      expect(record.decision).toBe('ALLOW');
+      return screenAllowed(task, call, record)?.findings.map((f) => f.kind) ?? [];
+    };
+    expect(screened('http://localhost:3000/api/notes')).toEqual([]);
+    expect(screened('http://notes.test/api/notes')).toEqual(['other_site_data']);
   });
 });
