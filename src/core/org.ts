@@ -49,7 +49,8 @@ function hostsOf(c: Classification): string[] {
     const host = hostOf(url);
     if (host !== null) hosts.add(host);
   }
-  for (const d of c.targets.domains) hosts.add(d.toLowerCase());
+  // A private host's target is its endpoint (`localhost:5432`): its host is what the organisation lists.
+  for (const d of c.targets.domains) hosts.add((hostOf(d) ?? d).toLowerCase());
   for (const r of c.targets.recipients) {
     const at = r.lastIndexOf('@');
     if (at >= 0) hosts.add(r.slice(at + 1).toLowerCase());
