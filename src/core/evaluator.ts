@@ -144,6 +144,17 @@ function lower(xs: readonly string[]): string[] {
 }
 const subsetOf = (xs: readonly string[], of: readonly string[]) => xs.every((x) => of.includes(x));
 
+/**
+ * A grant's domains as targets (parsed once per grant object): a grant stored before private hosts kept
+ * their port (`localhost`) covers its default ports, as a policy's entry does.
+ */
+const grantKeys = new WeakMap<Grant, string[]>();
+function grantDomainKeys(g: Grant): string[] {
+  let keys = grantKeys.get(g);
+  if (keys === undefined) grantKeys.set(g, (keys = keysOf(g.domains)));
+  return keys;
+}
+
 function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number): boolean {
   return (
     g.tool === call.tool &&
@@ -151,7 +162,7 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
     g.riskClass === c.riskClass &&
     (g.maxCalls === null || used < g.maxCalls) &&
     subsetOf(c.targets.recipients, lower(g.recipients)) &&
-    subsetOf(c.targets.domains, g.domains) &&
+    subsetOf(c.targets.domains, grantDomainKeys(g)) &&
     subsetOf(c.targets.paths, g.paths) &&
     // An approval for an item covers that item only, never an action whose item cannot be read.
     (g.items.length === 0 || c.targets.items.length > 0) &&
