@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import { hostOf, registrableDomain } from './domains';
+import { hostOf, registrableDomain, siteOfHost } from './domains';
 
 /**
  * Whether a URL's host is on the private network: the user's machine, router, intranet or a cloud
@@ -55,7 +55,11 @@ const PRIVATE_SUFFIXES = ['localhost', 'local', 'internal', 'lan', 'home.arpa', 
  */
 export function privateHostOf(urlOrHost: string, { singleLabel = true }: { singleLabel?: boolean } = {}): PrivateHost | null {
   const parsed = hostOf(urlOrHost);
-  if (parsed === null) return null;
+  return parsed === null ? null : privateHostOfHost(parsed, singleLabel);
+}
+
+/** privateHostOf for a host as hostOf gives it. */
+function privateHostOfHost(parsed: string, singleLabel: boolean): PrivateHost | null {
   const host = parsed.replace(/\.+$/, '');
   if (mayBeAddress(host) && ipaddr.isValid(host)) {
     const range = addressRange(ipaddr.parse(host));
@@ -173,8 +177,11 @@ export function endpointKey({ host, port }: PrivateEndpoint): string {
  * A bare host written without a port is single-label-private only with `singleLabel` (see privateHostOf).
  */
 export function siteKeyOf(urlOrHost: string, { singleLabel = true }: { singleLabel?: boolean } = {}): string | null {
-  const endpoint = privateEndpointOf(urlOrHost, { singleLabel });
-  return endpoint !== null ? endpointKey(endpoint) : registrableDomain(urlOrHost);
+  // One parse for the public hosts most actions reach; the endpoint is read only for a private one.
+  const host = hostOf(urlOrHost);
+  if (host === null) return null;
+  const endpoint = privateHostOfHost(host, true) === null ? null : privateEndpointOf(urlOrHost, { singleLabel });
+  return endpoint !== null ? endpointKey(endpoint) : siteOfHost(host);
 }
 
 /**

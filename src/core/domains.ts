@@ -49,7 +49,11 @@ export function hostOf(urlOrHost: string): string | null {
 /** The registrable domain of a URL or host (or the IP literal); null for non-network URLs. */
 export function registrableDomain(urlOrHost: string): string | null {
   const host = hostOf(urlOrHost);
-  if (host === null) return null;
+  return host === null ? null : siteOfHost(host);
+}
+
+/** The registrable domain of a host as hostOf gives it (for a caller that has already parsed the URL). */
+export function siteOfHost(host: string): string {
   if (IPV4.test(host) || host.includes(':')) return host;
   // A bare suffix (`localhost`, a single-label intranet name) is its own site.
   return getDomain(host, { allowPrivateDomains: true, validateHostname: false }) ?? host;

@@ -181,17 +181,21 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
 function unnamedPrivateHost(policy: TaskPolicy, index: PolicyIndex, c: Classification): { shown: string; range: string } | null {
   // A private host is named down to its port: `localhost:3000` names neither `localhost:9222`,
   // `admin.localhost:3000` nor `127.0.0.1:3000` (addresses.ts, siteKeysOf).
-  const urls = c.urls.filter((url) => schemeOf(url).use === 'network').map((url) => ({ candidate: url, found: privateHostOf(url), key: () => siteKeyOf(url) }));
-  const hosts = c.targets.domains.map((domain) => ({ candidate: domain, found: privateHostOf(domain, { singleLabel: false }), key: () => domain }));
-  let fromConstraints: Set<string> | null = null;
-  for (const { candidate, found, key } of [...urls, ...hosts]) {
-    if (found === null) continue;
-    fromConstraints ??= new Set(keysOf(policy.constraints.flatMap((k) => k.domains ?? [])));
-    const named = key();
-    if (named !== null && (index.domains.has(named) || fromConstraints.has(named))) continue;
-    return { shown: originOf(candidate) ?? candidate, range: found.range };
+  for (const url of c.urls) {
+    if (schemeOf(url).use !== 'network') continue;
+    const found = privateHostOf(url);
+    if (found !== null && !namedPrivateEndpoint(policy, index, siteKeyOf(url))) return { shown: originOf(url) ?? url, range: found.range };
+  }
+  for (const domain of c.targets.domains) {
+    const found = privateHostOf(domain, { singleLabel: false });
+    if (found !== null && !namedPrivateEndpoint(policy, index, domain)) return { shown: originOf(domain) ?? domain, range: found.range };
   }
   return null;
+}
+
+/** Whether the task's domain list or a constraint's domains name this endpoint (only asked for a private host). */
+function namedPrivateEndpoint(policy: TaskPolicy, index: PolicyIndex, key: string | null): boolean {
+  return key !== null && (index.domains.has(key) || policy.constraints.some((k) => k.domains !== undefined && keysOf(k.domains).includes(key)));
 }
 
 /** `http://127.0.0.1:8080/` for a reason: no userinfo, path or query (they may carry data). */
@@ -283,6 +287,7 @@ function payeeAmountOutside(proposed: readonly string[], recipients: readonly st
  * user named for alice@…", "… within 45.00 EUR, the least amount the task names"; null when none applied.
  */
 function boundsApplied(constraints: readonly Constraint[], targets: Targets): string | null {
+  if ((targets.amounts ?? []).length === 0 || !constraints.some((k) => k.amount !== undefined)) return null;
   const carried = (targets.amounts ?? []).map(amountWords).join(', ');
   const notes = constraints.flatMap((k): string[] => {
     if (k.amount === undefined || carried === '') return [];
@@ -431,15 +436,17 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
   //     (Reading is left alone: a shop's `?max_price=100` is a filter; a GET to a payment path with an
   //     amount is classified FINANCIAL.)
   const carried = targets.amounts ?? [];
-  //     A bound with amounts per payee holds only within the payee's (a write naming bob@… that carries
-  //     4,500 EUR is not within "pay bob@… 45 EUR, alice@… 4,500 EUR").
-  const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount, payees: k.payeeAmounts }]));
   const unchecked = isConsequential(cls) && carried.length > 0 && !constraints.some((k) => k.amount !== undefined);
-  const payeeWhy = (b: (typeof bounds)[number]) => (b.payees === undefined ? null : payeeAmountOutside(carried, targets.recipients, b.payees, evidenceFor));
-  if (unchecked && bounds.length > 0 && bounds.every((b) => amountOutsideBound(carried, b.amount) !== null || payeeWhy(b) !== null)) {
-    const named = bounds.map((b) => formatMoney(b.amount)).join(' or ');
-    const payee = bounds.every((b) => amountOutsideBound(carried, b.amount) === null) ? payeeWhy(bounds[0]!) : null;
-    return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); ${payee ?? `the task bounds payments to ${named}`}`, `constraints:${bounds[0]!.id}`);
+  if (unchecked) {
+    //   A bound with amounts per payee holds only within the payee's (a write naming bob@… that carries
+    //   4,500 EUR is not within "pay bob@… 45 EUR, alice@… 4,500 EUR").
+    const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount, payees: k.payeeAmounts }]));
+    const payeeWhy = (b: (typeof bounds)[number]) => (b.payees === undefined ? null : payeeAmountOutside(carried, targets.recipients, b.payees, evidenceFor));
+    if (bounds.length > 0 && bounds.every((b) => amountOutsideBound(carried, b.amount) !== null || payeeWhy(b) !== null)) {
+      const named = bounds.map((b) => formatMoney(b.amount)).join(' or ');
+      const payee = bounds.every((b) => amountOutsideBound(carried, b.amount) === null) ? payeeWhy(bounds[0]!) : null;
+      return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); ${payee ?? `the task bounds payments to ${named}`}`, `constraints:${bounds[0]!.id}`);
+    }
   }
 
   // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
