@@ -4,7 +4,7 @@
 // node_modules is missing or older than package-lock.json, and Debian's Chromium when it is missing
 // and we are root. Otherwise it says exactly what is missing. Plain Node: no dependency of its own.
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,7 +20,12 @@ if (major < 20 || (major === 20 && minor < 19)) fail(`Node ${process.versions.no
 
 const installed = join(root, 'node_modules', '.package-lock.json');
 const lock = join(root, 'package-lock.json');
-if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+const modules = join(root, 'node_modules');
+if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
+  // A node_modules linked from another checkout (a second working copy sharing one install): npm ci would
+  // empty the checkout it points to, so an outdated link is said, not reinstalled.
+  if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) say('node_modules is a link to another install; not reinstalling it (run npm ci where it points if the lock changed).');
+} else if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
   say('installing the locked dependencies (npm ci)…');
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
 }
