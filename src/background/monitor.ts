@@ -451,24 +451,19 @@ export class Monitor {
    */
   floorVerdict(call: ToolCall): DecisionRecord {
     const task = this.session.task;
-    const c = classifyWeb(call);
-    const fallback: DecisionRecord = {
-      decision: 'BLOCK',
-      check: 'domain_allowlist',
-      reason: task === null ? 'the task does not name this site' : 'data sent to a site the task does not allow writes to, or a download the task does not allow',
-      tool: call.tool,
-      capability: c.capability,
-      riskClass: c.riskClass,
-      targets: c.targets,
-      ruleRef: 'builtin:network-floor',
-      classifierLayer: c.layer,
-      basis: c.basis,
-    };
-    if (task === null) return fallback;
+    const floorRule = { decision: 'BLOCK', check: 'domain_allowlist', ruleRef: 'builtin:network-floor' } as const;
+    if (task === null) {
+      const c = classifyWeb(call);
+      const read = { tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, classifierLayer: c.layer, basis: c.basis };
+      return { ...read, ...floorRule, reason: 'the task does not name this site' };
+    }
     const tainted = this.taintRecord(task, call);
     if (tainted !== null) return tainted;
     const { record } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState));
-    return record.decision === 'ALLOW' ? fallback : { ...record, decision: 'BLOCK' };
+    if (record.decision !== 'ALLOW') return { ...record, decision: 'BLOCK' };
+    // The evaluator's reading of the action stays; its allowing rule and the words behind it do not.
+    const { evidence: _allowedBy, ...read } = record;
+    return { ...read, ...floorRule, reason: 'data sent to a site the task does not allow writes to, or a download the task does not allow' };
   }
 
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
