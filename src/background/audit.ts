@@ -17,6 +17,8 @@ export type AuditInput = Omit<StoredAuditEntry, 'at' | 'taskId'>;
 export class AuditWriter {
   private writes: Promise<void> = Promise.resolve();
 
+  private readonly pageBlocks = new PageBlockBudget();
+
   constructor(
     private readonly store: TaskStore,
     private readonly effects: Pick<MonitorEffects, 'now' | 'audited'>,
@@ -42,12 +44,44 @@ export class AuditWriter {
     return this.commit(task, null);
   }
 
+  /** A page's BLOCK entries pass the page budget first (the decision stands either way). */
   audit(entry: AuditInput): Promise<void> {
-    return this.commit(null, entry);
+    if (entry.tabId === undefined || entry.record.decision !== 'BLOCK' || entry.answer !== undefined) return this.commit(null, entry);
+    const admitted = this.pageBlocks.admit(entry.tabId, this.activeTask()?.taskId ?? null, this.effects.now());
+    if (admitted === 'drop') return Promise.resolve();
+    if (admitted === 'write') return this.commit(null, entry);
+    const until = admitted === 'tab' ? `for ${this.pageBlocks.windowMs / 1000} s` : 'for the rest of this task';
+    const note = `; the tab's further blocked actions are not logged ${until} (a page firing blocked actions in a loop must not push the rest of the log out)`;
+    return this.commit(null, { ...entry, record: { ...entry.record, reason: `${entry.record.reason}${note}` } });
   }
 
   private entryOf(entry: AuditInput): StoredAuditEntry {
     return { ...entry, record: redactRecord(entry.record), at: this.effects.now(), taskId: this.activeTask()?.taskId ?? null };
+  }
+}
+
+/**
+ * BLOCK entries a page's own doing causes (an entry naming a tab, no person's answer in it) are bounded:
+ * a page firing blocked actions in a loop would otherwise push the rest of the log (its newest 10,000
+ * entries) out, the evidence of what that page did before included. At most `perTab` per tab in a window
+ * and `perTask` per task; the first entry past either bound is written with a note saying so ('tab' /
+ * 'task'), the rest are left out. In memory: a worker restart starts the count again.
+ */
+export class PageBlockBudget {
+  private readonly tabs = new Map<number, { since: number; count: number }>();
+  private task: { id: string | null; count: number } = { id: null, count: 0 };
+
+  constructor(readonly windowMs = 10_000, private readonly perTab = 100, private readonly perTask = 2_000) {}
+
+  admit(tabId: number, taskId: string | null, now: number): 'write' | 'tab' | 'task' | 'drop' {
+    for (const [tab, w] of this.tabs) if (now - w.since >= this.windowMs) this.tabs.delete(tab);
+    if (this.task.id !== taskId) this.task = { id: taskId, count: 0 };
+    const window = this.tabs.get(tabId) ?? { since: now, count: 0 };
+    if (window.count > this.perTab || this.task.count > this.perTask) return 'drop';
+    this.tabs.set(tabId, { since: window.since, count: window.count + 1 });
+    this.task.count += 1;
+    if (this.task.count > this.perTask) return 'task';
+    return window.count === this.perTab ? 'tab' : 'write';
   }
 }
 
