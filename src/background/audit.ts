@@ -46,7 +46,7 @@ export class AuditWriter {
 
   /** A page's BLOCK entries pass the page budget first (the decision stands either way). */
   audit(entry: AuditInput): Promise<void> {
-    if (entry.tabId === undefined || entry.record.decision !== 'BLOCK' || entry.answer !== undefined) return this.commit(null, entry);
+    if (entry.tabId === undefined || entry.record.decision !== 'BLOCK' || entry.answer !== undefined || isExtensionPage(entry.origin)) return this.commit(null, entry);
     const admitted = this.pageBlocks.admit(entry.tabId, this.activeTask()?.taskId ?? null, this.effects.now());
     if (admitted === 'drop') return Promise.resolve();
     if (admitted === 'write') return this.commit(null, entry);
@@ -61,7 +61,8 @@ export class AuditWriter {
 }
 
 /**
- * BLOCK entries a page's own doing causes (an entry naming a tab, no person's answer in it) are bounded:
+ * BLOCK entries a web page's own doing causes (an entry naming a tab, not from one of the extension's own
+ * pages, with no person's answer in it) are bounded:
  * a page firing blocked actions in a loop would otherwise push the rest of the log (its newest 10,000
  * entries) out, the evidence of what that page did before included. At most `perTab` per tab in a window
  * and `perTask` per task; the first entry past either bound is written with a note saying so ('tab' /
@@ -83,6 +84,11 @@ export class PageBlockBudget {
     if (this.task.count > this.perTask) return 'task';
     return window.count === this.perTab ? 'tab' : 'write';
   }
+}
+
+/** Only this extension's own pages reach its runtime with an extension origin (no other extension may message it). */
+function isExtensionPage(origin: string | undefined): boolean {
+  return origin !== undefined && /^(chrome|moz)-extension:/.test(origin);
 }
 
 /** A record for something refused before any classification (a malformed message, a refused sender). */

@@ -44,8 +44,10 @@ export function redactUrl(raw: string): string {
 export function originOf(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   try {
-    const origin = new URL(raw).origin;
-    return origin === 'null' ? null : origin;
+    const url = new URL(raw);
+    // Browsers give an extension page its scheme and id as origin; Node's URL gives "null" (unit tests).
+    if (url.protocol === 'chrome-extension:' || url.protocol === 'moz-extension:') return `${url.protocol}//${url.host}`;
+    return url.origin === 'null' ? null : url.origin;
   } catch {
     return null;
   }

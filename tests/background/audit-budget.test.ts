@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PageBlockBudget } from '../../src/background/audit';
-import { FakeEffects, PAGE, freshStore, monitorOn, proposal } from './fakes';
+import { EXTENSION_ORIGIN, FakeEffects, PAGE, freshStore, monitorOn, proposal } from './fakes';
 import { makePolicy } from '../support/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
 import type { ProposalAnswer } from '../../src/messages/protocol';
@@ -39,5 +39,9 @@ describe('a page firing blocked actions in a loop cannot push the rest of the au
     effects.advance(10_000);
     await monitor.handleMessage(proposal('later', POST('http://evil.test/d')), PAGE());
     expect(await store.countAudit()).toBe(before + 103);
+    // The extension's own pages are not web pages: every malformed message from one is audited.
+    const optionsTab = { url: `${EXTENSION_ORIGIN}/options.html`, tab: { id: 9, windowId: 1 }, frameId: 0 };
+    for (let i = 0; i < 150; i++) await monitor.handleMessage({ type: 'proposal', id: `m${i}`, unexpected: true }, optionsTab);
+    expect(await store.countAudit()).toBe(before + 253);
   });
 });
