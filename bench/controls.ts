@@ -112,3 +112,11 @@ const ECHO_WORKER = `chrome.runtime.onConnect.addListener((port) => {
 export function echoExtension(permissions: readonly string[] = []): ControlExtension {
   return writeExtension('agentsfence-bench-echo-', 'echo floor', { 'isolated.js': ECHO_ISOLATED, 'main.js': ECHO_MAIN, 'background.js': ECHO_WORKER }, permissions);
 }
+
+/**
+ * The echo whose worker script also carries `script` (our background.js) inside a function it never
+ * calls: what a script of that size costs a cold start before any of it runs (loading, scanning).
+ */
+export function echoCarrying(script: string): ControlExtension {
+  return writeExtension('agentsfence-bench-echo-carrying-', 'echo floor carrying a script', { 'isolated.js': ECHO_ISOLATED, 'main.js': ECHO_MAIN, 'background.js': `${ECHO_WORKER}\nfunction carried() {\n${script}\n}\n` });
+}
