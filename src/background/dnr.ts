@@ -346,6 +346,29 @@ export function refererRules(input: FloorInput): RuleSpec[] {
   ];
 }
 
+/**
+ * The Reporting API's own configuration headers, removed from every response in the guarded tabs and their
+ * workers. A response's `Reporting-Endpoints` (and the older `Report-To`, which `NEL` names) tells the browser
+ * where to POST the document's reports — CSP violations (`report-to`), COOP/COEP, Document-Policy,
+ * deprecations and interventions (the `default` endpoint) — and each report carries the document's URL,
+ * which a page sets without a request (`history.pushState`) to anything it showed, and the CSP fields
+ * (`blockedURL`, `sample`). The network service uploads them itself: no declarativeNetRequest rule and no
+ * webRequest listener sees the upload (Chromium 156, nohooks build: a guarded page's pushed URL carrying its
+ * code reached https://127.0.0.1 and https://evil.test). Without these headers a guarded document names no
+ * endpoint, so its reports are not sent. (CSP `report-uri` reports are requests the floor sees:
+ * `csp_report`, refused to sites not allowed for writes.) Sites' own reporting is off while a task runs.
+ */
+export const REPORTING_HEADERS = ['reporting-endpoints', 'report-to', 'nel'] as const;
+export function reportingRules(): RuleSpec[] {
+  return [
+    {
+      priority: PRIORITY_HEADERS,
+      action: { type: 'modifyHeaders', responseHeaders: REPORTING_HEADERS.map((header) => ({ header, operation: 'remove' as const })) },
+      condition: { resourceTypes: ALL_TYPES },
+    },
+  ];
+}
+
 /** Downloads, when the task does not allow LOCAL_WRITE (a grant for a site lifts this). */
 function downloadRules(policy: TaskPolicy): RuleSpec[] {
   if (policy.ceilings.LOCAL_WRITE === 'allow') return [];
@@ -415,6 +438,7 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
     ...privateNetworkSpecs(input).filter((spec) => !isMainFrameOnly(spec)),
     ...downloadRules(input.policy),
     ...refererRules(input),
+    ...reportingRules(),
     ...grantRules(input.policy),
     ...orgRules(input),
   ];

@@ -41,6 +41,11 @@ export interface LaunchOptions {
    * the extension's own targets: hand agents the filtering proxy (`agentsfence browser`), not this.
    */
   remoteDebuggingPort?: number;
+  /**
+   * More Chromium switches (tests: e.g. `--short-reporting-delay`, so the Reporting API delivers its
+   * reports within a second instead of a minute).
+   */
+  extraArgs?: readonly string[];
 }
 
 export interface TaskOptions {
@@ -156,7 +161,7 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: options.executablePath ?? chromiumExecutable(),
     headless: options.headless ?? true,
-    args: chromiumArgs(extensionPath, options.hostMap ?? true, options.remoteDebuggingPort),
+    args: [...chromiumArgs(extensionPath, options.hostMap ?? true, options.remoteDebuggingPort), ...(options.extraArgs ?? [])],
     acceptDownloads: true,
   });
   const cdpEndpoint = options.remoteDebuggingPort === undefined ? null : await devToolsEndpoint(profile);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ALL_TYPES,
   buildSessionRules,
   buildTaintRules,
   DEPENDENCY_DATA_PATTERNS,
@@ -7,6 +8,7 @@ import {
   EXFIL_PATTERNS,
   GUARDED_PERMISSIONS_POLICY,
   PRIORITY_HEADERS,
+  REPORTING_HEADERS,
   navigationSites,
   PRIORITY_DATA_BLOCK,
   PRIORITY_DEPENDENCY_ALLOW,
@@ -118,7 +120,7 @@ describe('buildSessionRules', () => {
   it('turns off, in every guarded document, the APIs whose requests the browser makes out of the floor\'s sight (payment manifests, FedCM), above every allow', () => {
     for (const policy of [readOnly, writer, makePolicy({ domains: null })]) {
       const rules = buildSessionRules({ policy }, TABS, EXT);
-      const headers = rules.filter((r) => r.action.type === 'modifyHeaders' && r.action.responseHeaders !== undefined);
+      const headers = rules.filter((r) => r.action.type === 'modifyHeaders' && r.action.responseHeaders?.some((h) => h.header === 'permissions-policy'));
       expect(headers).toHaveLength(1);
       const [rule] = headers;
       expect(rule!.action.responseHeaders).toEqual([
@@ -128,6 +130,24 @@ describe('buildSessionRules', () => {
       expect(GUARDED_PERMISSIONS_POLICY).toBe('payment=(), identity-credentials-get=()');
       expect(rule!.condition).toEqual({ resourceTypes: ['main_frame', 'sub_frame'], excludedTabIds: TABS.excludedTabIds });
       expect(rule!.priority).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
+    }
+  });
+});
+
+describe('the Reporting API', () => {
+  it('removes Reporting-Endpoints, Report-To and NEL from every response in the guarded tabs and their workers, above every allow', () => {
+    for (const policy of [readOnly, writer, makePolicy({ domains: null })]) {
+      const rules = buildSessionRules({ policy }, TABS, EXT);
+      const removals = rules.filter((r) => r.action.type === 'modifyHeaders' && r.action.responseHeaders?.some((h) => h.header === 'reporting-endpoints'));
+      expect(removals.map((r) => (r.condition.tabIds === undefined ? 'tabs' : 'workers'))).toEqual(['tabs', 'workers']);
+      for (const r of removals) {
+        expect(r.action.responseHeaders).toEqual(REPORTING_HEADERS.map((header) => ({ header, operation: 'remove' })));
+        expect(r.condition.resourceTypes).toEqual(ALL_TYPES);
+        expect(r.condition.excludedRequestDomains).toBeUndefined();
+        expect(r.priority).toBe(PRIORITY_HEADERS);
+      }
+      expect([...REPORTING_HEADERS]).toEqual(['reporting-endpoints', 'report-to', 'nel']);
+      expect(PRIORITY_HEADERS).toBeGreaterThan(Math.max(...rules.filter((r) => r.action.type === 'allow').map((r) => r.priority ?? 1)));
     }
   });
 });
