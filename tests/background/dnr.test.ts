@@ -212,17 +212,17 @@ describe('EXFIL_PATTERNS (RE2 subset, checked here with JS RegExp)', () => {
 });
 
 describe('requests without a tab (shared and service workers)', () => {
-  it('judges them by initiator: the sites guarded tabs can be on, never the extension itself', () => {
-    const rules = buildSessionRules({ policy: readOnly }, TABS, EXT);
-    const workers = workerRules(rules);
-    expect(workers.length).toBeGreaterThan(5);
-    for (const r of workers) {
-      expect(r.condition.tabIds).toEqual([-1]);
-      expect(r.condition.initiatorDomains).toEqual(['news.test', 'wiki.test']);
-      expect(r.condition.resourceTypes).not.toEqual(['main_frame']);
+  it('judges them whatever site started them (a service worker answers a navigation to its site with no request to refuse), never the extension itself', () => {
+    for (const policy of [readOnly, makePolicy({ domains: null }), makePolicy({ domains: [] })]) {
+      const workers = workerRules(buildSessionRules({ policy }, TABS, EXT));
+      expect(workers.length).toBeGreaterThan(3);
+      for (const r of workers) {
+        expect(r.condition.tabIds).toEqual([-1]);
+        expect(r.condition.initiatorDomains).toBeUndefined();
+        expect(r.condition.excludedInitiatorDomains).toEqual([EXT]);
+        expect(r.condition.resourceTypes).not.toEqual(['main_frame']);
+      }
     }
-    const open = workerRules(buildSessionRules({ policy: makePolicy({ domains: null }) }, TABS, EXT));
-    for (const r of open) expect(r.condition.excludedInitiatorDomains).toEqual([EXT]);
   });
 });
 
@@ -339,13 +339,13 @@ describe('the taint in the floor', () => {
     return best.some((r) => r.action.type === 'allow') ? 'allow' : 'block';
   }
 
-  it('blocks the token in the guarded tabs and their sites’ workers only, as the tab-scoped rules did', () => {
+  it('blocks the token in the guarded tabs and in every worker but the extension\'s own, as the tab-scoped rules did', () => {
     const url = `https://collector.attacker.test/c?d=${token.value}`;
     const cases = [
       // A tab opened a moment ago (12) is guarded in both guard scopes until it is known to be outside.
       // Top-level navigations carrying the token are refused in every tab: a task page can navigate a tab outside the task.
-      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 7, type: 'main_frame' }, { tabId: 8, type: 'main_frame' }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 8 }, { tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }, { tabId: -1, initiator: EXT }] },
-      { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: 12 }, { tabId: -1, initiator: 'news.test' }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }] },
+      { name: 'task-tabs', scope: TABS, policy: readOnly, inScope: [{ tabId: 7 }, { tabId: 7, type: 'main_frame' }, { tabId: 8, type: 'main_frame' }, { tabId: 12, initiator: 'ads.other.test' }, { tabId: -1, initiator: 'news.test' }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 8 }, { tabId: 3 }, { tabId: -1, initiator: EXT }] },
+      { name: 'all-tabs', scope: { excludedTabIds: [-1, 3] }, policy: readOnly, inScope: [{ tabId: 8 }, { tabId: 12 }, { tabId: -1, initiator: 'news.test' }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 3 }, { tabId: -1, initiator: EXT }] },
       { name: 'open reading', scope: TABS, policy: makePolicy({ domains: null }), inScope: [{ tabId: 7 }, { tabId: -1, initiator: 'other.test' }, { tabId: -1 }], outOfScope: [{ tabId: 8 }, { tabId: -1, initiator: EXT }] },
     ];
     for (const { name, scope, policy, inScope, outOfScope } of cases) {
