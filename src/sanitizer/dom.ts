@@ -1,5 +1,5 @@
 import { applySpans, classify, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
-import { blendColour, filterColour, hiddenByStyle, ownOpacity, parseColour, type HiddenReason, type StyleView } from './visibility';
+import { blendColour, clipPathWindow, clipRectWindow, fadedHides, filterColour, hiddenByStyle, intersect, MIN_READABLE_PX, ownOpacity, parseColour, solidGradientColour, tooSmall, windowHides, type HiddenReason, type Rect, type StyleView } from './visibility';
 import { GENERATED_MARK, GENERATED_PSEUDOS as PSEUDOS, GENERATED_RULES } from './generated-style';
 
 /**
@@ -74,6 +74,9 @@ const MODEL_TIMEOUT_MS = 10_000;
 const MIN_GENERATED_CHARS = 12;
 const CONTENT_TOKEN = /"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)/g;
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const SVG_UNRENDERED = new Set(['defs', 'symbol', 'mask', 'clipPath', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'desc', 'title', 'metadata']);
+
 interface Piece {
   node: Text;
   start: number;
@@ -86,6 +89,28 @@ const NO_TEXT_TAGS = new Set(['STYLE', 'SCRIPT', 'LINK', 'TEMPLATE']);
 const SPLIT_TAGS = new Set(['LI', 'TD', 'TH', 'P', 'DIV', 'DT', 'DD', 'SPAN', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'SECTION']);
 /** Words or targets without which a run of blocks is no instruction (a cheap test before the rules read it). */
 const SPLIT_WORTH_READING = /@|:\/\/|assistant|agent|\bai\b|a\.i\.|llm|language model|gpt|claude|gemini|copilot|\bbots?\b|crawler|ignore|disregard|override|bypass|instruction|prompt|directive|the user|you are now|you (?:must|will) now|you have been|\.(?:pdf|docx?|xlsx?|csv|zip|json)\b|[€$£]\s?\d|\b[A-Z]{2}\d{2}[A-Z0-9 ]{11,}|password|passcode|sign-?in code|api[\s_-]?key|token|credential/i;
+
+/** Selectors whose match can change with no mutation of the element itself: combinators, `:has()`, attributes, states. */
+const RELATIONAL_SELECTOR = /[+~]|:has\(|\[|:(?:checked|hover|focus|focus-within|focus-visible|active|target|open|popover-open|valid|invalid|user-valid|user-invalid|placeholder-shown|indeterminate|default|modal|playing|paused)\b/i;
+const STATE_SELECTOR = /:(?:checked|hover|focus|focus-within|focus-visible|active|target|open|popover-open|valid|invalid|user-valid|user-invalid|placeholder-shown|indeterminate|default|modal|playing|paused)\b/i;
+
+/** A rule's selector for the element that carries the pseudo-element (`.on + p::before` → `.on + p`). */
+function elementSelector(selector: string): string {
+  return selector
+    .split(',')
+    .map((part) => {
+      const s = part.replace(/::?(?:before|after)\b/gi, '').trim();
+      return s === '' || /[>+~]$/.test(s) ? `${s} *`.trim() : s;
+    })
+    .join(', ');
+}
+
+/** The text a `content` value draws: its strings, and the attributes `attr()` reads from `el` (none without one). */
+function generatedText(content: string, el: Element | null): string {
+  let text = '';
+  for (const m of content.matchAll(CONTENT_TOKEN)) text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (el?.getAttribute(m[2] ?? '') ?? '');
+  return text;
+}
 
 function splittable(el: Element): boolean {
   return SPLIT_TAGS.has(el.tagName);
@@ -203,8 +228,26 @@ export class Sanitizer {
   private readonly hostRoots = new WeakMap<Element, ShadowRoot>();
   /** Elements named by several others (`aria-labelledby="a b"`) seen in this batch: their joined name is read. */
   private readonly labelled = new Set<Element>();
-  /** Attributes the stylesheets read with `attr()` in generated content: changes to them are watched. */
+  /**
+   * Attributes the stylesheets read with `attr()` in generated content, or test in the selector of a rule
+   * that generates text, or — while visible imperative text waits to be rechecked — in any selector
+   * (`[data-hide=y] p { color: #fff }` hides it with no record on the text or its class; found by the second
+   * Sanitizer review): changes to them are watched.
+   */
   private readonly contentAttributes = new Set<string>();
+  /**
+   * Selectors (pseudo-elements taken off) of the rules that generate text and reach beyond the element
+   * that changed: a sibling combinator, `:has()`, an attribute or a state (`:checked`, `:hover` …). When an
+   * element is restyled (or, for states, the page is used), the elements they match are read again at
+   * once (found by the second Sanitizer review: `.on + p::before`, `body:has(.on) p::before` and
+   * `[data-mode=x] p::before`, switched on after load, reached the aria snapshot until the next full pass).
+   */
+  private relational: string[] = [];
+
+  /** Whether a generating rule depends on a state no mutation record reports (the listeners are added once). */
+  private stateListening = false;
+  /** Keyframes whose `content` is an instruction: an element animated with one is marked (`@keyframes k { to { content: "…" } }`). */
+  private readonly instructionKeyframes = new Set<string>();
 
   constructor(
     private readonly doc: Document,
@@ -240,7 +283,8 @@ export class Sanitizer {
           }
         });
     };
-    for (const type of ['load', 'animationend', 'transitionend']) this.doc.addEventListener(type, restyled, true);
+    // An animation that starts or repeats later (`animation: fade 1s 2s infinite`, which never ends) too.
+    for (const type of ['load', 'animationstart', 'animationiteration', 'animationend', 'transitionend']) this.doc.addEventListener(type, restyled, true);
   }
 
   /** The mode from the background: the whole document so far is processed now, then every mutation. */
@@ -314,7 +358,7 @@ export class Sanitizer {
         else {
           if ((ATTRIBUTES as readonly string[]).includes(name)) this.attribute(record.target, name);
           else if (name === 'value') this.inputValue(record.target);
-          else if (!this.contentAttributes.has(name)) this.recheckCandidates(record.target);
+          else this.recheckCandidates(record.target);
           if (name !== 'value') restyled.set(record.target, name);
         }
       }
@@ -344,6 +388,10 @@ export class Sanitizer {
           if (name === 'style' && !(el.getAttribute('style') ?? '').includes('--')) continue;
           const inside = el.querySelectorAll('*');
           for (let i = 0; i < inside.length; i++) added.push(inside[i]!);
+        }
+        if (restyled.size > 0) {
+          const related = this.matchingRelational();
+          for (let i = 0; i < related.length; i++) added.push(related[i]!);
         }
         return added;
       });
@@ -562,11 +610,18 @@ export class Sanitizer {
     const check = (el: Element) => {
       for (const pseudo of PSEUDOS) {
         const style = win.getComputedStyle(el, pseudo);
+        // Animated to an instruction later (`animation: k 1s 2s forwards`): marked now.
+        if (this.instructionKeyframes.size > 0 && style.animationName !== 'none' && style.animationName.split(/,\s*/).some((n) => this.instructionKeyframes.has(n))) {
+          if (!(this.generatedMarks.get(el)?.has(pseudo.slice(2)) ?? false)) {
+            this.replaceGenerated(el, pseudo);
+            this.removals.push({ rule: 'generated-content', chars: 0 });
+          }
+          continue;
+        }
         const content = style.content;
         if (content.length < MIN_GENERATED_CHARS && !content.includes('attr(')) continue;
         if (content === 'none' || content === 'normal') continue;
-        let text = '';
-        for (const m of content.matchAll(CONTENT_TOKEN)) text += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (el.getAttribute(m[2] ?? '') ?? '');
+        const text = generatedText(content, el);
         if (text.trim().length < 8 || text.includes(MARKER)) continue;
         const spans = findInstructions(stripInvisible(text).text, { visible: false });
         const imperativeOnly = spans.every((s) => s.rule === 'hidden-instruction');
@@ -593,14 +648,34 @@ export class Sanitizer {
       else this.shadowRoots.delete(root);
     }
     const attrs = new Set<string>();
-    const long = (rules: CSSRuleList): boolean => {
+    const relational: string[] = [];
+    const watchSelectors = this.visibleCandidates.size > 0 || this.valueCandidates.size > 0;
+    let states = false;
+    const long = (rules: CSSRuleList, keyframes?: string): boolean => {
       let generates = false;
       for (let i = 0; i < rules.length; i++) {
         const rule = rules[i]!;
         if ('style' in rule) {
+          if (watchSelectors) {
+            const selector = (rule as Partial<CSSStyleRule>).selectorText;
+            if (selector !== undefined && selector.includes('[')) for (const m of selector.matchAll(/\[\s*([\w-]+)/g)) attrs.add(m[1]!.toLowerCase());
+          }
           const content = (rule as CSSStyleRule).style.getPropertyValue('content');
-          if (content.length >= MIN_GENERATED_CHARS || content.includes('attr(') || content.includes('var(')) generates = true;
+          if (content.length >= MIN_GENERATED_CHARS || content.includes('attr(') || content.includes('var(')) {
+            generates = true;
+            const selector = (rule as Partial<CSSStyleRule>).selectorText;
+            if (selector !== undefined && RELATIONAL_SELECTOR.test(selector)) {
+              relational.push(elementSelector(selector));
+              if (STATE_SELECTOR.test(selector)) states = true;
+              for (const m of selector.matchAll(/\[\s*([\w-]+)/g)) attrs.add(m[1]!.toLowerCase());
+            }
+            if (keyframes !== undefined && generatedText(content, null).length >= 8 && findInstructions(generatedText(content, null), { visible: false }).length > 0) this.instructionKeyframes.add(keyframes);
+          }
           for (const m of content.matchAll(/attr\(\s*([\w-]+)/g)) attrs.add(m[1]!.toLowerCase());
+        }
+        if ('appendRule' in rule && 'name' in rule) {
+          if (long((rule as CSSKeyframesRule).cssRules, (rule as CSSKeyframesRule).name)) generates = true;
+          continue;
         }
         if ('cssRules' in rule && long((rule as CSSGroupingRule).cssRules)) generates = true;
         if ('styleSheet' in rule && (rule as CSSImportRule).styleSheet !== null && readable((rule as CSSImportRule).styleSheet!)) generates = true;
@@ -620,7 +695,9 @@ export class Sanitizer {
     for (const sheet of new Set(sheets)) if (sheet !== this.generatedSheet && readable(sheet)) generates = true;
     // Attributes `attr()` reads: a page that writes the instruction into one later (`el.dataset.note = …`)
     // makes a record, and the element's generated content is read again.
-    const fresh = [...attrs].filter((a) => !this.contentAttributes.has(a) && !/^(?:aria-|data-agentsfence)/.test(a));
+    this.relational = relational;
+    if (states) this.listenForStates();
+    const fresh = [...attrs].filter((a) => !this.contentAttributes.has(a) && !/^data-agentsfence/.test(a) && !(ATTRIBUTES as readonly string[]).includes(a) && !VISIBILITY_ATTRIBUTES.includes(a) && a !== 'id');
     if (fresh.length > 0) {
       for (const a of fresh) this.contentAttributes.add(a);
       const options = this.observerOptions();
@@ -645,6 +722,44 @@ export class Sanitizer {
       for (let i = 0; i < inside.length; i++) all.push(inside[i]!);
     }
     return all;
+  }
+
+  /** The elements the relational generating selectors match now (every element when one cannot be matched). */
+  private matchingRelational(): ArrayLike<Element> {
+    if (this.relational.length === 0) return [];
+    const found: Element[] = [];
+    for (const root of [this.doc, ...this.shadowRoots]) {
+      for (const selector of this.relational) {
+        try {
+          const matched = root.querySelectorAll(selector);
+          for (let i = 0; i < matched.length; i++) found.push(matched[i]!);
+        } catch {
+          return this.allElements();
+        }
+      }
+    }
+    return found;
+  }
+
+  /**
+   * A generating rule that depends on a state no mutation record reports (`:checked`, `:hover`, `:focus`,
+   * `:target` …): the page's use (a click, a change, focus, the pointer, the hash) re-reads the elements the
+   * rules match, in a microtask, before the agent's next read. Only on pages with such rules.
+   */
+  private listenForStates(): void {
+    if (this.stateListening) return;
+    this.stateListening = true;
+    let queued = false;
+    const reread = () => {
+      if (queued || this.mode === null || this.mode === 'off') return;
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        this.batch(() => this.generatedContent(() => this.matchingRelational()));
+      });
+    };
+    for (const type of ['change', 'input', 'click', 'focusin', 'focusout', 'pointerover', 'pointerout', 'toggle', 'animationstart']) this.doc.addEventListener(type, reread, true);
+    this.doc.defaultView?.addEventListener('hashchange', reread);
   }
 
   /** A pseudo-element's text is hidden when its element is, or its own style hides it (size, colour, fade). */
@@ -988,6 +1103,9 @@ export class Sanitizer {
     for (let el: Element | null = parent; el !== null; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null)) {
       if (el.getAttribute('aria-hidden') === 'true') return 'aria-hidden';
       if (el.tagName === 'NOSCRIPT') return 'inert-content';
+      // SVG that is never drawn by itself: definitions, masks, patterns, a symbol, a description (found by the
+      // second Sanitizer review: a `<text>` inside `<defs>` reached the agent).
+      if (el.namespaceURI === SVG_NS && SVG_UNRENDERED.has(el.localName)) return 'not-rendered';
     }
     if (!parent.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 'not-rendered';
     const win = this.doc.defaultView;
@@ -1000,14 +1118,26 @@ export class Sanitizer {
     const rect = range.getBoundingClientRect();
     const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
     const box = { width: rect.width, height: rect.height, left: rect.left + win.scrollX, top: rect.top + win.scrollY, right: rect.right + win.scrollX, bottom: rect.bottom + win.scrollY };
+    const tiny = renderedTiny(range, win.getComputedStyle(parent).writingMode, node.data);
+    if (tiny !== null) return tiny;
+    // What of the text shows through the windows above it (viewport coordinates): an ancestor that hides
+    // its overflow, a `clip`, a `clip-path: inset(…)`. A window a few pixels wide or tall shows nothing
+    // a person reads (found by the second Sanitizer review: `width: 3px; overflow: hidden`,
+    // `clip-path: inset(0 0 95% 0)` and text pushed past an `overflow: hidden` box reached the agent).
+    let shown: Rect = { left: rect.left, top: rect.top, right: rect.right, bottom: rect.bottom };
+    /** An absolutely (or fixed) positioned box below escapes the overflow of ancestors up to its containing block. */
+    let escape: 'none' | 'absolute' | 'fixed' = 'none';
     let opacity = 1;
+    let painted: { color: string; background: string } | null = null;
+    const fontSize = win.getComputedStyle(parent).fontSize;
+    const fontPx = Number.parseFloat(fontSize);
     for (let el: Element | null = parent; el !== null; el = el.parentElement) {
       const style = win.getComputedStyle(el);
       const own = el === parent ? box : elementBox(el, win);
       let view = styleView(style);
       let background = 'rgb(255, 255, 255)';
       if (el === parent) {
-        const painted = this.paintedColours(el, style, win);
+        painted = this.paintedColours(el, style, win);
         view = { ...view, color: painted.color, webkitTextFillColor: '' };
         background = painted.background;
       }
@@ -1016,15 +1146,75 @@ export class Sanitizer {
       // fading it: opacities multiply down the tree (0.1 on a parent and 0.3 on its child are 0.03).
       opacity *= ownOpacity(view);
       if (el === parent ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return why;
+      const frame = el === parent ? elementBox(el, win) : own;
       // The text's own element clips it to a box of no height or width (`max-height: 0; overflow: hidden`):
       // the text's range keeps its size, the element shows none of it.
-      if (el === parent && style.overflow !== 'visible') {
-        const frame = elementBox(el, win);
-        if (frame.width <= 1 || frame.height <= 1) return 'zero-size';
+      if (el === parent && style.overflow !== 'visible' && (frame.width <= 1 || frame.height <= 1)) return 'zero-size';
+      const position = style.position;
+      if (escape === 'absolute' && (position !== 'static' || (style.transform !== 'none' && style.transform !== ''))) escape = 'none';
+      else if (escape === 'fixed' && style.transform !== 'none' && style.transform !== '') escape = 'none';
+      const frameRect = { left: frame.left - win.scrollX, top: frame.top - win.scrollY, right: frame.right - win.scrollX, bottom: frame.bottom - win.scrollY };
+      if (escape === 'none') {
+        // hidden and clip cut at the box; a scroll box only when it is itself too small to read through.
+        const cuts = (v: string) => v === 'hidden' || v === 'clip' || ((v === 'auto' || v === 'scroll') && tooSmall(frameRect));
+        if (cuts(style.overflowX)) shown = { ...shown, left: Math.max(shown.left, frameRect.left), right: Math.min(shown.right, frameRect.right) };
+        if (cuts(style.overflowY)) shown = { ...shown, top: Math.max(shown.top, frameRect.top), bottom: Math.min(shown.bottom, frameRect.bottom) };
       }
+      // clip-path and clip cut the element and everything it holds, positioned or not.
+      if (style.clipPath !== undefined && style.clipPath !== 'none' && style.clipPath !== '') {
+        const cut = clipPathWindow(style.clipPath, frameRect);
+        if (cut !== null) shown = intersect(shown, cut);
+      }
+      if (style.clip !== undefined && style.clip !== 'auto' && style.clip !== '' && position === 'absolute') {
+        const cut = clipRectWindow(style.clip, frameRect);
+        if (cut !== null) shown = intersect(shown, cut);
+      }
+      if (windowHides(shown, rect, fontPx)) return 'clipped';
+      if (position === 'absolute') escape = 'absolute';
+      else if (position === 'fixed') escape = 'fixed';
       if (opacity <= 0.05) return 'transparent';
     }
+    // Faded, not gone: the colour a person sees, the text's colour at the opacity of it and its ancestors.
+    if (painted !== null) {
+      const faded = fadedHides(painted.color, painted.background, opacity, fontSize);
+      if (faded !== null) return faded;
+    }
+    const inFrame = this.frameHides(win);
+    if (inFrame !== null) return inFrame;
     return this.firstLineHides(node, parent, range, win, page);
+  }
+
+  /**
+   * A frame a person cannot see into: a viewport a few pixels wide or tall (`<iframe width=1 height=1>`),
+   * or — for a frame of the same origin, whose element this script can read — a frame element that is not
+   * rendered or faded out (found by the second Sanitizer review: text in a 1×1 iframe reached the agent).
+   * A frame of another origin hidden by its element's style in the parent is not seen from inside.
+   */
+  private frameHides(win: Window): HiddenReason | null {
+    if (win === win.top) return null;
+    if (win.innerWidth < MIN_READABLE_PX || win.innerHeight < MIN_READABLE_PX) return 'clipped';
+    let opacity = 1;
+    let frame: Element | null;
+    try {
+      frame = win.frameElement;
+    } catch {
+      frame = null;
+    }
+    for (let depth = 0; frame !== null && depth < 8; depth++) {
+      const outer = frame.ownerDocument.defaultView;
+      if (outer === null) break;
+      if (!frame.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 'not-rendered';
+      for (let el: Element | null = frame; el !== null; el = el.parentElement) opacity *= ownOpacity(styleView(outer.getComputedStyle(el)));
+      if (opacity <= 0.05) return 'transparent';
+      const r = frame.getBoundingClientRect();
+      if (r.width < MIN_READABLE_PX || r.height < MIN_READABLE_PX) return 'clipped';
+      try {
+        frame = outer.frameElement;
+      } catch {
+        frame = null;
+      }
+    }
+    return null;
   }
 
   /**
@@ -1058,9 +1248,16 @@ export class Sanitizer {
 
   private backgroundElementOf(el: Element, win: Window): { colour: string; element: Element | null } {
     for (let e: Element | null = el; e !== null; e = e.parentElement) {
-      const bg = this.colours.srgb(win.getComputedStyle(e).backgroundColor);
+      const style = win.getComputedStyle(e);
+      const bg = this.colours.srgb(style.backgroundColor);
       const parsed = parseColour(bg);
       if (bg !== '' && bg !== 'transparent' && (parsed === null || parsed.a > 0)) return { colour: bg, element: e };
+      // A gradient of one colour paints like a background colour (`linear-gradient(#000, #000)`).
+      const image = style.backgroundImage;
+      if (image !== undefined && image !== 'none' && image !== '') {
+        const solid = solidGradientColour(image);
+        if (solid !== null) return { colour: this.colours.srgb(solid), element: e };
+      }
     }
     return { colour: 'rgb(255, 255, 255)', element: null };
   }
@@ -1151,6 +1348,24 @@ export class Sanitizer {
       cut(pieces, span, MARKER);
     }
   }
+}
+
+/**
+ * Text drawn too small to read, however it got so (found by the second Sanitizer review: `transform:
+ * scale(0.1)`, on it or an ancestor, and a 3 px font reached the agent): every line box of it is under
+ * MIN_READABLE_PX tall (wide, in a vertical writing mode), or its letters advance under 1.5 px each on
+ * average (squeezed together). Measured on the rendered boxes, so transforms and `zoom` count.
+ */
+function renderedTiny(range: Range, writingMode: string, text: string): HiddenReason | null {
+  const lines = Array.from(range.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+  if (lines.length === 0) return null;
+  const vertical = writingMode !== undefined && writingMode.startsWith('vertical');
+  const across = (r: DOMRect) => (vertical ? r.width : r.height);
+  const along = (r: DOMRect) => (vertical ? r.height : r.width);
+  if (lines.every((r) => across(r) < MIN_READABLE_PX)) return 'tiny-font';
+  const letters = text.replace(/\s+/g, '').length;
+  if (letters >= 8 && lines.reduce((n, r) => n + along(r), 0) / letters < 1.5) return 'tiny-font';
+  return null;
 }
 
 function elementBox(el: Element, win: Window): { width: number; height: number; left: number; top: number; right: number; bottom: number } {

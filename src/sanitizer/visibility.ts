@@ -205,3 +205,103 @@ export function hiddenByStyle(style: StyleView, box: BoxView, page: { width: num
   }
   return null;
 }
+
+/** A rectangle in viewport coordinates. */
+export interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * Below this many pixels a window onto text (an overflow, a clip, a clip-path inset) or a line of
+ * rendered text (a scale transform, `zoom`, a 3 px font) shows nothing a person reads (found by the
+ * second Sanitizer review: `width: 3px; overflow: hidden`, `clip-path: inset(0 0 95% 0)`,
+ * `transform: scale(0.1)` and `font-size: 3px` each reached the agent).
+ */
+export const MIN_READABLE_PX = 4;
+
+const lengthOf = (value: string | undefined, whole: number): number => {
+  if (value === undefined || value === '' || value === 'auto') return 0;
+  const n = Number.parseFloat(value);
+  if (Number.isNaN(n)) return 0;
+  return value.trim().endsWith('%') ? (n / 100) * whole : n;
+};
+
+/**
+ * What a `clip-path: inset(…)` leaves of an element's box (insets in px or %, of the border box), or
+ * null for any other clip-path (shapes of no area are clipPathHides' concern).
+ */
+export function clipPathWindow(value: string, box: Rect): Rect | null {
+  const inset = /^inset\(([^)]*)\)/.exec(value.trim());
+  if (inset === null) return null;
+  const parts = (inset[1] ?? '').split(/\s+round\s+/)[0]!.trim().split(/\s+/);
+  const [t, r = t, b = t, l = r] = parts;
+  const w = box.right - box.left;
+  const h = box.bottom - box.top;
+  return { left: box.left + lengthOf(l, w), top: box.top + lengthOf(t, h), right: box.right - lengthOf(r, w), bottom: box.bottom - lengthOf(b, h) };
+}
+
+/** What a `clip: rect(top, right, bottom, left)` (absolutely positioned elements) leaves of an element's box, or null. */
+export function clipRectWindow(value: string, box: Rect): Rect | null {
+  const m = /^rect\(\s*([^,\s)]+)[,\s]+([^,\s)]+)[,\s]+([^,\s)]+)[,\s]+([^,\s)]+)\s*\)$/.exec(value.trim());
+  if (m === null) return null;
+  const at = (v: string, fallback: number, origin: number) => (v === 'auto' ? fallback : origin + (Number.parseFloat(v) || 0));
+  return { left: at(m[4]!, box.left, box.left), top: at(m[1]!, box.top, box.top), right: at(m[2]!, box.right, box.left), bottom: at(m[3]!, box.bottom, box.top) };
+}
+
+export function intersect(a: Rect, b: Rect): Rect {
+  return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+}
+
+/** A window too small to read through (or none at all). */
+export function tooSmall(r: Rect): boolean {
+  return r.right - r.left < MIN_READABLE_PX || r.bottom - r.top < MIN_READABLE_PX;
+}
+
+/**
+ * Whether the part of a text's box (`text`) a window leaves (`shown`) lets a person read it: not when it is
+ * a few pixels, less than half a line of `fontPx` tall, or two letters wide and a fifth of the text or less
+ * (`clip-path: inset(0 99% 0 0)` shows "Fo" of a sentence). A window that shows the start of a line of
+ * text (an ellipsis, a narrow column) lets it be read.
+ */
+export function windowHides(shown: Rect, text: Rect, fontPx: number): boolean {
+  if (tooSmall(shown)) return true;
+  const w = shown.right - shown.left;
+  const h = shown.bottom - shown.top;
+  if (Number.isFinite(fontPx) && h < fontPx * 0.5) return true;
+  return Number.isFinite(fontPx) && w < fontPx * 2 && w < (text.right - text.left) * 0.2;
+}
+
+/**
+ * Text of colour `fg` faded to `opacity` (its own and its ancestors', multiplied) over `bg`: hidden when
+ * the colour a person sees is too close to the background (found by the second Sanitizer review: black text
+ * at `opacity: 0.08` on white, which the 0.05 cut-off let through, is as pale as `#ececec`).
+ */
+export function fadedHides(fgCss: string, bgCss: string, opacity: number, fontSize: string): HiddenReason | null {
+  if (opacity >= 1) return null;
+  const fg = parseColour(fgCss);
+  const bg = parseColour(bgCss) ?? { r: 255, g: 255, b: 255, a: 1 };
+  if (fg === null) return null;
+  const k = Math.max(0, Math.min(1, opacity * fg.a));
+  const seen = { r: fg.r * k + bg.r * (1 - k), g: fg.g * k + bg.g * (1 - k), b: fg.b * k + bg.b * (1 - k) };
+  const ratio = contrast(seen, bg);
+  if (ratio < SAME_COLOUR_CONTRAST) return 'transparent';
+  if (Number.parseFloat(fontSize) < SMALL_FONT_PX && ratio < FAINT_CONTRAST) return 'faint';
+  return null;
+}
+
+/**
+ * The one colour a `background-image` of gradients paints when every stop is the same opaque colour
+ * (`linear-gradient(#000, #000)` under black text), or null (found by the second Sanitizer review: the
+ * check read `background-color` only, so black text on a black gradient counted as black on white).
+ */
+export function solidGradientColour(value: string | undefined): string | null {
+  if (value === undefined || value === '' || value === 'none' || /url\(|image\(|element\(|paint\(|cross-fade\(/i.test(value)) return null;
+  const stops = [...value.matchAll(/(?:rgba?|color)\([^()]*\)/gi)].map((m) => m[0]);
+  const colours = stops.map((s) => parseColour(s));
+  if (colours.length === 0 || colours.some((c) => c === null || c.a < 0.95)) return null;
+  const first = colours[0]!;
+  return colours.every((c) => contrast(c!, first) < SAME_COLOUR_CONTRAST) ? stops[0]! : null;
+}

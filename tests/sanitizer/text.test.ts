@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { applySpans, classify, decodeBraille, findInstructions, isSuspicious, MARKER, stripInvisible } from '../../src/sanitizer/text';
-import { blendColour, clipPathHides, contrast, filterColour, hiddenByStyle, maskHides, ownOpacity, parseColour, type BoxView, type StyleView } from '../../src/sanitizer/visibility';
+import { blendColour, clipPathHides, clipPathWindow, clipRectWindow, contrast, fadedHides, filterColour, hiddenByStyle, maskHides, ownOpacity, parseColour, solidGradientColour, tooSmall, windowHides, type BoxView, type StyleView } from '../../src/sanitizer/visibility';
 import { parseRemovalReason, removalReason, removalsBySite } from '../../src/sanitizer/report';
 
 const BRAILLE: Record<string, number> = { a: 1, b: 3, c: 9, d: 0x19, e: 0x11, f: 0xb, g: 0x1b, h: 0x13, i: 0xa, j: 0x1a, k: 5, l: 7, m: 0xd, n: 0x1d, o: 0x15, p: 0xf, q: 0x1f, r: 0x17, s: 0xe, t: 0x1e, u: 0x25, v: 0x27, w: 0x3a, x: 0x2d, y: 0x3d, z: 0x35, ' ': 0 };
@@ -188,6 +188,24 @@ describe('visibility', () => {
     expect(maskHides('radial-gradient(transparent, transparent 50%)')).toBe(true);
     expect(hiddenByStyle(style({ maskImage: 'linear-gradient(rgba(0, 0, 0, 0), rgba(0, 0, 0, 0))' }), box, page, white)).toBe('clipped');
     for (const mask of ['none', '', 'linear-gradient(rgb(0, 0, 0), rgba(0, 0, 0, 0))', 'url("m.svg")', 'linear-gradient(transparent, transparent), url("m.png")']) expect(maskHides(mask), mask).toBe(false);
+  });
+  it('measures the window a clip-path inset or a clip rect leaves, and fades text into its background', () => {
+    const r = { left: 0, top: 0, right: 400, bottom: 20 };
+    expect(tooSmall(clipPathWindow('inset(0px 0px 95% 0px)', r)!)).toBe(true); // 1 px of a 20 px line
+    expect(windowHides(clipPathWindow('inset(0px 99% 0px 0px)', r)!, r, 16)).toBe(true); // "Fo" of a sentence
+    expect(windowHides(clipPathWindow('inset(0px 50% 0px 0px)', r)!, r, 16)).toBe(false); // half a line: read
+    expect(windowHides({ left: 0, top: 0, right: 400, bottom: 6 }, { left: 0, top: 0, right: 400, bottom: 60 }, 16)).toBe(true); // 6 px of three lines
+    expect(tooSmall(clipPathWindow('inset(2px 10px)', r)!)).toBe(false);
+    expect(clipPathWindow('circle(40px at 50% 50%)', r)).toBeNull();
+    expect(tooSmall(clipRectWindow('rect(0px, 3px, 3px, 0px)', r)!)).toBe(true);
+    expect(tooSmall(clipRectWindow('rect(0px, auto, auto, 0px)', r)!)).toBe(false);
+    const black = 'rgb(0, 0, 0)';
+    expect(fadedHides(black, white, 0.08, '16px')).toBe('transparent');
+    expect(fadedHides(black, white, 0.12, '16px')).toBe('transparent');
+    expect(fadedHides(black, white, 0.5, '16px')).toBeNull(); // a half-faded caption is read
+    expect(fadedHides(black, white, 1, '16px')).toBeNull();
+    expect(solidGradientColour('linear-gradient(rgb(0, 0, 0), rgb(0, 0, 0))')).toBe('rgb(0, 0, 0)');
+    for (const image of ['none', 'linear-gradient(rgb(0, 0, 0), rgb(255, 255, 255))', 'url("a.png")', 'linear-gradient(rgba(0, 0, 0, 0.5), rgba(0, 0, 0, 0.5))']) expect(solidGradientColour(image), image).toBeNull();
   });
   it('reads colours and contrast', () => {
     expect(parseColour('rgba(0, 0, 0, 0)')).toEqual({ r: 0, g: 0, b: 0, a: 0 });
