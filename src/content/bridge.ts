@@ -30,6 +30,14 @@ export const FORM_SUBMIT_EVENT = 'agentsfence:form-submit';
  */
 export const SHADOW_ATTACHED_EVENT = 'agentsfence:shadow-attached';
 
+/**
+ * Rules added through the CSSOM (`insertRule`, `replace`/`replaceSync`, an `adoptedStyleSheets`
+ * assignment) produce no mutation record: the MAIN hooks announce each with this DOM event on the
+ * document, and the ISOLATED Sanitizer reads the styles again in a microtask (generated text a rule adds,
+ * visible imperative text a rule hides). A page that dispatches it itself only makes the Sanitizer re-read.
+ */
+export const STYLES_CHANGED_EVENT = 'agentsfence:styles-changed';
+
 /** Background → the tab's top frame: an action of this tab waits for the user (src/background/effects.ts, notify). */
 export const WAITING_NOTICE = 'approval.waiting';
 

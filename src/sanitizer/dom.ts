@@ -305,6 +305,30 @@ export class Sanitizer {
     if (this.mode !== null && this.mode !== 'off') this.batch(() => this.host(host));
   }
 
+  private stylesQueued = false;
+
+  /**
+   * Rules changed through the CSSOM (announced by the MAIN hooks: `insertRule`, `replaceSync`, an
+   * `adoptedStyleSheets` assignment), which make no mutation record (found by the second Sanitizer review:
+   * generated text a rule added, and visible imperative text a rule turned white, reached the agent). Read
+   * once per task, in a microtask (a sheet filled and then adopted is read adopted): visible imperative text
+   * is checked again and, once parsed, generated content read.
+   */
+  stylesChanged(): void {
+    if (this.stylesQueued || this.mode === null || this.mode === 'off') return;
+    this.stylesQueued = true;
+    queueMicrotask(() => {
+      this.stylesQueued = false;
+      if (this.mode === null || this.mode === 'off') return;
+      this.batch(() => {
+        this.recheckCandidates(this.doc);
+        if (this.doc.readyState === 'loading') return;
+        this.stylesheetsRead = null;
+        this.generatedContent(() => this.allElements());
+      });
+    });
+  }
+
   /** Stops watching (the content script's context ended; tests). */
   stop(): void {
     this.mode = 'off';
@@ -1118,7 +1142,8 @@ export class Sanitizer {
     const rect = range.getBoundingClientRect();
     const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
     const box = { width: rect.width, height: rect.height, left: rect.left + win.scrollX, top: rect.top + win.scrollY, right: rect.right + win.scrollX, bottom: rect.bottom + win.scrollY };
-    const tiny = renderedTiny(range, win.getComputedStyle(parent).writingMode, node.data);
+    const parentStyle = win.getComputedStyle(parent);
+    const tiny = renderedTiny(range, parentStyle.writingMode, node.data);
     if (tiny !== null) return tiny;
     // What of the text shows through the windows above it (viewport coordinates): an ancestor that hides
     // its overflow, a `clip`, a `clip-path: inset(…)`. A window a few pixels wide or tall shows nothing
@@ -1129,10 +1154,10 @@ export class Sanitizer {
     let escape: 'none' | 'absolute' | 'fixed' = 'none';
     let opacity = 1;
     let painted: { color: string; background: string } | null = null;
-    const fontSize = win.getComputedStyle(parent).fontSize;
+    const fontSize = parentStyle.fontSize;
     const fontPx = Number.parseFloat(fontSize);
     for (let el: Element | null = parent; el !== null; el = el.parentElement) {
-      const style = win.getComputedStyle(el);
+      const style = el === parent ? parentStyle : win.getComputedStyle(el);
       const own = el === parent ? box : elementBox(el, win);
       let view = styleView(style);
       let background = 'rgb(255, 255, 255)';
@@ -1146,30 +1171,37 @@ export class Sanitizer {
       // fading it: opacities multiply down the tree (0.1 on a parent and 0.3 on its child are 0.03).
       opacity *= ownOpacity(view);
       if (el === parent ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return why;
-      const frame = el === parent ? elementBox(el, win) : own;
-      // The text's own element clips it to a box of no height or width (`max-height: 0; overflow: hidden`):
-      // the text's range keeps its size, the element shows none of it.
-      if (el === parent && style.overflow !== 'visible' && (frame.width <= 1 || frame.height <= 1)) return 'zero-size';
+      // Read only what this element needs: most ancestors neither clip nor are positioned.
+      const overflows = view.overflow !== 'visible';
+      const clipPath = view.clipPath !== '' && view.clipPath !== 'none';
       const position = style.position;
-      if (escape === 'absolute' && (position !== 'static' || (style.transform !== 'none' && style.transform !== ''))) escape = 'none';
-      else if (escape === 'fixed' && style.transform !== 'none' && style.transform !== '') escape = 'none';
-      const frameRect = { left: frame.left - win.scrollX, top: frame.top - win.scrollY, right: frame.right - win.scrollX, bottom: frame.bottom - win.scrollY };
-      if (escape === 'none') {
-        // hidden and clip cut at the box; a scroll box only when it is itself too small to read through.
-        const cuts = (v: string) => v === 'hidden' || v === 'clip' || ((v === 'auto' || v === 'scroll') && tooSmall(frameRect));
-        if (cuts(style.overflowX)) shown = { ...shown, left: Math.max(shown.left, frameRect.left), right: Math.min(shown.right, frameRect.right) };
-        if (cuts(style.overflowY)) shown = { ...shown, top: Math.max(shown.top, frameRect.top), bottom: Math.min(shown.bottom, frameRect.bottom) };
+      const clipRect = position === 'absolute' && view.clip !== 'auto' && view.clip !== '';
+      const transformed = escape !== 'none' && style.transform !== 'none' && style.transform !== '';
+      if (escape === 'absolute' && (position !== 'static' || transformed)) escape = 'none';
+      else if (escape === 'fixed' && transformed) escape = 'none';
+      if ((overflows && escape === 'none') || clipPath || clipRect) {
+        const frame = el === parent ? elementBox(el, win) : own;
+        // The text's own element clips it to a box of no height or width (`max-height: 0; overflow: hidden`):
+        // the text's range keeps its size, the element shows none of it.
+        if (el === parent && overflows && (frame.width <= 1 || frame.height <= 1)) return 'zero-size';
+        const frameRect = { left: frame.left - win.scrollX, top: frame.top - win.scrollY, right: frame.right - win.scrollX, bottom: frame.bottom - win.scrollY };
+        if (overflows && escape === 'none') {
+          // hidden and clip cut at the box; a scroll box only when it is itself too small to read through.
+          const cuts = (v: string) => v === 'hidden' || v === 'clip' || ((v === 'auto' || v === 'scroll') && tooSmall(frameRect));
+          if (cuts(style.overflowX)) shown = { ...shown, left: Math.max(shown.left, frameRect.left), right: Math.min(shown.right, frameRect.right) };
+          if (cuts(style.overflowY)) shown = { ...shown, top: Math.max(shown.top, frameRect.top), bottom: Math.min(shown.bottom, frameRect.bottom) };
+        }
+        // clip-path and clip cut the element and everything it holds, positioned or not.
+        if (clipPath) {
+          const cut = clipPathWindow(view.clipPath, frameRect);
+          if (cut !== null) shown = intersect(shown, cut);
+        }
+        if (clipRect) {
+          const cut = clipRectWindow(view.clip, frameRect);
+          if (cut !== null) shown = intersect(shown, cut);
+        }
+        if (windowHides(shown, rect, fontPx)) return 'clipped';
       }
-      // clip-path and clip cut the element and everything it holds, positioned or not.
-      if (style.clipPath !== undefined && style.clipPath !== 'none' && style.clipPath !== '') {
-        const cut = clipPathWindow(style.clipPath, frameRect);
-        if (cut !== null) shown = intersect(shown, cut);
-      }
-      if (style.clip !== undefined && style.clip !== 'auto' && style.clip !== '' && position === 'absolute') {
-        const cut = clipRectWindow(style.clip, frameRect);
-        if (cut !== null) shown = intersect(shown, cut);
-      }
-      if (windowHides(shown, rect, fontPx)) return 'clipped';
       if (position === 'absolute') escape = 'absolute';
       else if (position === 'fixed') escape = 'fixed';
       if (opacity <= 0.05) return 'transparent';

@@ -1,5 +1,5 @@
 import type { Reply, Request } from '../messages/protocol';
-import { SHADOW_ATTACHED_EVENT } from '../content/bridge';
+import { SHADOW_ATTACHED_EVENT, STYLES_CHANGED_EVENT } from '../content/bridge';
 import type { SanitizerRule } from './text';
 import { Sanitizer, type Mode, type Removal } from './dom';
 import { readPreset } from './preset';
@@ -53,6 +53,15 @@ export function installSanitizer(doc: Document, send: SendMessage, chromeApi: Do
       const host = event.composedPath()[0];
       event.stopImmediatePropagation();
       if (host instanceof Element) sanitizer.shadowAttached(host);
+    },
+    true,
+  );
+  // MAIN-dependent as well: rules added through the CSSOM (no mutation record) are announced by the hooks.
+  doc.addEventListener(
+    STYLES_CHANGED_EVENT,
+    (event) => {
+      event.stopImmediatePropagation();
+      sanitizer.stylesChanged();
     },
     true,
   );

@@ -1,3 +1,4 @@
+import { STYLES_CHANGED_EVENT } from '../bridge';
 import type { LoadAttribute } from '../loads';
 import type { PageWindow } from './channel';
 import type { LoadGate } from './gate';
@@ -24,6 +25,22 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
   const { insertRule, deleteRule, replace, replaceSync } = sheet;
   const cssRulesOf = getOwnPropertyDescriptor(sheet, 'cssRules')?.get;
   const ignore = (): void => undefined;
+  /** Tells the ISOLATED Sanitizer that rules changed with no mutation record (src/content/bridge.ts). */
+  const announce = (): void => {
+    invoke(n.dispatchEvent, n.document, [new n.CustomEvent(STYLES_CHANGED_EVENT)]);
+  };
+  for (const owner of [win.Document.prototype, win.ShadowRoot.prototype]) {
+    const descriptor = getOwnPropertyDescriptor(owner, 'adoptedStyleSheets');
+    const nativeSet = descriptor?.set;
+    if (descriptor === undefined || nativeSet === undefined) continue;
+    defineProperty(owner, 'adoptedStyleSheets', {
+      ...descriptor,
+      set(this: Document | ShadowRoot, value: unknown) {
+        invoke(nativeSet, this, [value]);
+        announce();
+      },
+    });
+  }
 
   // Maps each Proxy handed out below back to its declaration: natives must be called on the real one.
   const declarations = new n.WeakMap<object, CSSStyleDeclaration>();
@@ -108,7 +125,11 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
   sheet.insertRule = function (this: CSSStyleSheet, rule: string, index?: number): number {
     const text = n.String(rule);
     const at = index === undefined ? 0 : index;
-    if (gate.crossOriginUrls(CSS_LOAD, text).length === 0) return invoke<number>(insertRule, this, [rule, at]);
+    if (gate.crossOriginUrls(CSS_LOAD, text).length === 0) {
+      const placedAt = invoke<number>(insertRule, this, [rule, at]);
+      announce();
+      return placedAt;
+    }
     // insertRule answers synchronously with the index: a placeholder keeps the place until ALLOW.
     const placed = invoke<number>(insertRule, this, [PLACEHOLDER_RULE, at]);
     const rules = invoke<CSSRuleList>(cssRulesOf, this);
@@ -123,6 +144,7 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
         if (current < 0) return; // the page removed the placeholder meanwhile
         invoke(deleteRule, this, [current]);
         invoke(insertRule, this, [text, current]);
+        announce();
       },
       ignore,
     );
@@ -136,13 +158,27 @@ export function hookStyles(win: PageWindow, n: Natives, gate: LoadGate): void {
         'sheet',
         CSS_LOAD,
         css,
-        () => resolve(invoke<Promise<CSSStyleSheet>>(replace, this, [css])),
+        () => {
+          const done = invoke<Promise<CSSStyleSheet>>(replace, this, [css]);
+          resolve(done);
+          void done.then(announce, ignore);
+        },
         () => reject(new n.DOMException('blocked by AgentsFence', 'NetworkError')),
       );
     });
   };
   sheet.replaceSync = function (this: CSSStyleSheet, text: string): void {
     const css = n.String(text);
-    gate.hold(this, 'sheet', CSS_LOAD, css, () => invoke(replaceSync, this, [css]), ignore);
+    gate.hold(
+      this,
+      'sheet',
+      CSS_LOAD,
+      css,
+      () => {
+        invoke(replaceSync, this, [css]);
+        announce();
+      },
+      ignore,
+    );
   };
 }
