@@ -4,8 +4,9 @@ import { classify, evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 
 /**
- * The request-quality set (tests/quality/requests.{dev,test}.json): requests written as people write
- * them, each compiled by the rules compiler, its sample actions evaluated in order (counters carried).
+ * The request-quality set (tests/quality/requests.{dev,test,holdout}.json): requests written as people
+ * write them, each compiled by the rules compiler, its sample actions evaluated in order (counters
+ * carried). The holdout was written after the dev/test halves, before the tuning that followed them.
  */
 type Expected = 'ALLOW' | 'ASK' | 'BLOCK';
 interface Action {
@@ -19,8 +20,9 @@ interface Request {
   request: string;
   actions: Action[];
 }
+export type Half = 'dev' | 'test' | 'holdout';
 interface QualityFile {
-  half: 'dev' | 'test';
+  half: Half;
   split: string;
   requests: Request[];
 }
@@ -54,11 +56,11 @@ export interface HalfReport {
 const NOW = 1_800_000_000_000;
 const pct = (n: number, of: number) => (of === 0 ? 0 : Math.round((1000 * n) / of) / 10);
 
-export function loadHalf(half: 'dev' | 'test'): QualityFile {
+export function loadHalf(half: Half): QualityFile {
   return JSON.parse(readFileSync(new URL(`./requests.${half}.json`, import.meta.url), 'utf8')) as QualityFile;
 }
 
-export async function measureHalf(half: 'dev' | 'test'): Promise<HalfReport> {
+export async function measureHalf(half: Half): Promise<HalfReport> {
   const file = loadHalf(half);
   const outcomes: Outcome[] = [];
   for (const r of file.requests) {
