@@ -280,8 +280,32 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
   return out;
 }
 
+/** Writes whose object, when it is one thing ("a …", "my <singular>"), is made or ended once. */
+const ONE_THING_VERBS = ['cancel', 'open', 'create', 'add', 'leave', 'file', 'make', 'start'];
+const ONE_THING = new Set(ONE_THING_VERBS);
 /** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
-const COUNTED_OBJECT_VERBS = new Set(['buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite']);
+const COUNTED_OBJECT_VERBS = new Set([
+  'buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite',
+  // Writes that make or end one thing: "open a PR", "add a comment", "cancel my hotel booking" is one write, not
+  // every write on the site ("cancel my booking" allowed a new booking; "open a PR" allowed merging it).
+  ...ONE_THING_VERBS,
+]);
+/** Words that end the noun phrase after "my" (where, when, how): its last word before one is its head. */
+const PHRASE_END = new Set(['at', 'on', 'in', 'for', 'to', 'from', 'with', 'by', 'via', 'and', 'or', 'so', 'because', 'since', 'today', 'tomorrow', 'tonight', 'now', 'asap', 'please', 'pls', 'then']);
+
+/** "cancel my hotel booking", "add my frequent flyer number": one thing of mine (a singular head noun). */
+function oneOfMine(words: Word[], verbIndex: number, text: string): boolean {
+  if (!ONE_THING.has(words[verbIndex]?.w ?? '') || !['my', 'our'].includes(words[verbIndex + 1]?.w ?? '')) return false;
+  let head: Word | null = null;
+  for (let k = verbIndex + 2; k < words.length && k <= verbIndex + 6; k++) {
+    const word = words[k]!;
+    if (PHRASE_END.has(word.w)) break;
+    head = word;
+    // (A comma ends it too: "cancel my booking, it's …".)
+    if (/^[ \t]*[,;]/.test(text.slice(word.end))) break;
+  }
+  return head !== null && /^\p{L}+$/u.test(head.w) && (!head.w.endsWith('s') || head.w.endsWith('ss'));
+}
 
 function countIn(words: Word[], verbIndex: number, text: string): number | null {
   for (let k = verbIndex + 1; k < words.length; k++) {
@@ -293,6 +317,7 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
     }
   }
   if (!COUNTED_OBJECT_VERBS.has(words[verbIndex]?.w ?? '')) return null;
+  if (oneOfMine(words, verbIndex, text)) return 1;
   // "buy two tickets", "order 3 books": a count right after the verb (within two words), not an amount,
   // a measure ("the 15 inch sleeve", "the 10 GB backup", "the 3 pack") or a model ("iPhone 15").
   for (let k = verbIndex + 1; k <= verbIndex + 2 && k < words.length; k++) {
