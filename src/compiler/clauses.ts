@@ -213,8 +213,11 @@ function insideTarget(word: Word, targets: readonly TargetToken[]): boolean {
 function opensClause(words: Word[], i: number, targets: readonly TargetToken[]): boolean {
   const { at, negated } = stripFraming(words, i);
   const first = words[at];
-  return negated || (first !== undefined && !insideTarget(first, targets) && isVerb(first.w) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
+  return negated || (first !== undefined && !insideTarget(first, targets) && (isVerb(first.w) || PHRASAL_OPENERS.has(first.w)) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
 }
+
+/** Words that open a request only in a phrase (see phrasalRequest): "turn on …", "close issue …", "leave a review". */
+const PHRASAL_OPENERS = new Set(['turn', 'switch', 'close', 'leave', 'make']);
 
 /**
  * Negation scopes over a coordination of verbs: in "do not send, post or share anything" and "never
@@ -280,31 +283,42 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
   return out;
 }
 
-/** Writes whose object, when it is one thing ("a …", "my <singular>"), is made or ended once. */
-const ONE_THING_VERBS = ['cancel', 'open', 'create', 'add', 'leave', 'file', 'make', 'start'];
-const ONE_THING = new Set(ONE_THING_VERBS);
+/** Writes whose object, when it is one thing ("a …", "my <singular>", "issue #88"), are made or ended once. */
+const ONE_THING_VERBS = ['cancel', 'open', 'create', 'add', 'leave', 'file', 'make', 'start', 'close'];
+/** Writes that switch one setting ("turn on two-factor authentication", "freeze my card", "mute #random"). */
+const SWITCH_VERBS = ['turn', 'switch', 'enable', 'disable', 'mute', 'unmute', 'freeze', 'unfreeze', 'lock', 'unlock', 'block', 'unblock'];
+const ONE_THING = new Set([...ONE_THING_VERBS, ...SWITCH_VERBS]);
 /** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
 const COUNTED_OBJECT_VERBS = new Set([
   'buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite',
-  // Writes that make or end one thing: "open a PR", "add a comment", "cancel my hotel booking" is one write, not
-  // every write on the site ("cancel my booking" allowed a new booking; "open a PR" allowed merging it).
-  ...ONE_THING_VERBS,
+  // Writes that make, end or switch one thing: "open a PR", "add a comment", "cancel my hotel booking", "turn on 2FA"
+  // is one write, not every write on the site ("cancel my booking" allowed a new booking; "open a PR" merging it).
+  ...ONE_THING,
 ]);
-/** Words that end the noun phrase after "my" (where, when, how): its last word before one is its head. */
-const PHRASE_END = new Set(['at', 'on', 'in', 'for', 'to', 'from', 'with', 'by', 'via', 'and', 'or', 'so', 'because', 'since', 'today', 'tomorrow', 'tonight', 'now', 'asap', 'please', 'pls', 'then']);
+/** Words that end the object's noun phrase (where, when, how): its last word before one is its head. */
+const PHRASE_END = new Set(['at', 'on', 'in', 'for', 'to', 'from', 'with', 'by', 'via', 'and', 'or', 'so', 'because', 'since', 'today', 'tomorrow', 'tonight', 'now', 'asap', 'please', 'pls', 'then', 'that', 'saying', 'as', 'into', 'under', 'off']);
+const ONE_THING_LEAD = new Set(['a', 'an', 'one', 'my', 'our', 'the', 'this', 'that', 'your']);
 
-/** "cancel my hotel booking", "add my frequent flyer number": one thing of mine (a singular head noun). */
-function oneOfMine(words: Word[], verbIndex: number, text: string): boolean {
-  if (!ONE_THING.has(words[verbIndex]?.w ?? '') || !['my', 'our'].includes(words[verbIndex + 1]?.w ?? '')) return false;
+/**
+ * "cancel my hotel booking", "close issue #88", "turn on two-factor authentication": the object is one thing
+ * (its head noun, the last word of letters before where/when/how, is singular); a list ("X and Y") is not.
+ */
+function oneThing(words: Word[], verbIndex: number, text: string): boolean {
+  const verb = words[verbIndex]?.w ?? '';
+  if (!ONE_THING.has(verb)) return false;
+  let k = verbIndex + 1;
+  if ((verb === 'turn' || verb === 'switch') && ['on', 'off'].includes(words[k]?.w ?? '')) k++;
+  if (ONE_THING_LEAD.has(words[k]?.w ?? '')) k++;
   let head: Word | null = null;
-  for (let k = verbIndex + 2; k < words.length && k <= verbIndex + 6; k++) {
+  for (const end = k + 5; k < words.length && k <= end; k++) {
     const word = words[k]!;
-    if (PHRASE_END.has(word.w)) break;
-    head = word;
+    if (PHRASE_END.has(word.w) || ITEM_END.has(word.w)) break;
+    // ("issue #88", "my 4pm meeting": numbers say which one; they are no head.)
+    if (/^\p{L}[\p{L}'-]*$/u.test(word.w)) head = word;
     // (A comma ends it too: "cancel my booking, it's …".)
     if (/^[ \t]*[,;]/.test(text.slice(word.end))) break;
   }
-  return head !== null && /^\p{L}+$/u.test(head.w) && (!head.w.endsWith('s') || head.w.endsWith('ss'));
+  return head !== null && (!head.w.endsWith('s') || head.w.endsWith('ss'));
 }
 
 function countIn(words: Word[], verbIndex: number, text: string): number | null {
@@ -317,7 +331,7 @@ function countIn(words: Word[], verbIndex: number, text: string): number | null 
     }
   }
   if (!COUNTED_OBJECT_VERBS.has(words[verbIndex]?.w ?? '')) return null;
-  if (oneOfMine(words, verbIndex, text)) return 1;
+  if (oneThing(words, verbIndex, text)) return 1;
   // "buy two tickets", "order 3 books": a count right after the verb (within two words), not an amount,
   // a measure ("the 15 inch sleeve", "the 10 GB backup", "the 3 pack") or a model ("iPhone 15").
   for (let k = verbIndex + 1; k <= verbIndex + 2 && k < words.length; k++) {
@@ -443,8 +457,14 @@ function previousWord(words: Word[], position: number): string {
 const PEOPLE_ME = new Set(['me', 'us', 'myself', 'ourselves']);
 const ACCESS_WORDS = new Set(['access', 'permission', 'permissions', 'rights']);
 /** Write verbs that change the path they name (an upload or a post only reads it). */
-const EDITS_IN_PLACE = new Set(['write', 'add', 'put', 'create', 'edit', 'update', 'move', 'rename', 'modify', 'change', 'append', 'draft']);
+const EDITS_IN_PLACE = new Set(['write', 'add', 'put', 'create', 'edit', 'update', 'move', 'rename', 'modify', 'change', 'append', 'draft', 'fix', 'correct', 'proofread']);
 const OPENED_THINGS = new Set(['pull', 'pr', 'issue', 'ticket', 'account', 'case', 'bug', 'merge']);
+/** Things one closes by writing to a site ("close issue #88", "close the ticket"); not "close the tab". */
+const CLOSED_THINGS = new Set(['pull', 'pr', 'issue', 'issues', 'ticket', 'tickets', 'case', 'bug', 'poll', 'thread', 'discussion']);
+/** What one leaves on a site ("leave a 5 star review", "leave your comments"): a text posted there. */
+const LEFT_TEXTS = new Set(['review', 'reviews', 'comment', 'comments', 'rating', 'feedback', 'note', 'reply']);
+/** Documents and pages one makes ("make a new doc called …"); not "make a list for me". */
+const MADE_THINGS = new Set(['doc', 'document', 'page', 'note', 'folder', 'spreadsheet', 'sheet', 'event', 'post', 'issue', 'ticket', 'playlist', 'board', 'channel']);
 
 /**
  * The request a clause opens with. Usually its first word's class; a few phrases say otherwise:
@@ -480,13 +500,22 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'EXTERNAL_WRITE';
   } else if ((first.w === 'write' || first.w === 'compose') && targets.some((t) => t.kind === 'email')) {
     request = 'COMMUNICATION';
+  } else if ((first.w === 'turn' || first.w === 'switch') && (next(1) === 'on' || next(1) === 'off' || next(2) === 'on' || next(2) === 'off')) {
+    // "turn on two-factor authentication", "switch notifications off": a setting, as enable / disable.
+    request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'close' && clauseWords.slice(1, 4).some((w) => CLOSED_THINGS.has(w))) {
+    request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'leave' && clauseWords.slice(1, 6).some((w) => LEFT_TEXTS.has(w))) {
+    request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'make' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 4).some((w) => MADE_THINGS.has(w))) {
+    request = 'EXTERNAL_WRITE';
   }
   if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
 /** Non-message verbs whose clause is a text to publish or write down ("post on blog.test that …", "write the following"). */
-const POSTING_VERBS = new Set(['post', 'comment', 'publish', 'write', 'draft']);
+const POSTING_VERBS = new Set(['post', 'comment', 'publish', 'write', 'draft', 'tweet', 'leave']);
 /** A write whose object is one of these is a text too ("add a comment on git.test: …", "update my status to …"). */
 const TEXT_NOUNS = new Set(['comment', 'note', 'message', 'post', 'reply', 'review', 'description', 'status', 'caption', 'tweet', 'answer', 'bio']);
 /** Words after which the rest of a writing clause's sentence is its text ("… saying I'll attend", "… asking him to pay"). */

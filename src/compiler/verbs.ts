@@ -21,8 +21,12 @@ const VERBS: Record<GrantableClass, readonly string[]> = {
     'rename', 'move', 'archive', 'label', 'tag', 'mark', 'star', 'schedule', 'cancel', 'rate', 'like', 'follow',
     'register', 'apply', 'rsvp', 'accept', 'decline', 'draft', 'complete', 'enter', 'type', 'modify', 'upvote',
     'unsubscribe', 'sign', 'log', 'enable', 'disable', 'book', 'subscribe', 'reserve', 'put', 'write', 'react', 'vote',
+    // Edits and settings people name by what they change: "fix the typo", "proofread my letter and fix the
+    // grammar", "return the headphones", "freeze my card", "mute #random", "deploy the branch to staging.test".
+    'fix', 'correct', 'proofread', 'return', 'freeze', 'unfreeze', 'lock', 'unlock', 'block', 'unblock', 'mute', 'unmute',
+    'deploy', 'tweet', 'merge', 'approve', 'reject', 'pin', 'unpin',
   ],
-  COMMUNICATION: ['send', 'email', 'e-mail', 'mail', 'reply', 'respond', 'forward', 'message', 'text', 'answer', 'cc', 'bcc', 'contact', 'notify', 'dm'],
+  COMMUNICATION: ['send', 'email', 'e-mail', 'mail', 'reply', 'respond', 'forward', 'message', 'text', 'answer', 'cc', 'bcc', 'contact', 'notify', 'dm', 'msg', 'ping'],
   DELETE: ['delete', 'remove', 'erase', 'trash', 'discard', 'clear', 'purge', 'empty', 'wipe'],
   PERMISSION_CHANGE: ['share', 'grant', 'invite', 'revoke', 'authorize', 'authorise', 'unshare', 'permit'],
   FINANCIAL: ['pay', 'transfer', 'buy', 'purchase', 'order', 'checkout', 'donate', 'tip', 'wire', 'reorder', 'renew', 'refund'],

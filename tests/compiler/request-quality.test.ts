@@ -25,7 +25,10 @@ describe('one thing made or ended is one write', () => {
     ['open a PR on git.test from my feature branch', 1],
     ['add a comment on git.test saying it works', 1],
     ['Cancel my subscriptions on news.test', undefined],
-    ['Add lunch with mom on Sunday at noon to my calendar', undefined],
+    ['Add lunch with mom on Sunday at noon to my calendar', 1],
+    ['close issue #88 on git.test', 1],
+    ['Turn on two-factor authentication in my account settings on app.test', 1],
+    ['Add the receipts to the expense report on docs.test', undefined],
   ])('%s → maxCalls %s', (request, calls) => {
     expect(rules(request).constraints.find((k) => k.riskClass === 'EXTERNAL_WRITE')?.maxCalls).toBe(calls);
   });
@@ -45,5 +48,33 @@ describe('one thing made or ended is one write', () => {
     ).toEqual(['ALLOW', 'BLOCK']);
     expect(allowedClasses(rules('open a PR on git.test'))).toEqual(['EXTERNAL_WRITE']);
     expect(classify(form('https://git.test/me/app/pulls/3/merge', {}, 'Merge')).riskClass).toBe('EXTERNAL_WRITE');
+  });
+});
+
+describe('verbs people use for edits and settings', () => {
+  it.each([
+    ['fix the spelling mistakes in the roadmap doc on docs.test', ['EXTERNAL_WRITE']],
+    ['Proofread my cover letter in docs.test and fix the grammar', ['EXTERNAL_WRITE']],
+    ['fix whatever is failing in /home/me/app/src/date.ts', ['LOCAL_WRITE']],
+    ['return the shoes from my last order on shoes.test', ['EXTERNAL_WRITE']],
+    ['lock my credit card on bank.test', ['EXTERNAL_WRITE']],
+    ['mute the #random channel on chat.test', ['EXTERNAL_WRITE']],
+    ['turn on dark mode on app.test', ['EXTERNAL_WRITE']],
+    ['deploy v2.4 to prod using the dashboard at deploy.test', ['EXTERNAL_WRITE']],
+    ['leave a 2 star review on kitchenstuff.test', ['EXTERNAL_WRITE']],
+    ['close issue #88 on git.test', ['EXTERNAL_WRITE']],
+    ['make a new doc called Trip packing list', ['EXTERNAL_WRITE']],
+    ['msg sam@team.test that the build is green', ['COMMUNICATION']],
+    ['close the tab on news.test', []],
+    ['make a list of cheap flights on flights.test', []],
+    ['leave the page on news.test', []],
+  ])('%s → %j', (request, classes) => {
+    expect(allowedClasses(rules(request))).toEqual(classes);
+  });
+
+  it('"do not approve or merge it" bans the merge a comment request would otherwise allow', () => {
+    const policy = rules('Review the diff in PR 17 on git.test and leave your comments, but do not approve or merge it');
+    expect(decisions('Review the diff in PR 17 on git.test and leave your comments, but do not approve or merge it', [form('https://git.test/me/app/pull/17/merge', { merge: 'true' }, 'Merge')])).toEqual(['BLOCK']);
+    expect(policy.prohibitions.flatMap((p) => p.classes)).toContain('EXTERNAL_WRITE');
   });
 });

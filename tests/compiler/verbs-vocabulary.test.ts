@@ -16,6 +16,8 @@ const DELIBERATE: Record<string, { words: RiskClass; toolName: RiskClass; why: s
   comment: { words: 'EXTERNAL_WRITE', toolName: 'COMMUNICATION', why: 'as post' },
   book: { words: 'EXTERNAL_WRITE', toolName: 'FINANCIAL', why: 'a booking tool may charge money: the words grant the write only, so a paid booking asks' },
   subscribe: { words: 'EXTERNAL_WRITE', toolName: 'FINANCIAL', why: 'as book' },
+  tweet: { words: 'EXTERNAL_WRITE', toolName: 'COMMUNICATION', why: 'as post' },
+  deploy: { words: 'EXTERNAL_WRITE', toolName: 'EXECUTION', why: '"deploy the branch to staging.test" is a write on the named site; a deploy_* tool runs code and asks' },
 };
 
 describe('compiler verbs and classifier vocabulary', () => {
