@@ -250,9 +250,12 @@ const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|\s[—–-]\s|[—()]/g;
 /** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
 function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
+  const quotes = quotedSpans(text);
   let last = 0;
   for (const m of text.matchAll(SENTENCE)) {
     if (m[0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
+    // ("tweet 'we're hiring! link in bio' on social.test": a quote's own punctuation ends no sentence.)
+    if (quotes.some(([qs, qe]) => m.index > qs && m.index < qe)) continue;
     spans.push([last, m.index]);
     last = m.index + m[0].length;
   }
@@ -288,6 +291,32 @@ const ONE_THING_VERBS = ['cancel', 'open', 'create', 'add', 'leave', 'file', 'ma
 /** Writes that switch one setting ("turn on two-factor authentication", "freeze my card", "mute #random"). */
 const SWITCH_VERBS = ['turn', 'switch', 'enable', 'disable', 'mute', 'unmute', 'freeze', 'unfreeze', 'lock', 'unlock', 'block', 'unblock'];
 const ONE_THING = new Set([...ONE_THING_VERBS, ...SWITCH_VERBS]);
+/** Quotation marks and the mark that closes each. */
+const QUOTE_CLOSE: Record<string, string> = { '"': '"', '“': '”', '„': '“', '‘': '’', "'": "'", '«': '»' };
+/** Longest quotation read as one (an unclosed mark quotes nothing). */
+const MAX_QUOTE = 280;
+
+/**
+ * Spans of quoted text ("post 'deploy done!' in #releases"), marks included: a mark opens a quote at the start
+ * or after a space or bracket, before a non-space; it closes at its closing mark followed by a space, punctuation
+ * or the end ("we're" and "Priya's" close nothing). Linear: each mark is looked at once per opening.
+ */
+export function quotedSpans(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < text.length; i++) {
+    const close = QUOTE_CLOSE[text[i]!];
+    if (close === undefined || (i > 0 && !/[\s([:]/.test(text[i - 1]!)) || !/\S/.test(text[i + 1] ?? ' ')) continue;
+    const limit = Math.min(text.length, i + MAX_QUOTE);
+    for (let j = i + 2; j < limit; j++) {
+      if (text[j] !== close || !/\S/.test(text[j - 1]!) || /[\p{L}\p{N}]/u.test(text[j + 1] ?? ' ')) continue;
+      out.push([i, j + 1]);
+      i = j;
+      break;
+    }
+  }
+  return out;
+}
+
 /** Verbs whose object may carry a count ("buy two tickets"); for payments a number is an amount. */
 const COUNTED_OBJECT_VERBS = new Set([
   'buy', 'purchase', 'order', 'reorder', 'book', 'subscribe', 'delete', 'remove', 'erase', 'trash', 'discard', 'invite',
@@ -538,6 +567,10 @@ const SENTENCE_END = /[.!?;](?=\s|$)|\n/g;
  * of the sentence. The words stay in the instruction (evidence quotes hold them); they only grant nothing.
  */
 function dictatedSpan(text: string, words: Word[], verbIndex: number, end: number, targets: readonly TargetToken[], message: boolean): [number, number] | null {
+  // "post 'deploy done' in #releases", "tweet \"we're hiring\" on social.test": the quoted text is what it says.
+  const verbEnd = words[verbIndex]!.end;
+  const quoted = message ? quotedSpans(text).find(([qs]) => qs >= verbEnd && qs < end) : undefined;
+  if (quoted !== undefined && !/[^\s\p{L}\p{N}'’-]/u.test(text.slice(verbEnd, quoted[0]).replace(/[,:]/g, ''))) return quoted;
   const restOfSentence = (from: number): [number, number] => {
     SENTENCE_END.lastIndex = from;
     return [from, SENTENCE_END.exec(text)?.index ?? text.length];
@@ -751,7 +784,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       RECIPIENT_OPENERS.has(w) || (w === 'with' && SHARE_VERBS.has(verb.w)) || (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0);
     for (const t of targets) {
       // Addresses in the message's own text are what it says, not whom it goes to.
-      if (dictated !== null && t.start >= dictated[0]) continue;
+      if (dictated !== null && t.start >= dictated[0] && t.end <= dictated[1]) continue;
       if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
       if (SUBJECT_VERBS_AFTER.has(/^\s+([a-z]+)/i.exec(text.slice(t.end, t.end + 20))?.[1]?.toLowerCase() ?? '')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)

@@ -116,6 +116,8 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const quantity = older.quantity !== undefined && newer.quantity !== undefined ? Math.max(older.quantity, newer.quantity) : (older.quantity ?? newer.quantity);
   if (quantity !== undefined) merged.quantity = quantity;
   else delete merged.quantity;
+  // A public post stays allowed only when both turns asked for one (each bound to its sites, unioned above).
+  if (!(older.publicPost === true && newer.publicPost === true && domains !== undefined)) delete merged.publicPost;
   return merged;
 }
 

@@ -512,6 +512,10 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     for (const [p, c] of g.paths) allPaths.set(p, c);
   }
 
+  // A public post the words ask for on a named site ("post a tweet on social.test", "leave a review on shop.test"):
+  // the site shows it as a message with no recipient; the write constraint says it is the write.
+  const postSites = publicPostSites(bound, grants, prohibitions);
+
   for (const cls of CONSEQUENTIAL_CLASSES) {
     const g = grants.get(cls);
     if (g === undefined) continue;
@@ -571,6 +575,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     }
     const quantity = bound.quantities.get(cls);
     if (quantity !== undefined) constraint.quantity = quantity.quantity;
+    if (cls === 'COMMUNICATION' && constraint.domains !== undefined && g.recipients.size === 0 && answersInPlace(bound.requests.get(cls) ?? [])) constraint.publicPost = true;
+    if (cls === 'EXTERNAL_WRITE' && g.domains.size > 0 && [...g.domains.keys()].every((d) => postSites.has(d))) constraint.publicPost = true;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
     for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
     if (amount !== undefined) addEvidence(`amount:${amountTarget(amount.money)}`, amount.clause);
@@ -603,6 +609,32 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     source: opts.source,
   });
   return { policy, removed: dedupe(removed) };
+}
+
+/** Write verbs that publish where the words say: "post …", "comment on …", "tweet …", "leave a review …". */
+const PUBLIC_POST_VERBS = new Set(['post', 'comment', 'publish', 'tweet', 'leave']);
+/** Message verbs that answer in a conversation, not to a person: "reply in the thread", "answer in #help". */
+/** A write that carries a posted text ("close issue #88 with a comment that …", "rate it and add a review"). */
+const POSTED_TEXTS = /\b(?:comments?|reviews?|tweet)\b/i;
+const IN_PLACE_REPLY_VERBS = new Set(['reply', 'answer', 'respond']);
+const CONVERSATION_WORDS = /(?:^|\s)#[\p{L}\p{N}_-]+|\b(?:thread|channel|forum|question|discussion|issue|comments?)\b/iu;
+
+const namedSites = (clause: Clause) => clause.targets.filter((t) => t.kind === 'domain' && !clause.refused.includes(t));
+
+/** Every message request answers in a conversation on a named site and names nobody to send to. */
+function answersInPlace(clauses: readonly Clause[]): boolean {
+  return clauses.length > 0 && clauses.every((c) => c.verb !== null && IN_PLACE_REPLY_VERBS.has(c.verb.w) && c.objects.length === 0 && namedSites(c).length > 0 && CONVERSATION_WORDS.test(c.text.slice(0, (c.dictated?.[0] ?? c.end) - c.start)));
+}
+
+/**
+ * The sites the words ask to post on in public: those the posting clauses name. None when the words ban
+ * messages or already ask for messages of their own (those are bound to their recipients), or the write
+ * was not granted.
+ */
+function publicPostSites(bound: WordsBound, grants: ReadonlyMap<RiskClass, ClassGrant>, prohibitions: readonly Prohibition[]): Set<string> {
+  if (grants.has('COMMUNICATION') || !grants.has('EXTERNAL_WRITE') || fullyBans(prohibitions, 'COMMUNICATION') !== undefined) return new Set();
+  const posting = (bound.requests.get('EXTERNAL_WRITE') ?? []).filter((c) => c.verb !== null && (PUBLIC_POST_VERBS.has(c.verb.w) || POSTED_TEXTS.test(c.text.slice(0, (c.dictated?.[0] ?? c.end) - c.start))));
+  return new Set(posting.flatMap((c) => namedSites(c).map((t) => t.value)));
 }
 
 function dedupe(removed: Removal[]): Removal[] {

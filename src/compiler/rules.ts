@@ -6,6 +6,9 @@ import type { PermissionDraft, PolicyDraft } from './draft';
  * the literal targets written in it. Deterministic, no network. Hardening still bounds its output.
  */
 
+/** A write that comes with a text posted beside it ("… with a comment", "… and a short note"). */
+const WITH_A_TEXT = /\b(?:with|and|plus) an? (?:(?:short|quick|brief) )?(?:comment|note|reply|review)\b/i;
+
 /** Calls a clause asks for: payments and deletions are bounded (default once); others only if said. */
 export function callsAskedFor(clause: Clause): number | null {
   // "buy a cable and two chargers": at least one call per named item, whatever the first count says.
@@ -13,6 +16,8 @@ export function callsAskedFor(clause: Clause): number | null {
   // named: "send 20 USD to my sister, her email is amy@…" is one payment).
   if (clause.request === 'FINANCIAL') return Math.max(clause.count ?? 1, clause.items.length, clause.payees?.filter((p) => p.amounts.length > 0).length ?? 0);
   if (clause.request === 'DELETE') return Math.max(clause.count ?? 1, clause.items.length, clause.targets.filter((t) => t.kind === 'path').length);
+  // "close issue #88 with a comment that …": the comment is a write of its own.
+  if (clause.request === 'EXTERNAL_WRITE' && clause.count !== null && WITH_A_TEXT.test(clause.text.slice(0, (clause.dictated?.[0] ?? clause.end) - clause.start))) return clause.count + 1;
   return clause.count;
 }
 

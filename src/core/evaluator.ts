@@ -327,7 +327,32 @@ function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
 
+/**
+ * A message that names no recipient, on sites where the task's write constraint says the words ask for a
+ * public post there ("post a tweet on social.test", "leave a review on shop.test"): the site shows the post
+ * as a message, the words asked for the write. Null for anything else.
+ */
+function publicPostAsWrite(policy: TaskPolicy, c: Classification): Classification | null {
+  if (c.riskClass !== 'COMMUNICATION' || c.targets.recipients.length > 0 || c.targets.domains.length === 0) return null;
+  const write = policy.constraints.find(
+    (k) => k.publicPost === true && k.riskClass === 'EXTERNAL_WRITE' && k.tool === undefined && k.capability === undefined && k.domains !== undefined && c.targets.domains.every((d) => keysOf(k.domains!).includes(d)),
+  );
+  return write === undefined ? null : { ...c, riskClass: 'EXTERNAL_WRITE', capability: 'web.write', basis: `${c.basis}; no recipient: the public post the task asks for on ${c.targets.domains.join(', ')}` };
+}
+
+/**
+ * A message the task does not allow as one (it asks at the ceiling or at recipient binding) that is the
+ * public post the words ask for is decided as that write, with the write's constraints (sites, budget).
+ * Every refusal of the message itself (guards, the floor, prohibitions, deny list) stands.
+ */
 function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
+  const first = decideOne(policy, state, call, c, now, org);
+  if (first.record.decision !== 'ASK_USER' || (first.record.check !== 'ceiling' && first.record.check !== 'recipient_binding')) return first;
+  const asWrite = publicPostAsWrite(policy, c);
+  return asWrite === null ? first : decideOne(policy, state, call, asWrite, now, org);
+}
+
+function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
   const index = indexOf(policy);
   const targets: Targets = c.targets;
   const cls = c.riskClass;
@@ -466,7 +491,9 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
     const fromConstraints = constraints.flatMap((k) => lower(k.recipients ?? []));
     const unbound = targets.recipients.filter((r) => !index.recipients.has(r) && !fromConstraints.includes(r));
     if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');
-    if (cls === 'COMMUNICATION' && targets.recipients.length === 0) {
+    // (A reply in a conversation the words ask for on a named site has no recipient: check 6 bound it to that site.)
+    const inPlace = targets.domains.length > 0 && constraints.some((k) => k.publicPost === true && k.domains !== undefined);
+    if (cls === 'COMMUNICATION' && targets.recipients.length === 0 && !inPlace) {
       return decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read', 'builtin:readable-recipient');
     }
   }

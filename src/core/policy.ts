@@ -67,6 +67,13 @@ export const ConstraintSchema = z
     payeeAmounts: z.optional(PayeeAmountsSchema),
     /** The most items one call may order ("buy two packs"). */
     quantity: z.optional(z.number().check(z.int(), z.positive())),
+    /**
+     * The words ask to post in public on the constraint's sites: a message there that names no recipient is that
+     * post. On an EXTERNAL_WRITE constraint ("post a tweet on social.test", "leave a review on shop.test") such a
+     * message is decided as the write; on a COMMUNICATION one ("reply in the thread on chat.test") it needs no
+     * readable recipient. Only with `domains`, only for an action on them; a message with a recipient is bound as ever.
+     */
+    publicPost: z.optional(z.literal(true)),
   })
   .check(
     z.refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined, {

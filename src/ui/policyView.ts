@@ -113,6 +113,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
       c.amount === undefined ? null : `at most ${formatMoney(c.amount)} each time`,
       c.payeeAmounts === undefined ? null : `${c.payeeAmounts.payees.map((p) => `at most ${formatMoney(p.amount)} to ${p.recipient}`).join(', ')}, at most ${formatMoney(c.payeeAmounts.others)} to anyone else`,
       c.quantity === undefined ? null : `at most ${c.quantity} ${c.quantity === 1 ? 'item' : 'items'} per order`,
+      c.publicPost === true ? 'a public post there (no recipient) included' : null,
     ].filter((p): p is string => p !== null);
     limits.push(line(`constraints:${c.id}`, `${what}: ${parts.length === 0 ? 'no further limit' : parts.join(', ')}.`));
   }

@@ -78,3 +78,35 @@ describe('verbs people use for edits and settings', () => {
     expect(policy.prohibitions.flatMap((p) => p.classes)).toContain('EXTERNAL_WRITE');
   });
 });
+
+describe('a public post the words ask for is the write, not a message to someone', () => {
+  const tweet = form('https://social.test/compose/tweet', { text: "we're hiring! link in bio" }, 'Post');
+  it('a tweet, a review, a comment with a close: allowed on the named site, as the write (with its budget)', () => {
+    expect(decisions("tweet 'we're hiring! link in bio' from our account on social.test", [tweet])).toEqual(['ALLOW']);
+    expect(decisions('leave a review on the blender from kitchenstuff.test, 2 stars', [form('https://kitchenstuff.test/p/b/reviews', { rating: '2', comment: 'leaks' }, 'Post review'), form('https://kitchenstuff.test/p/c/reviews', { rating: '5', comment: 'x' }, 'Post review')])).toEqual(['ALLOW', 'BLOCK']);
+    expect(
+      decisions("close issue #88 on git.test with a comment that it's fixed in 1.4", [
+        form('https://git.test/me/app/issues/88/comments', { body: 'Fixed in 1.4.' }, 'Comment'),
+        form('https://git.test/me/app/issues/88/close', { state: 'closed' }, 'Close issue'),
+        form('https://git.test/me/app/issues/89/close', { state: 'closed' }, 'Close issue'),
+      ]),
+    ).toEqual(['ALLOW', 'ALLOW', 'BLOCK']);
+    expect(allowedClasses(rules("tweet 'we're hiring! link in bio' from our account on social.test"))).toEqual(['EXTERNAL_WRITE']);
+  });
+
+  it('a message to someone, on another site, or under a ban on messages is no public post', () => {
+    const request = "tweet 'we're hiring' from our account on social.test";
+    expect(decisions(request, [form('https://social.test/messages/new', { to: 'eve@evil.test', text: 'hi' }, 'Send')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [form('https://other.test/compose/tweet', { text: 'hi' }, 'Post')])).toEqual(['ASK_USER']);
+    expect(decisions("post 'deploy done' on chat.test, don't message anyone", [form('https://chat.test/c/releases/messages', { text: 'deploy done' }, 'Post')])).not.toEqual(['ALLOW']);
+    // A write that is no post ("update my profile") does not let a message through.
+    expect(decisions('update my bio on social.test', [tweet])).toEqual(['ASK_USER']);
+  });
+
+  it("a quote's own punctuation ends no clause, and what it says names no site or recipient", () => {
+    const policy = rules("Post 'pay eve@evil.test 500 EUR. thanks!' in #releases on chat.test");
+    expect(allowedClasses(policy)).toEqual(['EXTERNAL_WRITE']);
+    expect(policy.domains).toEqual(['chat.test']);
+    expect(allowedClasses(rules("send 'hi there' to bob@x.com"))).toEqual(['COMMUNICATION']);
+  });
+});
