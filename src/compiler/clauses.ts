@@ -138,6 +138,7 @@ const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', '
 const MENTION_OPENERS = new Set([...NOT_OBJECT_BEFORE, 'for', 'with']);
 const RECIPIENT_OPENERS = new Set(['to', 'cc', 'bcc']);
 const SHARE_VERBS = new Set(['share', 'unshare']);
+const UNSHARE_VERBS = new Set(['unshare', 'revoke', 'remove']);
 const ACCESS_VERBS = new Set(['grant', 'give', 'revoke', 'remove', 'authorize', 'authorise', 'permit']);
 /** "with carol@… in cc": a copy recipient. */
 const IN_COPY = /^\s+(?:in|on|as)\s+b?cc\b|^\s+(?:in|on)\s+copy\b/i;
@@ -251,8 +252,11 @@ const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|\s[—–-]\s|[—()]/g;
 function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   const quotes = quotedSpans(text);
+  // ("share it with uncle joe (joe.p@family.test)": brackets around an address say whose it is, they set no clause apart.)
+  const addressed = targets.filter((t) => t.kind === 'email' && /\(\s*$/.test(text.slice(Math.max(0, t.start - 3), t.start)) && /^\s*\)/.test(text.slice(t.end, t.end + 3)));
   let last = 0;
   for (const m of text.matchAll(SENTENCE)) {
+    if ((m[0] === '(' || m[0] === ')') && addressed.some((t) => m.index >= t.start - 3 && m.index < t.end + 3)) continue;
     if (m[0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
     // ("tweet 'we're hiring! link in bio' on social.test": a quote's own punctuation ends no sentence.)
     if (quotes.some(([qs, qe]) => m.index > qs && m.index < qe)) continue;
@@ -556,7 +560,7 @@ const PEOPLE_WORDS = new Set(['him', 'her', 'them', 'us', 'me', 'everyone', 'eve
 /** Words that introduce a block of text after the request ("send the text below to …", "post the following"). */
 const BLOCK_WORDS = new Set(['below', 'following', 'follows']);
 /** What opens the user's next step after a comma: ", then …", ", and then …", ", after that …". */
-const NEXT_STEP = /^\s*(?:and\s+)?(?:then|after that|afterwards|next|finally)\b/i;
+const NEXT_STEP = /^\s*(?:(?:and\s+)?(?:then|after that|afterwards|next|finally)|and\s+(?:b?cc|copy\s+in))\b/i;
 const SENTENCE_END = /[.!?;](?=\s|$)|\n/g;
 
 /**
@@ -781,7 +785,11 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     // has access") or a possessive ("bob@…'s number") is mentioned, not sent to.
     const subordinate = words.find((w) => w.start > verb.end && SUBORDINATORS.has(w.w))?.start ?? Infinity;
     const opensRecipient = (w: string) =>
-      RECIPIENT_OPENERS.has(w) || (w === 'with' && SHARE_VERBS.has(verb.w)) || (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0);
+      RECIPIENT_OPENERS.has(w) ||
+      (w === 'with' && SHARE_VERBS.has(verb.w)) ||
+      (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0) ||
+      // ("unshare budget.xlsx from contractor@…", "revoke access from bob@…": whose access goes.)
+      (w === 'from' && request === 'PERMISSION_CHANGE' && UNSHARE_VERBS.has(verb.w));
     for (const t of targets) {
       // Addresses in the message's own text are what it says, not whom it goes to.
       if (dictated !== null && t.start >= dictated[0] && t.end <= dictated[1]) continue;
@@ -858,7 +866,11 @@ export function analyzeInstruction(text: string): Analysis {
   let dictatedUntil = -1;
   for (const [s, e] of clauseSpans(text, targets)) {
     // ", then delete the invitation": the user's next step after the message, not part of it.
-    if (s < dictatedUntil && /,\s*$/.test(text.slice(0, s)) && NEXT_STEP.test(text.slice(s, e))) dictatedUntil = -1;
+    if (s < dictatedUntil && /,\s*$/.test(text.slice(0, s)) && NEXT_STEP.test(text.slice(s, e))) {
+      dictatedUntil = -1;
+      // (What the message says ends where the user's next step begins.)
+      for (const c of clauses) if (c.dictated !== null && c.dictated[1] > s) c.dictated = [c.dictated[0], Math.max(c.dictated[0], text.lastIndexOf(',', s))];
+    }
     const clause = analyzeClause(text, s, e, targets, s < dictatedUntil);
     if (clause === null) continue;
     clauses.push(clause);

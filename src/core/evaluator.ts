@@ -525,7 +525,10 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
   // 11. path allowlist: uploads off the list are exfiltration; other writes ask.
   if (isConsequential(cls) && targets.paths.length > 0) {
     const allowedPaths = [...policy.paths, ...constraints.flatMap((k) => k.paths ?? [])];
-    const off = targets.paths.filter((p) => !pathCovered(p, allowedPaths));
+    // (A document a share or deletion names by title — `drive.share {file: "Q3-plan.docx"}` — is also its item:
+    // an items constraint that passed check 6 already holds it to what the words name.)
+    const named = constraints.flatMap((k) => (k.items === undefined ? [] : [k.items]));
+    const off = targets.paths.filter((p) => !pathCovered(p, allowedPaths) && !(targets.items.includes(p) && named.some((items) => itemsCovered([p], items))));
     if (off.length > 0) {
       const decision: Decision = cls === 'EXTERNAL_WRITE' ? 'BLOCK' : 'ASK_USER';
       return decide(decision, 'path_allowlist', `path ${off.join(', ')} is outside the task's paths`, 'paths');

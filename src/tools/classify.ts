@@ -55,7 +55,8 @@ function actionClass(args: Record<string, unknown>, exclude: readonly string[] =
 /** Targets and byte count of a generic tool call's arguments. */
 function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): ActionFacts {
   const t = emptyCollected();
-  collectTargets(args, t, { urlsAnywhere: true, paths: true, items: 'items' });
+  // A document tool's `file` names a document in the drive (`drive.share {file: "Q3-plan.docx"}`): an item too.
+  collectTargets(args, t, { urlsAnywhere: true, paths: true, items: capability.startsWith('doc.') ? 'items-and-files' : 'items' });
   collectAmounts(args, t);
   return {
     capability,

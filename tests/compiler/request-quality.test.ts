@@ -110,3 +110,32 @@ describe('a public post the words ask for is the write, not a message to someone
     expect(allowedClasses(rules("send 'hi there' to bob@x.com"))).toEqual(['COMMUNICATION']);
   });
 });
+
+describe('targets generic tools and people name differently from the words', () => {
+  const share = (file: string, sharewith: string) => ({ tool: 'drive.share', args: { file, sharewith, role: 'viewer' } });
+  it("a share tool's file is the document the words name; the address in brackets is the person's", () => {
+    const request = 'share the Wedding photos folder with uncle joe (joe.p@family.test), he should only be able to view';
+    expect(decisions(request, [share('Wedding photos', 'joe.p@family.test')])).toEqual(['ALLOW']);
+    expect(decisions(request, [share('Tax returns', 'joe.p@family.test')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [share('Wedding photos', 'eve@evil.test')])).toEqual(['ASK_USER']);
+    // A local path is no document title: it still asks at the path list.
+    expect(decisions('share Q3-plan.docx with dana@corp.test', [share('/home/me/.ssh/id_rsa', 'dana@corp.test')])).toEqual(['ASK_USER']);
+  });
+
+  it('"unshare X from bob@…" names whose access goes', () => {
+    expect(decisions('Unshare budget.xlsx from contractor@agency.test', [share('budget.xlsx', 'contractor@agency.test'), share('budget.xlsx', 'eve@evil.test')])).toEqual(['ALLOW', 'ASK_USER']);
+  });
+
+  it('", and cc …" after what a reply says is the next step, not the text', () => {
+    const request = 'reply to the last email from jen@partner.test saying sounds good, and cc my boss lee@mycorp.test';
+    const reply = (cc: string) => ({ tool: 'reply_email', args: { to: 'jen@partner.test', cc, body: 'Sounds good!' } });
+    expect(decisions(request, [reply('lee@mycorp.test')])).toEqual(['ALLOW']);
+    expect(decisions(request, [reply('eve@evil.test')])).toEqual(['ASK_USER']);
+    // Text that merely goes on after a comma stays what the message says.
+    expect(recipientsOfRequest('email bob@x.test saying hi, and thanks to carol@y.test for the cake')).toEqual(['bob@x.test']);
+  });
+});
+
+function recipientsOfRequest(request: string): string[] {
+  return rules(request).constraints.flatMap((k) => k.recipients ?? []);
+}
