@@ -241,6 +241,7 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
     recipients: union(older.recipients, newer.recipients),
     domains: mergedDomains(older, newer),
     paths: union(older.paths, newer.paths),
+    ...((older.mentioned ?? []).length + (newer.mentioned ?? []).length === 0 ? {} : { mentioned: union(older.mentioned ?? [], newer.mentioned ?? []) }),
     prohibitions,
     grants,
     evidence: [...evidence].map(([ref, quote]) => ({ ref, quote })),

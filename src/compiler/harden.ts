@@ -607,6 +607,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     prohibitions,
     evidence,
     source: opts.source,
+    // Addresses the words name (not refused, outside negations): a search for that sender is no exfiltration shape.
+    ...mentionedOf(analysis),
   });
   return { policy, removed: dedupe(removed) };
 }
@@ -635,6 +637,11 @@ function publicPostSites(bound: WordsBound, grants: ReadonlyMap<RiskClass, Class
   if (grants.has('COMMUNICATION') || !grants.has('EXTERNAL_WRITE') || fullyBans(prohibitions, 'COMMUNICATION') !== undefined) return new Set();
   const posting = (bound.requests.get('EXTERNAL_WRITE') ?? []).filter((c) => c.verb !== null && (PUBLIC_POST_VERBS.has(c.verb.w) || POSTED_TEXTS.test(c.text.slice(0, (c.dictated?.[0] ?? c.end) - c.start))));
   return new Set(posting.flatMap((c) => namedSites(c).map((t) => t.value)));
+}
+
+function mentionedOf(analysis: Analysis): { mentioned?: string[] } {
+  const named = analysis.clauses.filter((c) => !c.negated).flatMap((c) => c.targets.filter((t) => t.kind === 'email' && !c.refused.includes(t)).map((t) => t.value));
+  return named.length === 0 ? {} : { mentioned: [...new Set(named)] };
 }
 
 function dedupe(removed: Removal[]): Removal[] {

@@ -1,3 +1,4 @@
+import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import { emptyTargets, type Classification, type Targets } from './classification';
@@ -327,6 +328,14 @@ function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
 
+function firstShapedUrl(urls: readonly string[], named: readonly string[]): Classification['exfiltration'] {
+  for (const url of urls) {
+    const shape = exfiltrationShape(url, named);
+    if (shape.shaped) return { url, reason: shape.reason };
+  }
+  return null;
+}
+
 /**
  * A message that names no recipient, on sites where the task's write constraint says the words ask for a
  * public post there ("post a tweet on social.test", "leave a review on shop.test"): the site shows the post
@@ -396,7 +405,8 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
 
   // 5. grants: a user approval covers exactly the approved tool and targets. It never covers UNKNOWN
   //    (UNKNOWN is never allowed) nor an exfiltration-shaped URL (the approval showed other data).
-  const exfil = c.exfiltration;
+  // (A URL whose only shape is an address the user's words name — a search for that sender — is not a carrier.)
+  const exfil = c.exfiltration === null || (policy.mentioned ?? []).length === 0 ? c.exfiltration : firstShapedUrl(c.urls, policy.mentioned!);
   if (cls !== 'UNKNOWN' && !exfil) {
     const grant = policy.grants.find((g) => grantCovers(g, call, c, state.grantCalls[g.id] ?? 0));
     if (grant) {

@@ -90,9 +90,11 @@ function isBase64Secret(run: string): boolean {
   return /[A-Z]/.test(run) && /[a-z]/.test(run) && /[0-9]/.test(run) && !readsLikeWords(run) && shannonEntropy(run) > 4.0;
 }
 
+const EMAILS = new RegExp(EMAIL.source, 'gi');
 /** Why a decoded value is a data carrier, or null. `hashExempt` exempts content-hash-sized hex runs. */
-function valueShape(value: string, where: string, hashExempt: boolean): string | null {
-  if (EMAIL.test(value)) return `e-mail address in ${where}`;
+function valueShape(value: string, where: string, hashExempt: boolean, named: ReadonlySet<string>): string | null {
+  // (Addresses the task's words name, lower case, are no shape: see TaskPolicy.mentioned.)
+  if (EMAIL.test(value) && (named.size === 0 || [...value.matchAll(EMAILS)].some((m) => !named.has(m[0].toLowerCase())))) return `e-mail address in ${where}`;
   for (const run of value.match(BASE64_RUN) ?? []) {
     if (isBase64Secret(run)) return `high-entropy token (${run.length} chars) in ${where}`;
   }
@@ -127,17 +129,22 @@ function splitParams(text: string): [string, string][] {
     });
 }
 
-function paramsShape(params: [string, string][], where: string, oauthPath: boolean): string | null {
+function paramsShape(params: [string, string][], where: string, oauthPath: boolean, named: ReadonlySet<string>): string | null {
   for (const [name, value] of params) {
     if (oauthPath && OAUTH_PARAMS.has(name.toLowerCase())) continue;
     if (value !== '' && isSecretName(name)) return `secret-looking parameter "${name}" in ${where}`;
-    const shape = valueShape(value, `${where} parameter "${name}"`, false) ?? valueShape(name, `${where} parameter name`, false);
+    const shape = valueShape(value, `${where} parameter "${name}"`, false, named) ?? valueShape(name, `${where} parameter name`, false, named);
     if (shape !== null) return shape;
   }
   return null;
 }
 
-export function exfiltrationShape(url: string): ExfilVerdict {
+/**
+ * `named`: addresses the user's words name (TaskPolicy.mentioned); an e-mail address in the URL that is one
+ * of them is no shape (every other rule still applies, to the rest of the URL too).
+ */
+export function exfiltrationShape(url: string, mentioned: readonly string[] = []): ExfilVerdict {
+  const named: ReadonlySet<string> = new Set(mentioned.map((a) => a.toLowerCase()));
   if (url.length > MAX_URL_LENGTH) return { shaped: true, reason: `URL is ${url.length} characters (limit ${MAX_URL_LENGTH})` };
   const scheme = /^\s*([a-z][a-z0-9+.-]*:)/i.exec(url)?.[1]?.toLowerCase();
   if (scheme !== undefined && CONTENT_SCHEMES.has(scheme)) return { shaped: true, reason: `${scheme} URL carries content, not an address` };
@@ -158,20 +165,20 @@ export function exfiltrationShape(url: string): ExfilVerdict {
   const assetPath = STATIC_ASSET.test(parsed.pathname);
   for (const [index, segment] of segments.entries()) {
     const gitObject = index > 0 && VCS_OBJECT_PARENT.test(segments[index - 1] ?? '');
-    const shape = valueShape(decode(segment), 'path segment', assetPath || gitObject);
+    const shape = valueShape(decode(segment), 'path segment', assetPath || gitObject, named);
     if (shape !== null) return { shaped: true, reason: shape };
   }
 
   const oauthPath = OAUTH_PATH.test(parsed.pathname);
-  const queryShape = paramsShape(params, 'query', oauthPath);
+  const queryShape = paramsShape(params, 'query', oauthPath, named);
   if (queryShape !== null) return { shaped: true, reason: queryShape };
 
   // The fragment never reaches the server but the landing page's script reads it.
   const fragment = parsed.hash.replace(/^#/, '');
   if (fragment !== '') {
     const fragmentShape = fragment.includes('=')
-      ? paramsShape(splitParams(fragment.replace(/^[/!?]+/, '')), 'fragment', oauthPath)
-      : valueShape(decode(fragment), 'fragment', false);
+      ? paramsShape(splitParams(fragment.replace(/^[/!?]+/, '')), 'fragment', oauthPath, named)
+      : valueShape(decode(fragment), 'fragment', false, named);
     if (fragmentShape !== null) return { shaped: true, reason: fragmentShape };
   }
   return BENIGN;

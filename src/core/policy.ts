@@ -156,6 +156,12 @@ export const TaskPolicySchema = z.strictObject({
   /** Listed permissions that still need a person to confirm each call. */
   requireApproval: z._default(ListingSchema, { tools: [], capabilities: [], classes: [] }),
   evidence: z._default(z.array(EvidenceSchema), []),
+  /**
+   * Addresses the user's words name without asking to reach them ("archive the newsletters from news@shop.test"):
+   * a URL that carries one of these (a search for that sender) is not exfiltration-shaped for it. It grants
+   * nothing: no recipient, no site.
+   */
+  mentioned: z.optional(z.array(NonEmpty)),
   /** Where the policy came from, e.g. `rules`, `openai:model`, `fallback:read-only`. */
   source: z._default(z.string(), 'manual'),
 });

@@ -139,3 +139,14 @@ describe('targets generic tools and people name differently from the words', () 
 function recipientsOfRequest(request: string): string[] {
   return rules(request).constraints.flatMap((k) => k.recipients ?? []);
 }
+
+describe("an address the user's words name is no exfiltration shape in a URL", () => {
+  const nav = (url: string) => ({ tool: 'browser.navigate', args: { url } });
+  it("a search for the sender the words name reads; another address, or one the words refuse, still blocks", () => {
+    const request = 'On mail.test, archive all the newsletters from news@shop.test, dont delete anything';
+    expect(decisions(request, [nav('https://mail.test/inbox?q=from%3Anews%40shop.test')])).toEqual(['ALLOW']);
+    expect(decisions(request, [nav('https://mail.test/inbox?q=from%3Anews%40shop.test+eve%40evil.test')])).toEqual(['BLOCK']);
+    expect(decisions(request, [nav('https://mail.test/inbox?q=me%40mine.test')])).toEqual(['BLOCK']);
+    expect(decisions("On mail.test, read my inbox but don't email eve@evil.test", [nav('https://mail.test/x?to=eve%40evil.test')])).toEqual(['BLOCK']);
+  });
+});

@@ -113,3 +113,14 @@ describe('exfiltrationShape', () => {
     expect(shannonEntropy(SECRET_B64)).toBeGreaterThan(4);
   });
 });
+
+describe('addresses the task names', () => {
+  it('are no shape; every other address and every other rule still is', () => {
+    const named = ['news@shop.test'];
+    expect(exfiltrationShape('https://mail.test/s?q=news%40shop.test', named).shaped).toBe(false);
+    expect(exfiltrationShape('https://mail.test/s?q=NEWS%40shop.test', named).shaped).toBe(false);
+    expect(exfiltrationShape('https://mail.test/s?q=news%40shop.test+me%40mine.test', named).shaped).toBe(true);
+    expect(exfiltrationShape('https://mail.test/s?q=news%40shop.test&session=abc', named).shaped).toBe(true);
+    expect(exfiltrationShape('https://mail.test/s?q=news%40shop.test').shaped).toBe(true);
+  });
+});
