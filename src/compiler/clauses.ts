@@ -793,7 +793,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     for (const t of targets) {
       // Addresses in the message's own text are what it says, not whom it goes to.
       if (dictated !== null && t.start >= dictated[0] && t.end <= dictated[1]) continue;
-      if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban')) continue;
+      if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban' && !(t.kind === 'phone' && request === 'COMMUNICATION'))) continue;
       if (SUBJECT_VERBS_AFTER.has(/^\s+([a-z]+)/i.exec(text.slice(t.end, t.end + 20))?.[1]?.toLowerCase() ?? '')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;

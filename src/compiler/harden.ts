@@ -413,7 +413,7 @@ function fullyBans(prohibitions: readonly Prohibition[], cls: RiskClass): Prohib
 }
 
 function hardenProhibitions(draft: PolicyDraft, text: string, deterministic: Prohibition[], analysis: Analysis, removed: Removal[]): Prohibition[] {
-  const literalRecipients = new Set(analysis.targets.filter((t) => t.kind === 'email' || t.kind === 'iban').map((t) => t.value));
+  const literalRecipients = new Set(analysis.targets.filter((t) => t.kind === 'email' || t.kind === 'iban' || t.kind === 'phone').map((t) => t.value));
   const out = deterministic.map((p) => ({ ...p }));
   for (const d of draft.prohibitions) {
     const classes = CONSEQUENTIAL_CLASSES.filter((c) => d.classes.includes(c));

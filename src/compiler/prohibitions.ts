@@ -65,14 +65,14 @@ export function extractProhibitions(instruction: string, analysis: Analysis = an
       if (withRecipients.length > 0) push(withRecipients, objectsOf(analysis, withRecipients), clause.text);
       if (classes.length === 0) continue;
     }
-    let exceptRecipients = clause.excepted.filter((t) => t.kind === 'email' || t.kind === 'iban').map((t) => t.value);
+    let exceptRecipients = clause.excepted.filter((t) => t.kind === 'email' || t.kind === 'iban' || t.kind === 'phone').map((t) => t.value);
     if (exceptRecipients.length === 0 && clause.exceptedNames.length > 0) {
       // "anyone except John": a name binds only an address the user wrote for such a request.
       exceptRecipients = clause.exceptedNames.flatMap((n) => resolveName(analysis, n, classes));
       // An exception we cannot bind to an address leaves no ban here: such sends still ask.
       if (exceptRecipients.length === 0) continue;
     }
-    const namedRecipients = clause.refused.filter((t) => (t.kind === 'email' || t.kind === 'iban') && !clause.excepted.includes(t));
+    const namedRecipients = clause.refused.filter((t) => (t.kind === 'email' || t.kind === 'iban' || t.kind === 'phone') && !clause.excepted.includes(t));
     if (exceptRecipients.length === 0 && namedRecipients.length > 0) {
       // "don't email carol@x.com": everyone the user did ask for stays reachable, the rest is banned.
       exceptRecipients = objectsOf(analysis, classes);

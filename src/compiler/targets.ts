@@ -2,6 +2,7 @@ import { parse } from 'tldts';
 import { privateHostOf, siteKeyOf } from '../core/addresses';
 import { hostOf } from '../core/domains';
 import { FILE_EXTENSIONS } from '../core/items';
+import { phoneForm } from '../core/classifier/targets';
 
 /**
  * Literal targets written in the user's words: e-mail addresses, account identifiers (IBANs),
@@ -9,7 +10,7 @@ import { FILE_EXTENSIONS } from '../core/items';
  * trimmed), so `not-alice@x.com` is never read as `alice@x.com`, and the domain inside an e-mail
  * address is never a host token. Linear: one pass over the chunks, no backtracking patterns.
  */
-export type TargetKind = 'email' | 'iban' | 'domain' | 'path';
+export type TargetKind = 'email' | 'iban' | 'phone' | 'domain' | 'path';
 
 export interface TargetToken {
   kind: TargetKind;
@@ -54,6 +55,8 @@ const FILE_PHRASE_BEFORE = /\b(?:look(?:ing)?|glance|rename[ds]?|convert(?:ed|s)
 const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
 const IBAN_COMPACT = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
+/** A `+`, then digits in groups of up to five joined by one space, dash, dot or bracket (not a date or an amount). */
+const PHONE = /(?<![\w+])\+\d{1,4}(?:[ .-]?\(?\d{1,5}\)?){2,6}(?![\w@])/g;
 /** A chunk, where a URL's bracketed IPv6 host (`http://[::1]:3000/`) stays in one piece. */
 const CHUNK = /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\[[0-9a-fA-F:.]+\][^\s<>"“”()[\]{},;]*|[^\s<>"“”()[\]{},;]+/g;
 const ENDS_IN_IPV6_HOST = /:\/\/\[[0-9a-f:.]+\]$/i;
@@ -154,6 +157,13 @@ export function extractTargets(text: string): TargetToken[] {
     out.push({ kind: 'iban', value: value.toLowerCase(), start: m.index, end: m.index + m[0].length });
     taken.push([m.index, m.index + m[0].length]);
   }
+  // "+1 415 555 0134", "+44 7700 900123": an international phone number, however spaced (8 to 15 digits).
+  for (const m of text.matchAll(PHONE)) {
+    const digits = m[0].replace(/\D/g, '');
+    if (digits.length < 8 || digits.length > 15 || taken.some(([s, e]) => m.index < e && m.index + m[0].length > s)) continue;
+    out.push({ kind: 'phone', value: phoneForm(m[0]), start: m.index, end: m.index + m[0].length });
+    taken.push([m.index, m.index + m[0].length]);
+  }
   for (const m of text.matchAll(CHUNK)) {
     const start = m.index;
     const written = trimChunk(m[0]);
@@ -176,6 +186,7 @@ export function extractTargets(text: string): TargetToken[] {
 /** Canonical form of a recipient as drafts may write it: lower-case, IBAN without spaces. */
 export function canonicalRecipient(value: string): string {
   const trimmed = value.trim().replace(/^mailto:/i, '');
+  if (/^\+[\d\s().-]{7,}$/.test(trimmed)) return phoneForm(trimmed);
   const compact = trimmed.replace(/ /g, '');
   return (IBAN_COMPACT.test(compact.toUpperCase()) ? compact : trimmed).toLowerCase();
 }

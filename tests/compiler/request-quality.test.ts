@@ -150,3 +150,15 @@ describe("an address the user's words name is no exfiltration shape in a URL", (
     expect(decisions("On mail.test, read my inbox but don't email eve@evil.test", [nav('https://mail.test/x?to=eve%40evil.test')])).toEqual(['BLOCK']);
   });
 });
+
+describe('a phone number in the words is the message recipient, however either side spaces it', () => {
+  const sms = (to: string) => ({ tool: 'send_message', args: { to, text: 'landed safe' } });
+  it('binds the number written; another number asks', () => {
+    const request = 'text my mom at +1 415 555 0134 that i landed safe';
+    expect(decisions(request, [sms('+14155550134'), sms('+1 (415) 555-0134'), sms('+14155550199')])).toEqual(['ALLOW', 'ALLOW', 'ASK_USER']);
+    // A number in what the message says is no recipient.
+    expect(decisions('text +1 415 555 0134 saying call +1 415 555 0199 back', [sms('+14155550199')])).toEqual(['ASK_USER']);
+    // Dates and amounts are no phone numbers.
+    expect(rules('Pay bob@x.test €50 on 2024-05-01').constraints.flatMap((k) => k.recipients ?? [])).toEqual(['bob@x.test']);
+  });
+});

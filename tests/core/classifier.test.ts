@@ -159,7 +159,9 @@ describe('targets of generic tools', () => {
 
   it('does not take a city under `to` for a recipient, but does take a phone number', () => {
     expect(c('search_flights', { from: 'LIS', to: 'NYC' }).targets.recipients).toEqual([]);
-    expect(c('send_sms', { to: '+1 555 123 4567', text: 'hi' }).targets.recipients).toEqual(['+1 555 123 4567']);
+    // (In its canonical form, sign and digits, as the compiler reads "+1 555 123 4567" in the words.)
+    expect(c('send_sms', { to: '+1 555 123 4567', text: 'hi' }).targets.recipients).toEqual(['+15551234567']);
+    expect(c('send_sms', { to: '+1-555-123-4567', text: 'hi' }).targets.recipients).toEqual(['+15551234567']);
   });
 
   it('reads domains from URL and host arguments, paths from path arguments', () => {

@@ -123,6 +123,11 @@ function wholeIban(value: string): boolean {
  * internationalized domains in punycode. Under an ambiguous key (`to: "NYC"`) only addresses, IBANs,
  * numbers and values with an `@` count.
  */
+/** A phone number's canonical form: a leading `+` if written, then its digits (the compiler writes the same). */
+export function phoneForm(text: string): string {
+  return `${text.trim().startsWith('+') ? '+' : ''}${text.replace(/\D/g, '')}`;
+}
+
 export function recipientsIn(value: string, key = ''): string[] {
   const text = value.normalize('NFKC').trim();
   if (text === '') return [];
@@ -135,6 +140,8 @@ export function recipientsIn(value: string, key = ''): string[] {
   const compact = text.replace(/\s+/g, '').toUpperCase();
   if (IBAN.test(compact)) return [compact.toLowerCase()];
   if (AMBIGUOUS_RECIPIENT_KEYS.has(keyForm(key)) && !NUMBER_IDENTIFIER.test(text) && !percentDecoded(text).includes('@')) return [];
+  // A phone number however it is spaced ("+1 415 555 0134", "+1-415-555-0134"): its sign and digits.
+  if (NUMBER_IDENTIFIER.test(text) && (text.match(/\d/g)?.length ?? 0) >= 7) return [phoneForm(text)];
   return [text.slice(0, MAX_IDENTIFIER).toLowerCase()];
 }
 
