@@ -214,3 +214,14 @@ describe('bodies read beside their parse (repeated JSON keys, GraphQL mutation a
     expect(gql).toMatchObject({ riskClass: 'FINANCIAL', targets: { recipients: ['de89370400440532013000'], amounts: ['4500 EUR'] } });
   });
 });
+
+describe('after-sale steps on an order', () => {
+  it('returning or cancelling an order is a write; buying, or paying on such a path, is still a payment', () => {
+    expect(form({ url: 'https://shoes.test/orders/991/return', fields: { item: 'runner-42', reason: 'too small' }, submitText: 'Start return' }).riskClass).toBe('EXTERNAL_WRITE');
+    expect(form({ url: 'https://shop.test/orders/123/cancel', fields: { order: '123' }, submitText: 'Cancel order' }).riskClass).toBe('EXTERNAL_WRITE');
+    expect(form({ url: 'https://shop.test/orders/new', fields: { sku: 'x' }, submitText: 'Continue' }).riskClass).toBe('FINANCIAL');
+    expect(form({ url: 'https://shop.test/orders/123/return/checkout', fields: { sku: 'x' }, submitText: 'Continue' }).riskClass).toBe('FINANCIAL');
+    expect(form({ url: 'https://shop.test/orders/123/return', fields: { card: '4111111111111111' }, submitText: 'Continue' }).riskClass).toBe('FINANCIAL');
+    expect(form({ url: 'https://shop.test/orders/123/return', fields: { item: 'x' }, submitText: 'Buy now' }).riskClass).toBe('FINANCIAL');
+  });
+});

@@ -53,13 +53,20 @@ function pathWords(url: string): Set<string> {
   }
 }
 
+/** Order words name a payment only when no after-sale step follows them: `/orders/991/return` returns an order, `/orders/123/cancel` cancels one. */
+const ORDER_WORDS = new Set(['order', 'orders']);
+const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews']);
+
 /** Signals from where a data-bearing request goes. */
 function pathSignals(url: string): Signal[] {
   const words = pathWords(url);
-  return PATH_WORDS.filter(([, , set]) => [...set].some((w) => words.has(w))).map(([riskClass, capability, set]) => ({
+  // (Not when the order is the thing a return or cancellation acts on: a payment word besides it still pays.)
+  const afterSale = [...words].some((w) => AFTER_SALE_WORDS.has(w));
+  const signals = (set: ReadonlySet<string>) => [...set].filter((w) => words.has(w) && !(afterSale && ORDER_WORDS.has(w)));
+  return PATH_WORDS.filter(([, , set]) => signals(set).length > 0).map(([riskClass, capability, set]) => ({
     riskClass,
     capability,
-    why: `URL path names ${[...set].find((w) => words.has(w))}`,
+    why: `URL path names ${signals(set)[0]}`,
   }));
 }
 
