@@ -45,7 +45,10 @@ export interface Clause {
   dictated: [number, number] | null;
   /** Literal targets inside the clause. */
   targets: TargetToken[];
-  /** Recipients (e-mail / IBAN tokens) that are the object of this clause's request. */
+  /**
+   * Recipients (e-mail / IBAN / phone tokens) that are the object of this clause's request; for a write, the
+   * addresses and handles it is about or for ("draft a reply to sam@…", "follow @nasa"), see Constraint.reaches.
+   */
   objects: TargetToken[];
   /** Recipients named after "except" / "but" / "other than" (exceptions to a ban). */
   excepted: TargetToken[];
@@ -148,6 +151,7 @@ const SUBORDINATORS = new Set(['that', 'whether', 'if', 'who', 'whom', 'which', 
 const SUBJECT_VERBS_AFTER = new Set(['sent', 'wrote', 'asked', 'asks', 'says', 'said', 'mentioned', 'forwarded', 'shared', 'posted', 'replied', 'emailed', 'requested', 'told', 'wants', 'needs']);
 const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
 const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
+const DRAFTING_VERBS = new Set(['draft', 'write', 'prepare', 'compose']);
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
 const MONEY_MAKES_PAYMENT = new Set(['send', 'set', 'schedule']);
 /** Verbs that are a payment only when money is their object ("give bob 20 EUR", "venmo alice $12"); else nothing. */
@@ -286,6 +290,29 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
       startWord = i;
     }
     out.push([start, e]);
+  }
+  return joinAroundAsides(text, out, targets);
+}
+
+/**
+ * "draft (dont send!) a msg to recruiting@…": a bracketed aside inside a clause is a clause of its own (its
+ * ban stands), and the clause goes on after it — a bare verb before the brackets and words after them that
+ * open no clause are one clause (spanning the aside, which keeps its own span too).
+ */
+function joinAroundAsides(text: string, spans: Array<[number, number]>, targets: readonly TargetToken[]): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < spans.length; i++) {
+    const [s, e] = spans[i]!;
+    const close = /^\s*\(/.test(text.slice(e, e + 3)) ? text.indexOf(')', e) : -1;
+    const after = close < 0 ? -1 : spans.findIndex(([cs]) => cs === close + 1);
+    const head = wordsOf(text.slice(s, e), s);
+    const tail = after < 0 ? [] : wordsOf(text.slice(spans[after]![0], spans[after]![1]), spans[after]![0]);
+    if (after > i && close - e <= 60 && head.length > 0 && head.length <= 3 && tail.length > 0 && !opensClause(tail, 0, targets)) {
+      out.push([s, spans[after]![1]], ...spans.slice(i + 1, after));
+      i = after;
+      continue;
+    }
+    out.push([s, e]);
   }
   return out;
 }
@@ -780,7 +807,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       ? dictatedSpan(text, words, verbIndex, e, targets, request === 'COMMUNICATION' || POSTING_VERBS.has(verb.w) || words.slice(verbIndex + 1).some((w) => TEXT_NOUNS.has(w.w)))
       : null;
   const objects: TargetToken[] = [];
-  if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL')) {
+  if (verb !== null && (request === 'COMMUNICATION' || request === 'PERMISSION_CHANGE' || request === 'FINANCIAL' || request === 'EXTERNAL_WRITE')) {
     // An address inside a clause of its own ("the notes that john@… sent me", "ask whether bob@… still
     // has access") or a possessive ("bob@…'s number") is mentioned, not sent to.
     const subordinate = words.find((w) => w.start > verb.end && SUBORDINATORS.has(w.w))?.start ?? Infinity;
@@ -793,7 +820,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     for (const t of targets) {
       // Addresses in the message's own text are what it says, not whom it goes to.
       if (dictated !== null && t.start >= dictated[0] && t.end <= dictated[1]) continue;
-      if (t.start < verb.end || t.start > subordinate || (t.kind !== 'email' && t.kind !== 'iban' && !(t.kind === 'phone' && request === 'COMMUNICATION'))) continue;
+      const kinds = request === 'EXTERNAL_WRITE' ? ['email', 'handle'] : request === 'COMMUNICATION' ? ['email', 'iban', 'phone'] : ['email', 'iban'];
+      if (t.start < verb.end || t.start > subordinate || !kinds.includes(t.kind)) continue;
       if (SUBJECT_VERBS_AFTER.has(/^\s+([a-z]+)/i.exec(text.slice(t.end, t.end + 20))?.[1]?.toLowerCase() ?? '')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)
       if (/^['’]s\b/.test(text.slice(t.end, t.end + 3)) && !REPLY_VERBS.has(verb.w)) continue;
@@ -804,7 +832,9 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       let mention = false;
       for (const w of between.slice(0, -1)) if (opensRecipient(w.w)) mention = false; else if (MENTION_OPENERS.has(w.w)) mention = true;
       // ("reply to the email from alice@…": the author of what is replied to is its recipient.)
-      const reached = opensRecipient(before) || (before === 'from' && REPLY_VERBS.has(verb.w) && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
+      // ("draft a reply to the email from sam@…": a drafted reply is addressed as a reply is.)
+      const replies = REPLY_VERBS.has(verb.w) || (DRAFTING_VERBS.has(verb.w) && words.slice(verbIndex + 1, verbIndex + 4).some((w) => w.w === 'reply'));
+      const reached = opensRecipient(before) || (before === 'from' && replies && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
       if (reached) objects.push(t);
     }
   }

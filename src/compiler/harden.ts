@@ -577,6 +577,13 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     if (quantity !== undefined) constraint.quantity = quantity.quantity;
     if (cls === 'COMMUNICATION' && constraint.domains !== undefined && g.recipients.size === 0 && answersInPlace(bound.requests.get(cls) ?? [])) constraint.publicPost = true;
     if (cls === 'EXTERNAL_WRITE' && g.domains.size > 0 && [...g.domains.keys()].every((d) => postSites.has(d))) constraint.publicPost = true;
+    if (cls === 'EXTERNAL_WRITE') {
+      const reached = reachedBy(bound, analysis, prohibitions);
+      if (reached.size > 0) {
+        constraint.reaches = [...reached.keys()];
+        for (const [r, c] of reached) addEvidence(`reaches:${r}`, c);
+      }
+    }
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
     for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
     if (amount !== undefined) addEvidence(`amount:${amountTarget(amount.money)}`, amount.clause);
@@ -637,6 +644,28 @@ function publicPostSites(bound: WordsBound, grants: ReadonlyMap<RiskClass, Class
   if (grants.has('COMMUNICATION') || !grants.has('EXTERNAL_WRITE') || fullyBans(prohibitions, 'COMMUNICATION') !== undefined) return new Set();
   const posting = (bound.requests.get('EXTERNAL_WRITE') ?? []).filter((c) => c.verb !== null && (PUBLIC_POST_VERBS.has(c.verb.w) || POSTED_TEXTS.test(c.text.slice(0, (c.dictated?.[0] ?? c.end) - c.start))));
   return new Set(posting.flatMap((c) => namedSites(c).map((t) => t.value)));
+}
+
+/**
+ * Whom the words name as what a write is about or for: the addresses and handles write clauses reach ("draft
+ * a reply to sam@…", "follow @nasa"; a handle as the site writes it, with and without its @) and whom an
+ * "invite" clause invites (an event's attendee). Not anyone the words refuse or a scoped ban leaves out.
+ */
+function reachedBy(bound: WordsBound, analysis: Analysis, prohibitions: readonly Prohibition[]): Map<string, Clause> {
+  const out = new Map<string, Clause>();
+  const scoped = prohibitions.filter((p) => p.exceptRecipients.length > 0);
+  const add = (value: string, clause: Clause) => {
+    if (scoped.some((p) => !p.exceptRecipients.includes(value)) || out.has(value)) return;
+    out.set(value, clause);
+  };
+  for (const c of bound.requests.get('EXTERNAL_WRITE') ?? []) {
+    for (const t of c.objects) {
+      add(t.value, c);
+      if (t.kind === 'handle') add(`@${t.value}`, c);
+    }
+  }
+  for (const c of analysis.clauses) if (!c.negated && c.request === 'PERMISSION_CHANGE' && c.verb?.w === 'invite') for (const t of c.objects) add(t.value, c);
+  return out;
 }
 
 function mentionedOf(analysis: Analysis): { mentioned?: string[] } {

@@ -10,7 +10,7 @@ import { phoneForm } from '../core/classifier/targets';
  * trimmed), so `not-alice@x.com` is never read as `alice@x.com`, and the domain inside an e-mail
  * address is never a host token. Linear: one pass over the chunks, no backtracking patterns.
  */
-export type TargetKind = 'email' | 'iban' | 'phone' | 'domain' | 'path';
+export type TargetKind = 'email' | 'iban' | 'phone' | 'handle' | 'domain' | 'path';
 
 export interface TargetToken {
   kind: TargetKind;
@@ -62,6 +62,7 @@ const CHUNK = /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\[[0-9a-fA-F:.]+\][^\s<>"“”()[\]{
 const ENDS_IN_IPV6_HOST = /:\/\/\[[0-9a-f:.]+\]$/i;
 const TRAILING = /[.,:;!?'’)\]]+$/;
 const POSSESSIVE = /['’]s$/i;
+const HANDLE = /^@[a-z0-9_]{1,30}$/i;
 
 function hostIsSite(host: string): boolean {
   const info = parse(host, { allowPrivateDomains: true });
@@ -89,6 +90,8 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
     const site = siteKeyOf(text);
     return site === null ? null : { kind: 'domain', value: site };
   }
+  // "follow @nasa": an account's handle (its value without the @, as a site's form writes it).
+  if (HANDLE.test(text)) return { kind: 'handle', value: text.slice(1).toLowerCase() };
   if (text.includes('@')) return null;
   if (HOST.test(text) || IPV4_HOST.test(text)) {
     const host = hostOf(text);

@@ -498,7 +498,7 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
 
   // 8. recipient binding: every recipient of a consequential action was named by the user.
   if (isConsequential(cls)) {
-    const fromConstraints = constraints.flatMap((k) => lower(k.recipients ?? []));
+    const fromConstraints = constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])]));
     const unbound = targets.recipients.filter((r) => !index.recipients.has(r) && !fromConstraints.includes(r));
     if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');
     // (A reply in a conversation the words ask for on a named site has no recipient: check 6 bound it to that site.)

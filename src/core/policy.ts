@@ -74,6 +74,12 @@ export const ConstraintSchema = z
      * readable recipient. Only with `domains`, only for an action on them; a message with a recipient is bound as ever.
      */
     publicPost: z.optional(z.literal(true)),
+    /**
+     * Whom the words name as what this write is about or for ("draft a reply to sam@…", "follow @nasa", an
+     * event's invitee "invite her, maria@…"): a call that names them passes recipient binding. Unlike
+     * `recipients`, a call need not name any; it never lets a message, share or payment reach them.
+     */
+    reaches: z.optional(z.array(NonEmpty)),
   })
   .check(
     z.refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined, {

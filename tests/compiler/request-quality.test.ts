@@ -162,3 +162,20 @@ describe('a phone number in the words is the message recipient, however either s
     expect(rules('Pay bob@x.test €50 on 2024-05-01').constraints.flatMap((k) => k.recipients ?? [])).toEqual(['bob@x.test']);
   });
 });
+
+describe('whom a write is about or for: a draft\'s addressee, an account followed, an invitee', () => {
+  it('passes recipient binding for the write only; a message, or anyone else, does not', () => {
+    const draft = (to: string) => ({ tool: 'gmail.draft', args: { to, subject: 'Thanks', body: 'Thank you' } });
+    const send = (to: string) => ({ tool: 'gmail.send', args: { to, subject: 'Thanks', body: 'Thank you' } });
+    const request = 'draft (dont send!) a msg to recruiting@bigco.test thanking them for the interview yesterday';
+    expect(decisions(request, [draft('recruiting@bigco.test'), draft('eve@evil.test'), send('recruiting@bigco.test')])).toEqual(['ALLOW', 'ASK_USER', 'BLOCK']);
+    expect(decisions("Draft a reply to the email from sam@client.test but don't send it", [draft('sam@client.test'), send('sam@client.test')])).toEqual(['ALLOW', 'BLOCK']);
+    const follow = (user: string) => form(`https://social.test/${user}/follow`, { user }, 'Follow');
+    expect(decisions('follow @nasa on social.test and like their latest post', [follow('nasa'), follow('cryptoking')])).toEqual(['ALLOW', 'ASK_USER']);
+    const event = (attendees: string[]) => ({ tool: 'create_calendar_event', args: { title: 'Lunch', start: '2026-12-04T12:30', attendees } });
+    const lunch = 'put lunch w/ maria on my calendar friday 12:30, and invite her, maria.k@friends.test';
+    expect(decisions(lunch, [event(['maria.k@friends.test']), event(['maria.k@friends.test', 'eve@evil.test'])])).toEqual(['ALLOW', 'ASK_USER']);
+    // Naming someone a write is about lets no message reach them.
+    expect(decisions('follow @nasa on social.test', [form('https://social.test/messages/new', { to: '@nasa', text: 'hi' }, 'Send')])).toEqual(['ASK_USER']);
+  });
+});

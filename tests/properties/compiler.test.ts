@@ -196,6 +196,8 @@ function assertWithin(policy: TaskPolicy, bound: Bound, isolated: string): void 
     for (const r of k.recipients ?? []) must(bound.recipients.get(cls)?.has(r) === true, `recipient ${r} for ${cls}`);
     for (const d of k.domains ?? []) must(bound.domains.has(d), `constraint domain ${d}`);
     for (const p of k.paths ?? []) must(bound.paths.has(p), `constraint path ${p}`);
+    // Whom a write is about (Constraint.reaches) is written in the words, and only writes name anyone so.
+    for (const r of k.reaches ?? []) must(cls === 'EXTERNAL_WRITE' && isolated.toLowerCase().includes(r), `reaches ${r} for ${cls}`);
     if (cls === 'FINANCIAL' || cls === 'DELETE') must(k.maxCalls !== undefined && k.maxCalls <= (bound.calls.get(cls) ?? 0), `${cls} calls ${k.maxCalls}`);
   }
   // Reading is unlisted only for open-web research or when the (isolated) words write no site at all.
