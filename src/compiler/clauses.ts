@@ -151,6 +151,12 @@ const SUBORDINATORS = new Set(['that', 'whether', 'if', 'who', 'whom', 'which', 
 const SUBJECT_VERBS_AFTER = new Set(['sent', 'wrote', 'asked', 'asks', 'says', 'said', 'mentioned', 'forwarded', 'shared', 'posted', 'replied', 'emailed', 'requested', 'told', 'wants', 'needs']);
 const NEGATORS_BEFORE = new Set(['not', 'except', 'without', 'avoid', 'excluding', 'ignore', 'never', 'than', 'besides']);
 const REPLY_VERBS = new Set(['reply', 'respond', 'answer']);
+/** Which targets a request of each class reaches: a write its addressee, handle or channel; a message also a phone. */
+const OBJECT_KINDS: Partial<Record<GrantableClass, readonly string[]>> = {
+  EXTERNAL_WRITE: ['email', 'handle', 'channel'],
+  COMMUNICATION: ['email', 'iban', 'phone', 'channel'],
+  PERMISSION_CHANGE: ['email', 'iban', 'channel'],
+};
 const DRAFTING_VERBS = new Set(['draft', 'write', 'prepare', 'compose']);
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
 const MONEY_MAKES_PAYMENT = new Set(['send', 'set', 'schedule']);
@@ -820,7 +826,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     for (const t of targets) {
       // Addresses in the message's own text are what it says, not whom it goes to.
       if (dictated !== null && t.start >= dictated[0] && t.end <= dictated[1]) continue;
-      const kinds = request === 'EXTERNAL_WRITE' ? ['email', 'handle'] : request === 'COMMUNICATION' ? ['email', 'iban', 'phone'] : ['email', 'iban'];
+      // (A channel is where a message goes, or what an invitation opens: "invite noah@… to the #design channel".)
+      const kinds = OBJECT_KINDS[request] ?? ['email', 'iban'];
       if (t.start < verb.end || t.start > subordinate || !kinds.includes(t.kind)) continue;
       if (SUBJECT_VERBS_AFTER.has(/^\s+([a-z]+)/i.exec(text.slice(t.end, t.end + 20))?.[1]?.toLowerCase() ?? '')) continue;
       // ("reply to bob@…'s message": the author of what is replied to is its recipient.)

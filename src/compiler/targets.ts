@@ -2,7 +2,7 @@ import { parse } from 'tldts';
 import { privateHostOf, siteKeyOf } from '../core/addresses';
 import { hostOf } from '../core/domains';
 import { FILE_EXTENSIONS } from '../core/items';
-import { phoneForm } from '../core/classifier/targets';
+import { channelForm, phoneForm } from '../core/classifier/targets';
 
 /**
  * Literal targets written in the user's words: e-mail addresses, account identifiers (IBANs),
@@ -10,7 +10,7 @@ import { phoneForm } from '../core/classifier/targets';
  * trimmed), so `not-alice@x.com` is never read as `alice@x.com`, and the domain inside an e-mail
  * address is never a host token. Linear: one pass over the chunks, no backtracking patterns.
  */
-export type TargetKind = 'email' | 'iban' | 'phone' | 'handle' | 'domain' | 'path';
+export type TargetKind = 'email' | 'iban' | 'phone' | 'handle' | 'channel' | 'domain' | 'path';
 
 export interface TargetToken {
   kind: TargetKind;
@@ -63,6 +63,7 @@ const ENDS_IN_IPV6_HOST = /:\/\/\[[0-9a-f:.]+\]$/i;
 const TRAILING = /[.,:;!?'’)\]]+$/;
 const POSSESSIVE = /['’]s$/i;
 const HANDLE = /^@[a-z0-9_]{1,30}$/i;
+const CHANNEL = /^#[\p{L}\p{N}_.-]{1,80}$/u;
 
 function hostIsSite(host: string): boolean {
   const info = parse(host, { allowPrivateDomains: true });
@@ -92,6 +93,8 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   }
   // "follow @nasa": an account's handle (its value without the @, as a site's form writes it).
   if (HANDLE.test(text)) return { kind: 'handle', value: text.slice(1).toLowerCase() };
+  // "post it in #releases", "msg the team in #eng": a chat channel (as a message tool's channel argument reads).
+  if (CHANNEL.test(text)) return { kind: 'channel', value: channelForm(text) };
   if (text.includes('@')) return null;
   if (HOST.test(text) || IPV4_HOST.test(text)) {
     const host = hostOf(text);

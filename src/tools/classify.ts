@@ -56,7 +56,7 @@ function actionClass(args: Record<string, unknown>, exclude: readonly string[] =
 function generic(args: Record<string, unknown>, capability: string, riskClass: RiskClass, layer: Layer, basis: string): ActionFacts {
   const t = emptyCollected();
   // A document tool's `file` names a document in the drive (`drive.share {file: "Q3-plan.docx"}`): an item too.
-  collectTargets(args, t, { urlsAnywhere: true, paths: true, items: capability.startsWith('doc.') ? 'items-and-files' : 'items' });
+  collectTargets(args, t, { urlsAnywhere: true, paths: true, items: capability.startsWith('doc.') ? 'items-and-files' : 'items', channels: true });
   collectAmounts(args, t);
   return {
     capability,

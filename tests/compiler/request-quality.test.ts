@@ -179,3 +179,13 @@ describe('whom a write is about or for: a draft\'s addressee, an account followe
     expect(decisions('follow @nasa on social.test', [form('https://social.test/messages/new', { to: '@nasa', text: 'hi' }, 'Send')])).toEqual(['ASK_USER']);
   });
 });
+
+describe('a chat channel the words name is where the message goes', () => {
+  const slack = (channel: string) => ({ tool: 'slack.send', args: { channel, text: 'build is green' } });
+  it('binds the channel; another channel asks; a web form field called channel is no recipient', () => {
+    expect(decisions('msg the team in #eng on slack that the build is green again', [slack('#eng'), slack('eng'), slack('#general')])).toEqual(['ALLOW', 'ALLOW', 'ASK_USER']);
+    const invite = (channel: string, user: string) => ({ tool: 'slack.invite', args: { channel, user } });
+    expect(decisions('Invite noah@team.test to the #design channel', [invite('design', 'noah@team.test'), invite('secret', 'noah@team.test'), invite('design', 'eve@evil.test')])).toEqual(['ALLOW', 'ASK_USER', 'ASK_USER']);
+    expect(classify(form('https://app.test/settings', { channel: 'email' }, 'Save')).targets.recipients).toEqual([]);
+  });
+});

@@ -215,6 +215,14 @@ export interface CollectOptions {
    * local), `items-and-files` (item keys and file keys: a web page's forms, bodies and queries).
    */
   items: 'none' | 'items' | 'items-and-files';
+  /** A `channel` argument is where a message goes (`slack.send {channel: "#eng"}`): tool arguments only. */
+  channels?: boolean;
+}
+
+const CHANNEL_KEYS = new Set(['channel', 'channels', 'channelname']);
+/** A chat channel's canonical form: lower case with its `#` (the compiler writes "in #eng" the same). */
+export function channelForm(text: string): string {
+  return `#${text.trim().replace(/^#+/, '').toLowerCase()}`;
 }
 
 /**
@@ -227,6 +235,7 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
   const visit = (node: unknown, role: Role, key: string, depth: number): void => {
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
     if (typeof node === 'string') {
+      if (options.channels === true && CHANNEL_KEYS.has(keyForm(key)) && /^#?[\p{L}\p{N}_.-]{1,80}$/u.test(node.trim())) addUnique(into.recipients, [channelForm(node)]);
       if (role === 'recipient') addUnique(into.recipients, recipientsIn(node, key));
       // A whole value that is an IBAN (checksum valid) is where money goes, whatever its key is called:
       // `{iban: <named>, dest: <another>}` paid the other while only the named one was read.
