@@ -63,6 +63,7 @@ const ENDS_IN_IPV6_HOST = /:\/\/\[[0-9a-f:.]+\]$/i;
 const TRAILING = /[.,:;!?'’)\]]+$/;
 const POSSESSIVE = /['’]s$/i;
 const HANDLE = /^@[a-z0-9_]{1,30}$/i;
+const RELATIVE_PATH = /^(?:\.\/)?[\w-]+(?:\/[\w.-]+)*\/[\w-][\w.-]*\.[a-z0-9]{1,5}$/i;
 const CHANNEL = /^#[\p{L}\p{N}_.-]{1,80}$/u;
 
 function hostIsSite(host: string): boolean {
@@ -83,6 +84,9 @@ function trimChunk(raw: string): string {
 function classifyChunk(raw: string): { kind: TargetKind; value: string } | null {
   const text = raw.replace(/^mailto:/i, '');
   if (PATH.test(text)) return { kind: 'path', value: text };
+  // "fix whatever is failing in src/utils/date.ts": a project-relative file path (folders, then a file with an
+  // extension that names a file); never `..`, never under a dotted first part (`docs.test/a.md` is a site).
+  if (RELATIVE_PATH.test(text) && !text.includes('..') && FILE_EXTENSIONS.has(text.slice(text.lastIndexOf('.') + 1).toLowerCase()) && !text.slice(0, text.indexOf('/')).includes('.')) return { kind: 'path', value: text };
   if (text === '' || text.includes('*')) return null;
   if (EMAIL.test(text)) return { kind: 'email', value: text.toLowerCase() };
   if (IBAN_COMPACT.test(text)) return { kind: 'iban', value: text.toLowerCase() };

@@ -189,3 +189,15 @@ describe('a chat channel the words name is where the message goes', () => {
     expect(classify(form('https://app.test/settings', { channel: 'email' }, 'Save')).targets.recipients).toEqual([]);
   });
 });
+
+describe('a project-relative file path in the words is a path the task names', () => {
+  it('"fix whatever is failing in src/utils/date.ts" edits that file, locally; another file asks', () => {
+    const edit = (path: string) => ({ tool: 'edit_file', args: { path, old: 'getYear()', new: 'getFullYear()' } });
+    const request = 'run the tests and fix whatever is failing in src/utils/date.ts';
+    expect(allowedClasses(rules(request))).toEqual(['EXECUTION', 'LOCAL_WRITE']);
+    expect(decisions(request, [edit('src/utils/date.ts'), edit('/home/me/.bashrc')])).toEqual(['ALLOW', 'ASK_USER']);
+    // A host's path is a site, not a file; `..` is never a path the words grant.
+    expect(rules('read docs.test/guide/intro.md').paths).toEqual([]);
+    expect(rules('fix ../secrets/app.py').paths).toEqual([]);
+  });
+});
