@@ -158,6 +158,8 @@ const OBJECT_KINDS: Partial<Record<GrantableClass, readonly string[]>> = {
   PERMISSION_CHANGE: ['email', 'iban', 'channel'],
 };
 const DRAFTING_VERBS = new Set(['draft', 'write', 'prepare', 'compose']);
+/** Words right before the user's own address: "my email is …", "with my work e-mail …", "my address: …". */
+const OWN_ADDRESS = /\bmy\s+(?:[a-z]+\s+)?(?:e-?mail|address)(?:\s+address)?(?:\s+is)?\s*:?\s*$/i;
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
 const MONEY_MAKES_PAYMENT = new Set(['send', 'set', 'schedule']);
 /** Verbs that are a payment only when money is their object ("give bob 20 EUR", "venmo alice $12"); else nothing. */
@@ -841,7 +843,9 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       // ("reply to the email from alice@…": the author of what is replied to is its recipient.)
       // ("draft a reply to the email from sam@…": a drafted reply is addressed as a reply is.)
       const replies = REPLY_VERBS.has(verb.w) || (DRAFTING_VERBS.has(verb.w) && words.slice(verbIndex + 1, verbIndex + 4).some((w) => w.w === 'reply'));
-      const reached = opensRecipient(before) || (before === 'from' && replies && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
+      // ("register me … with my work email me@corp.test": a write carries the user's own address.)
+      const own = request === 'EXTERNAL_WRITE' && OWN_ADDRESS.test(text.slice(Math.max(0, t.start - 40), t.start));
+      const reached = own || opensRecipient(before) || (before === 'from' && replies && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
       if (reached) objects.push(t);
     }
   }
