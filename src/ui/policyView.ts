@@ -114,6 +114,7 @@ export function describePolicy(policy: TaskPolicy, report: CompileReport): Polic
       c.payeeAmounts === undefined ? null : `${c.payeeAmounts.payees.map((p) => `at most ${formatMoney(p.amount)} to ${p.recipient}`).join(', ')}, at most ${formatMoney(c.payeeAmounts.others)} to anyone else`,
       c.quantity === undefined ? null : `at most ${c.quantity} ${c.quantity === 1 ? 'item' : 'items'} per order`,
       c.publicPost === true ? 'a public post there (no recipient) included' : null,
+      c.reaches === undefined ? null : `may name ${listWords(c.reaches, 'nobody')} (not as a message)`,
     ].filter((p): p is string => p !== null);
     limits.push(line(`constraints:${c.id}`, `${what}: ${parts.length === 0 ? 'no further limit' : parts.join(', ')}.`));
   }
