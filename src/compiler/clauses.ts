@@ -380,6 +380,8 @@ function oneThing(words: Word[], verbIndex: number, text: string): boolean {
   let head: Word | null = null;
   for (const end = k + 5; k < words.length && k <= end; k++) {
     const word = words[k]!;
+    // ("add milk and eggs to my list": a list is not one thing; a new request after "and" is its own clause.)
+    if (word.w === 'and' || word.w === 'or') return false;
     if (PHRASE_END.has(word.w) || ITEM_END.has(word.w)) break;
     // ("issue #88", "my 4pm meeting": numbers say which one; they are no head.)
     if (/^\p{L}[\p{L}'-]*$/u.test(word.w)) head = word;

@@ -29,6 +29,7 @@ describe('one thing made or ended is one write', () => {
     ['close issue #88 on git.test', 1],
     ['Turn on two-factor authentication in my account settings on app.test', 1],
     ['Add the receipts to the expense report on docs.test', undefined],
+    ['Add milk and eggs to my shopping list on shop.test', undefined],
   ])('%s → maxCalls %s', (request, calls) => {
     expect(rules(request).constraints.find((k) => k.riskClass === 'EXTERNAL_WRITE')?.maxCalls).toBe(calls);
   });
