@@ -33,8 +33,8 @@ if (existsSync(modules) && lstatSync(modules).isSymbolicLink()) {
 const hasApt = existsSync('/usr/bin/apt-get');
 const isRoot = process.getuid?.() === 0;
 
-/** Installs a Debian package for a missing browser when we may (root, apt), else says exactly what to do. */
-function ensureBrowser(path, envName, pkg, why) {
+/** Installs a Debian package for a missing binary when we may (root, apt), else says exactly what to do. */
+function ensurePackage(path, envName, pkg, why) {
   if (existsSync(path)) return;
   if (process.env[envName] === undefined && hasApt && isRoot) {
     say(`installing Debian's ${pkg} (apt-get install -y ${pkg}) ${why}…`);
@@ -45,6 +45,10 @@ function ensureBrowser(path, envName, pkg, why) {
   }
 }
 
-ensureBrowser(process.env.AF_CHROMIUM ?? '/usr/bin/chromium', 'AF_CHROMIUM', 'chromium', "(Playwright's own browser download is not used)");
+ensurePackage(process.env.AF_CHROMIUM ?? '/usr/bin/chromium', 'AF_CHROMIUM', 'chromium', "(Playwright's own browser download is not used)");
 // Only the test suite drives Firefox (e2e/firefox.spec.ts, over WebDriver BiDi).
-if (process.env.npm_lifecycle_event === 'pretest') ensureBrowser(process.env.AF_FIREFOX ?? '/usr/bin/firefox-esr', 'AF_FIREFOX', 'firefox-esr', 'for the Firefox e2e suite');
+if (process.env.npm_lifecycle_event === 'pretest') {
+  ensurePackage(process.env.AF_FIREFOX ?? '/usr/bin/firefox-esr', 'AF_FIREFOX', 'firefox-esr', 'for the Firefox e2e suite');
+  // e2e/fixtures/https-server.ts makes its self-signed certificate with openssl.
+  ensurePackage(process.env.AF_OPENSSL ?? '/usr/bin/openssl', 'AF_OPENSSL', 'openssl', 'for the e2e HTTPS fixture');
+}
