@@ -8,6 +8,7 @@ import { compileFigures } from './compile';
 import { evaluatorFigures, growthFigure } from './evaluator';
 import { floorFigures } from './floor';
 import { memoryFigures } from './memory';
+import { minimizerFigures } from './minimizer';
 import { pageFigures } from './page';
 import { pauseFigures } from './pause';
 import { sanitizerFigures } from './sanitizer';
@@ -26,6 +27,7 @@ const SECTIONS: Section[] = [
   { name: 'page', run: pageFigures },
   { name: 'pause', run: pauseFigures },
   { name: 'sanitizer', run: sanitizerFigures },
+  { name: 'minimizer', run: minimizerFigures },
   { name: 'agent', run: agentFigures },
   { name: 'compile', run: compileFigures },
   { name: 'floor', run: floorFigures },
