@@ -39,7 +39,7 @@ import type { TaintToken } from '../taint/tokens';
  * lift every block for those domains.
  *
  * Every family applies twice: to the guarded tabs, and to requests without a tab (shared and service
- * workers) initiated by the sites those tabs are on (`workerScope`). The taint applies once, unscoped, under
+ * workers), whatever site started them, but the extension's own (`workerScope`). The taint applies once, unscoped, under
  * allow rules for every request outside those two scopes (`outOfScope`).
  *
  * What RE2 in DNR cannot express, and is left to the evaluator (semantic layer) and the taint: entropy
@@ -247,7 +247,7 @@ type ScopeCondition = Pick<RuleCondition, 'tabIds' | 'excludedTabIds' | 'initiat
  * opened in the guarded tab with the shown code in the address, and its worker POSTed the code home — a
  * worker of an unnamed site, outside that scope. `extensionId` is the extension's host.
  */
-export function workerScope(_input: FloorInput, extensionId: string): ScopeCondition {
+export function workerScope(extensionId: string): ScopeCondition {
   return { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: [extensionId] };
 }
 
@@ -486,23 +486,21 @@ export function browserFetcherRules(): RuleSpec[] {
  * background then shows why in the tab (see index.ts). The extension id scopes the worker rules.
  */
 export function buildSessionRules(input: FloorInput, scope: FloorScope, extensionId: string): Rule[] {
-  const workers = workerScope(input, extensionId);
+  const workers = workerScope(extensionId);
   const rules: Rule[] = [];
   const emit = (spec: RuleSpec, where: ScopeCondition) => rules.push({ ...spec, id: rules.length + 1, condition: { ...spec.condition, ...where } });
   const specs = floorRuleSpecs(input);
   for (const spec of specs) emit(spec, { excludedTabIds: scope.excludedTabIds });
   for (const spec of browserFetcherRules()) emit(spec, { excludedTabIds: scope.excludedTabIds });
-  if (workers !== null) {
-    // Workers make no top-level navigations; the rest applies to them as to their pages.
-    for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
-  }
+  // Workers make no top-level navigations; the rest applies to them as to their pages.
+  for (const spec of specs) if (!isMainFrameOnly(spec)) emit(spec, workers);
   // Navigations to the private network are refused in every tab, as the taint's are: a task page can
   // navigate a tab outside the task (its opener, a window it named), and with guard scope `task-tabs` that
   // tab's GET to a router or a local service went out (a user grant lifts it in the guarded tabs only).
   for (const spec of privateNetworkSpecs(input)) if (isMainFrameOnly(spec)) emit(spec, {});
   // No resource type named, so main_frame is left out: the taint's rules hold for top-level navigations
   // in every tab, as a task page can navigate a tab outside the task (its opener, a window it named).
-  for (const where of outOfScope(scope, workers)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: {} }, where);
+  for (const where of outOfScope(scope, extensionId)) emit({ priority: PRIORITY_OUT_OF_SCOPE, action: { type: 'allow' }, condition: {} }, where);
   return rules;
 }
 
@@ -511,13 +509,11 @@ export function buildSessionRules(input: FloorInput, scope: FloorScope, extensio
  * tab whose initiator the worker scope leaves out (or all of them when it is null). A request with no
  * initiator at all is outside an `initiatorDomains` scope and inside an `excludedInitiatorDomains` one.
  */
-function outOfScope(scope: FloorScope, workers: ScopeCondition | null): ScopeCondition[] {
+function outOfScope(scope: FloorScope, extensionId: string): ScopeCondition[] {
   const excludedTabs = scope.excludedTabIds.filter((t) => t !== TAB_ID_NONE);
   const otherTabs: ScopeCondition[] = excludedTabs.length > 0 ? [{ tabIds: excludedTabs }] : [];
-  let otherWorkers: ScopeCondition = { tabIds: [TAB_ID_NONE] };
-  if (workers?.initiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], excludedInitiatorDomains: workers.initiatorDomains };
-  else if (workers?.excludedInitiatorDomains !== undefined) otherWorkers = { tabIds: [TAB_ID_NONE], initiatorDomains: workers.excludedInitiatorDomains };
-  return [...otherTabs, otherWorkers];
+  // The only requests without a tab outside the worker scope: the extension's own.
+  return [...otherTabs, { tabIds: [TAB_ID_NONE], initiatorDomains: [extensionId] }];
 }
 
 /**
