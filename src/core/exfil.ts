@@ -91,6 +91,8 @@ function isBase64Secret(run: string): boolean {
 }
 
 const EMAILS = new RegExp(EMAIL.source, 'gi');
+/** Most calls name no address: no set is built for them (this runs for every URL a call carries). */
+const NO_ADDRESSES: ReadonlySet<string> = new Set();
 /** Why a decoded value is a data carrier, or null. `hashExempt` exempts content-hash-sized hex runs. */
 function valueShape(value: string, where: string, hashExempt: boolean, named: ReadonlySet<string>): string | null {
   // (Addresses the task's words name, lower case, are no shape: see TaskPolicy.mentioned.)
@@ -144,7 +146,7 @@ function paramsShape(params: [string, string][], where: string, oauthPath: boole
  * of them is no shape (every other rule still applies, to the rest of the URL too).
  */
 export function exfiltrationShape(url: string, mentioned: readonly string[] = []): ExfilVerdict {
-  const named: ReadonlySet<string> = new Set(mentioned.map((a) => a.toLowerCase()));
+  const named: ReadonlySet<string> = mentioned.length === 0 ? NO_ADDRESSES : new Set(mentioned.map((a) => a.toLowerCase()));
   if (url.length > MAX_URL_LENGTH) return { shaped: true, reason: `URL is ${url.length} characters (limit ${MAX_URL_LENGTH})` };
   const scheme = /^\s*([a-z][a-z0-9+.-]*:)/i.exec(url)?.[1]?.toLowerCase();
   if (scheme !== undefined && CONTENT_SCHEMES.has(scheme)) return { shaped: true, reason: `${scheme} URL carries content, not an address` };
