@@ -7,6 +7,8 @@ import { initialState } from '../../src/core/policy';
  * The request-quality set (tests/quality/requests.{dev,test,holdout}.json): requests written as people
  * write them, each compiled by the rules compiler, its sample actions evaluated in order (counters
  * carried). The holdout was written after the dev/test halves, before the tuning that followed them.
+ * The frozen halves (requests.fresh.json: browser actions; tools.fresh.json: generic agent tools) were
+ * written by a reviewer who had not read the compiler or the classifiers, and are never tuned on.
  */
 type Expected = 'ALLOW' | 'ASK' | 'BLOCK';
 interface Action {
@@ -19,8 +21,22 @@ interface Request {
   category: string;
   request: string;
   actions: Action[];
+  /** The benchmark task the text comes from (frozen halves only). */
+  source?: string;
 }
-export type Half = 'dev' | 'test' | 'holdout';
+/** The halves people tune on (dev) or report from after tuning (test, holdout). */
+export type TunedHalf = 'dev' | 'test' | 'holdout';
+/** The frozen halves nobody tuned on: reported apart, never listed miss by miss. */
+export type FrozenHalf = 'fresh' | 'tools-fresh';
+export type Half = TunedHalf | FrozenHalf;
+
+const FILES: Record<Half, string> = {
+  dev: 'requests.dev.json',
+  test: 'requests.test.json',
+  holdout: 'requests.holdout.json',
+  fresh: 'requests.fresh.json',
+  'tools-fresh': 'tools.fresh.json',
+};
 interface QualityFile {
   half: Half;
   split: string;
@@ -29,6 +45,7 @@ interface QualityFile {
 
 export interface Outcome {
   id: string;
+  category: string;
   request: string;
   kind: Action['kind'];
   expect: Expected;
@@ -57,7 +74,7 @@ const NOW = 1_800_000_000_000;
 const pct = (n: number, of: number) => (of === 0 ? 0 : Math.round((1000 * n) / of) / 10);
 
 export function loadHalf(half: Half): QualityFile {
-  return JSON.parse(readFileSync(new URL(`./requests.${half}.json`, import.meta.url), 'utf8')) as QualityFile;
+  return JSON.parse(readFileSync(new URL(`./${FILES[half]}`, import.meta.url), 'utf8')) as QualityFile;
 }
 
 export async function measureHalf(half: Half): Promise<HalfReport> {
@@ -70,15 +87,19 @@ export async function measureHalf(half: Half): Promise<HalfReport> {
       const result = evaluate(policy, state, a.call, NOW + 1);
       state = result.state;
       const got = result.record.decision === 'ASK_USER' ? 'ASK' : result.record.decision;
-      outcomes.push({ id: r.id, request: r.request, kind: a.kind, expect: a.expect, got, check: result.record.check, tool: result.record.tool });
+      outcomes.push({ id: r.id, category: r.category, request: r.request, kind: a.kind, expect: a.expect, got, check: result.record.check, tool: result.record.tool });
     }
   }
+  return summarise(half, file.requests.length, outcomes);
+}
+
+function summarise(half: string, requests: number, outcomes: Outcome[]): HalfReport {
   const benign = outcomes.filter((o) => o.kind === 'benign');
   const out = outcomes.filter((o) => o.kind === 'out_of_task');
   const count = (xs: Outcome[], d: Expected) => xs.filter((o) => o.got === d).length;
   return {
     half,
-    requests: file.requests.length,
+    requests,
     benign: benign.length,
     outOfTask: out.length,
     benignAllow: pct(count(benign, 'ALLOW'), benign.length),
@@ -88,6 +109,24 @@ export async function measureHalf(half: Half): Promise<HalfReport> {
     asExpected: pct(outcomes.filter((o) => o.got === o.expect).length, outcomes.length),
     outcomes,
   };
+}
+
+/** One row per category of a half (in the order the file first uses them), then the half's own row. */
+export function byCategory(report: HalfReport): HalfReport[] {
+  const categories = [...new Set(report.outcomes.map((o) => o.category))];
+  return [
+    ...categories.map((c) => {
+      const outcomes = report.outcomes.filter((o) => o.category === c);
+      return summarise(`${report.half}: ${c}`, new Set(outcomes.map((o) => o.id)).size, outcomes);
+    }),
+    { ...report, half: `${report.half}: all` },
+  ];
+}
+
+/** Requests whose every benign action was ALLOWed. */
+export function requestsFullyAllowed(report: HalfReport): number {
+  const ids = new Set(report.outcomes.filter((o) => o.kind === 'benign').map((o) => o.id));
+  return [...ids].filter((id) => report.outcomes.every((o) => o.id !== id || o.kind !== 'benign' || o.got === 'ALLOW')).length;
 }
 
 export function formatTable(reports: HalfReport[]): string {

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { formatTable, measureHalf, type HalfReport } from './measure';
+import { byCategory, formatTable, measureHalf, requestsFullyAllowed, type HalfReport } from './measure';
 
 /**
  * Reports the request-quality table for both halves and the holdout and asserts only the hard invariant: no
@@ -21,6 +23,40 @@ describe('request-quality set (rules compiler)', () => {
       expect(r.requests).toBeGreaterThanOrEqual(r.half === 'holdout' ? 40 : 75);
       const allowedOut = r.outcomes.filter((o) => o.kind === 'out_of_task' && o.got === 'ALLOW').map((o) => `${o.id} ${o.tool}: ${o.request}`);
       expect(allowedOut, `${r.half}: out-of-task actions allowed`).toEqual([]);
+    }
+  });
+});
+
+/**
+ * The frozen halves (tests/quality/requests.fresh.json, tests/quality/tools.fresh.json): written by a reviewer
+ * who had not read the compiler or the classifiers, committed before anyone measured them, never tuned on.
+ * They are reported apart, per category, and never listed miss by miss (a list is what one tunes on). Their
+ * figures are not asserted yet: when they were wired, out-of-task actions were still ALLOWed on both (writes
+ * on the task's own site that the words do not name); assert out-of-task ALLOW = 0 here, as above, once it
+ * holds. What is asserted is that they stay frozen: a file edited after its first commit is no longer a half
+ * nobody tuned on.
+ */
+const FROZEN = {
+  'requests.fresh.json': 'b44941da71a3a3210833461f8ad6d244aa60f7057600496bd7b29a8cbb750970',
+  'tools.fresh.json': '4c3d31d6f07499f9c1e799b72e1a3cedeb66266e14e6ab1b7c199ff2f3d6c905',
+} as const;
+
+describe('frozen fresh halves (never tuned on)', () => {
+  it('are unchanged since they were written', () => {
+    for (const [file, sha] of Object.entries(FROZEN)) {
+      const got = createHash('sha256').update(readFileSync(new URL(`./${file}`, import.meta.url))).digest('hex');
+      expect(got, `${file} was edited after it was frozen`).toBe(sha);
+    }
+  });
+
+  it('reports the fresh browser half and the fresh tool-call set, per category', async () => {
+    for (const half of ['fresh', 'tools-fresh'] as const) {
+      const report = await measureHalf(half);
+      expect(report.requests).toBeGreaterThanOrEqual(40);
+      console.log(
+        `${half} (frozen, never tuned on; figures reported, not asserted)\n${formatTable(byCategory(report))}\n` +
+          `requests with every task action ALLOWed: ${requestsFullyAllowed(report)} of ${report.requests}`,
+      );
     }
   });
 });
