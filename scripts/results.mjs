@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 // Writes docs/results.md from the two committed result files, so every figure the docs give has one
 // source: demo/results/latest.json (the last full `npm run demo`) and bench/results/latest.json (the last
-// full `npm run bench`). Both commands run this at their end; run it by hand after editing neither.
+// full `npm run bench`). Both commands run this at their end; `--check` says whether the page is current.
 // Plain Node: no dependency of its own.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const DEMO_RESULTS = join(root, 'demo', 'results', 'latest.json');
-export const BENCH_RESULTS = join(root, 'bench', 'results', 'latest.json');
-export const RESULTS_MD = join(root, 'docs', 'results.md');
+const DEMO_RESULTS = join(root, 'demo', 'results', 'latest.json');
+const BENCH_RESULTS = join(root, 'bench', 'results', 'latest.json');
+const RESULTS_MD = join(root, 'docs', 'results.md');
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
 const cell = (s) => String(s).replaceAll('|', '\\|').replaceAll('\n', ' ');
@@ -76,7 +76,7 @@ function benchSection(bench) {
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
 
 /** The page, from the two result files (null: not recorded yet). */
-export function renderResults(demo, bench) {
+function renderResults(demo, bench) {
   return [
     '# Results',
     '',
@@ -93,6 +93,16 @@ export function renderResults(demo, bench) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  writeFileSync(RESULTS_MD, renderResults(read(DEMO_RESULTS), read(BENCH_RESULTS)));
-  process.stderr.write(`results: wrote ${RESULTS_MD}\n`);
+  const page = renderResults(read(DEMO_RESULTS), read(BENCH_RESULTS));
+  if (process.argv.includes('--check')) {
+    // tests/docs/readme.test.ts: the committed page is what the committed JSON gives.
+    const current = existsSync(RESULTS_MD) ? readFileSync(RESULTS_MD, 'utf8') : '';
+    if (current !== page) {
+      process.stderr.write('results: docs/results.md is not what the result files give; run node scripts/results.mjs\n');
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(RESULTS_MD, page);
+    process.stderr.write(`results: wrote ${RESULTS_MD}\n`);
+  }
 }
