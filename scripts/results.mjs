@@ -30,7 +30,10 @@ function demoSection(demo) {
     '',
     table(
       ['configuration', 'benign runs', 'attacked runs', 'BU', 'BU+approvals', 'UA', 'ASR', 'in-policy ASR', 'asks/task', 'false blocks', 'attacks that ran'],
-      attack.map((s) => [s.label, s.benignRuns, s.attackedRuns, pct(s.bu), pct(s.buWithApprovals), pct(s.ua), pct(s.asr), pct(s.inPolicyAsr), s.asksPerTask.toFixed(2), s.falseBlocks.join(', ') || '—', s.missedBlocks.join(', ') || '—']),
+      attack.map((s) => {
+        const theft = s.asrByVector['in-policy-theft'];
+        return [s.label, s.benignRuns, s.attackedRuns, pct(s.bu), pct(s.buWithApprovals), pct(s.ua), pct(s.asr), theft ? `${pct(s.inPolicyAsr)} (${theft.ran}/${theft.runs})` : '— (none run)', s.asksPerTask.toFixed(2), s.falseBlocks.join(', ') || '—', ranList(s.missedBlocks)];
+      }),
     ),
   ];
   if (sanitizer.length > 0) {
@@ -72,6 +75,9 @@ function benchSection(bench) {
     table(['figure', 'target', 'measured', 'ratio', 'verdict'], bench.figures.map((f) => [f.figure, f.target, f.measured, f.ratio ?? '', f.verdict])),
   ];
 }
+
+/** The attacked runs whose attack ran: named when few (what to look at), counted when many (a negative control). */
+const ranList = (ids) => (ids.length === 0 ? '—' : ids.length <= 10 ? ids.join(', ') : `${ids.length} runs (demo/out/report.html names them)`);
 
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
 
