@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../src/core/decision';
 
 /**
  * The README is the user's entry, and it stays true: every link stays inside the repository and lands
@@ -97,9 +98,19 @@ describe('the docs say each thing once', () => {
 
   it('the evaluation order is written in docs/architecture.md only; the others point there', () => {
     const writtenOut = /schema\W+expiry\W+guards/;
+    // decisions.md and design-decisions.md point at it; evaluator.ts follows CHECKS and points at it.
     expect(docs.filter(([, text]) => writtenOut.test(text)).map(([f]) => f)).toEqual(['docs/architecture.md']);
     expect(readFileSync(join(ROOT, 'src/core/evaluator.ts'), 'utf8')).toContain('docs/architecture.md');
     expect(readFileSync(join(ROOT, 'docs/decisions.md'), 'utf8')).toContain('architecture.md#evaluation-order');
+  });
+
+  it('the evaluation order in docs/architecture.md is the evaluator\'s own list of checks (CHECKS)', () => {
+    const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const section = architecture.slice(architecture.indexOf('### Evaluation order'));
+    const walk = /\n\n(`schema`[\s\S]*?`allowed`)\n/.exec(section)?.[1] ?? '';
+    const written = [...walk.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
+    // Not steps of the walk (the section says so): the Minimizer's step after an ALLOW, errors, the Sanitizer's audit.
+    expect(written).toEqual(CHECKS.filter((c) => !['minimizer', 'internal_error', 'sanitizer'].includes(c)));
   });
 
   it("no file points at a design.md section that is not in the repository", () => {
