@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
+import { LAZY_SCRIPTS } from './src/lazy/scripts';
 
 // MV3 extension. Entry points are thin wiring; logic lives in src/.
 // Three builds:
@@ -25,25 +26,18 @@ const FIREFOX_SETTINGS = {
   gecko: { id: FIREFOX_ADDON_ID, strict_min_version: '140.0', data_collection_permissions: { required: ['none'] } },
 };
 
-// Scripts of their own, imported by the worker when first needed (src/background/on-demand-script.ts):
-// the openai SDK (entrypoints/openai-sdk.ts), the compiler (entrypoints/compiler.ts), the popup's and
-// options page's requests (entrypoints/control.ts), the audit shipper (entrypoints/collector.ts) and the
-// Minimizer's and Sanitizer's model modes (entrypoints/model-modes.ts). Each importer
-// gets the extension's loader in place of the module that bundles the code.
-const ON_DEMAND_SWAPS = [
-  { importer: '/src/llm/client.ts', source: './sdk', loader: './src/llm/sdk-extension.ts' },
-  { importer: '/src/background/compile.ts', source: './compiler-load', loader: './src/background/compiler-load-extension.ts' },
-  { importer: '/src/background/router.ts', source: './control-load', loader: './src/background/control-load-extension.ts' },
-  { importer: '/src/llm/model-modes-on-demand.ts', source: './model-modes-load', loader: './src/llm/model-modes-load-extension.ts' },
-  { importer: '/src/org/collector-on-demand.ts', source: './collector-load', loader: './src/org/collector-load-extension.ts' },
-];
-const extensionOnDemandLoaders: Plugin = {
-  name: 'agentsfence:extension-on-demand-loaders',
+// The lazy scripts (src/lazy/scripts.ts: the compiler, the control desk, the openai SDK, the model modes,
+// the audit shipper) are scripts of their own, evaluated by the worker when first needed. One swap makes
+// it so: in the extension, `lazy(name)` is src/lazy/load-extension.ts (the script) in place of
+// src/lazy/load.ts (the module itself, as Node has it); the install step gets the table's names.
+const LAZY_LOADER = { module: '/src/lazy/load.ts', extension: './src/lazy/load-extension.ts' };
+const lazyScriptsInExtension: Plugin = {
+  name: 'agentsfence:lazy-scripts',
   enforce: 'pre',
-  resolveId(source, importer) {
-    const from = importer?.replaceAll('\\', '/');
-    const swap = ON_DEMAND_SWAPS.find((s) => s.source === source && from?.endsWith(s.importer) === true);
-    return swap === undefined ? null : fileURLToPath(new URL(swap.loader, import.meta.url));
+  async resolveId(source, importer, options) {
+    if (!source.endsWith('/load')) return null;
+    const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+    return resolved?.id.replaceAll('\\', '/').endsWith(LAZY_LOADER.module) === true ? fileURLToPath(new URL(LAZY_LOADER.extension, import.meta.url)) : null;
   },
 };
 
@@ -63,8 +57,8 @@ export default defineConfig({
   // (src/background/registration.ts). No cross-module constant inlining: rolldown's default copied
   // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
   vite: () => ({
-    plugins: [preact(), extensionOnDemandLoaders],
-    define: { __AF_HARNESS__: JSON.stringify(harness), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) },
+    plugins: [preact(), lazyScriptsInExtension],
+    define: { __AF_HARNESS__: JSON.stringify(harness), __AF_LAZY_SCRIPTS__: JSON.stringify(Object.keys(LAZY_SCRIPTS)), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) },
     build: { rolldownOptions: { optimization: { inlineConst: false } } },
   }),
   manifest: ({ browser }) => ({

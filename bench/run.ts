@@ -101,6 +101,8 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, `${base}.json`), `${JSON.stringify({ machine: meta, figures }, null, 2)}\n`);
   const md = markdown(figures, meta);
   writeFileSync(join(dir, `${base}.md`), md);
+  // A full run is the record docs/results.md is written from.
+  if (!only) execFileSync(process.execPath, [join(import.meta.dirname, '..', 'scripts', 'results.mjs')], { stdio: 'inherit' });
   process.stdout.write(md);
 }
 

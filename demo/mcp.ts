@@ -12,7 +12,7 @@ import { hostResolverRule, type DemoWorld } from './sites/world';
 /**
  * A real agent runtime: Playwright MCP (`@playwright/mcp`) started as a child process, driven over
  * stdio by an MCP client. The extension loads only through `--config` with `isolated: false` and a
- * user data dir (design.md §8). The agent uses the runtime's own tools: browser_navigate,
+ * user data dir (docs/machine-facts.md). The agent uses the runtime's own tools: browser_navigate,
  * browser_click, browser_type, browser_snapshot, browser_evaluate.
  */
 

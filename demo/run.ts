@@ -245,6 +245,13 @@ async function main(): Promise<void> {
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ ...plain, screenshots: screenshots.map((s) => ({ caption: s.caption })), ...cascadeJson }, null, 2)}\n`);
   const reportPath = join(outDir, 'report.html');
   writeFileSync(reportPath, renderHtml(results));
+  if (!quick && !cascadeOnly && !sanitizerOnly && only === undefined && match === undefined) {
+    // A full run is the record docs/results.md is written from (scripts/results.mjs): the summaries only.
+    const recordDir = join(ROOT, 'demo', 'results');
+    mkdirSync(recordDir, { recursive: true });
+    writeFileSync(join(recordDir, 'latest.json'), `${JSON.stringify({ generatedAt: results.generatedAt, machine: results.machine, durationMs: results.durationMs, summaries, cascade: cascadeSummaries }, null, 2)}\n`);
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'results.mjs')], { stdio: 'inherit' });
+  }
   log('');
   if (configs.length > 0) {
     log(formatMatrix(configs, runs));

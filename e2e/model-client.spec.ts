@@ -6,7 +6,7 @@ import { buildExtension } from './fixtures/extension';
 
 /**
  * The openai SDK is not in background.js: the worker imports its script (openai-sdk.js) when a model is
- * first asked (src/llm/sdk-extension.ts). The model compiler must work on a fresh install and after the
+ * first asked (src/lazy/load-extension.ts). The model compiler must work on a fresh install and after the
  * worker stopped and started again, when the SDK comes from the script the install step imported.
  */
 test('the model compiler reaches the endpoint on a fresh worker and after a restart', async () => {

@@ -1,8 +1,5 @@
 import * as collector from '../src/org/collector';
-import { COLLECTOR_GLOBAL } from '../src/org/collector-script';
+import { lazyScript } from '../src/lazy/script';
 
-// The audit shipper (src/org/collector.ts and its OTLP encoding) as a script of its own, imported by the
-// worker only when the organisation names a collector (src/org/collector-on-demand.ts).
-export default defineUnlistedScript(() => {
-  (globalThis as unknown as Record<string, unknown>)[COLLECTOR_GLOBAL] = collector;
-});
+// The audit shipper and its OTLP encoding: a lazy script (src/lazy/scripts.ts).
+export default defineUnlistedScript(lazyScript('collector', collector));

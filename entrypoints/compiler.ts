@@ -1,8 +1,5 @@
-import { COMPILER_GLOBAL } from '../src/background/compiler-script';
-import { taskCompiler } from '../src/background/task-compiler';
+import * as taskCompiler from '../src/background/task-compiler';
+import { lazyScript } from '../src/lazy/script';
 
-// The rules compiler (src/compiler, and zod's JSON-schema generator the model compiler uses) as a script
-// of its own, imported by the worker only when a task is compiled (src/background/compile.ts).
-export default defineUnlistedScript(() => {
-  (globalThis as unknown as Record<string, unknown>)[COMPILER_GLOBAL] = taskCompiler;
-});
+// The rules compiler (src/compiler, and zod's JSON-schema generator the model compiler uses): a lazy script (src/lazy/scripts.ts).
+export default defineUnlistedScript(lazyScript('compiler', taskCompiler));

@@ -12,7 +12,7 @@ export const MASKED_KEY = '••••••••';
 /**
  * What the toolbar popup and the options page ask of the background and no decision needs: compiling a
  * request into a task, the task's and the approvals' view, testing and showing the settings. In the
- * extension it is a script of its own (control.js, ./control-load-extension.ts), loaded when one of these
+ * extension it is a lazy script (control.js, src/lazy/scripts.ts), loaded when one of these
  * requests first arrives after a start; a script that does not load fails that request with its error
  * (router.ts), and nothing is installed. The task session (./session.ts) is the host: every state change
  * (installing a task, saving a follow-up) is its own.

@@ -12,7 +12,7 @@ import {
 import type { ApprovalQueue } from './approvals';
 import { emptyRecord, toAuditEntry, type AuditWriter } from './audit';
 import { isBlockedPage } from './guards';
-import { loadControl } from './control-load';
+import { lazy } from '../lazy/load';
 import { error } from './errors';
 import { answerWith, type Handler, type Handlers } from './handlers';
 import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from './monitor';
@@ -74,8 +74,8 @@ export class MessageRouter {
     'sanitizer.removed': (message, sender) => this.deps.sanitizer.removed(message, sender, originOf(sender.url)),
     'sanitizer.review': (message, sender) => this.deps.sanitizer.review(message.text, sender),
     'sanitizer.style': (_message, sender) => this.deps.sanitizer.style(sender),
-    'task.start': this.fromControl(async (message, sender) => (await (await loadControl()).startTask(this.deps.session, message.request)) ?? this.stateResponse(sender)),
-    'task.followup': this.fromControl(async (message, sender) => (await (await loadControl()).followUp(this.deps.session, message.text)) ?? this.stateResponse(sender)),
+    'task.start': this.fromControl(async (message, sender) => (await (await lazy('control')).startTask(this.deps.session, message.request)) ?? this.stateResponse(sender)),
+    'task.followup': this.fromControl(async (message, sender) => (await (await lazy('control')).followUp(this.deps.session, message.text)) ?? this.stateResponse(sender)),
     'task.end': this.fromControl(async (_message, sender) => {
       await this.deps.session.endTask();
       return this.stateResponse(sender);
@@ -91,7 +91,7 @@ export class MessageRouter {
       await this.deps.session.setOptions(message.options);
       return { ok: true, options: this.deps.session.ownOptions };
     }),
-    'options.test': this.fromControl(async (message) => (await loadControl()).testOptions(this.deps.session, message.options)),
+    'options.test': this.fromControl(async (message) => (await lazy('control')).testOptions(this.deps.session, message.options)),
     'options.open': this.fromControl(
       async () => {
         await this.deps.base.effects.openOptions();
@@ -99,11 +99,11 @@ export class MessageRouter {
       },
       { settingsView: true },
     ),
-    'options.view': this.fromControl(async () => (await loadControl()).maskedOptions(this.deps.session), { settingsView: true }),
+    'options.view': this.fromControl(async () => (await lazy('control')).maskedOptions(this.deps.session), { settingsView: true }),
   };
 
   private async stateResponse(sender: MessageSender) {
-    return (await loadControl()).stateResponse(this.deps.session, this.isControlSender(sender));
+    return (await lazy('control')).stateResponse(this.deps.session, this.isControlSender(sender));
   }
 
   /**

@@ -22,11 +22,10 @@ export interface EvalResult {
 
 /**
  * E(P, σ, t, a) with the classifier passed in (the extension passes the browser-action classifier, the
- * CLI the one for any agent's tools, src/tools): total and deterministic. Checks run in a fixed order and the first that decides wins:
- * schema, expiry, guards, prohibitions, deny list, grants, private network, argument constraints,
- * ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
- * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
- * is a BLOCK, never a skipped check.
+ * CLI the one for any agent's tools, src/tools): total and deterministic. Checks run in the fixed order
+ * docs/architecture.md states ("Evaluation order"; the numbered steps below follow it) and the first that
+ * decides wins. Counting is part of the same synchronous step. Any internal error is a BLOCK, never a
+ * skipped check.
  *
  * `org` is the organisation's floor (core/org.ts), passed in as data: its denials run right after the
  * guards, before anything that can allow, and its always-ask sites turn every ALLOW but a single-use

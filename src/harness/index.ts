@@ -117,7 +117,7 @@ export function chromiumExecutable(): string {
   return process.env.AF_CHROMIUM ?? '/usr/bin/chromium';
 }
 
-/** Chromium flags per design.md §8: loopback names, nothing phoning home, a fresh profile each time. */
+/** Chromium flags per docs/machine-facts.md: loopback names, nothing phoning home, a fresh profile each time. */
 export function chromiumArgs(extensionPath: string | null, hostMap: boolean, remoteDebuggingPort?: number): string[] {
   const args = [
     '--no-sandbox',

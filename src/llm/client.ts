@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { loadOpenAI } from './sdk';
+import { lazy } from '../lazy/load';
 
 /**
  * One way to reach the configured OpenAI-compatible endpoint (OpenRouter by default, any base URL),
@@ -51,9 +51,9 @@ export async function chatClient(opts: LlmOptions): Promise<ChatEndpoint | { err
   const baseUrl = opts.baseUrl ?? DEFAULT_BASE_URL;
   const apiKey = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey : isLoopback(baseUrl) ? 'no-key' : undefined;
   if (apiKey === undefined) return { error: `no API key for the remote endpoint ${baseUrl}` };
-  let sdk: Awaited<ReturnType<typeof loadOpenAI>>;
+  let sdk;
   try {
-    sdk = await loadOpenAI();
+    sdk = await lazy('openai-sdk');
   } catch (err) {
     return { error: `the model client could not be loaded: ${redactKey(err instanceof Error ? err.message : String(err), apiKey)}` };
   }

@@ -1,7 +1,7 @@
 import type { Reviewer } from '../background/sanitizer';
 import type { ModelAction, ModelResult } from '../minimizer/model';
 import type { LlmOptions } from './client';
-import { loadModelModes } from './model-modes-load';
+import { lazy } from '../lazy/load';
 
 /**
  * The model modes as the worker calls them, loaded on first use (./model-modes.ts). A script that does
@@ -12,11 +12,11 @@ import { loadModelModes } from './model-modes-load';
 export async function minimizerModelOnDemand(task: string, action: ModelAction, opts: LlmOptions): Promise<ModelResult> {
   let modes;
   try {
-    modes = await loadModelModes();
+    modes = await lazy('model-modes');
   } catch (err) {
     return { error: err instanceof Error ? err.message : String(err) };
   }
   return modes.modelFindings(task, action, opts);
 }
 
-export const reviewerOnDemand: Reviewer = async (input) => (await loadModelModes()).modelReviewer(input);
+export const reviewerOnDemand: Reviewer = async (input) => (await lazy('model-modes')).modelReviewer(input);

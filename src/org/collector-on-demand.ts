@@ -1,5 +1,6 @@
 import type { CollectorShipper, ShipperDeps } from './collector';
-import { loadCollector, type CollectorModule } from './collector-load';
+import { lazy } from '../lazy/load';
+import type { LazyModule } from '../lazy/scripts';
 
 /** What the background asks of the shipper. */
 export type Shipper = Pick<CollectorShipper, 'kick' | 'flush'>;
@@ -13,7 +14,7 @@ export const LOAD_RETRY_MS = 60_000;
  * the queue is the audit log after the cursor, so the entries wait, the failure is reported on the
  * console and the load is tried again on the next kick or alarm.
  */
-export function onDemandShipper(deps: ShipperDeps, load: () => Promise<CollectorModule> = loadCollector): Shipper {
+export function onDemandShipper(deps: ShipperDeps, load: () => Promise<LazyModule<'collector'>> = () => lazy('collector')): Shipper {
   let shipper: Promise<CollectorShipper> | null = null;
   async function named(): Promise<CollectorShipper | null> {
     if ((await deps.collectorUrl()) === null) return null;

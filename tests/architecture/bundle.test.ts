@@ -50,14 +50,8 @@ function importGraph(starts: readonly string[], swap: ReadonlyMap<string, string
   return { files, packages };
 }
 
-/** As wxt.config.ts builds the extension: the loaders of the on-demand scripts import their own scripts. */
-const EXTENSION_SWAP = new Map([
-  [join(ROOT, 'src/llm/sdk.ts'), join(ROOT, 'src/llm/sdk-extension.ts')],
-  [join(ROOT, 'src/background/compiler-load.ts'), join(ROOT, 'src/background/compiler-load-extension.ts')],
-  [join(ROOT, 'src/background/control-load.ts'), join(ROOT, 'src/background/control-load-extension.ts')],
-  [join(ROOT, 'src/org/collector-load.ts'), join(ROOT, 'src/org/collector-load-extension.ts')],
-  [join(ROOT, 'src/llm/model-modes-load.ts'), join(ROOT, 'src/llm/model-modes-load-extension.ts')],
-]);
+/** As wxt.config.ts builds the extension: `lazy(name)` evaluates the script, not the module (src/lazy). */
+const EXTENSION_SWAP = new Map([[join(ROOT, 'src/lazy/load.ts'), join(ROOT, 'src/lazy/load-extension.ts')]]);
 const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
 

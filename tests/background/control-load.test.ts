@@ -4,8 +4,8 @@ import { makePolicy } from '../support/policy';
 import type { ProposalAnswer } from '../../src/messages/protocol';
 
 // The extension loads the control desk from its own script (control.js); here that script does not load.
-vi.mock('../../src/background/control-load', () => ({
-  loadControl: () => Promise.reject(new Error('NetworkError: /control.js failed to load')),
+vi.mock('../../src/lazy/load', () => ({
+  lazy: (name: string) => Promise.reject(new Error(`NetworkError: /${name}.js failed to load`)),
 }));
 
 describe('the control desk (control.js) does not load', () => {

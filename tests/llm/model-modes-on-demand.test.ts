@@ -4,8 +4,8 @@ import { minimizerModelOnDemand } from '../../src/llm/model-modes-on-demand';
 import { OptionsSchema } from '../../src/messages/protocol';
 
 // The extension loads the model modes from their own script (model-modes.js); here that script does not load.
-vi.mock('../../src/llm/model-modes-load', () => ({
-  loadModelModes: () => Promise.reject(new Error('NetworkError: /model-modes.js failed to load')),
+vi.mock('../../src/lazy/load', () => ({
+  lazy: (name: string) => Promise.reject(new Error(`NetworkError: /${name}.js failed to load`)),
 }));
 
 describe('the model modes (model-modes.js) do not load', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as collector from '../../src/org/collector';
 import type { ShipperDeps } from '../../src/org/collector';
-import type { CollectorModule } from '../../src/org/collector-load';
+import type { LazyModule } from '../../src/lazy/scripts';
 import { LOAD_RETRY_MS, onDemandShipper } from '../../src/org/collector-on-demand';
 
 /** Deps whose store has one waiting entry; `posted` counts what reached the collector. */
@@ -31,7 +31,7 @@ function deps(url: string | null) {
 
 describe('the audit shipper, loaded on demand', () => {
   it('is never loaded while the organisation names no collector', async () => {
-    const load = vi.fn(async (): Promise<CollectorModule> => collector);
+    const load = vi.fn(async (): Promise<LazyModule<'collector'>> => collector);
     const { d, posted } = deps(null);
     const shipper = onDemandShipper(d, load);
     shipper.kick();
@@ -43,7 +43,7 @@ describe('the audit shipper, loaded on demand', () => {
   it('a shipper that does not load loses nothing: the failure is reported, a wake is asked for, and the next try ships the waiting entry', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     let fail = true;
-    const load = vi.fn(async (): Promise<CollectorModule> => {
+    const load = vi.fn(async (): Promise<LazyModule<'collector'>> => {
       if (fail) throw new Error('the audit shipper script did not load');
       return collector;
     });
