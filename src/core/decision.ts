@@ -18,6 +18,8 @@ export const CHECKS = [
   'grants',
   'private_network',
   'argument_constraints',
+  /** Every write bound to a (site, action, object) the words name (docs/actions.md). */
+  'action_binding',
   'ceiling',
   'recipient_binding',
   'domain_allowlist',

@@ -193,12 +193,31 @@ const SECURITY_FIELDS: readonly [ActionId, RegExp][] = [
   ['visibility', /^(?:user\[private_profile\]|private_profile|project\[visibility(?:_level)?\]|visibility(?:_level)?|profile_visibility|is_private|make_public)$/i],
   ['transfer_ownership', /^(?:new_namespace_id|new_owner(?:_id)?|transfer_to_(?:user|owner|namespace))$/i],
 ];
+/**
+ * Path segments that are an account-security resource's own compound name (`/settings/api-keys`,
+ * `/user/ssh_keys`): two words that together name nothing else. A single word (`keys`, `hooks`,
+ * `transfer`) never decides.
+ */
+const SECURITY_SEGMENTS: readonly [ActionId, RegExp][] = [
+  ['deploy_key', /^deploy[-_]?(?:keys?|tokens?)$/i],
+  ['ssh_key', /^ssh[-_]?keys?$/i],
+  ['gpg_key', /^gpg[-_]?keys?$/i],
+  ['access_token', /^(?:personal[-_]?)?access[-_]?tokens?$/i],
+  ['api_key', /^api[-_]?keys?$/i],
+  ['oauth_app', /^oauth[-_]?(?:apps?|applications?)$/i],
+  ['two_factor', /^(?:two[-_]?factor(?:[-_]?auth(?:entication)?)?|2fa|mfa|recovery[-_]?codes)$/i],
+  ['webhook', /^web[-_]?hooks?$/i],
+];
 const MONEY_FIELDS = /^(?:amount|sum|total|price|iban|payee|beneficiary|account(?:_?number)?|card(?:_?number)?)$/i;
 
-/** Account-security actions read from field shapes on a site the table does not know; null when none. */
-function readSecurityFields(fields: ReadonlyMap<string, string[]>): ActionReading | null {
+/** Account-security actions read from field shapes (and compound path names) on a site the table does not know; null when none. */
+function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): ActionReading | null {
   const names = [...fields.keys()];
   if (names.some((n) => MONEY_FIELDS.test(n))) return null;
+  for (const segment of url.pathname.split('/').map(decoded)) {
+    const hit = SECURITY_SEGMENTS.find(([, shape]) => shape.test(segment));
+    if (hit !== undefined) return { id: hit[0], object: null, app: null, why: `URL path names ${segment}` };
+  }
   for (const [id, shape] of SECURITY_FIELDS) {
     const hit = names.find((n) => shape.test(n));
     if (hit !== undefined) return { id, object: null, app: null, why: `carries a ${hit} field` };
@@ -224,7 +243,7 @@ export function readWebAction(req: WebRequestView, extra: { passwordChange?: boo
   const app = appOfHost(url.hostname);
   if (app !== null) return readApp(app, method, url, fields);
   if (extra.passwordChange === true) return { id: 'password_change', object: null, app: null, why: 'form changes a password' };
-  return readSecurityFields(fields);
+  return readSecurityFields(fields, url);
 }
 
 /** A reading in words for a person: "adds a deploy key", "comments on issue 1000 of byteblaze/dotfiles". */

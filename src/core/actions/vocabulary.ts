@@ -47,7 +47,7 @@ export interface ActionSpec {
 const spec = (id: ActionId, riskClass: ActionSpec['riskClass'], says: string, verbs: readonly string[], nouns: readonly string[] = [], security = false): ActionSpec => ({ id, riskClass, security, says, verbs, nouns });
 
 /** The general verbs after which a noun says what is done ("add a comment", "set up 2FA", "change my password"). */
-export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'remove', 'delete', 'revoke', 'open', 'file']);
+export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'open', 'file', 'manage']);
 
 export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review']),
@@ -89,12 +89,29 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   phone_change: spec('phone_change', 'PERMISSION_CHANGE', 'changes the phone number of', [], ['phone number', 'phone', 'mobile number'], true),
   recovery_change: spec('recovery_change', 'PERMISSION_CHANGE', 'changes the account recovery of', [], ['recovery email', 'recovery address', 'recovery phone', 'security question', 'security questions'], true),
   visibility: spec('visibility', 'PERMISSION_CHANGE', 'changes the visibility of', [], ['visibility', 'private', 'public', 'privacy'], true),
-  transfer_ownership: spec('transfer_ownership', 'PERMISSION_CHANGE', 'transfers the ownership of', [], ['ownership', 'transfer'], true),
-  archive_project: spec('archive_project', 'PERMISSION_CHANGE', 'archives', [], ['archive'], true),
-  delete_project: spec('delete_project', 'DELETE', 'deletes the project', [], ['project', 'repository', 'repo', 'group'], true),
-  delete_account: spec('delete_account', 'DELETE', 'deletes the account on', [], ['account'], true),
-  export: spec('export', 'PERMISSION_CHANGE', 'exports the data of', ['export'], ['export', 'data export'], true),
+  transfer_ownership: spec('transfer_ownership', 'PERMISSION_CHANGE', 'transfers the ownership of', [], ['ownership'], true),
+  archive_project: spec('archive_project', 'PERMISSION_CHANGE', 'archives', [], [], true),
+  delete_project: spec('delete_project', 'DELETE', 'deletes the project', [], [], true),
+  delete_account: spec('delete_account', 'DELETE', 'deletes the account on', [], [], true),
+  export: spec('export', 'PERMISSION_CHANGE', 'exports the data of', [], ['data export'], true),
 };
+
+/**
+ * Ownership actions: the verb says what is done, and the thing it is done to must be a project, repository,
+ * group or account ("transfer the project to …", "archive the repo", "delete my account"): never the verb
+ * alone ("transfer €100", "archive the newsletters", "delete the comment").
+ */
+export const OWNERSHIP_VERBS: Readonly<Record<string, Partial<Record<'project' | 'account', ActionId>>>> = {
+  transfer: { project: 'transfer_ownership', account: 'transfer_ownership' },
+  archive: { project: 'archive_project' },
+  unarchive: { project: 'archive_project' },
+  delete: { project: 'delete_project', account: 'delete_account' },
+  remove: { project: 'delete_project', account: 'delete_account' },
+  close: { account: 'delete_account' },
+  deactivate: { account: 'delete_account' },
+  export: { project: 'export', account: 'export' },
+};
+export const OWNED_THINGS: Readonly<Record<string, 'project' | 'account'>> = { project: 'project', projects: 'project', repo: 'project', repository: 'project', repositories: 'project', group: 'project', namespace: 'project', account: 'account', profile: 'account', data: 'account' };
 
 export function isActionId(value: string): value is ActionId {
   return Object.hasOwn(ACTIONS, value);
