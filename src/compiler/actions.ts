@@ -119,6 +119,7 @@ function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject
   return undefined;
 }
 
+const WITH_A_TEXT = /\b(?:with|and|plus) an? (?:(?:short|quick|brief) )?(?:comment|note|reply)\b/i;
 const SEVERAL = /\b(?:each|every|all)\b/i;
 
 /** Every web action the request clauses ask for, with its objects and budget. */
@@ -130,7 +131,10 @@ export function actionsAskedFor(analysis: Analysis): ActionAsk[] {
     const actions = actionsOfClause(clause, analysis.text);
     if (actions.length === 0) continue;
     const several = SEVERAL.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end));
-    out.push({ clause, actions, objects: objectsOfClause(clause, analysis.text, named), maxCalls: several ? undefined : (clause.count ?? 1) });
+    const objects = objectsOfClause(clause, analysis.text, named);
+    out.push({ clause, actions, objects, maxCalls: several ? undefined : (clause.count ?? 1) });
+    // ("close issue #88 with a comment that …": the comment is asked for too, with a budget of its own.)
+    if (WITH_A_TEXT.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end)) && !actions.includes('comment')) out.push({ clause, actions: ['comment'], objects, maxCalls: 1 });
   }
   return out;
 }

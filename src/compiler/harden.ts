@@ -609,7 +609,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       const classes = new Set(ask.actions.map((a) => ACTIONS[a].riskClass));
       // (Only a known app's routes, or account-security field shapes, read a request as an action: elsewhere
       // a write is bound by its class, and an action constraint would bind nothing.)
-      const readable = domains.some(isKnownAppSite) || ask.actions.every((a) => ACTIONS[a].security);
+      const readable = domains.some(isKnownAppSite) || ask.actions.every((a) => ACTIONS[a].security || ACTIONS[a].riskClass === cls);
       if (!readable) continue;
       if (domains.length === 0 || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
         actionBound.set(cls, false);

@@ -230,6 +230,29 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
 }
 
 /**
+ * REST routes that end in the action they take (`/orders/991/cancel`, `/groups/5/leave`, `/pulls/17/merge`):
+ * on a site the table does not know, the last segment of a write's path names its action when it is one
+ * of these verbs (never a noun elsewhere in the path). Read for binding only: the class stays the heuristics'.
+ */
+const ROUTE_VERBS: Readonly<Record<string, ActionId>> = {
+  cancel: 'cancel_order', leave: 'follow', join: 'follow', follow: 'follow', unfollow: 'follow', subscribe: 'follow', unsubscribe: 'follow',
+  merge: 'merge', approve: 'approve', approvals: 'approve', close: 'close', reopen: 'reopen', return: 'return_order', returns: 'return_order',
+  comment: 'comment', comments: 'comment', reply: 'comment', replies: 'comment', like: 'react', react: 'react', reactions: 'react', star: 'react',
+  vote: 'upvote', upvote: 'upvote', downvote: 'downvote', publish: 'post', delete: 'delete', remove: 'delete', destroy: 'delete',
+  assign: 'assign', invite: 'invite', invites: 'invite', share: 'share', rsvp: 'rsvp', respond: 'rsvp', accept: 'rsvp', decline: 'rsvp',
+};
+const PLAN_WORDS = new Set(['membership', 'memberships', 'subscription', 'subscriptions', 'plan', 'plans']);
+
+function readRouteVerb(url: URL, method: string): ActionReading | null {
+  const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
+  if (method === 'DELETE') return { id: 'delete', object: null, app: null, why: 'DELETE request' };
+  const last = segments.at(-1);
+  if (last === undefined || !Object.hasOwn(ROUTE_VERBS, last)) return null;
+  const id = ROUTE_VERBS[last]!;
+  return { id: id === 'cancel_order' && segments.some((x) => PLAN_WORDS.has(x)) ? 'plan_cancel' : id, object: null, app: null, why: `the route ends in ${last}` };
+}
+
+/**
  * The action a web write does and its object: from the app's routes on a known app (a write no route
  * describes reads as an unknown action of that app), else from account-security field shapes, else null
  * (the generic heuristics decide its class). Reading methods are no action.
@@ -243,7 +266,7 @@ export function readWebAction(req: WebRequestView, extra: { passwordChange?: boo
   const app = appOfHost(url.hostname);
   if (app !== null) return readApp(app, method, url, fields);
   if (extra.passwordChange === true) return { id: 'password_change', object: null, app: null, why: 'form changes a password' };
-  return readSecurityFields(fields, url);
+  return readSecurityFields(fields, url) ?? readRouteVerb(url, method);
 }
 
 /** A reading in words for a person: "adds a deploy key", "comments on issue 1000 of byteblaze/dotfiles". */

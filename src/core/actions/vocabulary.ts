@@ -13,7 +13,7 @@ export const ACTION_IDS = [
   // conversation and content
   'comment', 'react', 'upvote', 'downvote', 'post', 'edit', 'commit', 'delete', 'close', 'reopen', 'merge', 'approve', 'assign',
   // people and reach
-  'invite', 'member', 'share', 'follow', 'message',
+  'invite', 'member', 'share', 'follow', 'rsvp', 'message',
   // money
   'order', 'return_order', 'cancel_order', 'pay', 'plan_change', 'plan_cancel',
   // account security: credentials and keys
@@ -67,13 +67,14 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   member: spec('member', 'PERMISSION_CHANGE', 'changes the members of', ['grant'], ['member', 'members', 'role', 'access level', 'maintainer', 'owner', 'developer', 'moderator', 'collaborator']),
   share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare'], ['sharing']),
   follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe', 'join', 'watch'], ['subscription']),
+  rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline'], ['rsvp']),
   message: spec('message', 'COMMUNICATION', 'sends a message to', ['message', 'dm', 'msg', 'send', 'email', 'text'], ['message', 'dm']),
   order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder', 'book'], ['order']),
   return_order: spec('return_order', 'EXTERNAL_WRITE', 'returns', ['return', 'exchange'], ['return']),
   cancel_order: spec('cancel_order', 'EXTERNAL_WRITE', 'cancels', ['cancel'], ['cancellation']),
   pay: spec('pay', 'FINANCIAL', 'pays', ['pay', 'transfer', 'wire', 'send', 'tip', 'donate', 'refund'], ['payment', 'transfer']),
-  plan_change: spec('plan_change', 'FINANCIAL', 'changes the plan of', ['upgrade', 'downgrade', 'renew', 'change'], ['plan', 'subscription', 'tier']),
-  plan_cancel: spec('plan_cancel', 'EXTERNAL_WRITE', 'cancels the plan of', ['cancel'], ['membership', 'plan', 'subscription']),
+  plan_change: spec('plan_change', 'EXTERNAL_WRITE', 'changes the plan of', ['upgrade', 'downgrade', 'renew', 'change'], ['plan', 'subscription', 'tier']),
+  plan_cancel: spec('plan_cancel', 'EXTERNAL_WRITE', 'cancels the plan of', ['cancel'], ['membership']),
   ssh_key: spec('ssh_key', 'PERMISSION_CHANGE', 'adds an SSH key to', [], ['ssh key', 'ssh keys', 'public key'], true),
   gpg_key: spec('gpg_key', 'PERMISSION_CHANGE', 'adds a GPG key to', [], ['gpg key', 'gpg keys', 'pgp key'], true),
   deploy_key: spec('deploy_key', 'PERMISSION_CHANGE', 'adds a deploy key or token to', [], ['deploy key', 'deploy keys', 'deploy token', 'deploy tokens'], true),

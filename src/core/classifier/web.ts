@@ -132,7 +132,8 @@ const ACTION_CAPABILITY: Readonly<Record<string, string>> = {
  */
 function withAction(facts: Unclassified, reading: ActionReading | null): Unclassified {
   if (reading === null || facts.riskClass === 'READ' || facts.riskClass === 'UNKNOWN') return facts;
-  if (reading.id === null) return { ...facts, action: reading };
+  // (A route's last word on a site the table does not know names the action for binding, not its class.)
+  if (reading.id === null || (reading.app === null && !ACTIONS[reading.id].security)) return { ...facts, action: reading };
   const riskClass = ACTIONS[reading.id].riskClass;
   return { ...facts, riskClass, capability: ACTION_CAPABILITY[riskClass] ?? facts.capability, basis: reading.why, action: reading };
 }
