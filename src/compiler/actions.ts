@@ -33,6 +33,16 @@ function firstNoun(phrase: string): { security: ActionId[]; plain: ActionId[] } 
   return { security: ids.filter((id) => ACTIONS[id].security), plain: ids.filter((id) => !ACTIONS[id].security) };
 }
 
+const PARTICLES = new Set(['up', 'on', 'off', 'out']);
+const PREPOSITIONS = new Set(['of', 'on', 'to', 'in', 'for', 'with', 'at', 'from', 'by', 'into', 'onto', 'under', 'about']);
+function directObject(phrase: string): string {
+  const words = phrase.split(' ');
+  let k = 0;
+  while (k < words.length && PARTICLES.has(words[k]!)) k++;
+  const end = words.findIndex((w, i) => i >= k && i > 0 && PREPOSITIONS.has(w));
+  return words.slice(k, end === -1 ? undefined : end).join(' ');
+}
+
 /** The actions a request clause asks for; empty when its verb names none the vocabulary knows. */
 export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   if (clause.verb === null) return [];
@@ -48,8 +58,10 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
     const id = thing === undefined ? undefined : owned[thing];
     if (id !== undefined) return [id];
   }
-  const noun = firstNoun(phrase);
   const general = GENERAL_VERBS.has(verb);
+  // After a general verb the noun that says what is done is its direct object, before any preposition
+  // ("change the delivery address of order 991" edits an address; "add a reaction to the issue" reacts).
+  const noun = firstNoun(general ? directObject(phrase) : phrase);
   // Account security: only its own nouns, right where the verb's object is.
   if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
   const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));

@@ -121,3 +121,19 @@ describe('object left open, account security by its own words', () => {
     expect(decide(p, form('https://gitlab.com/byteblaze/dotfiles/-/deploy_keys', { 'deploy_key[title]': 'x', 'deploy_key[key]': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIM x' }, 'Add key')).decision).not.toBe('ALLOW');
   });
 });
+
+describe('read tasks get no write authority from a single word', () => {
+  it.each([
+    'Check out my todos on gitlab.test',
+    'Find the cheapest blender on shop.test and also share the price range',
+    'Find the customer name and email with phone number 555-0199 on admin.test',
+  ])('%s', async (request) => {
+    const p = await compiled(request);
+    expect(Object.entries(p.ceilings).filter(([, c]) => c === 'allow').map(([k]) => k)).toEqual([]);
+    expect(p.constraints).toEqual([]);
+  });
+  it('a checkout of a cart still pays, a share with someone still shares', async () => {
+    expect((await compiled('Check out the cart on shop.test')).ceilings.FINANCIAL).toBe('allow');
+    expect((await compiled('Share the Q4 doc with jo@corp.test on docs.test')).ceilings.PERMISSION_CHANGE).toBe('allow');
+  });
+});
