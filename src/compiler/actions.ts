@@ -108,6 +108,9 @@ const kindOf = (object: string) => object.slice(0, object.indexOf(':'));
 function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject[]): string[] | undefined {
   const own = named.filter((u) => u.start >= clause.start && u.start < clause.end).map((u) => u.object);
   if (own.length > 0) return own;
+  // ("post it in #releases": the channel is where the post goes.)
+  const channels = clause.targets.filter((t) => t.kind === 'channel').map((t) => `channel:${t.value.replace(/^#/, '').toLowerCase()}`);
+  if (channels.length > 0) return channels;
   const words = text.slice(clause.verb?.end ?? clause.start, clause.dictated?.[0] ?? clause.end);
   const before = [...named.filter((u) => u.start < clause.start)].reverse();
   const numbered: string[] = [];

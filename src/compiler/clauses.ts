@@ -156,6 +156,8 @@ const OBJECT_KINDS: Partial<Record<GrantableClass, readonly string[]>> = {
   EXTERNAL_WRITE: ['email', 'handle', 'channel'],
   COMMUNICATION: ['email', 'iban', 'phone', 'channel'],
   PERMISSION_CHANGE: ['email', 'iban', 'channel'],
+  // ("pay @sam-lee 20 USD": a payment app's account handle is whom it pays.)
+  FINANCIAL: ['email', 'iban', 'handle'],
 };
 const DRAFTING_VERBS = new Set(['draft', 'write', 'prepare', 'compose']);
 /** Words right before the user's own address: "my email is …", "with my work e-mail …", "my address: …". */

@@ -228,7 +228,11 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     requests.set(cls, [...(requests.get(cls) ?? []), clause]);
     if (RECIPIENT_CLASSES.has(cls)) {
       const byValue = recipients.get(cls) ?? new Map<string, Clause>();
-      for (const t of clause.objects) if (!byValue.has(t.value)) byValue.set(t.value, clause);
+      for (const t of clause.objects) {
+        if (!byValue.has(t.value)) byValue.set(t.value, clause);
+        // (A handle as the site writes it, with its @: `to: "@sam-lee"`.)
+        if (t.kind === 'handle' && !byValue.has(`@${t.value}`)) byValue.set(`@${t.value}`, clause);
+      }
       recipients.set(cls, byValue);
     }
   }

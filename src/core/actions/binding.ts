@@ -33,8 +33,9 @@ function forSites(k: Constraint, domains: readonly string[]): boolean {
 export function constraintCoversAction(k: Constraint, reading: ActionReading | undefined): boolean {
   if (k.actions === undefined) return true;
   if (reading === undefined || reading.id === null || !k.actions.includes(reading.id)) return false;
-  // (A site the table does not know shows no object the guard can read: its writes are bound by action.)
-  if (reading.app === null && !ACTIONS[reading.id].security) return true;
+  // (A site the table does not know shows an object only where its form says so — a channel —: else its
+  // writes are bound by action alone.)
+  if (reading.app === null && !ACTIONS[reading.id].security && (reading.object === null || k.objects === undefined)) return true;
   return k.objects === undefined || objectCovered(reading.object, k.objects);
 }
 

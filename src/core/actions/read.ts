@@ -237,19 +237,25 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
 const ROUTE_VERBS: Readonly<Record<string, ActionId>> = {
   cancel: 'cancel_order', leave: 'follow', join: 'follow', follow: 'follow', unfollow: 'follow', subscribe: 'follow', unsubscribe: 'follow',
   merge: 'merge', approve: 'approve', approvals: 'approve', close: 'close', reopen: 'reopen', return: 'return_order', returns: 'return_order',
-  comment: 'comment', comments: 'comment', reply: 'comment', replies: 'comment', like: 'react', react: 'react', reactions: 'react', star: 'react',
+  post: 'post', posts: 'post', comment: 'comment', comments: 'comment', reply: 'comment', replies: 'comment', like: 'react', react: 'react', reactions: 'react', star: 'react',
   vote: 'upvote', upvote: 'upvote', downvote: 'downvote', publish: 'post', delete: 'delete', remove: 'delete', destroy: 'delete',
   assign: 'assign', invite: 'invite', invites: 'invite', share: 'share', rsvp: 'rsvp', respond: 'rsvp', accept: 'rsvp', decline: 'rsvp',
 };
 const PLAN_WORDS = new Set(['membership', 'memberships', 'subscription', 'subscriptions', 'plan', 'plans']);
 
-function readRouteVerb(url: URL, method: string): ActionReading | null {
+/** Where a generic write goes, when its form says: a chat channel (`channel=#releases`), as `channel:releases`. */
+function channelObject(fields: ReadonlyMap<string, string[]>): string | null {
+  const values = fields.get('channel') ?? [];
+  return values.length === 1 && /^#?[\p{L}\p{N}_-]{1,80}$/u.test(values[0]!) ? canonicalObject(`channel:${values[0]!.replace(/^#/, '')}`) : null;
+}
+
+function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, string[]>): ActionReading | null {
   const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
   if (method === 'DELETE') return { id: 'delete', object: null, app: null, why: 'DELETE request' };
   const last = segments.at(-1);
   if (last === undefined || !Object.hasOwn(ROUTE_VERBS, last)) return null;
   const id = ROUTE_VERBS[last]!;
-  return { id: id === 'cancel_order' && segments.some((x) => PLAN_WORDS.has(x)) ? 'plan_cancel' : id, object: null, app: null, why: `the route ends in ${last}` };
+  return { id: id === 'cancel_order' && segments.some((x) => PLAN_WORDS.has(x)) ? 'plan_cancel' : id, object: channelObject(fields), app: null, why: `the route ends in ${last}` };
 }
 
 /**
@@ -266,7 +272,7 @@ export function readWebAction(req: WebRequestView, extra: { passwordChange?: boo
   const app = appOfHost(url.hostname);
   if (app !== null) return readApp(app, method, url, fields);
   if (extra.passwordChange === true) return { id: 'password_change', object: null, app: null, why: 'form changes a password' };
-  return readSecurityFields(fields, url) ?? readRouteVerb(url, method);
+  return readSecurityFields(fields, url) ?? readRouteVerb(url, method, fields);
 }
 
 /** A reading in words for a person: "adds a deploy key", "comments on issue 1000 of byteblaze/dotfiles". */
