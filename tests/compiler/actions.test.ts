@@ -137,3 +137,18 @@ describe('read tasks get no write authority from a single word', () => {
     expect((await compiled('Share the Q4 doc with jo@corp.test on docs.test')).ceilings.PERMISSION_CHANGE).toBe('allow');
   });
 });
+
+describe('a follow-up turn adds its own action, never merged into another', () => {
+  it('"also add a thumbs up reaction to it" keeps the comment and adds the reaction, each with its budget', async () => {
+    const { compileFollowUp } = await import('../../src/compiler');
+    const first = await compiled(`Go to ${ISSUE} and Comment on the given issue saying we are working on it.`);
+    const { policy } = await compileFollowUp(first, `Also add a thumbs_up reaction to ${ISSUE}`, { backend: 'rules', now: NOW, taskId: 't', classify });
+    const bound = policy.constraints.filter((k) => k.actions !== undefined).map((k) => [k.actions, k.objects, k.maxCalls]);
+    expect(bound).toEqual([
+      [['comment'], ['issue:byteblaze/dotfiles#1000'], 1],
+      [['react'], ['issue:byteblaze/dotfiles#1000'], 1],
+    ]);
+    expect(decide(policy, form(`${ISSUE}/toggle_award_emoji`, { name: 'thumbsup' })).decision).toBe('ALLOW');
+    expect(decide(policy, FORGE_GOALS['deploy key with push rights']).decision).toBe('BLOCK');
+  });
+});
