@@ -50,6 +50,7 @@ const W = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const POST = ['POST'] as const;
 const UPDATE = ['PUT', 'PATCH', 'POST'] as const;
 const DELETE = ['DELETE'] as const;
+const PUT_PATCH = ['PUT', 'PATCH'] as const;
 
 const ISSUE = ['issue:{project}#{iid}'];
 const MR = ['merge_request:{project}!{iid}'];
@@ -166,9 +167,10 @@ const GITLAB: AppSpec = {
     { action: 'transfer_ownership', methods: W, path: '/:project+{/-}?/transfer' },
     { action: 'archive_project', methods: W, path: '/:project+{/-}?/{un}?archive' },
     { action: 'export', methods: W, path: '/:project+{/-}?/{download_}?export' },
-    { action: 'visibility', methods: UPDATE, path: '/:project+', fields: ['project[visibility_level]', 'project[visibility]', 'project[project_feature_attributes][repository_access_level]', 'group[visibility_level]'] },
+    // (Rails sends a project's settings as PUT/PATCH through `_method`: a bare POST to a path is no project edit.)
+    { action: 'visibility', methods: PUT_PATCH, path: '/:project+', fields: ['project[visibility_level]', 'project[visibility]', 'project[project_feature_attributes][repository_access_level]', 'group[visibility_level]'] },
     { action: 'delete_project', methods: DELETE, path: '/:project+' },
-    { action: 'edit', methods: UPDATE, path: '/:project+', object: PROJECT },
+    { action: 'edit', methods: PUT_PATCH, path: '/:project+', object: PROJECT },
   ],
   graphql: {
     path: '/api/graphql',
