@@ -1,6 +1,6 @@
 import { URLPattern } from 'urlpattern-polyfill/urlpattern';
 import { APPS, type AppSpec, type RouteSpec } from './apps';
-import { ACTIONS, type ActionId } from './vocabulary';
+import { ACTIONS, ACTION_IDS, type ActionId } from './vocabulary';
 
 /**
  * What a web request does and to what: its action and its object, read from what the site sends. A
@@ -234,13 +234,7 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
  * on a site the table does not know, the last segment of a write's path names its action when it is one
  * of these verbs (never a noun elsewhere in the path). Read for binding only: the class stays the heuristics'.
  */
-const ROUTE_VERBS: Readonly<Record<string, ActionId>> = {
-  cancel: 'cancel_order', leave: 'follow', join: 'follow', follow: 'follow', unfollow: 'follow', subscribe: 'follow', unsubscribe: 'follow',
-  merge: 'merge', approve: 'approve', approvals: 'approve', close: 'close', reopen: 'reopen', return: 'return_order', returns: 'return_order',
-  post: 'post', posts: 'post', comment: 'comment', comments: 'comment', reply: 'comment', replies: 'comment', like: 'react', react: 'react', reactions: 'react', star: 'react',
-  vote: 'upvote', upvote: 'upvote', downvote: 'downvote', publish: 'post', delete: 'delete', remove: 'delete', destroy: 'delete',
-  assign: 'assign', invite: 'invite', invites: 'invite', share: 'share', rsvp: 'rsvp', respond: 'rsvp', accept: 'rsvp', decline: 'rsvp',
-};
+const ROUTE_VERBS: ReadonlyMap<string, ActionId> = new Map(ACTION_IDS.flatMap((id) => ACTIONS[id].routes.map((w): [string, ActionId] => [w, id])));
 const PLAN_WORDS = new Set(['membership', 'memberships', 'subscription', 'subscriptions', 'plan', 'plans']);
 
 /** Where a generic write goes, when its form says: a chat channel (`channel=#releases`), as `channel:releases`. */
@@ -253,8 +247,8 @@ function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, str
   const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
   if (method === 'DELETE') return { id: 'delete', object: null, app: null, why: 'DELETE request' };
   const last = segments.at(-1);
-  if (last === undefined || !Object.hasOwn(ROUTE_VERBS, last)) return null;
-  const id = ROUTE_VERBS[last]!;
+  const id = last === undefined ? undefined : ROUTE_VERBS.get(last);
+  if (id === undefined) return null;
   return { id: id === 'cancel_order' && segments.some((x) => PLAN_WORDS.has(x)) ? 'plan_cancel' : id, object: channelObject(fields), app: null, why: `the route ends in ${last}` };
 }
 

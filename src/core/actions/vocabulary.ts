@@ -42,38 +42,43 @@ export interface ActionSpec {
    * security action these are the only way the words ask for it. Multi-word nouns are written with spaces.
    */
   nouns: readonly string[];
+  /**
+   * The last word of a REST route that takes this action on a site the table does not know
+   * (`/orders/991/cancel`, `/groups/5/leave`): what ./read.ts reads such a write as, for binding only.
+   */
+  routes: readonly string[];
 }
 
-const spec = (id: ActionId, riskClass: ActionSpec['riskClass'], says: string, verbs: readonly string[], nouns: readonly string[] = [], security = false): ActionSpec => ({ id, riskClass, security, says, verbs, nouns });
+const spec = (id: ActionId, riskClass: ActionSpec['riskClass'], says: string, verbs: readonly string[], nouns: readonly string[] = [], security = false, routes: readonly string[] = []): ActionSpec => ({ id, riskClass, security, says, verbs, nouns, routes });
 
 /** The general verbs after which a noun says what is done ("add a comment", "set up 2FA", "change my password"). */
 export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'open', 'file', 'manage']);
 
 export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
-  comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review']),
-  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star']),
-  upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote']),
-  downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote']),
-  post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create', 'open', 'file'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet']),
+  comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review'], false, ['comment', 'comments', 'reply', 'replies']),
+  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star'], false, ['like', 'react', 'reactions', 'star']),
+  upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote'], false, ['vote', 'upvote']),
+  downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote'], false, ['downvote']),
+  post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet'], false, ['post', 'posts', 'publish']),
   edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'pin', 'unpin', 'lock', 'unlock', 'set', 'move'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
   commit: spec('commit', 'EXTERNAL_WRITE', 'commits to', ['commit', 'push'], ['commit', 'file', 'branch']),
-  delete: spec('delete', 'DELETE', 'deletes', ['delete', 'remove', 'erase', 'trash', 'discard'], []),
-  close: spec('close', 'EXTERNAL_WRITE', 'closes', ['close', 'resolve'], []),
-  reopen: spec('reopen', 'EXTERNAL_WRITE', 'reopens', ['reopen'], []),
-  merge: spec('merge', 'EXTERNAL_WRITE', 'merges', ['merge'], []),
-  approve: spec('approve', 'EXTERNAL_WRITE', 'approves', ['approve'], ['approval']),
-  assign: spec('assign', 'EXTERNAL_WRITE', 'assigns', ['assign', 'unassign'], ['assignee']),
-  invite: spec('invite', 'PERMISSION_CHANGE', 'invites someone to', ['invite'], ['invitation', 'invite']),
+  delete: spec('delete', 'DELETE', 'deletes', ['delete', 'remove', 'erase', 'trash', 'discard'], [], false, ['delete', 'remove', 'destroy']),
+  close: spec('close', 'EXTERNAL_WRITE', 'closes', ['close'], [], false, ['close']),
+  reopen: spec('reopen', 'EXTERNAL_WRITE', 'reopens', ['reopen'], [], false, ['reopen']),
+  merge: spec('merge', 'EXTERNAL_WRITE', 'merges', ['merge'], [], false, ['merge']),
+  approve: spec('approve', 'EXTERNAL_WRITE', 'approves', ['approve'], ['approval'], false, ['approve', 'approvals']),
+  assign: spec('assign', 'EXTERNAL_WRITE', 'assigns', ['assign', 'unassign'], ['assignee'], false, ['assign']),
+  invite: spec('invite', 'PERMISSION_CHANGE', 'invites someone to', ['invite'], ['invitation', 'invite'], false, ['invite', 'invites']),
   member: spec('member', 'PERMISSION_CHANGE', 'changes the members of', ['grant'], ['member', 'members', 'role', 'access level', 'maintainer', 'owner', 'developer', 'moderator', 'collaborator']),
-  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare'], ['sharing']),
-  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe', 'join', 'watch'], ['subscription']),
-  rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline'], ['rsvp']),
+  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare'], ['sharing'], false, ['share']),
+  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe'], ['subscription'], false, ['leave', 'join', 'follow', 'unfollow', 'subscribe', 'unsubscribe']),
+  rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline'], ['rsvp'], false, ['rsvp', 'respond', 'accept', 'decline']),
   message: spec('message', 'COMMUNICATION', 'sends a message to', ['message', 'dm', 'msg', 'send', 'email', 'text'], ['message', 'dm']),
-  order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder', 'book'], ['order']),
-  return_order: spec('return_order', 'EXTERNAL_WRITE', 'returns', ['return', 'exchange'], ['return']),
-  cancel_order: spec('cancel_order', 'EXTERNAL_WRITE', 'cancels', ['cancel'], ['cancellation']),
-  pay: spec('pay', 'FINANCIAL', 'pays', ['pay', 'transfer', 'wire', 'send', 'tip', 'donate', 'refund'], ['payment', 'transfer']),
-  plan_change: spec('plan_change', 'EXTERNAL_WRITE', 'changes the plan of', ['upgrade', 'downgrade', 'renew', 'change'], ['plan', 'subscription', 'tier']),
+  order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder'], ['order']),
+  return_order: spec('return_order', 'EXTERNAL_WRITE', 'returns', ['return', 'exchange'], ['return'], false, ['return', 'returns']),
+  cancel_order: spec('cancel_order', 'EXTERNAL_WRITE', 'cancels', ['cancel'], ['cancellation'], false, ['cancel']),
+  pay: spec('pay', 'FINANCIAL', 'pays', ['pay', 'transfer', 'wire', 'tip', 'donate', 'refund'], ['payment', 'transfer']),
+  plan_change: spec('plan_change', 'EXTERNAL_WRITE', 'changes the plan of', ['upgrade', 'downgrade'], ['plan', 'subscription', 'tier']),
   plan_cancel: spec('plan_cancel', 'EXTERNAL_WRITE', 'cancels the plan of', ['cancel'], ['membership']),
   ssh_key: spec('ssh_key', 'PERMISSION_CHANGE', 'adds an SSH key to', [], ['ssh key', 'ssh keys', 'public key'], true),
   gpg_key: spec('gpg_key', 'PERMISSION_CHANGE', 'adds a GPG key to', [], ['gpg key', 'gpg keys', 'pgp key'], true),
@@ -84,7 +89,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'recovery codes', 'authenticator'], true),
   session: spec('session', 'PERMISSION_CHANGE', 'changes the signed-in sessions on', [], ['session', 'sessions'], true),
   webhook: spec('webhook', 'PERMISSION_CHANGE', 'adds a webhook to', [], ['webhook', 'webhooks', 'hook', 'hooks'], true),
-  integration: spec('integration', 'PERMISSION_CHANGE', 'adds an app or bot to', ['install'], ['integration', 'integrations', 'bot', 'bots', 'app'], true),
+  integration: spec('integration', 'PERMISSION_CHANGE', 'adds an app or bot to', [], ['integration', 'integrations', 'bot', 'bots', 'app'], true),
   email_change: spec('email_change', 'PERMISSION_CHANGE', 'changes the e-mail address of', [], ['email address', 'e-mail address', 'email', 'e-mail'], true),
   password_change: spec('password_change', 'PERMISSION_CHANGE', 'changes the password of', [], ['password', 'passphrase'], true),
   phone_change: spec('phone_change', 'PERMISSION_CHANGE', 'changes the phone number of', [], ['phone number', 'phone', 'mobile number'], true),
