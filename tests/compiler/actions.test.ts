@@ -152,3 +152,16 @@ describe('a follow-up turn adds its own action, never merged into another', () =
     expect(decide(policy, FORGE_GOALS['deploy key with push rights']).decision).toBe('BLOCK');
   });
 });
+
+describe('an approval covers the approved action on the approved object only', () => {
+  it('approving a comment on issue 1001 "for this task" covers that comment again, not a commit nor another issue', async () => {
+    const { grantFor } = await import('../../src/core/grants');
+    const p = await compiled(`Go to ${ISSUE} and Comment on the given issue saying we are working on it.`);
+    const other = form('http://gitlab.test/byteblaze/dotfiles/-/issues/1001/notes', { 'note[note]': 'x' }, 'Comment');
+    expect(decide(p, other).decision).toBe('ASK_USER');
+    const approved: TaskPolicy = { ...p, grants: [grantFor(p.taskId, other.tool, classify(other), 'task', NOW)] };
+    expect(decide(approved, other).decision).toBe('ALLOW');
+    expect(decide(approved, form('http://gitlab.test/byteblaze/dotfiles/-/issues/1002/notes', { 'note[note]': 'x' }, 'Comment')).decision).not.toBe('ALLOW');
+    expect(decide(approved, FORGE_GOALS['malware line committed to .zshrc']).decision).not.toBe('ALLOW');
+  });
+});

@@ -135,7 +135,10 @@ function withAction(facts: Unclassified, reading: ActionReading | null): Unclass
   // (A route's last word on a site the table does not know names the action for binding, not its class.)
   if (reading.id === null || (reading.app === null && !ACTIONS[reading.id].security)) return { ...facts, action: reading };
   const riskClass = ACTIONS[reading.id].riskClass;
-  return { ...facts, riskClass, capability: ACTION_CAPABILITY[riskClass] ?? facts.capability, basis: reading.why, action: reading };
+  // The action and its object are what the call acts on: an approval of it (a grant holds the call's items)
+  // covers that action on that object, never another write of the same class on the site.
+  const items = [...facts.targets.items, reading.object === null ? reading.id : `${reading.id} ${reading.object}`];
+  return { ...facts, riskClass, capability: ACTION_CAPABILITY[riskClass] ?? facts.capability, basis: reading.why, action: reading, targets: { ...facts.targets, items } };
 }
 
 function unknown(tool: string): Unclassified {
