@@ -14,6 +14,7 @@ import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
+import { describeReading } from './actions/read';
 
 export interface EvalResult {
   record: EvaluatorRecord;
@@ -503,7 +504,8 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
   if (isConsequential(cls)) {
     const entry = listed(index.allow, call, c);
     if (!entry && binding.matched === null) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
-    allowedBy = entry ? `allow.${entry}` : `constraints:${binding.matched!.id}`;
+    // (The action constraint that names the call is the rule that decides it: the words' (site, action, object).)
+    allowedBy = binding.matched !== null ? `constraints:${binding.matched.id}` : `allow.${entry!}`;
   }
 
   // 8. recipient binding: every recipient of a consequential action was named by the user.
@@ -582,6 +584,7 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
     };
   }
   const within = boundsApplied(constraints, targets);
-  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${within === null ? '' : ` (${within})`}` : 'reading is allowed', allowedBy);
+  const named = binding.matched !== null && c.action !== undefined ? `: it ${describeReading(c.action)}, as the task asks` : '';
+  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${named}${within === null ? '' : ` (${within})`}` : 'reading is allowed', allowedBy);
   return { record: r.record, state: next };
 }

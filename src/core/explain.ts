@@ -2,6 +2,7 @@ import { amountWords } from './amounts';
 import type { ClassifierLayer } from './classification';
 import type { DecisionRecord } from './decision';
 import { parseRuleRef, type BuiltinRule, type ParsedRuleRef } from './ruleRef';
+import { describeReading } from './actions/read';
 
 /** What each built-in rule (./ruleRef.ts) holds, in words. */
 export const BUILTIN_RULES: Readonly<Record<BuiltinRule, string>> = {
@@ -109,6 +110,7 @@ export function explain(r: DecisionRecord): string {
     `${VERDICT[r.decision]}: ${r.tool} (${r.capability}, ${r.riskClass})${to.length ? ' ' + to.join(' ') : ''}.`,
   ];
   if (r.basis !== undefined) lines.push(`Read by ${CLASSIFIER_LAYER_WORDS[r.classifierLayer ?? 'unknown']}: ${r.basis}.`);
+  if (r.action !== undefined) lines.push(`What it does: it ${describeReading(r.action)}${r.action.app === null ? '' : ` (${r.action.app})`}.`);
   lines.push(`Decided by ${CHECK_WORDS[r.check]}: ${r.reason}.`);
   const rule = r.ruleRef === undefined ? null : parseRuleRef(r.ruleRef);
   if (r.ruleRef !== undefined) lines.push(`Rule: ${r.ruleRef}${rule === null ? '' : ` (${ruleWords(rule)})`}.`);
