@@ -81,6 +81,7 @@ const KINDS: Readonly<Record<string, string>> = {
 const KIND_WORDS = Object.keys(KINDS).sort((a, b) => b.length - a.length).join('|');
 const ANAPHORA = new RegExp(`\\b(?:the given|the same|the above|this|that|the|said)\\s+(${KIND_WORDS})\\b`, 'i');
 const IT = /\b(?:it|there)\b/i;
+const ALL_OF_THEM = /\b(?:both|them|(?:each|all) of them)\b/i;
 const NUMBERED: readonly [RegExp, (n: string) => string][] = [
   [/\b(?:issue|ticket)\s*#?(\d+)\b|(?:^|\s)#(\d+)\b/i, (n) => `issue:*#${n}`],
   [/\b(?:merge request|mr|pull request|pr)\s*[!#]?(\d+)\b|(?:^|\s)!(\d+)\b/i, (n) => `merge_request:*!${n}`],
@@ -130,6 +131,8 @@ function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject
     const hit = pool.find((u) => kindOf(u.object) === kind);
     if (hit !== undefined) return [hit.object];
   }
+  // ("… and comment on both", "upvote them": every object the URLs before named.)
+  if (ALL_OF_THEM.test(words) && pool.length > 0) return [...new Set(pool.map((u) => u.object))];
   if (IT.test(words) && pool.length > 0) return [pool[0]!.object];
   return undefined;
 }
@@ -147,7 +150,8 @@ export function actionsAskedFor(analysis: Analysis): ActionAsk[] {
     if (actions.length === 0) continue;
     const several = SEVERAL.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end));
     const objects = objectsOfClause(clause, analysis.text, named);
-    out.push({ clause, actions, objects, maxCalls: several ? undefined : (clause.count ?? 1) });
+    // (One call per object named: "upvote both" is two votes.)
+    out.push({ clause, actions, objects, maxCalls: several ? undefined : Math.max(clause.count ?? 1, objects?.length ?? 1) });
     // ("close issue #88 with a comment that …": the comment is asked for too, with a budget of its own.)
     if (WITH_A_TEXT.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end)) && !actions.includes('comment')) out.push({ clause, actions: ['comment'], objects, maxCalls: 1 });
   }

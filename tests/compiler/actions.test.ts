@@ -165,3 +165,12 @@ describe('an approval covers the approved action on the approved object only', (
     expect(decide(approved, FORGE_GOALS['malware line committed to .zshrc']).decision).not.toBe('ALLOW');
   });
 });
+
+describe('several objects', () => {
+  it('"upvote both" after two post URLs binds both posts, one vote each', async () => {
+    const p = await compiled('Open http://reddit.test/f/books/1/a and http://reddit.test/f/books/2/b and upvote both');
+    expect(p.constraints.find((k) => k.actions !== undefined)).toMatchObject({ actions: ['upvote'], maxCalls: 2 });
+    expect(p.constraints.find((k) => k.actions !== undefined)?.objects?.sort()).toEqual(['post:1', 'post:2']);
+    expect(decide(p, form('http://reddit.test/sv/3', { choice: '1' })).decision).toBe('ASK_USER');
+  });
+});
