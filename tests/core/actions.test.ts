@@ -107,3 +107,12 @@ describe('allowedWriteRoutes: what the floor may let through', () => {
     expect(re.test('/-/issues/5')).toBe(false);
   });
 });
+
+describe('a self-hosted copy of a known app on another host', () => {
+  it('is read by the path shapes only that app uses (GitLab on localhost:8023)', () => {
+    expect(read('POST', 'http://localhost:8023/byteblaze/dotfiles/-/issues/1000/notes', { 'note[note]': 'x' })).toEqual({ id: 'comment', object: 'issue:byteblaze/dotfiles#1000' });
+    expect(read('POST', 'http://localhost:8023/byteblaze/dotfiles/-/update/main/.zshrc', { _method: 'put', content: 'x' })?.id).toBe('commit');
+    expect(objectOfPage('http://localhost:8023/byteblaze/dotfiles/-/issues/1000')).toBe('issue:byteblaze/dotfiles#1000');
+    expect(read('POST', 'https://shop.test/cart/add', { sku: 'x' })).toBeNull();
+  });
+});

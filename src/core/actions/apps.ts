@@ -40,6 +40,11 @@ export interface AppSpec {
   /** What the app is, for a person. */
   title: string;
   hosts: readonly string[];
+  /**
+   * A path shape only this app uses (GitLab's `/-/` scope, its `/api/v4/`): a self-hosted copy on another
+   * host (`localhost:8023`) is still read as the app. Absent: the app is known by its hosts only.
+   */
+  signature?: RegExp;
   pages: readonly PageSpec[];
   routes: readonly RouteSpec[];
   /** GraphQL endpoint and operation names → action (the operation's `input` fills the object template). */
@@ -65,6 +70,7 @@ const GITLAB: AppSpec = {
   app: 'gitlab',
   title: 'GitLab',
   hosts: ['gitlab.com', 'gitlab.test', 'gitlab.localhost'],
+  signature: /^\/(?:[^/]+\/)+-\/(?:issues|merge_requests|deploy_keys|hooks|project_members|settings|blob|tree|create|update|transfer|archive|export)\b|^\/-\/(?:profile|user_settings)\b|^\/api\/v4\/(?:projects|groups|user)\b/,
   pages: [
     { path: '/:project+/-/issues/:iid(\\d+){/*}?', object: ISSUE[0]! },
     { path: '/:project+/-/merge_requests/:iid(\\d+){/*}?', object: MR[0]! },

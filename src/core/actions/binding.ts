@@ -3,7 +3,7 @@ import type { Classification } from '../classification';
 import type { Constraint, TaskPolicy } from '../policy';
 import type { RuleRef } from '../ruleRef';
 import { isConsequential } from '../risk';
-import { appOfHost, describeObject, describeReading, objectCovered, type ActionReading } from './read';
+import { appOfUrl, describeObject, describeReading, objectCovered, type ActionReading } from './read';
 import { ACTIONS, type ActionId } from './vocabulary';
 
 /**
@@ -54,7 +54,7 @@ export function describeTask(constraints: readonly Constraint[]): string {
 function onKnownApp(c: Classification): boolean {
   return c.action?.app != null || c.urls.some((u) => {
     try {
-      return appOfHost(new URL(u).hostname) !== null;
+      return appOfUrl(new URL(u)) !== null;
     } catch {
       return false;
     }

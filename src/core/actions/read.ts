@@ -48,6 +48,11 @@ export function appOfHost(host: string): AppSpec | null {
   return APPS.find((a) => hostMatches(h, a.hosts)) ?? null;
 }
 
+/** The known app a URL is served by: by its host, else by a path shape only that app uses. */
+export function appOfUrl(url: URL): AppSpec | null {
+  return appOfHost(url.hostname) ?? APPS.find((a) => a.signature !== undefined && a.signature.test(url.pathname)) ?? null;
+}
+
 function urlOf(raw: string): URL | null {
   try {
     return new URL(raw);
@@ -165,7 +170,7 @@ function readApp(app: AppSpec, method: string, url: URL, fields: ReadonlyMap<str
 export function objectOfPage(raw: string): string | null {
   const url = urlOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
   if (url === null) return null;
-  const app = appOfHost(url.hostname);
+  const app = appOfUrl(url);
   if (app === null) return null;
   for (const page of app.pages) {
     const m = patternOf(page).exec({ pathname: url.pathname.replace(/\/+$/, '') || '/' });
@@ -263,7 +268,7 @@ export function readWebAction(req: WebRequestView, extra: { passwordChange?: boo
   const fields = flatFields(req.body);
   const method = effectiveMethod(req.method, fields);
   if (!WRITE_METHODS.has(method)) return null;
-  const app = appOfHost(url.hostname);
+  const app = appOfUrl(url);
   if (app !== null) return readApp(app, method, url, fields);
   if (extra.passwordChange === true) return { id: 'password_change', object: null, app: null, why: 'form changes a password' };
   return readSecurityFields(fields, url) ?? readRouteVerb(url, method, fields);
