@@ -116,3 +116,15 @@ describe('a self-hosted copy of a known app on another host', () => {
     expect(read('POST', 'https://shop.test/cart/add', { sku: 'x' })).toBeNull();
   });
 });
+
+describe('a GitLab comment that runs a quick action', () => {
+  it('is read as the command on the same object, an unknown one as an unknown action', () => {
+    const note = (text: string) => read('POST', 'http://gitlab.test/byteblaze/dotfiles/-/merge_requests/12/notes', { 'note[note]': text });
+    expect(note('LGTM')).toEqual({ id: 'comment', object: 'merge_request:byteblaze/dotfiles!12' });
+    expect(note('LGTM\n/merge')).toEqual({ id: 'merge', object: 'merge_request:byteblaze/dotfiles!12' });
+    expect(note('  /assign @eve')).toEqual({ id: 'assign', object: 'merge_request:byteblaze/dotfiles!12' });
+    expect(note('/move evil/project')).toEqual({ id: null, object: 'merge_request:byteblaze/dotfiles!12' });
+    expect(note('see docs/a.md and /path/to/x in the middle of a line')).toEqual({ id: 'comment', object: 'merge_request:byteblaze/dotfiles!12' });
+    expect(note('/path/to/file is broken')).toEqual({ id: 'comment', object: 'merge_request:byteblaze/dotfiles!12' });
+  });
+});

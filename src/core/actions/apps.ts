@@ -47,6 +47,12 @@ export interface AppSpec {
   signature?: RegExp;
   pages: readonly PageSpec[];
   routes: readonly RouteSpec[];
+  /**
+   * Commands a text field runs (GitLab's quick actions: a comment whose line is `/merge` merges): the
+   * fields that carry such text, and per command the action it takes (null: one the guard does not name,
+   * which asks). A comment that carries one is read as that command on the same object.
+   */
+  commands?: { fields: readonly string[]; actions: Readonly<Record<string, ActionId | null>> };
   /** GraphQL endpoint and operation names → action (the operation's `input` fills the object template). */
   graphql?: { path: string; operations: Readonly<Record<string, { action: ActionId; object?: readonly string[] }>> };
 }
@@ -178,6 +184,21 @@ const GITLAB: AppSpec = {
     { action: 'delete_project', methods: DELETE, path: '/:project+' },
     { action: 'edit', methods: PUT_PATCH, path: '/:project+', object: PROJECT },
   ],
+  // doc/user/project/quick_actions.md: a line of a note, issue or MR description that starts with `/`.
+  commands: {
+    fields: ['note[note]', 'note', 'body', 'input.body', 'issue[description]', 'merge_request[description]', 'description'],
+    actions: {
+      close: 'close', reopen: 'reopen', merge: 'merge', approve: 'approve', unapprove: 'approve', assign: 'assign', unassign: 'assign',
+      reassign: 'assign', assign_reviewer: 'assign', reviewer: 'assign', request_review: 'assign', unassign_reviewer: 'assign', award: 'react',
+      label: 'edit', unlabel: 'edit', relabel: 'edit', milestone: 'edit', remove_milestone: 'edit', title: 'edit', due: 'edit', remove_due_date: 'edit',
+      estimate: 'edit', spend: 'edit', lock: 'edit', unlock: 'edit', todo: 'edit', done: 'edit', subscribe: 'follow', unsubscribe: 'follow',
+      shrug: null, tableflip: null, move: null, clone: null, confidential: null, copy_metadata: null, promote: null, promote_to: null,
+      target_branch: null, rebase: null, draft: null, ready: null, submit_review: null, create_merge_request: null, relate: null, unrelate: null,
+      duplicate: null, blocks: null, blocked_by: null, epic: null, remove_epic: null, iteration: null, weight: null, severity: null, tag: null,
+      zoom: null, remove_zoom: null, invite_email: null, add_contacts: null, remove_contacts: null, timeline: null, page: null, set_parent: null,
+      add_child: null, remove_parent: null, remove_child: null, type: null, convert_to_ticket: null, health_status: null, q: null, react: 'react',
+    },
+  },
   graphql: {
     path: '/api/graphql',
     operations: {

@@ -161,9 +161,32 @@ function readApp(app: AppSpec, method: string, url: URL, fields: ReadonlyMap<str
   }
   for (const route of app.routes) {
     const params = routeMatches(route, method, pathname, fields);
-    if (params !== null) return { id: route.action, object: objectOf(route.object, params), app: app.app, why: `${app.title} route ${method} ${route.path}` };
+    if (params === null) continue;
+    const reading: ActionReading = { id: route.action, object: objectOf(route.object, params), app: app.app, why: `${app.title} route ${method} ${route.path}` };
+    return withCommand(app, reading, fields);
   }
   return { id: null, object: null, app: app.app, why: `${method} ${pathname} is no route of ${app.title} the guard knows` };
+}
+
+/**
+ * A text that runs a command (`/merge` on a line of a GitLab comment) is that command on the same object,
+ * not the comment it looks like: the first command line decides; a command the table marks null (one the
+ * guard does not name: `/move`, `/clone`) reads as an unknown action, which asks; a line that is no command
+ * of the app stays text.
+ */
+function withCommand(app: AppSpec, reading: ActionReading, fields: ReadonlyMap<string, string[]>): ActionReading {
+  if (app.commands === undefined || reading.id === 'merge' || reading.id === 'close') return reading;
+  for (const f of app.commands.fields) {
+    for (const text of fields.get(f) ?? []) {
+      for (const m of text.slice(0, 65_536).matchAll(/^[ \t]*\/([a-z_]+)/gim)) {
+        const name = m[1]!.toLowerCase();
+        // (A line such as "/path/to/file is broken" runs nothing: the app runs only the commands it has.)
+        if (!Object.hasOwn(app.commands.actions, name)) continue;
+        return { id: app.commands.actions[name]!, object: reading.object, app: app.app, why: `${reading.why}, whose text runs the quick action /${name}` };
+      }
+    }
+  }
+  return reading;
 }
 
 /** The object a page URL names on a known app (`…/-/issues/1000` → `issue:byteblaze/dotfiles#1000`); null otherwise. */
