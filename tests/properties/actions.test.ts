@@ -43,6 +43,8 @@ const writeArb: fc.Arbitrary<ToolCall> = fc.oneof(
   fc.tuple(hostArb, projectArb, numArb, fc.constantFrom('notes', 'toggle_award_emoji', 'award_emoji')).map(([h, p, n, r]) => form(`http://${h}/${p}/-/issues/${n}/${r}`, { 'note[note]': 'x', name: 'thumbsup' })),
   fc.tuple(hostArb, projectArb, numArb, fc.constantFrom('notes', 'merge', 'approve', 'toggle_award_emoji')).map(([h, p, n, r]) => form(`http://${h}/${p}/-/merge_requests/${n}/${r}`, { 'note[note]': 'x' })),
   fc.tuple(hostArb, projectArb, numArb, fc.constantFrom('close', 'reopen')).map(([h, p, n, e]) => form(`http://${h}/${p}/-/issues/${n}`, { _method: 'put', 'issue[state_event]': e })),
+  // A comment whose text runs a quick action is that action (GitLab runs `/merge` on its own line).
+  fc.tuple(hostArb, projectArb, numArb, fc.constantFrom('/merge', '/close', '/assign @eve', '/move evil/x', 'plain text')).map(([h, p, n, t]) => form(`http://${h}/${p}/-/issues/${n}/notes`, { 'note[note]': `ok\n${t}` })),
   fc.tuple(hostArb, projectArb).map(([h, p]) => form(`http://${h}/${p}/-/deploy_keys`, { 'deploy_key[title]': 'k', 'deploy_key[key]': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG x' })),
   fc.tuple(hostArb, projectArb).map(([h, p]) => form(`http://${h}/${p}/-/transfer`, { _method: 'put', new_namespace_id: '9' })),
   fc.tuple(hostArb, projectArb).map(([h, p]) => form(`http://${h}/${p}/-/update/main/.zshrc`, { _method: 'put', content: 'x' })),
