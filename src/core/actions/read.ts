@@ -1,6 +1,6 @@
-import { URLPattern } from 'urlpattern-polyfill/urlpattern';
 import { APPS, type AppSpec, type RouteSpec } from './apps';
 import { ACTIONS, ACTION_IDS, type ActionId } from './vocabulary';
+import { patternRegex } from './pattern';
 
 /**
  * What a web request does and to what: its action and its object, read from what the site sends. A
@@ -30,11 +30,15 @@ export interface WebRequestView {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Patterns built once per route (a route's path is data; compiling it is the costly part). */
-const compiled = new WeakMap<object, URLPattern>();
-function patternOf(spec: { path: string }): URLPattern {
+/**
+ * A route's URLPattern pathname as a matcher, built once per route (the table is data; compiling it is the
+ * costly part). The same translation gives the network floor its rules (./routes.ts): one reading of a
+ * pattern for both.
+ */
+const compiled = new WeakMap<object, RegExp>();
+function patternOf(spec: { path: string }): RegExp {
   let p = compiled.get(spec);
-  if (p === undefined) compiled.set(spec, (p = new URLPattern({ pathname: spec.path })));
+  if (p === undefined) compiled.set(spec, (p = new RegExp(patternRegex(spec.path, new Map(), { groups: true }))));
   return p;
 }
 
@@ -136,7 +140,7 @@ export function canonicalObject(object: string): string {
 
 function routeMatches(route: RouteSpec, method: string, pathname: string, fields: ReadonlyMap<string, string[]>): Map<string, string> | null {
   if (!route.methods.includes(method)) return null;
-  const m = patternOf(route).exec({ pathname });
+  const m = patternOf(route).exec(pathname);
   if (m === null) return null;
   if (route.fields !== undefined && !route.fields.some((f) => fields.has(f))) return null;
   for (const [f, allowed] of Object.entries(route.values ?? {})) {
@@ -144,7 +148,7 @@ function routeMatches(route: RouteSpec, method: string, pathname: string, fields
     if (got.length === 0 || !got.every((v) => allowed.includes(v.trim().toLowerCase()))) return null;
   }
   const params = new Map<string, string>();
-  for (const [k, v] of Object.entries(m.pathname.groups)) if (v !== undefined && !/^\d+$/.test(k)) params.set(k, decoded(v));
+  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) params.set(k, decoded(v));
   for (const [k, v] of fields) if (!params.has(k) && v.length === 1) params.set(k, v[0]!);
   return params;
 }
@@ -196,10 +200,10 @@ export function objectOfPage(raw: string): string | null {
   const app = appOfUrl(url);
   if (app === null) return null;
   for (const page of app.pages) {
-    const m = patternOf(page).exec({ pathname: url.pathname.replace(/\/+$/, '') || '/' });
+    const m = patternOf(page).exec(url.pathname.replace(/\/+$/, '') || '/');
     if (m === null) continue;
     const params = new Map<string, string>();
-    for (const [k, v] of Object.entries(m.pathname.groups)) if (v !== undefined) params.set(k, decoded(v));
+    for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) params.set(k, decoded(v));
     return objectOf([page.object], params);
   }
   return null;

@@ -2,6 +2,7 @@ import type { TaskPolicy } from '../policy';
 import { appOfHost, canonicalObject } from './read';
 import type { RouteSpec } from './apps';
 import type { ActionId } from './vocabulary';
+import { escapeRe, patternRegex } from './pattern';
 
 /**
  * The write routes a policy allows, per site: what the network floor may let through by method and path
@@ -35,65 +36,6 @@ export interface SiteWriteRoutes {
   routes: WriteRoute[];
 }
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, (c) => (c === '/' ? '/' : `\\${c}`));
-
-/**
- * A URLPattern pathname (the subset the app table uses: literals, `:name`, `:name(re)`, `+ * ?` after a
- * `/:name`, `{…}?` groups, `(a|b)`, `*`) as an RE2 expression; names in `known` are written as literals.
- */
-export function patternRegex(pattern: string, known: ReadonlyMap<string, string> = new Map()): string {
-  let i = 0;
-  const parse = (until: string | null): string => {
-    let out = '';
-    while (i < pattern.length) {
-      const ch = pattern[i]!;
-      if (until !== null && ch === until) {
-        i++;
-        return out;
-      }
-      if (ch === '{') {
-        i++;
-        const inner = parse('}');
-        const optional = pattern[i] === '?';
-        if (optional) i++;
-        out += `(?:${inner})${optional ? '?' : ''}`;
-        continue;
-      }
-      if (ch === ':') {
-        const name = /^:([A-Za-z_]\w*)/.exec(pattern.slice(i))![1]!;
-        i += name.length + 1;
-        let seg = '[^/]+';
-        if (pattern[i] === '(') {
-          const close = pattern.indexOf(')', i);
-          seg = pattern.slice(i + 1, close).replace(/\\\\/g, '\\');
-          i = close + 1;
-        }
-        const mod = '+*?'.includes(pattern[i] ?? '') ? pattern[i++]! : '';
-        const prefixed = out.endsWith('/');
-        if (prefixed) out = out.slice(0, -1);
-        const value = known.get(name);
-        if (value !== undefined) out += `${prefixed ? '/' : ''}${escapeRe(value)}`;
-        else out += mod === '' ? `${prefixed ? '/' : ''}${seg}` : `(?:${prefixed ? '/' : ''}${seg})${mod}`;
-        continue;
-      }
-      if (ch === '(') {
-        const close = pattern.indexOf(')', i);
-        out += `(?:${pattern.slice(i + 1, close)})`;
-        i = close + 1;
-        continue;
-      }
-      if (ch === '*') {
-        out += '.*';
-        i++;
-        continue;
-      }
-      out += escapeRe(ch);
-      i++;
-    }
-    return out;
-  };
-  return `^${parse(null)}/?$`;
-}
 
 /** The parts of an object as one of a route's templates names them (`issue:{project}#{iid}`), or null. */
 function paramsOf(template: string, object: string): Map<string, string> | null {
