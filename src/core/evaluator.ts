@@ -26,7 +26,7 @@ export interface EvalResult {
  * E(P, σ, t, a) with the classifier passed in (the extension passes the browser-action classifier, the
  * CLI the one for any agent's tools, src/tools): total and deterministic. Checks run in a fixed order and the first that decides wins:
  * schema, expiry, guards, prohibitions, deny list, grants, private network, argument constraints,
- * ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
+ * action binding (docs/actions.md), ceiling+listing, recipient binding, domain allowlist, exfiltration-shaped URL, path allowlist, outbound budget,
  * explicit approval requirements. Counting is part of the same synchronous step. Any internal error
  * is a BLOCK, never a skipped check.
  *
