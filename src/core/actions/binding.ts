@@ -78,7 +78,7 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
     if (named === undefined) {
       return { refusal: { decision: 'BLOCK', reason: `${task}; this ${describeReading(reading)} on ${site}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
     }
-    return { refusal: null, matched: named };
+    return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? named : null };
   }
   const known = onKnownApp(c);
   if (here.length === 0 && !known) return { refusal: null, matched: null };
@@ -96,5 +96,7 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   if (covering.objects === undefined && known && !CREATING.has(reading.id)) {
     return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(covering) }, matched: null };
   }
-  return { refusal: null, matched: covering };
+  // (The constraint stands in for a listing only for a call of its action's own class: a route word never
+  // lets a write the heuristics read as a message or a payment past the class rules.)
+  return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? covering : null };
 }
