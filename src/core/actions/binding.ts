@@ -80,7 +80,9 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
     }
     return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? named : null };
   }
-  const known = onKnownApp(c);
+  // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
+  const onTaskSites = policy.domains === null || c.targets.domains.every((d) => policy.domains!.flatMap(siteKeysOf).includes(d));
+  const known = onKnownApp(c) && onTaskSites;
   if (here.length === 0 && !known) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
     // A generic site's write whose action nobody read keeps the class rules; a known app's never passes unread.
