@@ -156,6 +156,8 @@ const OBJECT_KINDS: Partial<Record<GrantableClass, readonly string[]>> = {
   EXTERNAL_WRITE: ['email', 'handle', 'channel'],
   COMMUNICATION: ['email', 'iban', 'phone', 'channel'],
   PERMISSION_CHANGE: ['email', 'iban', 'channel'],
+  // ("pay @sam-lee 20 USD": a payment app's account handle is whom it pays.)
+  FINANCIAL: ['email', 'iban', 'handle'],
 };
 const DRAFTING_VERBS = new Set(['draft', 'write', 'prepare', 'compose']);
 /** Words right before the user's own address: "my email is …", "with my work e-mail …", "my address: …". */
@@ -555,7 +557,8 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = verb === null ? null : requestClassOfVerb(verb.w);
   } else if (first.w === 'check') {
     const particle = PEOPLE_ME.has(next(1)) ? next(2) : next(1);
-    if (particle === 'out') request = 'FINANCIAL';
+    // "check out the cart" pays; "check out my todos" / "check out this article" reads.
+    if (particle === 'out') request = checkoutObject(words, at + (PEOPLE_ME.has(next(1)) ? 3 : 2)) ? 'FINANCIAL' : 'READ';
     else if (particle === 'in') request = 'EXTERNAL_WRITE';
   } else if (first.w === 'top' && next(1) === 'up') {
     // "top up my phone with 20 EUR": money moves.
@@ -568,6 +571,13 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'PERMISSION_CHANGE';
   } else if (first.w === 'open' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 5).some((w) => OPENED_THINGS.has(w))) {
     request = 'EXTERNAL_WRITE';
+  } else if (SHARE_VERBS.has(first.w) && !clauseWords.some((w) => SHARED_WITH.has(w)) && !targets.some((t) => t.kind !== 'domain')) {
+    // "… and also share the price range": telling the user, not a permission (no one to share it with).
+    request = 'READ';
+  } else if (MESSAGE_NOUN_VERBS.has(first.w) && NOUN_AFTER_MESSAGE_WORD.has(next(1))) {
+    // "find the customer name and email with phone number …": a field being read, not a message.
+    request = null;
+    verb = null;
   } else if ((first.w === 'write' || first.w === 'compose') && targets.some((t) => t.kind === 'email')) {
     request = 'COMMUNICATION';
   } else if ((first.w === 'turn' || first.w === 'switch') && (next(1) === 'on' || next(1) === 'off' || next(2) === 'on' || next(2) === 'off')) {
@@ -583,6 +593,20 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
   return request === null ? { request: null, verb: null } : { request, verb };
 }
+
+/** What a "check out" pays for: a cart or an order, or nothing named ("check out now", "check out on shop.test"). */
+const CHECKOUT_THINGS = new Set(['cart', 'basket', 'bag', 'order', 'orders', 'items', 'item', 'purchase', 'now', 'on', 'at', 'with', 'using', 'from', 'and', 'then']);
+function checkoutObject(words: Word[], from: number): boolean {
+  let k = from;
+  while (k < words.length && DETERMINERS.has(words[k]!.w)) k++;
+  const w = words[k]?.w;
+  return w === undefined || CHECKOUT_THINGS.has(w) || words.slice(k, k + 3).some((x) => CHECKOUT_THINGS.has(x.w) && x.w !== 'on' && x.w !== 'at' && x.w !== 'and');
+}
+/** Words that say whom or how a thing is shared: without them "share the price range" shares nothing with anyone. */
+const SHARED_WITH = new Set(['with', 'to', 'publicly', 'public', 'access', 'link', 'everyone', 'team', 'anyone', 'them', 'him', 'her', 'us', 'folder', 'file', 'doc', 'document', 'drive', 'permission', 'permissions']);
+/** Message verbs that are as often the field they name ("name and email with phone number"). */
+const MESSAGE_NOUN_VERBS = new Set(['email', 'e-mail', 'mail', 'text', 'message', 'phone']);
+const NOUN_AFTER_MESSAGE_WORD = new Set(['with', 'and', 'or', 'address', 'addresses', 'of', 'for', 'id', 'ids', 'field', 'fields', 'number', 'numbers']);
 
 /** Non-message verbs whose clause is a text to publish or write down ("post on blog.test that …", "write the following"). */
 const POSTING_VERBS = new Set(['post', 'comment', 'publish', 'write', 'draft', 'tweet', 'leave']);

@@ -1,3 +1,4 @@
+import { ACTIONS } from '../core/actions';
 import { compareDecimal } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { capabilityClass } from '../core/classifier/capabilities';
@@ -48,6 +49,8 @@ function classOfConstraint(k: Constraint, classify: Classifier): RiskClass | und
   if (k.riskClass !== undefined) return k.riskClass;
   if (k.capability !== undefined) return capabilityClass(k.capability);
   if (k.tool !== undefined) return classify({ tool: k.tool, args: {} }).riskClass;
+  // (An action constraint is of its action's class: a later ban of that class ends it.)
+  if (k.actions !== undefined) return ACTIONS[k.actions[0]!].riskClass;
   return undefined;
 }
 
@@ -176,7 +179,8 @@ export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: Mer
   const newerConstraintIds = new Map<string, string>();
   for (const k of newer.constraints) {
     const cls = classOfConstraint(k, options.classify);
-    const at = options.replace ? -1 : constraints.findIndex((o) => cls !== undefined && classOfConstraint(o, options.classify) === cls);
+    // (Each action constraint keeps its own action, object and budget: it is added, never merged into another.)
+    const at = options.replace || k.actions !== undefined ? -1 : constraints.findIndex((o) => o.actions === undefined && cls !== undefined && classOfConstraint(o, options.classify) === cls);
     if (at === -1) {
       const id = freshId(k.id, [...older.constraints, ...constraints]);
       constraints.push({ ...k, id });

@@ -9,6 +9,8 @@ import { analyzeInstruction, openWebClause, type Analysis, type Clause } from '.
 import type { PermissionDraft, PolicyDraft } from './draft';
 import { callsAskedFor } from './rules';
 import { canonicalRecipient, isRefusedPath } from './targets';
+import { actionsAskedFor, isKnownAppSite } from './actions';
+import { ACTIONS } from '../core/actions';
 
 /**
  * Step 4, hardening: bounds ANY draft (rules or LLM) by the user's words. A consequential permission
@@ -226,7 +228,11 @@ export function wordsBound(analysis: Analysis, homeDir?: string): WordsBound {
     requests.set(cls, [...(requests.get(cls) ?? []), clause]);
     if (RECIPIENT_CLASSES.has(cls)) {
       const byValue = recipients.get(cls) ?? new Map<string, Clause>();
-      for (const t of clause.objects) if (!byValue.has(t.value)) byValue.set(t.value, clause);
+      for (const t of clause.objects) {
+        if (!byValue.has(t.value)) byValue.set(t.value, clause);
+        // (A handle as the site writes it, with its @: `to: "@sam-lee"`.)
+        if (t.kind === 'handle' && !byValue.has(`@${t.value}`)) byValue.set(`@${t.value}`, clause);
+      }
       recipients.set(cls, byValue);
     }
   }
@@ -592,6 +598,42 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       constraints.push(constraint);
       addEvidence(`constraints:${constraint.id}`, g.clause);
     }
+  }
+  // Web actions (docs/actions.md): each write clause on a named site is bound to the action it asks for,
+  // the object it names and its own budget. Its class needs no listing of its own (the constraint is the
+  // listing), but the class may not be banned, and the class ceiling lets it through.
+  const actionBound = new Map<RiskClass, boolean>();
+  if (!openWeb) {
+    let n = 0;
+    for (const ask of actionsAskedFor(analysis)) {
+      const cls = ask.clause.request!;
+      const sites = namedSites(ask.clause).map((t) => t.value);
+      const domains = sites.length > 0 ? sites : [...allDomains.keys()];
+      const granted = grants.has(cls) && ceilings[cls] === 'allow';
+      const classes = new Set(ask.actions.map((a) => ACTIONS[a].riskClass));
+      // (Only a known app's routes, or account-security field shapes, read a request as an action: elsewhere
+      // a write is bound by its class, and an action constraint would bind nothing.)
+      const readable = domains.some(isKnownAppSite) || ask.actions.every((a) => ACTIONS[a].security || ACTIONS[a].riskClass === cls);
+      if (!readable) continue;
+      if (domains.length === 0 || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
+        actionBound.set(cls, false);
+        continue;
+      }
+      const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, domains };
+      if (ask.objects !== undefined) k.objects = ask.objects;
+      if (ask.maxCalls !== undefined) k.maxCalls = ask.maxCalls;
+      constraints.push(k);
+      addEvidence(`constraints:${k.id}`, ask.clause);
+      for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';
+      actionBound.set(cls, (actionBound.get(cls) ?? true) && domains.every(isKnownAppSite));
+    }
+  }
+  // A class whose every request is bound to actions on known apps is budgeted by those actions alone: one
+  // write of another action does not spend the one the words asked for.
+  for (const [cls, onApps] of actionBound) {
+    const k = constraints.find((x) => x.id === `c-${cls.toLowerCase().replace(/_/g, '-')}`);
+    const all = (bound.requests.get(cls) ?? []).every((c) => actionsAskedFor({ ...analysis, clauses: [c] }).length > 0);
+    if (onApps && all && k !== undefined && k.maxCalls !== undefined) delete k.maxCalls;
   }
   for (const [d, c] of allDomains) addEvidence(`domains:${d}`, c);
   for (const [p, c] of allPaths) addEvidence(`paths:${p}`, c);

@@ -28,7 +28,7 @@ function permissionOf(clause: Clause): PermissionDraft | null {
     riskClass: clause.request,
     capability: null,
     tool: null,
-    recipients: clause.request === 'EXTERNAL_WRITE' ? [] : clause.objects.map((t) => t.value),
+    recipients: clause.request === 'EXTERNAL_WRITE' ? [] : clause.objects.flatMap((t) => (t.kind === 'handle' ? [t.value, `@${t.value}`] : [t.value])),
     domains: usable.filter((t) => t.kind === 'domain').map((t) => t.value),
     paths: usable.filter((t) => t.kind === 'path').map((t) => t.value),
     maxCalls: callsAskedFor(clause),

@@ -62,7 +62,8 @@ const CHUNK = /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\[[0-9a-fA-F:.]+\][^\s<>"“”()[\]{
 const ENDS_IN_IPV6_HOST = /:\/\/\[[0-9a-f:.]+\]$/i;
 const TRAILING = /[.,:;!?'’)\]]+$/;
 const POSSESSIVE = /['’]s$/i;
-const HANDLE = /^@[a-z0-9_]{1,30}$/i;
+/** A handle as payment apps and social sites write it (`@nasa`, `@Sam-Lee`, `@jane.doe`). */
+const HANDLE = /^@[a-z0-9_](?:[a-z0-9_.-]{0,28}[a-z0-9_])?$/i;
 const RELATIVE_PATH = /^(?:\.\/)?[\w-]+(?:\/[\w.-]+)*\/[\w-][\w.-]*\.[a-z0-9]{1,5}$/i;
 const CHANNEL = /^#[\p{L}\p{N}_.-]{1,80}$/u;
 

@@ -1,4 +1,5 @@
 import type { RiskClass } from '../core/risk';
+import { ACTIONS, ACTION_IDS } from '../core/actions/vocabulary';
 
 /**
  * The verbs that open a request for each class of action. A clause is a request for class C only
@@ -58,6 +59,19 @@ for (const [cls, verbs] of Object.entries(VERBS) as [GrantableClass, readonly st
   for (const verb of verbs) {
     BASE.set(verb, cls);
     for (const form of forms(verb)) if (!ANY_FORM.has(form)) ANY_FORM.set(form, cls);
+  }
+}
+// The web actions' own verbs (src/core/actions/vocabulary.ts, the one table the classifier reads requests
+// with too): one this table does not list opens a request of its action's class ("downvote the post",
+// "reopen issue 12", "assign it to me"). A verb listed above keeps its reading ("reply" sends; a reply on
+// a forum is then bound as the comment it is, docs/actions.md). `close` opens a request only as a phrase
+// ("close the issue", clauses.ts), never alone ("close the tab").
+for (const id of ACTION_IDS) {
+  const action = ACTIONS[id];
+  for (const verb of action.verbs) {
+    if (BASE.has(verb) || verb === 'close') continue;
+    BASE.set(verb, action.riskClass);
+    for (const form of forms(verb)) if (!ANY_FORM.has(form)) ANY_FORM.set(form, action.riskClass);
   }
 }
 // Nouns that name an action in a ban ("no purchases", "no emails", "nothing shared").

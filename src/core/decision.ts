@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { CLASSIFIER_LAYERS } from './classification';
 import { RiskClassSchema } from './risk';
+import { ACTION_IDS } from './actions/vocabulary';
 import { RuleRefSchema, type RuleRef } from './ruleRef';
 
 export const DecisionSchema = z.enum(['ALLOW', 'BLOCK', 'ASK_USER']);
@@ -18,6 +19,8 @@ export const CHECKS = [
   'grants',
   'private_network',
   'argument_constraints',
+  /** Every write bound to a (site, action, object) the words name (docs/actions.md). */
+  'action_binding',
   'ceiling',
   'recipient_binding',
   'domain_allowlist',
@@ -65,6 +68,8 @@ export const DecisionRecordSchema = z.strictObject({
   classifierLayer: z.optional(z.enum(CLASSIFIER_LAYERS)),
   /** The classifier's reason in words, e.g. `carries a card-number field`. */
   basis: z.optional(z.string()),
+  /** The web action and object the classifier read (docs/actions.md); absent when none was read. */
+  action: z.optional(z.strictObject({ id: z.nullable(z.enum(ACTION_IDS)), object: z.nullable(z.string()), app: z.nullable(z.string()) })),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

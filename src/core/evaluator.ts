@@ -13,6 +13,8 @@ import type { ListingKind, RuleRef } from './ruleRef';
 import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
+import { bindAction, constraintCoversAction } from './actions/binding';
+import { describeReading } from './actions/read';
 
 export interface EvalResult {
   record: EvaluatorRecord;
@@ -135,7 +137,9 @@ function constraintApplies(k: Constraint, call: ToolCall, c: Classification): bo
   return (
     (k.tool === undefined || k.tool === call.tool) &&
     (k.capability === undefined || k.capability === c.capability) &&
-    (k.riskClass === undefined || k.riskClass === c.riskClass)
+    (k.riskClass === undefined || k.riskClass === c.riskClass) &&
+    // An action constraint binds (and its budget is spent by) only the action and object it names.
+    constraintCoversAction(k, c.action)
   );
 }
 
@@ -367,6 +371,7 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
   const evidenceFor = (ref: string) => policy.evidence.find((e) => e.ref === ref)?.quote;
   const decide = (decision: Decision, check: Check, reason: string, ruleRef: RuleRef): EvalResult => {
     const record: EvaluatorRecord = { decision, check, reason, tool: call.tool, capability: c.capability, riskClass: cls, targets, ruleRef, classifierLayer: c.layer, basis: c.basis };
+    if (c.action !== undefined) record.action = { id: c.action.id, object: c.action.object, app: c.action.app };
     const evidence = evidenceFor(ruleRef);
     if (evidence !== undefined) record.evidence = evidence;
     return { record, state };
@@ -483,7 +488,13 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
     }
   }
 
-  // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER.
+  // 6c. action binding (docs/actions.md): a write on a site the task names actions for, or of a known app,
+  //     is one of the (site, action, object) the words name; an account-security action only by its own words.
+  const binding = bindAction(policy, c);
+  if (binding.refusal !== null) return decide(binding.refusal.decision, 'action_binding', binding.refusal.reason, binding.refusal.ruleRef);
+
+  // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER. An action
+  //    constraint that names the call (6c) is its listing: the words granted that action on that object.
   const ceiling = policy.ceilings[cls] ?? defaultCeiling(cls);
   if (ceiling === 'block') return decide('BLOCK', 'ceiling', `${cls} actions are not allowed in this task`, `ceilings.${cls}`);
   if (cls === 'UNKNOWN') return decide('ASK_USER', 'ceiling', 'the action could not be classified; a person must decide', 'builtin:unclassified-asks');
@@ -491,8 +502,9 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
   let allowedBy: RuleRef = 'ceilings.READ';
   if (isConsequential(cls)) {
     const entry = listed(index.allow, call, c);
-    if (!entry) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
-    allowedBy = `allow.${entry}`;
+    if (!entry && binding.matched === null) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
+    // (The action constraint that names the call is the rule that decides it: the words' (site, action, object).)
+    allowedBy = binding.matched !== null ? `constraints:${binding.matched.id}` : `allow.${entry!}`;
   }
 
   // 8. recipient binding: every recipient of a consequential action was named by the user.
@@ -571,6 +583,7 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
     };
   }
   const within = boundsApplied(constraints, targets);
-  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${within === null ? '' : ` (${within})`}` : 'reading is allowed', allowedBy);
+  const named = binding.matched !== null && c.action !== undefined ? `: it ${describeReading(c.action)}, as the task asks` : '';
+  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${named}${within === null ? '' : ` (${within})`}` : 'reading is allowed', allowedBy);
   return { record: r.record, state: next };
 }

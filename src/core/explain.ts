@@ -2,6 +2,7 @@ import { amountWords } from './amounts';
 import type { ClassifierLayer } from './classification';
 import type { DecisionRecord } from './decision';
 import { parseRuleRef, type BuiltinRule, type ParsedRuleRef } from './ruleRef';
+import { describeReading } from './actions/read';
 
 /** What each built-in rule (./ruleRef.ts) holds, in words. */
 export const BUILTIN_RULES: Readonly<Record<BuiltinRule, string>> = {
@@ -12,6 +13,7 @@ export const BUILTIN_RULES: Readonly<Record<BuiltinRule, string>> = {
   'unclassified-asks': 'an action nobody could classify is never allowed without a person',
   'readable-recipient': 'a message whose recipient cannot be read goes to a person',
   'site-binding': 'a named target on a site the task does not name is asked once',
+  'action-binding': 'a write is one of the actions, on the objects, the user’s words name; an account-security action only by its own words',
   'exfiltration-url': 'an exfiltration-shaped URL is blocked',
   taint: 'session data from a guarded page may not leave to a site the task does not name',
   minimizer: 'confidential data the task does not call for is shown to a person before it is sent',
@@ -37,6 +39,7 @@ const CHECK_WORDS: Record<DecisionRecord['check'], string> = {
   grants: 'an approval the user gave',
   private_network: 'the private-network rule (hosts on the user’s machine, LAN or intranet)',
   argument_constraints: 'an argument constraint',
+  action_binding: 'action binding (the action and object the user’s words name)',
   ceiling: 'the class ceiling and permission list',
   recipient_binding: 'recipient binding',
   domain_allowlist: 'the task’s site list',
@@ -107,6 +110,7 @@ export function explain(r: DecisionRecord): string {
     `${VERDICT[r.decision]}: ${r.tool} (${r.capability}, ${r.riskClass})${to.length ? ' ' + to.join(' ') : ''}.`,
   ];
   if (r.basis !== undefined) lines.push(`Read by ${CLASSIFIER_LAYER_WORDS[r.classifierLayer ?? 'unknown']}: ${r.basis}.`);
+  if (r.action !== undefined) lines.push(`What it does: it ${describeReading(r.action)}${r.action.app === null ? '' : ` (${r.action.app})`}.`);
   lines.push(`Decided by ${CHECK_WORDS[r.check]}: ${r.reason}.`);
   const rule = r.ruleRef === undefined ? null : parseRuleRef(r.ruleRef);
   if (r.ruleRef !== undefined) lines.push(`Rule: ${r.ruleRef}${rule === null ? '' : ` (${ruleWords(rule)})`}.`);

@@ -13,3 +13,4 @@ export * from './items';
 export { classifyWeb } from './classifier';
 export { registrableDomain } from './domains';
 export { exfiltrationShape } from './exfil';
+export { allowedWriteRoutes, readWebAction, type ActionId, type ActionReading, type SiteWriteRoutes, type WriteRoute } from './actions';

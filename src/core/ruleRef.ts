@@ -12,7 +12,7 @@ import { RiskClassSchema, type RiskClass } from './risk';
  * The rules the product enforces whatever the policy says. What each one holds is in words in
  * `BUILTIN_RULES` (./explain.ts): a decision needs only the names.
  */
-export const BUILTIN_RULE_NAMES = ['tool-call-schema', 'fail-closed', 'scheme-allowlist', 'private-network', 'unclassified-asks', 'readable-recipient', 'site-binding', 'exfiltration-url', 'taint', 'minimizer', 'network-floor', 'message-schema', 'control-sender', 'not-guarding'] as const;
+export const BUILTIN_RULE_NAMES = ['tool-call-schema', 'fail-closed', 'scheme-allowlist', 'private-network', 'unclassified-asks', 'readable-recipient', 'site-binding', 'action-binding', 'exfiltration-url', 'taint', 'minimizer', 'network-floor', 'message-schema', 'control-sender', 'not-guarding'] as const;
 export type BuiltinRule = (typeof BUILTIN_RULE_NAMES)[number];
 const BUILTINS: ReadonlySet<string> = new Set(BUILTIN_RULE_NAMES);
 

@@ -144,7 +144,11 @@ describe("hardening binds the amount and quantity the user named", () => {
   });
 
   it('"invite three people" allows three invitations (one call each), not more', () => {
-    expect(rules('On drive.test, invite three people to the Q3-plan.docx document').constraints).toEqual([{ id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3 }]);
+    expect(rules('On drive.test, invite three people to the Q3-plan.docx document').constraints).toEqual([
+      { id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3 },
+      // The action the words ask for, with its own budget (docs/actions.md).
+      { id: 'a1-invite', actions: ['invite'], domains: ['drive.test'], maxCalls: 3 },
+    ]);
   });
 
   it('an LLM draft cannot widen or drop the amount: hardening takes it from the words', () => {
@@ -152,7 +156,7 @@ describe("hardening binds the amount and quantity the user named", () => {
     const text = `${quote} on bank.test.`;
     // The draft names no amount and a larger budget; another reuses the quote for more calls.
     const { policy } = compileWith(text, () => draftOf(permission({ riskClass: 'FINANCIAL', quote, maxCalls: 5, recipients: ['DE89370400440532013000'], domains: ['bank.test'] })));
-    expect(policy.constraints).toEqual([
+    expect(policy.constraints.filter((k) => k.actions === undefined)).toEqual([
       { id: 'c-financial', riskClass: 'FINANCIAL', recipients: ['de89370400440532013000'], domains: ['bank.test'], maxCalls: 1, amount: { value: '45', currency: 'EUR' } },
     ]);
     const purchase = compileWith('On shop.test, buy two packs of coffee filters.', () => draftOf(permission({ riskClass: 'FINANCIAL', quote: 'buy two packs of coffee filters' })));

@@ -33,14 +33,17 @@ describe('items in the user\'s words', () => {
 
 describe('hardening binds items from the words, whatever the draft says', () => {
   it('the rules compiler binds a purchase to its item and counts one call per item', () => {
-    expect(rules('On shop.test, buy one USB-C cable.').constraints).toEqual([{ id: 'c-financial', riskClass: 'FINANCIAL', items: ['USB-C cable'], maxCalls: 1, quantity: 1 }]);
+    expect(rules('On shop.test, buy one USB-C cable.').constraints).toEqual([
+      { id: 'c-financial', riskClass: 'FINANCIAL', items: ['USB-C cable'], maxCalls: 1, quantity: 1 },
+      { id: 'a1-order', actions: ['order'], domains: ['shop.test'], maxCalls: 1 },
+    ]);
     expect(rules('Delete old-draft.txt and notes.txt on drive.test').constraints[0]).toMatchObject({ items: ['old-draft.txt', 'notes.txt'], maxCalls: 2 });
   });
 
   it('an LLM draft that omits the item (or reuses the quote for more) still gets the binding', () => {
     const quote = 'buy one USB-C cable';
     const { policy } = compileWith(`On shop.test, ${quote}.`, () => draftOf(permission({ riskClass: 'FINANCIAL', quote, maxCalls: 5, domains: ['shop.test'] })));
-    expect(policy.constraints).toEqual([{ id: 'c-financial', riskClass: 'FINANCIAL', domains: ['shop.test'], items: ['USB-C cable'], maxCalls: 1, quantity: 1 }]);
+    expect(policy.constraints.filter((k) => k.actions === undefined)).toEqual([{ id: 'c-financial', riskClass: 'FINANCIAL', domains: ['shop.test'], items: ['USB-C cable'], maxCalls: 1, quantity: 1 }]);
     expect(policy.evidence).toContainEqual({ ref: 'items:USB-C cable', quote });
   });
 

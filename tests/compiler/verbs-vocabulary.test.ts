@@ -30,3 +30,19 @@ describe('compiler verbs and classifier vocabulary', () => {
     expect(differing).toEqual(Object.fromEntries(Object.entries(DELIBERATE).map(([verb, { words, toolName }]) => [verb, { words, toolName }])));
   });
 });
+
+describe('the web action vocabulary is the one table of action verbs (src/core/actions/vocabulary.ts)', () => {
+  it('every verb of a web action opens a request in the words, of the action\'s class except these readings', async () => {
+    const { ACTIONS, ACTION_IDS } = await import('../../src/core/actions');
+    const differing: Record<string, string> = {};
+    for (const id of ACTION_IDS) {
+      for (const verb of ACTIONS[id].verbs) {
+        const words = requestVerbs().get(verb);
+        if (words !== ACTIONS[id].riskClass) differing[verb] = `${id}: ${words ?? 'none'}`;
+      }
+    }
+    // "reply to bob@…" sends a message; a reply under a forum post is bound as the comment it is. "close"
+    // opens a request only as a phrase ("close the issue"), never alone ("close the tab").
+    expect(differing).toEqual({ reply: 'comment: COMMUNICATION', respond: 'comment: COMMUNICATION', answer: 'comment: COMMUNICATION', close: 'close: none' });
+  });
+});

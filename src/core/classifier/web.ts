@@ -7,6 +7,8 @@ import { schemeOf } from '../schemes';
 import { UNREADABLE_AMOUNT } from '../amounts';
 import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, withWritten, type Collected } from './targets';
 import { splitWords } from './vocabulary';
+import { ACTIONS } from '../actions/vocabulary';
+import { readWebAction, type ActionReading } from '../actions/read';
 
 /**
  * Web actions: navigation, page requests, form submissions, uploads and downloads. Reading is
@@ -55,7 +57,7 @@ function pathWords(url: string): Set<string> {
 
 /** Order words name a payment only when no after-sale step follows them: `/orders/991/return` returns an order, `/orders/123/cancel` cancels one. */
 const ORDER_WORDS = new Set(['order', 'orders']);
-const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews']);
+const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews', 'address', 'delivery', 'shipping']);
 
 /** Signals from where a data-bearing request goes. */
 function pathSignals(url: string): Signal[] {
@@ -115,6 +117,28 @@ function result(signal: Signal, targets: Collected, outboundBytes: number): Uncl
     urls: targets.urls,
     outboundBytes,
   };
+}
+
+/** The capability a web action of each class is listed as (the web classifier's own names). */
+const ACTION_CAPABILITY: Readonly<Record<string, string>> = {
+  EXTERNAL_WRITE: 'web.write', COMMUNICATION: 'message.send', DELETE: 'data.delete', PERMISSION_CHANGE: 'permission.change', FINANCIAL: 'payment.send', LOCAL_WRITE: 'file.write', EXECUTION: 'code.execute',
+};
+
+/**
+ * A write read as a web action (docs/actions.md): the action's own class decides, not the words of its
+ * path or button (a forge's `PUT …/-/transfer` moves a project, it pays nobody; a forum's comment is a
+ * post, not a message to someone). A write of a known app that no route describes keeps its heuristic
+ * class and carries the unread action, which the evaluator's action binding asks about.
+ */
+function withAction(facts: Unclassified, reading: ActionReading | null): Unclassified {
+  if (reading === null || facts.riskClass === 'READ' || facts.riskClass === 'UNKNOWN') return facts;
+  // (A route's last word on a site the table does not know names the action for binding, not its class.)
+  if (reading.id === null || (reading.app === null && !ACTIONS[reading.id].security)) return { ...facts, action: reading };
+  const riskClass = ACTIONS[reading.id].riskClass;
+  // The action and its object are what the call acts on: an approval of it (a grant holds the call's items)
+  // covers that action on that object, never another write of the same class on the site.
+  const items = [...facts.targets.items, reading.object === null ? reading.id : `${reading.id} ${reading.object}`];
+  return { ...facts, riskClass, capability: ACTION_CAPABILITY[riskClass] ?? facts.capability, basis: reading.why, action: reading, targets: { ...facts.targets, items } };
 }
 
 function unknown(tool: string): Unclassified {
@@ -210,7 +234,8 @@ function request(args: Record<string, unknown>): Unclassified {
   if (READ_METHODS.has(method) && body === undefined) return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
   const signals = [...pathSignals(url), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
-  return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
+  const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
+  return withAction(facts, readWebAction({ url, method, body: parseBody(body) }));
 }
 
 function formSubmit(args: Record<string, unknown>): Unclassified {
@@ -252,9 +277,8 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
 
   // Password fields: a login form has one; changing a password needs a new one too.
   const passwordFields = Object.keys(fields).filter((name) => /pass(?:word|wd)?/i.test(name) || (fieldTypes[name] ?? '').toLowerCase() === 'password');
-  if (passwordFields.length >= 2 || passwordFields.some((name) => /new|confirm|change/i.test(name)) || (passwordFields.length > 0 && PERMISSION_WORDS.test(submitText))) {
-    signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: 'form changes a password' });
-  }
+  const passwordChange = passwordFields.length >= 2 || passwordFields.some((name) => /new|confirm|change/i.test(name)) || (passwordFields.length > 0 && PERMISSION_WORDS.test(submitText));
+  if (passwordChange) signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: 'form changes a password' });
   const actionValues = Object.entries(fields)
     .filter(([name]) => ['action', 'op', 'method', 'operation', 'intent', 'command', 'do'].includes(keyForm(name)))
     .flatMap(([, v]) => (Array.isArray(v) ? v : [v]));
@@ -265,7 +289,8 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   if (PAY_WORDS.test(submitText)) signals.push({ riskClass: 'FINANCIAL', capability: 'payment.send', why: `button "${submitText}"` });
   if (SEND_WORDS.test(submitText)) signals.push({ riskClass: 'COMMUNICATION', capability: 'message.send', why: `button "${submitText}"` });
   if (PERMISSION_WORDS.test(submitText)) signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: `button "${submitText}"` });
-  return result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} form sends data` }), t, bytes);
+  const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} form sends data` }), t, bytes);
+  return withAction(facts, readWebAction({ url, method, body: fields }, { passwordChange }));
 }
 
 function upload(args: Record<string, unknown>): Unclassified {

@@ -1,0 +1,164 @@
+import { ACTIONS, ACTION_IDS, GENERAL_VERBS, OWNED_THINGS, OWNERSHIP_VERBS, appOfHost, objectOfPage, type ActionId } from '../core/actions';
+import type { Analysis, Clause } from './clauses';
+
+/**
+ * The web actions the user's words ask for, and their objects (docs/actions.md), read with the same
+ * vocabulary the classifier reads requests with (src/core/actions). An account-security action is asked
+ * for only by its own nouns ("add my SSH key", "set up 2FA"), never implied by another verb.
+ */
+
+export interface ActionAsk {
+  clause: Clause;
+  actions: ActionId[];
+  /** Canonical objects the words name; undefined when they leave it open ("my latest order"). */
+  objects: string[] | undefined;
+  /** How many calls: the words' count, one by default, none when they say several ("reply to each"). */
+  maxCalls: number | undefined;
+}
+
+/** Nouns in the order they are tried: longer phrases first ("deploy key" before "key"). */
+const NOUNS: readonly [string, ActionId][] = ACTION_IDS.flatMap((id) => ACTIONS[id].nouns.map((n): [string, ActionId] => [n, id])).sort((a, b) => b[0].length - a[0].length);
+
+/** The first action nouns in a phrase, by position (the object of the verb comes first). */
+function firstNoun(phrase: string): { security: ActionId[]; plain: ActionId[] } {
+  let best: { at: number; ids: ActionId[] } | null = null;
+  for (const [noun, id] of NOUNS) {
+    const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])`, 'i').exec(phrase);
+    if (m === null) continue;
+    const at = m.index;
+    if (best === null || at < best.at) best = { at, ids: [id] };
+    else if (at === best.at && !best.ids.includes(id)) best.ids.push(id);
+  }
+  const ids = best?.ids ?? [];
+  return { security: ids.filter((id) => ACTIONS[id].security), plain: ids.filter((id) => !ACTIONS[id].security) };
+}
+
+const PARTICLES = new Set(['up', 'on', 'off', 'out']);
+const PREPOSITIONS = new Set(['of', 'on', 'to', 'in', 'for', 'with', 'at', 'from', 'by', 'into', 'onto', 'under', 'about']);
+function directObject(phrase: string): string {
+  const words = phrase.split(' ');
+  let k = 0;
+  while (k < words.length && PARTICLES.has(words[k]!)) k++;
+  const end = words.findIndex((w, i) => i >= k && i > 0 && PREPOSITIONS.has(w));
+  return words.slice(k, end === -1 ? undefined : end).join(' ');
+}
+
+/** The actions a request clause asks for; empty when its verb names none the vocabulary knows. */
+export function actionsOfClause(clause: Clause, text: string): ActionId[] {
+  if (clause.verb === null) return [];
+  const verb = clause.verb.w;
+  const end = clause.dictated?.[0] ?? clause.end;
+  // (Sites and addresses are no nouns: "app.test" names no app.)
+  let raw = text.slice(clause.verb.end, end);
+  for (const t of clause.targets) if (t.start >= clause.verb.end && t.end <= end) raw = raw.slice(0, t.start - clause.verb.end) + ' '.repeat(t.end - t.start) + raw.slice(t.end - clause.verb.end);
+  const phrase = raw.split(/\b(?:saying|that says|with the text|to say)\b/i)[0]!.toLowerCase().split(/\s+/).filter((w) => w !== '').slice(0, 8).join(' ');
+  const owned = OWNERSHIP_VERBS[verb];
+  if (owned !== undefined) {
+    const thing = phrase.split(' ').slice(0, 4).map((w) => OWNED_THINGS[w.replace(/[^a-z]/g, '')]).find((t) => t !== undefined);
+    const id = thing === undefined ? undefined : owned[thing];
+    if (id !== undefined) return [id];
+  }
+  const general = GENERAL_VERBS.has(verb);
+  // After a general verb the noun that says what is done is its direct object, before any preposition
+  // ("change the delivery address of order 991" edits an address; "add a reaction to the issue" reacts).
+  const noun = firstNoun(general ? directObject(phrase) : phrase);
+  // Account security: only its own nouns, right where the verb's object is.
+  if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
+  const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));
+  if (general) return noun.plain.length > 0 ? noun.plain : byVerb.includes('edit') || byVerb.length === 0 ? ['edit'] : byVerb;
+  const narrowed = byVerb.filter((id) => noun.plain.includes(id));
+  if (byVerb.length > 1 && narrowed.length > 0) return narrowed;
+  // (A payment verb reads as the payment; a message verb as the message: the clause's class tells.)
+  const ofClass = byVerb.filter((id) => ACTIONS[id].riskClass === clause.request);
+  return ofClass.length > 0 ? ofClass : byVerb;
+}
+
+/** Kind words in the user's words → the object kinds of the action vocabulary. */
+const KINDS: Readonly<Record<string, string>> = {
+  issue: 'issue', ticket: 'issue', post: 'post', thread: 'post', submission: 'post', mr: 'merge_request', 'merge request': 'merge_request',
+  'pull request': 'merge_request', pr: 'merge_request', comment: 'comment', project: 'project', repo: 'project', repository: 'project', forum: 'forum', order: 'order', file: 'file',
+};
+const KIND_WORDS = Object.keys(KINDS).sort((a, b) => b.length - a.length).join('|');
+const ANAPHORA = new RegExp(`\\b(?:the given|the same|the above|this|that|the|said)\\s+(${KIND_WORDS})\\b`, 'i');
+const IT = /\b(?:it|there)\b/i;
+const ALL_OF_THEM = /\b(?:both|them|(?:each|all) of them)\b/i;
+const NUMBERED: readonly [RegExp, (n: string) => string][] = [
+  [/\b(?:issue|ticket)\s*#?(\d+)\b|(?:^|\s)#(\d+)\b/i, (n) => `issue:*#${n}`],
+  [/\b(?:merge request|mr|pull request|pr)\s*[!#]?(\d+)\b|(?:^|\s)!(\d+)\b/i, (n) => `merge_request:*!${n}`],
+  [/\b(?:post|submission)\s*#?(\d+)\b/i, (n) => `post:${n}`],
+  [/\border\s*#?(\d+)\b/i, (n) => `order:${n}`],
+];
+
+interface UrlObject {
+  start: number;
+  object: string;
+}
+
+/** Objects named by the URLs of the instruction (a known app's page), in order. */
+function urlObjects(analysis: Analysis): UrlObject[] {
+  return analysis.targets.flatMap((t) => {
+    if (t.kind !== 'domain') return [];
+    const object = objectOfPage(analysis.text.slice(t.start, t.end));
+    return object === null ? [] : [{ start: t.start, object }];
+  });
+}
+
+const kindOf = (object: string) => object.slice(0, object.indexOf(':'));
+
+/** The objects a clause names: its own URLs, numbers, or "the given issue" / "it" after a named URL. */
+function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject[]): string[] | undefined {
+  const own = named.filter((u) => u.start >= clause.start && u.start < clause.end).map((u) => u.object);
+  if (own.length > 0) return own;
+  // ("post it in #releases": the channel is where the post goes.)
+  const channels = clause.targets.filter((t) => t.kind === 'channel').map((t) => `channel:${t.value.replace(/^#/, '').toLowerCase()}`);
+  if (channels.length > 0) return channels;
+  const words = text.slice(clause.verb?.end ?? clause.start, clause.dictated?.[0] ?? clause.end);
+  const before = [...named.filter((u) => u.start < clause.start)].reverse();
+  const numbered: string[] = [];
+  for (const [re, make] of NUMBERED) {
+    const m = re.exec(words);
+    if (m === null) continue;
+    const made = make((m[1] ?? m[2])!);
+    // ("issue 1000" after the project's URL: that project's issue.)
+    const project = before.map((u) => /^(?:project|issue|merge_request):([^#!]+)/.exec(u.object)?.[1]).find((p) => p !== undefined);
+    numbered.push(project !== undefined ? made.replace(':*', `:${project}`) : made);
+  }
+  if (numbered.length > 0) return numbered;
+  const pool = before.length > 0 ? before : [...named];
+  const anaphor = ANAPHORA.exec(words);
+  if (anaphor !== null) {
+    const kind = KINDS[anaphor[1]!.toLowerCase()];
+    const hit = pool.find((u) => kindOf(u.object) === kind);
+    if (hit !== undefined) return [hit.object];
+  }
+  // ("… and comment on both", "upvote them": every object the URLs before named.)
+  if (ALL_OF_THEM.test(words) && pool.length > 0) return [...new Set(pool.map((u) => u.object))];
+  if (IT.test(words) && pool.length > 0) return [pool[0]!.object];
+  return undefined;
+}
+
+const WITH_A_TEXT = /\b(?:with|and|plus) an? (?:(?:short|quick|brief) )?(?:comment|note|reply)\b/i;
+const SEVERAL = /\b(?:each|every|all)\b/i;
+
+/** Every web action the request clauses ask for, with its objects and budget. */
+export function actionsAskedFor(analysis: Analysis): ActionAsk[] {
+  const named = urlObjects(analysis);
+  const out: ActionAsk[] = [];
+  for (const clause of analysis.clauses) {
+    if (clause.negated || clause.request === null || clause.request === 'READ' || clause.verb === null) continue;
+    const actions = actionsOfClause(clause, analysis.text);
+    if (actions.length === 0) continue;
+    const several = SEVERAL.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end));
+    const objects = objectsOfClause(clause, analysis.text, named);
+    // (One call per object named: "upvote both" is two votes.)
+    out.push({ clause, actions, objects, maxCalls: several ? undefined : Math.max(clause.count ?? 1, objects?.length ?? 1) });
+    // ("close issue #88 with a comment that …": the comment is asked for too, with a budget of its own.)
+    if (WITH_A_TEXT.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end)) && !actions.includes('comment')) out.push({ clause, actions: ['comment'], objects, maxCalls: 1 });
+  }
+  return out;
+}
+
+/** Whether a site is one of the known apps of the action table. */
+export function isKnownAppSite(site: string): boolean {
+  return appOfHost(site.replace(/:\d+$/, '')) !== null;
+}

@@ -1,0 +1,104 @@
+import { siteKeysOf } from '../addresses';
+import type { Classification } from '../classification';
+import type { Constraint, TaskPolicy } from '../policy';
+import type { RuleRef } from '../ruleRef';
+import { isConsequential } from '../risk';
+import { appOfUrl, describeObject, describeReading, objectCovered, type ActionReading } from './read';
+import { ACTIONS, type ActionId } from './vocabulary';
+
+/**
+ * Action binding (docs/actions.md): every write on a site the task names actions for, and every write of
+ * a known app, is one of the (site, action, object) the user's words name. Pure: the evaluator runs it
+ * as its own check, after argument constraints and before the class ceiling.
+ */
+
+/** Actions that make something new: their object is where it goes (a forum, a project), never one that exists. */
+const CREATING: ReadonlySet<ActionId> = new Set(['post', 'message', 'order', 'pay', 'invite', 'share', 'member']);
+
+export interface Binding {
+  decision: 'ASK_USER' | 'BLOCK';
+  reason: string;
+  ruleRef: RuleRef;
+}
+
+/** An action constraint for a call's sites: one with no domains binds everywhere, else one of its domains is the call's. */
+function forSites(k: Constraint, domains: readonly string[]): boolean {
+  if (k.actions === undefined) return false;
+  if (k.domains === undefined) return true;
+  const keys = k.domains.flatMap(siteKeysOf);
+  return domains.some((d) => keys.includes(d));
+}
+
+/** Whether an action constraint covers a reading: its action, and its object when the constraint names objects. */
+export function constraintCoversAction(k: Constraint, reading: ActionReading | undefined): boolean {
+  if (k.actions === undefined) return true;
+  if (reading === undefined || reading.id === null || !k.actions.includes(reading.id)) return false;
+  // (A site the table does not know shows an object only where its form says so — a channel —: else its
+  // writes are bound by action alone.)
+  if (reading.app === null && !ACTIONS[reading.id].security && (reading.object === null || k.objects === undefined)) return true;
+  return k.objects === undefined || objectCovered(reading.object, k.objects);
+}
+
+/** What the task's action constraints ask for, in words: "comments on issue 1000 of byteblaze/dotfiles and reacts to it". */
+export function describeTask(constraints: readonly Constraint[]): string {
+  const parts = constraints.flatMap((k) =>
+    (k.actions ?? []).map((id) => {
+      const says = ACTIONS[id].says;
+      if (k.objects === undefined || k.objects.length === 0) return `${says.replace(/ (?:on|to|of|in)$/, '')} (no object named)`;
+      return `${says} ${k.objects.map(describeObject).join(', ')}`;
+    }),
+  );
+  return parts.length === 0 ? 'names no action here' : [...new Set(parts)].join('; ');
+}
+
+function onKnownApp(c: Classification): boolean {
+  return c.action?.app != null || c.urls.some((u) => {
+    try {
+      return appOfUrl(new URL(u)) !== null;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The binding's refusal of a call, or null when it passes (or does not apply). `matched` is the action
+ * constraint that names the call, when one does: it grants the call as a listing would.
+ */
+export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Binding | null; matched: Constraint | null } {
+  if (!isConsequential(c.riskClass)) return { refusal: null, matched: null };
+  const reading = c.action;
+  const here = policy.constraints.filter((k) => forSites(k, c.targets.domains));
+  const task = `your task ${describeTask(here)}`;
+  const site = c.targets.domains.join(', ') || 'this site';
+  const ref = (k: Constraint | undefined): RuleRef => (k === undefined ? 'builtin:action-binding' : `constraints:${k.id}`);
+  // Account security: only its own words grant it, on any site.
+  if (reading !== undefined && reading.id !== null && ACTIONS[reading.id].security) {
+    const named = here.find((k) => constraintCoversAction(k, reading) || (k.objects === undefined && k.actions!.includes(reading.id!)));
+    if (named === undefined) {
+      return { refusal: { decision: 'BLOCK', reason: `${task}; this ${describeReading(reading)} on ${site}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
+    }
+    return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? named : null };
+  }
+  // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
+  const onTaskSites = policy.domains === null || c.targets.domains.every((d) => policy.domains!.flatMap(siteKeysOf).includes(d));
+  const known = onKnownApp(c) && onTaskSites;
+  if (here.length === 0 && !known) return { refusal: null, matched: null };
+  if (reading === undefined || reading.id === null) {
+    // A generic site's write whose action nobody read keeps the class rules; a known app's never passes unread.
+    if (!known) return { refusal: null, matched: null };
+    const why = reading?.why ?? 'the write could not be read as an action';
+    return { refusal: { decision: 'ASK_USER', reason: `${task}; this write on ${site} is not an action the guard can name (${why})`, ruleRef: ref(here[0]) }, matched: null };
+  }
+  const same = here.filter((k) => k.actions!.includes(reading.id!));
+  if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}`, ruleRef: ref(here[0]) }, matched: null };
+  const covering = same.find((k) => constraintCoversAction(k, reading));
+  if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}`, ruleRef: ref(same[0]) }, matched: null };
+  // The words named no object: on a known app, an action on one that exists is asked (which one?), never any.
+  if (covering.objects === undefined && known && !CREATING.has(reading.id)) {
+    return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(covering) }, matched: null };
+  }
+  // (The constraint stands in for a listing only for a call of its action's own class: a route word never
+  // lets a write the heuristics read as a message or a payment past the class rules.)
+  return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? covering : null };
+}
