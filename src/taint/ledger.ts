@@ -103,14 +103,6 @@ export function urlCost(url: URL, site: string): number {
   return labels + url.port.length + url.pathname.length + url.search.length;
 }
 
-/** rot13 of the letters (the needles' other encodings are in encode.ts). */
-export function rot13(text: string): string {
-  return text.replace(/[a-z]/gi, (c) => {
-    const base = c <= 'Z' ? 65 : 97;
-    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
-  });
-}
-
 /** Whether `needle` occurs in `hay` with at most `gap` other characters between consecutive characters. */
 export function gappedIncludes(hay: string, needle: string, gap: number): boolean {
   if (needle.length === 0) return true;
@@ -151,7 +143,7 @@ export class DependencyLedger {
     let found = this.needles.get(token.value);
     if (found === undefined) {
       const plain = canonical(token.value);
-      const contiguous = [...new Set([...needlesOf(token.value), canonical(rot13(token.value))])].filter((n) => n.length >= 4);
+      const contiguous = needlesOf(token.value);
       const gapped = plain.length >= GAPPED_MIN ? [plain, [...plain].reverse().join('')] : [];
       found = { contiguous, gapped };
       if (this.needles.size > 1000) this.needles.clear();
@@ -191,7 +183,7 @@ export class DependencyLedger {
     }
     account.stream = account.stream.slice(-STREAM_LIMIT);
     const streams: [string, number][] = [[account.stream, added], ...changed.map(([slot, n]): [string, number] => [account.slots.get(slot)!, n])];
-    const token = this.completedToken(streams, taint, site, url.hostname.toLowerCase());
+    const token = this.completedToken(streams, taint, url.hostname.toLowerCase());
     if (token !== null) return { refused: true, cost, why: 'taint', token };
     return this.overBudget(account, cost);
   }
@@ -203,10 +195,10 @@ export class DependencyLedger {
   }
 
   /** A token one of whose needles ends in the newest part (its length given) of one of the streams. */
-  private completedToken(streams: readonly [string, number][], taint: readonly TaintToken[], site: string, host: string): TaintToken | null {
+  private completedToken(streams: readonly [string, number][], taint: readonly TaintToken[], host: string): TaintToken | null {
     for (const token of taint) {
-      // What a site showed may go back to it (a token's site is the host or site it was seen on).
-      if ((token.site === site || token.site === host) && mayReturnToItsSite(token.kind)) continue;
+      // What a host showed may go back to it (a token's site is the host it was seen on, or an older task's registrable domain).
+      if ((host === token.site || host.endsWith(`.${token.site}`)) && mayReturnToItsSite(token.kind)) continue;
       const { contiguous, gapped } = this.needlesOf(token);
       for (const [stream, fresh] of streams) {
         if (fresh === 0) continue;

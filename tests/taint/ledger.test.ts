@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DependencyLedger, gappedIncludes, rot13, urlCost } from '../../src/taint/ledger';
+import { rot13 } from '../../src/taint/encode';
+import { DependencyLedger, gappedIncludes, urlCost } from '../../src/taint/ledger';
 import type { TaintToken } from '../../src/taint/tokens';
 
 const KEY = 'sk_live_4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9';
