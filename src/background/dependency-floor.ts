@@ -44,7 +44,9 @@ export class DependencyAccounts {
   private current: { taskId: string; ledger: DependencyLedger; pending: Map<string, number> } | null = null;
 
   private accountsOf(task: ActiveTask) {
-    if (this.current?.taskId !== task.taskId) this.current = { taskId: task.taskId, ledger: new DependencyLedger(), pending: new Map() };
+    // A task installed again under the same id is a new task: its start tells them apart.
+    const id = `${task.taskId}@${task.startedAt}`;
+    if (this.current?.taskId !== id) this.current = { taskId: id, ledger: new DependencyLedger(), pending: new Map() };
     return this.current;
   }
 

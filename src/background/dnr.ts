@@ -154,6 +154,16 @@ export const DEPENDENCY_HOST_PATTERNS: { name: string; regex: string }[] = [
   { name: 'many-host-labels', regex: '^[a-z][a-z0-9+.-]*://(?:[^/?#.:]+\\.){5,}[^/?#.:]+(?:[:/?#]|$)' },
 ];
 
+/**
+ * The most a dependency's path and query (from the `/` after the host on) may hold to a site the task does
+ * not name, in characters: what one request can carry before the ledger, which sees it only as it leaves,
+ * can refuse the site. RE2 in DNR counts no further: `[!-~]{96}` (one range, case-sensitive) compiled
+ * in Chromium 156 with isRegexSupported, `{128}` did not. Ordinary dependency URLs are shorter (a Google
+ * Fonts file: 71; a Cloudinary transform: 79); a presigned or heavily tracked URL is not (docs/limits-floor.md).
+ */
+export const MAX_DEPENDENCY_PATH = 96;
+export const LONG_DEPENDENCY_URL = `^[a-z]+://[^/]+/[!-~]{${MAX_DEPENDENCY_PATH}}`;
+
 /** The ports a site the task does not name may be reached on (with the named sites' own, see `portRules`). */
 export const DEFAULT_PORTS = [80, 443];
 
@@ -299,13 +309,17 @@ function exfilShapeRules(writes: string[]): RuleSpec[] {
  * taint rules, not judged by the shape of one URL. Here, what one request can carry before the ledger has
  * seen it and that no ordinary dependency needs:
  *  - `<object>`/`<embed>` never load from such sites;
+ *  - a path and query longer than MAX_DEPENDENCY_PATH characters;
  *  - data in the host name (a long label, or many labels), which the resolver sees;
  *  - a port other than the web's two and the named sites' own (`portRules`).
  * A redirect is judged as its own request (the browser runs the rules again for its target, for every
  * resource type), and the ledger is charged for it too.
  */
 function dependencyRules(readable: string[]): RuleSpec[] {
-  const rules: RuleSpec[] = [{ priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ resourceTypes: ['object'] }, readable) }];
+  const rules: RuleSpec[] = [
+    { priority: PRIORITY_BLOCK, action: BLOCK, condition: excluding({ resourceTypes: ['object'] }, readable) },
+    { priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition: excluding({ regexFilter: LONG_DEPENDENCY_URL, isUrlFilterCaseSensitive: true, resourceTypes: NON_NAVIGATION_TYPES }, readable) },
+  ];
   for (const pattern of DEPENDENCY_HOST_PATTERNS) {
     rules.push({ priority: PRIORITY_DATA_BLOCK, action: BLOCK, condition: excluding({ regexFilter: pattern.regex, resourceTypes: NON_NAVIGATION_TYPES }, readable) });
   }

@@ -267,6 +267,12 @@ describe('dependencies from sites the task does not name', () => {
     expect(blockedBy('http://attacker.test/x.html', 'xmlhttprequest').length).toBeGreaterThan(0);
   });
 
+  it('refuses a dependency URL longer than one request may carry before the ledger sees it', () => {
+    expect(blockedBy(`http://cdn.test/${'a'.repeat(95)}`, 'image')).toEqual([]);
+    expect(blockedBy(`http://cdn.test/${'a'.repeat(96)}`, 'image').length).toBeGreaterThan(0);
+    expect(blockedBy(`http://news.test/${'a'.repeat(300)}`, 'image')).toEqual([]);
+  });
+
   it('refuses other ports to unnamed sites, but the named sites\' own', () => {
     expect(blockedBy('http://attacker.test:40482/p.png', 'image').length).toBeGreaterThan(0);
     expect(blockedBy('http://attacker.test:8080/p.png', 'image').length).toBeGreaterThan(0);
