@@ -12,11 +12,11 @@ import type { TaintToken } from './tokens';
  *    query — once per distinct URL (a repeat costs 1, so a count of repeats is paid for too). A site
  *    over SITE_BUDGET, or every unnamed site once the task is over TASK_BUDGET, is refused from then on;
  *  - taint: the URLs' values (subdomain labels, port, path segments, query values, decoded, letters and
- *    digits only, lower-cased) are joined into one stream per site, and every needle of every taint token
- *    (as shown, reversed, hex, base64, rot13) is looked for in it — so a key cut into pieces of any size,
- *    one character per request or interleaved with short parameter names, in any case, is found when the
- *    pieces arrive in order. Long tokens are also looked for with up to GAP junk characters between their
- *    characters (an index or a parameter name beside every piece).
+ *    digits only, lower-cased) are joined into streams per site — one of every new value, and one per
+ *    slot (`?w=`, the third path segment) — and a run of PIECE characters of any needle of any taint token
+ *    (as shown, reversed, rot13, hex, base64), or a short token whole, refuses the site: a key cut into
+ *    pieces of any size, one character per request, or beside an index or a parameter name, in any case,
+ *    is found once PIECE characters of it arrived in order.
  * What no check here finds: data encoded in a way the needles do not list (compressed, encrypted) or
  * sent out of order with its own reassembly scheme — bounded by the budgets (docs/limits-floor.md).
  */
@@ -25,10 +25,8 @@ import type { TaintToken } from './tokens';
 export const SITE_BUDGET = 4096;
 /** Novel URL bytes all unnamed sites together may receive in one task. */
 export const TASK_BUDGET = 16384;
-/** Junk characters allowed between the characters of a long token in the gapped match. */
-export const GAP = 4;
-/** Tokens at least this long (letters and digits) are also looked for with gaps (shorter ones would match by chance). */
-export const GAPPED_MIN = 16;
+/** A run of this many characters of a token's needle in what a site received refuses the site. */
+export const PIECE = 10;
 /** How much of each site's stream is kept (the newest part). */
 const STREAM_LIMIT = 16384;
 
@@ -103,34 +101,20 @@ export function urlCost(url: URL, site: string): number {
   return labels + url.port.length + url.pathname.length + url.search.length;
 }
 
-/** Whether `needle` occurs in `hay` with at most `gap` other characters between consecutive characters. */
-export function gappedIncludes(hay: string, needle: string, gap: number): boolean {
-  if (needle.length === 0) return true;
-  // ends: the positions (ascending) where a gapped match of needle[0..i] ends.
-  let ends: number[] = [];
-  for (let p = 0; p < hay.length; p++) if (hay[p] === needle[0]) ends.push(p);
-  for (let i = 1; i < needle.length && ends.length > 0; i++) {
-    const next: number[] = [];
-    let e = 0;
-    for (let p = ends[0]! + 1; p < hay.length && p <= ends[ends.length - 1]! + gap + 1; p++) {
-      if (hay[p] !== needle[i]) continue;
-      while (e < ends.length && ends[e]! < p - gap - 1) e++;
-      if (e < ends.length && ends[e]! < p) next.push(p);
-    }
-    ends = next;
-  }
-  return ends.length > 0;
-}
-
-interface TokenNeedles {
-  contiguous: string[];
-  gapped: string[];
+/**
+ * The taint as the ledger looks for it: every PIECE-long run of every needle (and the short needles
+ * whole), so a site is refused once it has received a run of PIECE characters of a token — not only once
+ * the whole token arrived, which for the hooks' check (before the load) would withhold the last piece only.
+ */
+interface TaintIndex {
+  pieces: Map<string, TaintToken>;
+  short: { needle: string; token: TaintToken }[];
 }
 
 export class DependencyLedger {
   private readonly accounts = new Map<string, Account>();
   private total = 0;
-  private readonly needles = new Map<string, TokenNeedles>();
+  private index: { taint: readonly TaintToken[]; index: TaintIndex } | null = null;
 
   constructor(private readonly budgets: LedgerBudgets = { site: SITE_BUDGET, task: TASK_BUDGET }) {}
 
@@ -139,17 +123,19 @@ export class DependencyLedger {
     return this.accounts.get(site)?.spent ?? 0;
   }
 
-  private needlesOf(token: TaintToken): TokenNeedles {
-    let found = this.needles.get(token.value);
-    if (found === undefined) {
-      const plain = canonical(token.value);
-      const contiguous = needlesOf(token.value);
-      const gapped = plain.length >= GAPPED_MIN ? [plain, [...plain].reverse().join('')] : [];
-      found = { contiguous, gapped };
-      if (this.needles.size > 1000) this.needles.clear();
-      this.needles.set(token.value, found);
+  private indexOf(taint: readonly TaintToken[]): TaintIndex {
+    if (this.index?.taint === taint) return this.index.index;
+    const pieces = new Map<string, TaintToken>();
+    const short: TaintIndex['short'] = [];
+    for (const token of taint) {
+      for (const needle of needlesOf(token.value)) {
+        if (needle.length < PIECE) short.push({ needle, token });
+        else for (let at = 0; at + PIECE <= needle.length; at++) if (!pieces.has(needle.slice(at, at + PIECE))) pieces.set(needle.slice(at, at + PIECE), token);
+      }
     }
-    return found;
+    const index = { pieces, short };
+    this.index = { taint, index };
+    return index;
   }
 
   /**
@@ -194,20 +180,20 @@ export class DependencyLedger {
     return { refused: false, cost };
   }
 
-  /** A token one of whose needles ends in the newest part (its length given) of one of the streams. */
+  /** A token a run of which (or, when short, the whole of which) ends in the newest part of one of the streams. */
   private completedToken(streams: readonly [string, number][], taint: readonly TaintToken[], host: string): TaintToken | null {
-    for (const token of taint) {
-      // What a host showed may go back to it (a token's site is the host it was seen on, or an older task's registrable domain).
-      if ((host === token.site || host.endsWith(`.${token.site}`)) && mayReturnToItsSite(token.kind)) continue;
-      const { contiguous, gapped } = this.needlesOf(token);
-      for (const [stream, fresh] of streams) {
-        if (fresh === 0) continue;
-        for (const needle of contiguous) {
-          if (stream.slice(Math.max(0, stream.length - fresh - needle.length + 1)).includes(needle)) return token;
-        }
-        for (const needle of gapped) {
-          if (gappedIncludes(stream.slice(Math.max(0, stream.length - fresh - needle.length * (GAP + 1))), needle, GAP)) return token;
-        }
+    if (taint.length === 0) return null;
+    const { pieces, short } = this.indexOf(taint);
+    // What a host showed may go back to it (a token's site is the host it was seen on, or an older task's registrable domain).
+    const mayGo = (token: TaintToken) => (host === token.site || host.endsWith(`.${token.site}`)) && mayReturnToItsSite(token.kind);
+    for (const [stream, fresh] of streams) {
+      if (fresh === 0) continue;
+      for (let end = Math.max(PIECE, stream.length - fresh + 1); end <= stream.length; end++) {
+        const token = pieces.get(stream.slice(end - PIECE, end));
+        if (token !== undefined && !mayGo(token)) return token;
+      }
+      for (const { needle, token } of short) {
+        if (!mayGo(token) && stream.slice(Math.max(0, stream.length - fresh - needle.length + 1)).includes(needle)) return token;
       }
     }
     return null;

