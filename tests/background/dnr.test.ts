@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   ALL_TYPES,
@@ -306,7 +307,7 @@ describe('the taint in the floor', () => {
   const token = { value: 'k7Qx9Lm2Pz4Rt8Vw', kind: 'token' as const, site: 'news.test' };
 
   it('blocks every request type carrying a token to sites the task does not name, within the budget', () => {
-    const taint = Array.from({ length: 300 }, (_, i) => ({ value: `tok${i}x${'d4'.repeat(12)}`, kind: 'token' as const, site: 'news.test' }));
+    const taint = Array.from({ length: 300 }, (_, i) => ({ value: `tok${i}x${createHash('sha256').update(String(i)).digest('base64url')}`, kind: 'token' as const, site: 'news.test' }));
     const rules = buildTaintRules({ policy: readOnly, taint });
     expect(buildSessionRules({ policy: readOnly, taint }, TABS, EXT)).toEqual(buildSessionRules({ policy: readOnly }, TABS, EXT));
     const tainted = rules.filter((r) => r.priority === PRIORITY_TAINT && r.condition.excludedRequestDomains?.join() === 'news.test,wiki.test' && r.condition.resourceTypes?.includes('main_frame'));
