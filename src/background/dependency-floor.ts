@@ -21,6 +21,8 @@ export interface LedgerRefusal {
   all: boolean;
   /** The URLs together carried a taint token (else a budget is spent). */
   tainted: boolean;
+  /** The site was refused before (the task holds it; the floor's rule may still be on its way). */
+  again: boolean;
   reason: string;
 }
 
@@ -52,14 +54,16 @@ export class DependencyAccounts {
 
   /**
    * Charges one request to an unnamed site; the refusal it causes, or null. A site already refused is
-   * not charged again (the floor refuses it). A load a hook proposed is charged once: the request it
+   * not charged again: the refusal says so (`again`), so a hooked load is refused before the floor's rule lands. A load a hook proposed is charged once: the request it
    * becomes is not charged again (else every piece would count twice, in a row).
    */
   charge(task: ActiveTask, url: URL, source: ChargeSource): LedgerRefusal | null {
     const host = hostOf(url.href);
     if (host === null) return null;
     const site = siteOfHost(host);
-    if (task.ledger?.refusesAll === true || task.ledger?.refusedSites.includes(site) === true) return null;
+    if (task.ledger?.refusesAll === true || task.ledger?.refusedSites.includes(site) === true) {
+      return { site, all: task.ledger.refusesAll, tainted: false, again: true, reason: `${site}, a site the task does not name, was refused earlier in this task (the dependency ledger)` };
+    }
     const { ledger, pending } = this.accountsOf(task);
     const key = `${url.origin}${url.pathname}${url.search}`;
     const waiting = pending.get(key) ?? 0;
@@ -74,7 +78,7 @@ export class DependencyAccounts {
       pending.set(key, waiting + 1);
     }
     if (!verdict.refused) return null;
-    return { site, all: verdict.why === 'task-budget', tainted: verdict.why === 'taint', reason: reasonOf(verdict, site) };
+    return { site, all: verdict.why === 'task-budget', tainted: verdict.why === 'taint', again: false, reason: reasonOf(verdict, site) };
   }
 }
 

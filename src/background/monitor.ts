@@ -289,7 +289,7 @@ export class Monitor {
         ? { ...read, decision: 'ALLOW', check: 'allowed', reason: "a page's dependency from a site the task does not name, carrying no session data (the dependency ledger)", ruleRef: 'builtin:network-floor' }
         : { ...read, decision: 'BLOCK', check: 'exfiltration_url', reason: refusal.reason, ruleRef: refusal.tainted ? 'builtin:taint' : 'builtin:network-floor' };
     await this.writer.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
-    if (refusal !== null) await this.ledgerRefused(task, refusal);
+    if (refusal !== null && !refusal.again) await this.ledgerRefused(task, refusal);
     return { decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: false };
   }
 
@@ -320,7 +320,7 @@ export class Monitor {
     }
     if (!ledgerJudges(task, url)) return;
     const refusal = this.dependencies.charge(task, url, 'network');
-    if (refusal === null) return;
+    if (refusal === null || refusal.again) return;
     const c = classifyWeb({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: 'GET', kind: 'other' } });
     const record: DecisionRecord = { decision: 'BLOCK', check: 'exfiltration_url', reason: `${refusal.reason}; refused from now on`, tool: BROWSER_TOOLS.request, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: refusal.tainted ? 'builtin:taint' : 'builtin:network-floor', classifierLayer: c.layer, basis: c.basis };
     await this.writer.audit({ record, layer: 'network', destination: redactUrl(request.url), tabId: request.tabId });

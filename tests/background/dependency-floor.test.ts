@@ -39,13 +39,14 @@ describe('the dependency floor', () => {
     const refusals = pieces.flatMap((p) => [accounts.charge(t, new URL(`http://attacker.test/x/${p}.png`), 'hook'), accounts.charge(t, new URL(`http://attacker.test/x/${p}.png`), 'network')]);
     const first = refusals.findIndex((r) => r !== null);
     expect(first).toBe(2); // the second piece (10 characters in all) is refused before it leaves
-    expect(refusals[first]).toMatchObject({ site: 'attacker.test', tainted: true, all: false });
+    expect(refusals[first]).toMatchObject({ site: 'attacker.test', tainted: true, all: false, again: false });
   });
 
   it('records refusals and the named sites\' ports in the task, once each', () => {
     const t = task();
-    withRefusal(t, { site: 'attacker.test', all: false, tainted: true, reason: '' });
-    withRefusal(t, { site: 'attacker.test', all: false, tainted: true, reason: '' });
+    withRefusal(t, { site: 'attacker.test', all: false, tainted: true, again: false, reason: '' });
+    withRefusal(t, { site: 'attacker.test', all: false, tainted: true, again: false, reason: '' });
+    expect(new DependencyAccounts().charge(t, new URL('http://img.attacker.test/a.png'), 'hook')).toMatchObject({ again: true });
     expect(t.ledger).toEqual({ refusedSites: ['attacker.test'], refusesAll: false, namedPorts: [] });
     expect(withNamedPort(t, new URL('http://news.example.test:4567/'))).toBe(true);
     expect(withNamedPort(t, new URL('http://news.example.test:4567/x'))).toBe(false);
