@@ -227,7 +227,8 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // workers start, as it leaves (MV3's webRequest observes; the floor's rules are what block). Registered in
   // the first turn and removed once the floor shows no task, as the refusal listener is.
   const onRequest = (details: { tabId: number; url: string; type: string; initiator?: string }): undefined => {
-    if (details.tabId < 0 && details.initiator === extensionOrigin) return;
+    // Extensions' own requests (ours, and others', which the browser keeps out of our rules) are no page's dependencies.
+    if (details.tabId < 0 && details.initiator?.startsWith('chrome-extension://') === true) return;
     withMonitor((m) => m.observeRequest({ url: details.url, type: details.type, tabId: details.tabId }));
   };
   const starting = chrome.webRequest.onBeforeRequest;
