@@ -228,7 +228,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // the first turn and removed once the floor shows no task, as the refusal listener is.
   const onRequest = (details: { tabId: number; url: string; type: string; initiator?: string }): undefined => {
     // Extensions' own requests (ours, and others', which the browser keeps out of our rules) are no page's dependencies.
-    if (details.tabId < 0 && details.initiator?.startsWith('chrome-extension://') === true) return;
+    if (details.tabId < 0 && /^(?:chrome|moz)-extension:/.test(details.initiator ?? '')) return;
     withMonitor((m) => m.observeRequest({ url: details.url, type: details.type, tabId: details.tabId }));
   };
   const starting = chrome.webRequest.onBeforeRequest;
