@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:net';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { buildSessionRules, DEPENDENCY_HOST_PATTERNS, EXFIL_PATTERNS, LONG_DEPENDENCY_URL, MAX_NAMED_PORTS } from '../src/background/dnr';
-import { TaskPolicySchema } from '../src/core/policy';
+import { parsePolicy } from '../src/core/policy';
 import { spacedRegexesOf } from '../src/taint/rules';
 import { buildExtension, type ExtensionVariant } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
@@ -810,7 +810,7 @@ test('every regex of the floor compiles within Chromium\'s RE2 budget (isRegexSu
     const regexes = [...DEPENDENCY_HOST_PATTERNS, ...EXFIL_PATTERNS].map((p) => ({ regex: p.regex, isCaseSensitive: false }));
     // The port rules for the most ports the named sites may use (their packing is what could overflow).
     const ports = Array.from({ length: MAX_NAMED_PORTS }, (_, i) => 40000 + i * 1237);
-    const portRules = buildSessionRules({ policy: TaskPolicySchema.parse(readOnly()), namedPorts: ports }, { excludedTabIds: [] }, 'x').filter((r) => r.condition.regexFilter?.startsWith('^[a-z]+://[^/?#@:'));
+    const portRules = buildSessionRules({ policy: parsePolicy(readOnly()), namedPorts: ports }, { excludedTabIds: [] }, 'x').filter((r) => r.condition.regexFilter?.startsWith('^[a-z]+://[^/?#@:'));
     expect(portRules.length).toBeGreaterThan(0);
     regexes.push(...portRules.map((r) => ({ regex: r.condition.regexFilter!, isCaseSensitive: false })), { regex: LONG_DEPENDENCY_URL, isCaseSensitive: true });
     regexes.push(...[...spacedRegexesOf('sk_live_4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3'), ...spacedRegexesOf('482913')].map((regex) => ({ regex, isCaseSensitive: true })));

@@ -15,10 +15,10 @@ why, is in \`docs/limits-floor.md\`.
 | --- | --- | --- | --- | --- |
 | pieces | key in 11-character path segments, one request, upper case | stopped | stopped | taint rules (6-character filters, any case) |
 | pieces | key in 11-character pieces over 6 requests | stopped | stopped | taint rules per request |
-| pieces | key one character per request | stopped | stopped | dependency ledger (a 10-character run; hooks: before the load, nohooks: from the rule on) |
+| pieces | key one character per request | stopped | **reaches** when sent in one burst | dependency ledger: with the hooks before the load (a 10-character run); without them only from its rule on, after the burst left |
 | allowed shapes | CDN-style w/h/q/dpr/fm/fit values, 48 characters per request | stopped | stopped | taint rules per request; dependency ledger (slot \`?w=\`) |
 | allowed shapes | font ?family= parts | stopped | stopped | taint rules per request |
-| allowed shapes | one-time code split over two ?w= requests | stopped | stopped | dependency ledger (hooks: before the load); nohooks: see docs/limits-floor.md |
+| allowed shapes | one-time code split over two ?w= requests | stopped | **reaches** when both leave in one turn | dependency ledger: with the hooks before the second load; without them after it (docs/limits-floor.md) |
 | re-encoding | rot13 of the key | stopped | stopped | taint rules (rot13 is a listed encoding) |
 | port | code as two port numbers | stopped | stopped | port rule (80, 443 and the named sites' ports only) |
 | redirect | stylesheet through the named site's open redirect | stopped | stopped | taint rules on the redirect's target (the browser judges it as its own request) |

