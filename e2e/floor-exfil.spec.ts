@@ -4,7 +4,8 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import type { TaskPolicyInput } from '../src/core/policy';
-import { DEPENDENCY_DATA_PATTERNS, DEPENDENCY_QUERIES, EXFIL_PATTERNS } from '../src/background/dnr';
+import { buildSessionRules, DEPENDENCY_HOST_PATTERNS, EXFIL_PATTERNS, LONG_DEPENDENCY_URL, MAX_NAMED_PORTS } from '../src/background/dnr';
+import { parsePolicy } from '../src/core/policy';
 import { spacedRegexesOf } from '../src/taint/rules';
 import { buildExtension, type ExtensionVariant } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
@@ -806,7 +807,12 @@ test('every regex of the floor compiles within Chromium\'s RE2 budget (isRegexSu
   const browser = await launch('nohooks');
   try {
     // Each with the case sensitivity its rule uses (the floor's patterns case-insensitive, the taint's spaced ones not).
-    const regexes = [...DEPENDENCY_QUERIES, ...DEPENDENCY_DATA_PATTERNS, ...EXFIL_PATTERNS].map((p) => ({ regex: p.regex, isCaseSensitive: false }));
+    const regexes = [...DEPENDENCY_HOST_PATTERNS, ...EXFIL_PATTERNS].map((p) => ({ regex: p.regex, isCaseSensitive: false }));
+    // The port rules for the most ports the named sites may use (their packing is what could overflow).
+    const ports = Array.from({ length: MAX_NAMED_PORTS }, (_, i) => 40000 + i * 1237);
+    const portRules = buildSessionRules({ policy: parsePolicy(readOnly()), namedPorts: ports }, { excludedTabIds: [] }, 'x').filter((r) => r.condition.regexFilter?.startsWith('^[a-z]+://[^/?#@:'));
+    expect(portRules.length).toBeGreaterThan(0);
+    regexes.push(...portRules.map((r) => ({ regex: r.condition.regexFilter!, isCaseSensitive: false })), { regex: LONG_DEPENDENCY_URL, isCaseSensitive: true });
     regexes.push(...[...spacedRegexesOf('sk_live_4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3'), ...spacedRegexesOf('482913')].map((regex) => ({ regex, isCaseSensitive: true })));
     const verdicts = await browser.serviceWorker!.evaluate(
       (all) => Promise.all(all.map((options) => (globalThis as unknown as { chrome: { declarativeNetRequest: { isRegexSupported(o: object): Promise<{ isSupported: boolean }> } } }).chrome.declarativeNetRequest.isRegexSupported(options).then((r) => r.isSupported))),

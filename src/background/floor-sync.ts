@@ -103,7 +103,15 @@ export function floorUpdater() {
     const controlTabs = (await Promise.all(controlWindows.map((windowId) => chrome.tabs.query({ windowId }).catch(() => [])))).flat();
     const outside = options.guardScope === 'all-tabs' ? [] : task.outsideTabIds;
     const scope: FloorScope = { excludedTabIds: [TAB_ID_NONE, ...controlTabs.flatMap((t) => (t.id === undefined ? [] : [t.id])), ...outside] };
-    const input = { policy: floorPolicy(task), floorWriteDomains: task.floorWriteDomains, taint: task.taint, orgBlockedSites: org?.blockedSites ?? [] };
+    const input = {
+      policy: floorPolicy(task),
+      floorWriteDomains: task.floorWriteDomains,
+      taint: task.taint,
+      orgBlockedSites: org?.blockedSites ?? [],
+      ledgerRefusedSites: task.ledger?.refusedSites ?? [],
+      ledgerRefusesAll: task.ledger?.refusesAll ?? false,
+      namedPorts: task.ledger?.namedPorts ?? [],
+    };
     // The extension's host: its id in Chromium, its per-profile UUID in Firefox (where runtime.id is the add-on id).
     const extensionHost = new URL(chrome.runtime.getURL('/')).host;
     const browserSupport = await (support ??= detectDnrSupport());

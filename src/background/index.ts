@@ -217,9 +217,26 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // Registered in the first turn (an event that wakes a stopped worker reaches only those), removed once the floor shows no task.
   refused.addListener(onRefused, { urls: ['<all_urls>'] });
   watchRefusals = (running) => {
+    watchRequests(running);
     if (running === refused.hasListener(onRefused)) return;
     if (running) refused.addListener(onRefused, { urls: ['<all_urls>'] });
     else refused.removeListener(onRefused);
+  };
+
+  // The dependency ledger (src/background/dependency-floor.ts): every request the guarded tabs and their
+  // workers start, as it leaves (MV3's webRequest observes; the floor's rules are what block). Registered in
+  // the first turn and removed once the floor shows no task, as the refusal listener is.
+  const onRequest = (details: { tabId: number; url: string; type: string; initiator?: string }): undefined => {
+    // Extensions' own requests (ours, and others', which the browser keeps out of our rules) are no page's dependencies.
+    if (details.tabId < 0 && /^(?:chrome|moz)-extension:/.test(details.initiator ?? '')) return;
+    withMonitor((m) => m.observeRequest({ url: details.url, type: details.type, tabId: details.tabId }));
+  };
+  const starting = chrome.webRequest.onBeforeRequest;
+  starting.addListener(onRequest, { urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] });
+  const watchRequests = (running: boolean) => {
+    if (running === starting.hasListener(onRequest)) return;
+    if (running) starting.addListener(onRequest, { urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] });
+    else starting.removeListener(onRequest);
   };
 
   // DNS rebinding, after the fact: Chromium reports the address once the response starts. Only the

@@ -3,7 +3,7 @@ import { BROWSER_TOOLS } from '../core/call';
 import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type DecisionRecord } from '../core/decision';
 import { siteKeyOf } from '../core/addresses';
-import { registrableDomain } from '../core/domains';
+import { hostOf, registrableDomain } from '../core/domains';
 import type { evaluateBrowserAction } from '../core/evaluator';
 import type { TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
@@ -17,7 +17,8 @@ import type { ModelAction, ModelResult } from '../minimizer/model';
 import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './approvals';
 import { AuditWriter, ctxWhere, type AuditInput } from './audit';
 import type { TaskCompiler } from './compile';
-import { namedSites, writeSites } from './dnr';
+import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from './dependency-floor';
+import { isNamedHost, namedSites, writeSites } from './dnr';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
 import { maskSecrets, redactUrl, summarizeCall } from './redact';
 import { MessageRouter } from './router';
@@ -128,6 +129,8 @@ export const GRANT_FLOOR_WINDOW_MS = 2_000;
 export class Monitor {
   readonly ready: Promise<void>;
   private readonly writer: AuditWriter;
+  /** The running task's dependency ledger (counts in memory; its refusals are kept with the task). */
+  private readonly dependencies = new DependencyAccounts();
   private readonly approvals: ApprovalQueue;
   private readonly session: TaskSession;
   private readonly router: MessageRouter;
@@ -242,6 +245,8 @@ export class Monitor {
     if (this.session.task !== task) return { decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: false };
     const evaluated = this.evaluateNow(task, call, null, modelSpans);
     const record = evaluated.record;
+    const dependency = record.decision === 'ASK_USER' && record.check === 'domain_allowlist' ? this.dependencyLoad(task, call, ctx) : null;
+    if (dependency !== null) return this.decideDependency(task, call, ctx, record, dependency);
     if (record.decision === 'ASK_USER') {
       if (this.approvals.crowded(task, record, call, ctx)) {
         const refused: DecisionRecord = { ...record, decision: 'BLOCK', reason: `${record.reason}; not asked: ${MAX_PENDING_PER_TAB} approvals are already waiting from this tab` };
@@ -259,6 +264,70 @@ export class Monitor {
   }
 
   /**
+   * A page's element load (image, script, style, font, media, frame: the MAIN hooks' `browser.request`
+   * GET of kind image/other/frame, no body) to a site the task does not name: the URL it would load, for
+   * the dependency ledger, or null when the call is anything else. The evaluator asks about a read off the
+   * task's sites; a page's dependencies are no reads of the agent's, and what they carry is the ledger's
+   * to bound (src/background/dependency-floor.ts), the same with the hooks and without them.
+   */
+  private dependencyLoad(task: ActiveTask, call: ToolCall, ctx: DecisionContext): URL | null {
+    if (ctx.layer !== 'main' || call.tool !== BROWSER_TOOLS.request) return null;
+    const { method, url, kind, body } = call.args as Record<string, unknown>;
+    if (typeof method !== 'string' || !['GET', 'HEAD'].includes(method.toUpperCase()) || body !== undefined) return null;
+    if (kind !== 'image' && kind !== 'other' && kind !== 'frame') return null;
+    if (typeof url !== 'string' || !URL.canParse(url)) return null;
+    const parsed = new URL(url);
+    return ledgerJudges(task, parsed) ? parsed : null;
+  }
+
+  /** A dependency load, decided by the ledger before it leaves (the hooks hold it until then). */
+  private async decideDependency(task: ActiveTask, call: ToolCall, ctx: DecisionContext, asked: DecisionRecord, url: URL): Promise<Verdict> {
+    const refusal = this.dependencies.charge(task, url, 'hook');
+    const { evidence: _evidence, ...read } = asked;
+    const record: DecisionRecord =
+      refusal === null
+        ? { ...read, decision: 'ALLOW', check: 'allowed', reason: "a page's dependency from a site the task does not name, carrying no session data (the dependency ledger)", ruleRef: 'builtin:network-floor' }
+        : { ...read, decision: 'BLOCK', check: 'exfiltration_url', reason: refusal.reason, ruleRef: refusal.tainted ? 'builtin:taint' : 'builtin:network-floor' };
+    await this.writer.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
+    if (refusal !== null && !refusal.again) await this.ledgerRefused(task, refusal);
+    return { decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: false };
+  }
+
+  /** A refusal of the ledger: kept with the task, then the floor refuses the site. */
+  private async ledgerRefused(task: ActiveTask, refusal: LedgerRefusal): Promise<void> {
+    withRefusal(task, refusal);
+    await this.writer.saveTask(task);
+    await this.session.applyFloor();
+  }
+
+  /**
+   * Every request of a guarded tab or worker as the browser starts it (webRequest.onBeforeRequest, after it
+   * left: the floor's rules have already judged it): charged to the ledger when it goes to a site the task
+   * does not name; a top-level navigation to a named site on a port of its own adds that port to the ports
+   * the floor lets dependencies use (dnr.ts, portRules).
+   */
+  async observeRequest(request: { url: string; type: string; tabId: number }): Promise<void> {
+    await this.ready;
+    const task = this.session.task;
+    if (task === null || (request.tabId >= 0 && !this.session.isGuarded(request.tabId)) || !URL.canParse(request.url)) return;
+    const url = new URL(request.url);
+    if (request.type === 'main_frame') {
+      if (task.policy.domains !== null && !ledgerJudges(task, url) && withNamedPort(task, url)) {
+        await this.writer.saveTask(task);
+        await this.session.applyFloor();
+      }
+      return;
+    }
+    if (!ledgerJudges(task, url)) return;
+    const refusal = this.dependencies.charge(task, url, 'network');
+    if (refusal === null || refusal.again) return;
+    const c = classifyWeb({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: 'GET', kind: 'other' } });
+    const record: DecisionRecord = { decision: 'BLOCK', check: 'exfiltration_url', reason: `${refusal.reason}; refused from now on`, tool: BROWSER_TOOLS.request, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: refusal.tainted ? 'builtin:taint' : 'builtin:network-floor', classifierLayer: c.layer, basis: c.basis };
+    await this.writer.audit({ record, layer: 'network', destination: redactUrl(request.url), tabId: request.tabId });
+    await this.ledgerRefused(task, refusal);
+  }
+
+  /**
    * The data-lane taint on hooked actions: a request, navigation or form whose URL carries session data
    * to a site the task does not name is blocked before the evaluator runs (no budget is spent). The
    * reason names the token's kind, never the token. Null when the call carries none.
@@ -267,9 +336,10 @@ export class Monitor {
     if (task.taint === undefined || task.taint.length === 0 || !TAINT_CHECKED_TOOLS.has(call.tool)) return null;
     const url = typeof call.args.url === 'string' ? call.args.url : null;
     if (url === null) return null;
-    const site = registrableDomain(url);
-    if (site !== null && namedSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }).includes(site)) return null;
-    const token = urlCarriesTaint(url, task.taint, site);
+    // The host, not its registrable domain: a task naming news.example.test does not name uploads.example.test.
+    const host = hostOf(url);
+    if (host !== null && isNamedHost(host, namedSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains }))) return null;
+    const token = urlCarriesTaint(url, task.taint, host);
     if (token === null) return null;
     const c = classifyWeb(call);
     const reason = `the URL carries ${KIND_WORDS[token.kind]} to a site the task does not name`;
@@ -282,7 +352,8 @@ export class Monitor {
    */
   private async onTaintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
     const task = this.session.task;
-    const site = sender.url === undefined ? null : registrableDomain(sender.url);
+    // Kept under the host that showed it: what news.example.test showed may go back there, not to its sibling hosts.
+    const site = sender.url === undefined ? null : hostOf(sender.url);
     if (task === null || site === null || sender.tab?.id === undefined || !this.session.isGuarded(sender.tab.id, sender.tab.windowId)) return { ok: true, kept: 0 };
     const before = task.taint ?? [];
     const merged = mergeTaint(before, message.tokens.map((t) => ({ ...t, site })));

@@ -211,6 +211,17 @@ export const ActiveTaskSchema = z.strictObject({
    * by `mergeTaint`). Stored with the task so a worker restart loses none of it.
    */
   taint: z.optional(z.array(TaintTokenSchema)),
+  /**
+   * The dependency ledger's outcomes (src/background/dependency-floor.ts): sites it refused, whether the
+   * task's budget is spent, and the ports the guarded tabs reached named sites on. The floor reads them.
+   */
+  ledger: z.optional(
+    z.strictObject({
+      refusedSites: z.array(z.string()),
+      refusesAll: z.boolean(),
+      namedPorts: z.array(z.number().check(z.int(), z.positive())),
+    }),
+  ),
 });
 export type ActiveTask = z.infer<typeof ActiveTaskSchema>;
 

@@ -5,7 +5,7 @@ import { canonical, MIN_TOKEN_LENGTH, type TaintToken } from './tokens';
  * How a token can reappear in a URL, and the check that finds it. Both sides are normalised the same
  * way — percent-decoded (up to three times), lower-cased, everything but letters and digits removed — so
  * separators, case and percent-encoding do not hide a token. A token is looked for as it was shown, as
- * its letters and digits, reversed, in hex, and in base64 (standard and url-safe) at the three byte
+ * its letters and digits, reversed, in rot13, in hex, and in base64 (standard and url-safe) at the three byte
  * alignments it can have inside a longer encoded blob.
  */
 
@@ -22,6 +22,14 @@ function base64(bytes: Uint8Array): string {
   let binary = '';
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary);
+}
+
+/** rot13 of the letters: the cheapest re-encoding there is (a red team sent a key so). */
+export function rot13(text: string): string {
+  return text.replace(/[a-z]/gi, (c) => {
+    const base = c <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((c.charCodeAt(0) - base + 13) % 26) + base);
+  });
 }
 
 /**
@@ -46,6 +54,7 @@ export function encodingsOf(value: string): string[] {
     const bytes = utf8(source);
     out.add(source);
     out.add([...source].reverse().join(''));
+    out.add(rot13(source));
     out.add(hex(bytes));
     for (const b64 of base64Alignments(bytes)) out.add(b64);
   }

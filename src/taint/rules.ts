@@ -14,10 +14,11 @@ export type RuleSpec = Omit<Rule, 'id'>;
  * The taint as declarativeNetRequest rules: the browser itself refuses a request whose URL carries a
  * token, whatever context sends it (hooks or not). DNR compares raw URLs (case-insensitively), without
  * decoding, so each token becomes:
- *  - `urlFilter` substrings of every encoding (as shown, letters-and-digits only, reversed, hex, base64
- *    at three alignments), cut into SHINGLE-long pieces at fixed offsets: a token the sender splits into
- *    pieces of at least 2·SHINGLE−1 characters (a separator every 30 characters) still contains a whole
- *    piece;
+ *  - `urlFilter` substrings of every encoding (as shown, letters-and-digits only, reversed, rot13, hex,
+ *    base64 at three alignments), cut into SHINGLE-long pieces (HEX_SHINGLE for hex) at fixed offsets: a
+ *    token the sender splits into pieces of at least 2·SHINGLE−1 characters (a separator every 11
+ *    characters) still contains a whole piece in one request; finer cuts, and cuts spread over several
+ *    requests, are the dependency ledger's (src/taint/ledger.ts);
  *  - RE2 `regexFilter`s that allow separators between the characters: up to three for tokens of up to
  *    SHORT_SPACED characters (`4[^a-z0-9]{0,3}8[^a-z0-9]{0,3}3…`), one for the first and last
  *    SPACED_WINDOW characters of longer ones (`a[^a-z0-9]?b…`). Chromium's 2 KB regex limit allows no
@@ -27,7 +28,8 @@ export type RuleSpec = Omit<Rule, 'id'>;
  * does not fit is still caught on hooked actions by `urlCarriesTaint`.
  */
 
-export const SHINGLE = 12;
+export const SHINGLE = 6;
+export const HEX_SHINGLE = 12;
 /** Pieces shorter than this are not used as substrings (ordinary URLs would match by chance). */
 export const MIN_PIECE = 6;
 export const SHORT_SPACED = 6;
@@ -39,14 +41,20 @@ export interface TaintBudget {
   regexes: number;
 }
 
-/** A piece as whole filters: itself when short, else SHINGLE-long cuts at fixed offsets and its tail. */
+/**
+ * A piece as whole filters: itself when short, else shingle-long cuts at fixed offsets and its tail. Hex
+ * pieces (16 symbols: a 6-character cut would match an ordinary content hash by chance) are cut in
+ * HEX_SHINGLE-long pieces; the others (36 symbols, DNR compares without case) in SHINGLE-long ones, so a
+ * key cut into 11-character path segments still holds a whole filter in one request.
+ */
 function addShingles(out: Set<string>, piece: string): void {
-  if (piece.length <= 2 * SHINGLE) {
+  const size = /^[0-9a-f]+$/i.test(piece) ? HEX_SHINGLE : SHINGLE;
+  if (piece.length <= 2 * size) {
     out.add(piece);
     return;
   }
-  for (let at = 0; at + SHINGLE <= piece.length; at += SHINGLE) out.add(piece.slice(at, at + SHINGLE));
-  out.add(piece.slice(-SHINGLE));
+  for (let at = 0; at + size <= piece.length; at += size) out.add(piece.slice(at, at + size));
+  out.add(piece.slice(-size));
 }
 
 /** Substrings a URL carrying `value` contains (raw, case-insensitive in DNR). */

@@ -233,7 +233,7 @@ describe('which request types the rebinding listener asks the browser for', () =
 
   it("names the types in the browser's own vocabulary", () => {
     const chromium = ['main_frame', 'sub_frame', 'stylesheet', 'script', 'image', 'font', 'object', 'xmlhttprequest', 'ping', 'csp_report', 'media', 'websocket', 'webbundle', 'other'];
-    expect(rebindingTypes(chromium)).toEqual({ dependencies: ['stylesheet', 'script', 'image', 'font', 'media'], others: ['main_frame', 'sub_frame', 'object', 'xmlhttprequest', 'ping', 'csp_report', 'websocket', 'webbundle', 'other'] });
+    expect(rebindingTypes(chromium)).toEqual({ dependencies: ['sub_frame', 'stylesheet', 'script', 'image', 'font', 'media'], others: ['main_frame', 'object', 'xmlhttprequest', 'ping', 'csp_report', 'websocket', 'webbundle', 'other'] });
     expect(rebindingTypes([...chromium, 'imageset', 'beacon']).dependencies).toContain('imageset');
     expect(rebindingTypes([])).toEqual({ dependencies: DEPENDENCY_TYPES, others: null });
   });

@@ -1,0 +1,32 @@
+/**
+ * Sections of e2e/FLOOR.md that other specs measure: vectors.spec.ts writes them after its own table, so
+ * the tracked file stays one generated file. Each names the spec that asserts it.
+ */
+
+/** Issue 37: the floor by volume and provenance (asserted by e2e/floor-volume.spec.ts, full and nohooks builds, each with its no-extension control). */
+export const VOLUME_SECTION = `## The floor by volume and provenance (issue 37)
+
+Asserted by \`e2e/floor-volume.spec.ts\`: each vector runs with the full build, with the page hooks removed
+and without the extension (where it delivers the whole secret), judged by the receiving server's log.
+"Stopped" means the receiver cannot rebuild the secret from what it got. How much can still leave, and
+why, is in \`docs/limits-floor.md\`.
+
+| Class | Vector | Full build | Without MAIN hooks | Stopped by |
+| --- | --- | --- | --- | --- |
+| pieces | key in 11-character path segments, one request, upper case | stopped | stopped | taint rules (6-character filters, any case) |
+| pieces | key in 11-character pieces over 6 requests | stopped | stopped | taint rules per request |
+| pieces | key one character per request | stopped | **reaches** when sent in one burst | dependency ledger: with the hooks before the load (a 10-character run); without them only from its rule on, after the burst left |
+| allowed shapes | CDN-style w/h/q/dpr/fm/fit values, 48 characters per request | stopped | stopped | taint rules per request; dependency ledger (slot \`?w=\`) |
+| allowed shapes | font ?family= parts | stopped | stopped | taint rules per request |
+| allowed shapes | one-time code split over two ?w= requests | stopped | **reaches** when both leave in one turn | dependency ledger: with the hooks before the second load; without them after it (docs/limits-floor.md) |
+| re-encoding | rot13 of the key | stopped | stopped | taint rules (rot13 is a listed encoding) |
+| port | code as two port numbers | stopped | stopped | port rule (80, 443 and the named sites' ports only) |
+| redirect | stylesheet through the named site's open redirect | stopped | stopped | taint rules on the redirect's target (the browser judges it as its own request) |
+| sibling host | fetch to a sibling host of the named one | stopped | stopped | the named host scopes the floor and the taint's exemption |
+| unhooked loader | FontFace, import(), importScripts in a worker, document.write, srcdoc frame, data: stylesheet, Web Animations keyframes, Typed OM, execCommand('insertHTML'), Attr.value, new Audio() | stopped | stopped | network floor (taint rules, length cap), the same in both builds |
+
+Benign (same spec): the dynamic site (\`demo/sites/dynamic.ts\`: 30 script-rendered CDN images with resize
+parameters, a lazy loader, a tag-manager loader and the scripts it loads, a web-font stylesheet and its
+Google-Fonts-shaped file, a FontFace font, a content-hashed bundle, a package-CDN stylesheet, a video embed
+iframe) loads every asset in both builds.
+`;

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { rot13 } from '../../src/taint/encode';
+import { DependencyLedger, PIECE, urlCost } from '../../src/taint/ledger';
+import type { TaintToken } from '../../src/taint/tokens';
+
+const KEY = 'sk_live_4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9';
+const taint: TaintToken[] = [
+  { value: KEY, kind: 'token', site: 'news.test' },
+  { value: '482913', kind: 'one-time-code', site: 'news.test' },
+];
+const at = (href: string) => ({ url: new URL(href), site: 'attacker.test' });
+const send = (ledger: DependencyLedger, urls: string[]) => urls.map((u) => ledger.charge(at(u), taint));
+const pieces = (s: string, n: number) => s.match(new RegExp(`.{1,${n}}`, 'g'))!;
+
+describe('dependency ledger', () => {
+  it('lets ordinary CDN loads through within the budget', () => {
+    const ledger = new DependencyLedger();
+    const verdicts = Array.from({ length: 30 }, (_, i) => ledger.charge({ url: new URL(`https://cdn.test/photos/photo-15232756${i}-37898b6baf30.jpg?w=200&fm=webp&q=80`), site: 'cdn.test' }, taint));
+    expect(verdicts.every((v) => !v.refused)).toBe(true);
+  });
+
+  it('finds a key cut into pieces of any size, across requests and in any case', () => {
+    for (const n of [1, 5, 11]) {
+      const ledger = new DependencyLedger();
+      const verdicts = send(ledger, pieces(KEY.toUpperCase(), n).map((p, i) => `http://attacker.test/p/${i % 2 === 0 ? p : p.toLowerCase()}.png`));
+      expect(verdicts.some((v) => v.refused && v.why === 'taint')).toBe(true);
+    }
+  });
+
+  it('finds a key in image-size values and a code split over two requests', () => {
+    const ledger = new DependencyLedger();
+    const parts = pieces(KEY.replace(/_/g, ''), 8);
+    const urls = [];
+    for (let i = 0; i < parts.length; i += 6) urls.push(`http://attacker.test/i.png?${['w', 'h', 'q', 'dpr', 'fm', 'fit'].map((k, j) => `${k}=${parts[i + j] ?? ''}`).join('&')}`);
+    expect(send(ledger, urls).some((v) => v.refused)).toBe(true);
+    const other = new DependencyLedger();
+    expect(send(other, ['http://attacker.test/a.png?w=482', 'http://attacker.test/b.png?w=913']).at(-1)).toMatchObject({ refused: true, why: 'taint' });
+  });
+
+  it('finds a key one character per request beside an index, and rot13', () => {
+    const ledger = new DependencyLedger();
+    expect(send(ledger, [...KEY].map((c, i) => `http://attacker.test/c.png?i=${i}&c=${c}`)).some((v) => v.refused && v.why === 'taint')).toBe(true);
+    const r = new DependencyLedger();
+    expect(send(r, [`http://attacker.test/${rot13(KEY)}.png`])[0]).toMatchObject({ refused: true, why: 'taint' });
+  });
+
+  it('refuses a site over its budget, and a repeat still costs', () => {
+    const ledger = new DependencyLedger({ site: 100, task: 1000 });
+    expect(ledger.charge(at('http://attacker.test/aaaaaaaaaa'), []).refused).toBe(false);
+    for (let i = 0; i < 89; i++) ledger.charge(at('http://attacker.test/aaaaaaaaaa'), []);
+    expect(ledger.charge(at('http://attacker.test/aaaaaaaaaa'), [])).toMatchObject({ refused: true, why: 'site-budget' });
+  });
+
+  it('counts subdomain labels and ports as URL bytes, and lets a token go back to its own site', () => {
+    expect(urlCost(new URL('http://abcdef.attacker.test:40482/x'), 'attacker.test')).toBe(6 + 5 + 2);
+    const ledger = new DependencyLedger();
+    expect(ledger.charge({ url: new URL(`http://news.test/${KEY}`), site: 'news.test' }, taint).refused).toBe(false);
+  });
+
+  it('refuses once PIECE characters of a token arrived, not only the whole token', () => {
+    const ledger = new DependencyLedger();
+    const verdicts = send(ledger, [...KEY.slice(0, 20)].map((c, i) => `http://attacker.test/c.png?i=${i}&c=${c}`));
+    expect(verdicts.findIndex((v) => v.refused)).toBe(PIECE + 1);
+  });
+});
