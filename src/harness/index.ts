@@ -31,8 +31,8 @@ export interface LaunchOptions {
   /** The Sanitizer's mode, set in the options before the first task (default: the options' own, `hidden`). */
   sanitizer?: SanitizerMode;
   /**
-   * Seconds an action the task does not cover waits for the user before it is blocked (default: the
-   * extension's option, 120 s; at least 5). Applies to every task this browser starts; `setTask` can
+   * Seconds an action the task does not cover waits for the user before it is blocked (default
+   * AGENT_ASK_TIMEOUT_SECONDS, 45 s; at least 5). Applies to every task this browser starts; `setTask` can
    * override it per task.
    */
   askTimeoutSeconds?: number;
@@ -56,6 +56,15 @@ export interface TaskOptions {
 }
 
 export type ApprovalAnswer = ApprovalAnswerKind;
+
+/**
+ * The ask timeout for a browser an agent drives (the harness, `agentsfence browser`): 45 s, under the 60 s
+ * after which the clients give up on a call that has not answered (the MCP SDK's request timeout,
+ * browser-use's CDP timeout, Playwright MCP's navigation timeout: docs/clients.md), so the agent hears
+ * "blocked: nobody answered" instead of a browser that looks dead. The extension's own default (120 s)
+ * is for a person at the popup.
+ */
+export const AGENT_ASK_TIMEOUT_SECONDS = 45;
 
 export interface AgentBrowser {
   context: BrowserContext;
@@ -237,12 +246,10 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       return serviceWorker;
     },
     async setTask(request, taskOptions = {}) {
-      const askTimeoutSeconds = taskOptions.askTimeoutSeconds ?? options.askTimeoutSeconds;
-      if (askTimeoutSeconds !== undefined || taskOptions.compiler !== undefined) {
-        const current = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' })).options;
-        const wanted: Options = { ...current, ...taskOptions.compiler, ...(askTimeoutSeconds !== undefined ? { askTimeoutSeconds } : {}) };
-        if (JSON.stringify(wanted) !== JSON.stringify(current)) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: wanted }));
-      }
+      const askTimeoutSeconds = taskOptions.askTimeoutSeconds ?? options.askTimeoutSeconds ?? AGENT_ASK_TIMEOUT_SECONDS;
+      const current = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' })).options;
+      const wanted: Options = { ...current, ...taskOptions.compiler, askTimeoutSeconds };
+      if (JSON.stringify(wanted) !== JSON.stringify(current)) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: wanted }));
       return expectOk(await send<TaskStateResponse>({ type: 'task.start', request }));
     },
     async setPolicy(policy) {
