@@ -34,7 +34,7 @@ export async function runCompile(argv: string[]): Promise<number> {
   }
   if (values.compiler !== 'rules' && values.compiler !== 'openai') throw new InputError(`unknown compiler: ${values.compiler} (rules or openai)`);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : wholeNumber('timeout-ms', values['timeout-ms'], 1, 3_600_000);
-  const request = positionals.length === 1 && positionals[0] === '-' ? readText('-', 'the request from') : positionals.join(' ');
+  const request = positionals.length === 1 && positionals[0] === '-' ? readText('-', 'the request from').trim() : positionals.join(' ');
   if (request.trim() === '') throw new InputError(`the request is empty: give the user's words, e.g. agentsfence compile "Reply to bob@x.com on mail.test" (or - to read them from stdin)`);
 
   const baseUrl = values['base-url'];

@@ -1,7 +1,15 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/agentsfence.mjs', import.meta.url));
+
+let built = false;
+/** The compiled CLI from the sources as they are now (bin/ runs dist/cli): built once per test file. */
+export function buildCli(): void {
+  if (built) return;
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../scripts/build-cli.mjs', import.meta.url))], { stdio: 'inherit' });
+  built = true;
+}
 
 export interface CliResult {
   code: number | null;
@@ -14,6 +22,7 @@ export interface CliResult {
  * open and never written, so a command that waits on it is caught by the timeout.
  */
 export function runCli(args: string[], opts: { stdin?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliResult> {
+  buildCli();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...opts.env }, stdio: 'pipe' });
     let stdout = '';
