@@ -40,3 +40,40 @@ export function runCli(args: string[], opts: { stdin?: string; env?: Record<stri
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
   });
 }
+
+/** `agentsfence browser` as a child process, until it prints its CDP endpoint. */
+export interface BrowserCli {
+  child: import('node:child_process').ChildProcessWithoutNullStreams;
+  cdpUrl: string;
+  /** Everything it wrote on stderr so far (the policy, the approvals). */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+export async function startBrowserCli(args: string[], env: Record<string, string>): Promise<BrowserCli> {
+  buildCli();
+  const child = spawn(process.execPath, [BIN, 'browser', ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const cdpUrl = await new Promise<string>((resolveUrl, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const line = /^cdp: (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+      if (line) resolveUrl(line[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`agentsfence browser exited ${code}: ${stderr}`)));
+    setTimeout(() => reject(new Error(`no cdp line within 60 s: ${stderr}`)), 60_000);
+  });
+  return {
+    child,
+    cdpUrl,
+    stderr: () => stderr,
+    async close() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
