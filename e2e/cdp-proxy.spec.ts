@@ -210,6 +210,9 @@ test('Playwright connectOverCDP: benign task works, blocked goto rejects, no ext
     expect(await page.locator('[role=alert]').textContent()).toContain('evil.test/landing');
     expect(await page.locator('button, a, form, input').count()).toBe(0);
     expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: unknown } }).chrome?.runtime)).toBe('undefined');
+    // "Back" from the copy returns past the block, to the page before it.
+    await page.goBack().catch(() => undefined);
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${server.origin('news.test')}/`);
     const pageCdp = await context.newCDPSession(await context.newPage());
     expect(await refused(pageCdp.send('Page.navigate', { url: `chrome-extension://${extensionId}/options.html` }))).toMatch(/refused by AgentsFence/);
     expect(await refused(pageCdp.send('IndexedDB.requestDatabaseNames', { securityOrigin: `chrome-extension://${extensionId}` }))).toMatch(/refused by AgentsFence/);
