@@ -188,6 +188,7 @@ export function approveInTerminal(source: ApprovalSource, options: { input?: Nod
     if (lines.length === 0) return;
     if (tty) {
       // Clear the half-typed line: it was typed against a list that has changed.
+      rl.write(null, { ctrl: true, name: 'e' });
       rl.write(null, { ctrl: true, name: 'u' });
       output.write('\r\x1b[K');
     }
