@@ -207,7 +207,7 @@ test('Playwright connectOverCDP: benign task works, blocked goto rejects, no ext
     // readable copy: a data: page with the reason, no control, and no extension API in reach.
     await expect.poll(() => page.title().catch((e: Error) => e.message), { timeout: 10_000 }).toMatch(/^Blocked by AgentsFence \(/);
     expect(page.url()).toMatch(/^data:text\/html/);
-    expect(await page.locator('[role=alert]').textContent()).toContain('evil.test/landing');
+    expect(await page.locator('[role=alert]').textContent()).toContain(`${server.origin('evil.test')}/landing`);
     expect(await page.locator('button, a, form, input').count()).toBe(0);
     expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: unknown } }).chrome?.runtime)).toBe('undefined');
     // "Back" from the copy returns past the block, to the page before it.
@@ -237,7 +237,7 @@ test('Puppeteer connect({browserURL}): benign task works, blocked goto rejects, 
     expect(blocked).toContain('net::ERR_BLOCKED_BY_CLIENT');
     // The tab then reads what was blocked and why (no "Execution context was destroyed" on the next read).
     await expect.poll(() => page.title().catch((e: Error) => e.message), { timeout: 10_000 }).toMatch(/^Blocked by AgentsFence \(/);
-    expect(await page.$eval('[role=alert]', (el) => el.textContent)).toContain('evil.test/landing');
+    expect(await page.$eval('[role=alert]', (el) => el.textContent)).toContain(`${server.origin('evil.test')}/landing`);
     const found = await browser.waitForTarget((t) => isExtensionUrl(t.url()) || t.type() === 'service_worker', { timeout: 2_000 }).then(() => 'found', () => 'none');
     expect(found).toBe('none');
     expect(evilHits()).toEqual([]);

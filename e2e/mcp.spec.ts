@@ -1,7 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { expect, test } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startBrowserCli, type BrowserCli } from '../tests/cli/run';
 import { extensionDir } from './fixtures/extension';
@@ -48,7 +50,8 @@ test.beforeAll(async () => {
   fence = await startBrowserCli(['--task', TASK, '--ask-timeout', '30'], { AF_EXTENSION: extensionDir('full') });
   const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
   mcp = new Client({ name: 'agentsfence-e2e', version: '1.0.0' });
-  await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, '--cdp-endpoint', fence.cdpUrl, '--timeout-settle', '0'], stderr: 'ignore' }));
+  const outputDir = mkdtempSync(join(tmpdir(), 'af-mcp-'));
+  await mcp.connect(new StdioClientTransport({ command: process.execPath, args: [cli, '--cdp-endpoint', fence.cdpUrl, '--timeout-settle', '0', '--output-dir', outputDir], stderr: 'ignore' }));
 });
 
 test.afterAll(async () => {
@@ -72,7 +75,7 @@ test('blocked navigation: the next browser_snapshot reads what was blocked and w
   const snap = await tool('browser_snapshot', {});
   expect(snap.isError, snap.text).toBe(false);
   expect(snap.text).toContain('Blocked by AgentsFence');
-  expect(snap.text).toContain('evil.test/landing?d=secret');
+  expect(snap.text).toContain(`${server.origin('evil.test')}/landing?d=secret`);
   expect(snap.text).toMatch(/Why: [^\n]*evil\.test/);
   expect(snap.ms).toBeLessThan(1_000);
   // Words only: the readable page has no control (the "Ask the user" button stays on the extension's page).

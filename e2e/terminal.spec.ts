@@ -109,7 +109,8 @@ test('type-ahead is discarded: a "y" typed before the prompt (whole or half a li
   const sent = heldPost('evil.test');
   const number = await promptFor('evil.test');
   const shown = screen();
-  expect(shown).toMatch(/held: {5}[^\n]*evil\.test/);
+  expect(shown).toMatch(/target: +site evil\.test/);
+  expect(shown).toMatch(/held: +\S[^\n]*\(ceiling\)/);
   expect(shown).toMatch(/blocked at \d\d:\d\d:\d\d \(in \d+ s\) if nobody answers/);
   typeLine(''); // Enter: the half-typed "y" was cleared when the prompt appeared
   await new Promise((r) => setTimeout(r, 1_500));

@@ -35,7 +35,6 @@ function ensureBuilt(): void {
   execFileSync(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['wxt', 'build'], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, AF_HARNESS: '1' } });
 }
 
-
 /** `agentsfence browser`: Chromium with AgentsFence and the task started; prints the filtering CDP endpoint. */
 export async function runBrowser(argv: string[]): Promise<number> {
   const { values } = parseCommand(argv, OPTIONS);
@@ -78,7 +77,7 @@ export async function runBrowser(argv: string[]): Promise<number> {
   process.stdout.write(`cdp: ${proxy.url}\n`);
 
   let stopping = false;
-  let stopApprovals = () => undefined as void;
+  let stopApprovals: () => void = () => undefined;
   await new Promise<void>((resolveStop) => {
     if (!headed) stopApprovals = approveInTerminal(fence, { onInterrupt: resolveStop });
     process.once('SIGINT', resolveStop);
