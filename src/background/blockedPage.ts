@@ -7,6 +7,8 @@ export interface BlockedNavigationWords {
   url: string;
   check: string;
   reason: string;
+  /** One sentence: what was blocked and why (the alert both pages carry). */
+  summary: string;
   /** What an agent (or a person) can do now. */
   next: string;
 }
@@ -21,6 +23,7 @@ export function blockedNavigationWords(blocked: { check: string; reason: string;
     url,
     check: blocked.check,
     reason: blocked.reason,
+    summary: `Blocked: ${url}. Why: ${blocked.reason} (check: ${blocked.check}).`,
     next: 'The task the user started does not allow this page. Retrying will not open it: continue with the pages the task allows, or tell the user what you needed.',
   };
 }
@@ -45,6 +48,7 @@ export function showBlockedPage(doc: Document, href: string): void {
   text('url', words?.url ?? '(unknown)');
   text('check', words?.check ?? '(unknown)');
   text('reason', words?.reason ?? '');
+  text('summary', words?.summary ?? '');
   if (words !== null) doc.title = words.title;
   const button = doc.getElementById('ask') as HTMLButtonElement | null;
   const view = doc.defaultView;

@@ -30,7 +30,7 @@ export function readableBlockedPage(href: string, extensionOrigin: string): stri
     '<style>body{font:15px/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}h1{font-size:1.4rem;color:#b3261e}code{word-break:break-all}</style>',
     '</head><body><main>',
     '<h1>AgentsFence blocked this navigation</h1>',
-    `<p role="alert">Blocked: <code>${escapeHtml(w.url)}</code>. Why: ${escapeHtml(w.reason)} (check: ${escapeHtml(w.check)}).</p>`,
+    `<p role="alert">${escapeHtml(w.summary)}</p>`,
     `<p>${escapeHtml(w.next)}</p>`,
     '</main></body></html>',
   ].join('');
