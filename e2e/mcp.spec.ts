@@ -73,11 +73,16 @@ test('blocked navigation: the next browser_snapshot reads what was blocked and w
   expect(nav.text).toContain('net::ERR_BLOCKED_BY_CLIENT');
   expect(nav.text).not.toContain('outside the task');
   const snap = await tool('browser_snapshot', {});
+  // The floor for a snapshot in this run (a shared machine): the same tool again, on the page now loaded.
+  const floor = (await tool('browser_snapshot', {})).ms;
+  test.info().annotations.push({ type: 'timing', description: `blocked-page snapshot ${snap.ms} ms; again ${floor} ms` });
   expect(snap.isError, snap.text).toBe(false);
   expect(snap.text).toContain('Blocked by AgentsFence');
   expect(snap.text).toContain(`${server.origin('evil.test')}/landing?d=secret`);
   expect(snap.text).toMatch(/Why: [^\n]*evil\.test/);
-  expect(snap.ms).toBeLessThan(1_000);
+  // Within a second of what any snapshot costs here (before the readable copy: a 30 s timeout).
+  expect(snap.ms).toBeLessThan(floor + 1_000);
+  console.log(`e2e/mcp: blocked-page snapshot ${snap.ms} ms, a second snapshot of it ${floor} ms`);
   // Words only: the readable page has no control (the "Ask the user" button stays on the extension's page).
   expect(snap.text).not.toMatch(/button|link/);
   expect(server.hits('/landing', 'evil.test')).toEqual([]);
