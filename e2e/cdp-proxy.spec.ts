@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
-import { launchAgentBrowser } from '../src/harness';
+import { launchAgentBrowser, type FenceEvent } from '../src/harness';
+import { buildCli } from '../tests/cli/run';
 import { extensionDir } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
 
@@ -36,6 +37,7 @@ let allTargets: Target[];
 const targetsFile = join(tmpdir(), `af-cdp-targets-${process.pid}-${Date.now()}.json`);
 
 test.beforeAll(async () => {
+  buildCli();
   server = await startTestServer();
   server.setPage('/', '<!doctype html><title>news</title><h1>Front page</h1>');
   cli = spawn(process.execPath, [join(ROOT, 'bin/agentsfence.mjs'), 'browser', '--task', 'Read the front page of news.test', '--ask-timeout', '20'], {
@@ -201,12 +203,16 @@ test('Playwright connectOverCDP: benign task works, blocked goto rejects, no ext
     expect(await refused(cdp.send('Storage.clearDataForOrigin', { origin: `chrome-extension://${extensionId}`, storageTypes: 'all' }))).toMatch(/refused by AgentsFence/);
     expect(await refused(browser.newContext())).toMatch(/refused by AgentsFence/);
 
-    // The agent's tab now shows the blocked page (an extension page): no session on it, no evaluation there.
-    await expect
-      .poll(async () => refused(context.newCDPSession(page).then((s) => s.send('Runtime.evaluate', { expression: 'document.title' }))), { timeout: 10_000 })
-      .toMatch(/refused by AgentsFence/);
-    const title = await Promise.race([page.evaluate(() => document.title).catch((e: Error) => e.message), new Promise((r) => setTimeout(() => r('timed out'), 3_000))]);
-    expect(title).not.toContain('Blocked by AgentsFence');
+    // The agent's tab goes on from the blocked page (an extension page, never the agent's to read) to its
+    // readable copy: a data: page with the reason, no control, and no extension API in reach.
+    await expect.poll(() => page.title().catch((e: Error) => e.message), { timeout: 10_000 }).toMatch(/^Blocked by AgentsFence \(/);
+    expect(page.url()).toMatch(/^data:text\/html/);
+    expect(await page.locator('[role=alert]').textContent()).toContain(`${server.origin('evil.test')}/landing`);
+    expect(await page.locator('button, a, form, input').count()).toBe(0);
+    expect(await page.evaluate(() => typeof (globalThis as { chrome?: { runtime?: unknown } }).chrome?.runtime)).toBe('undefined');
+    // "Back" from the copy returns past the block, to the page before it.
+    await page.goBack().catch(() => undefined);
+    await expect.poll(() => page.url(), { timeout: 10_000 }).toBe(`${server.origin('news.test')}/`);
     const pageCdp = await context.newCDPSession(await context.newPage());
     expect(await refused(pageCdp.send('Page.navigate', { url: `chrome-extension://${extensionId}/options.html` }))).toMatch(/refused by AgentsFence/);
     expect(await refused(pageCdp.send('IndexedDB.requestDatabaseNames', { securityOrigin: `chrome-extension://${extensionId}` }))).toMatch(/refused by AgentsFence/);
@@ -229,6 +235,9 @@ test('Puppeteer connect({browserURL}): benign task works, blocked goto rejects, 
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Front page');
     const blocked = await page.goto(`${server.origin('evil.test')}/landing`).then(() => 'resolved', (e: Error) => e.message);
     expect(blocked).toContain('net::ERR_BLOCKED_BY_CLIENT');
+    // The tab then reads what was blocked and why (no "Execution context was destroyed" on the next read).
+    await expect.poll(() => page.title().catch((e: Error) => e.message), { timeout: 10_000 }).toMatch(/^Blocked by AgentsFence \(/);
+    expect(await page.$eval('[role=alert]', (el) => el.textContent)).toContain(`${server.origin('evil.test')}/landing`);
     const found = await browser.waitForTarget((t) => isExtensionUrl(t.url()) || t.type() === 'service_worker', { timeout: 2_000 }).then(() => 'found', () => 'none');
     expect(found).toBe('none');
     expect(evilHits()).toEqual([]);
@@ -237,19 +246,43 @@ test('Puppeteer connect({browserURL}): benign task works, blocked goto rejects, 
   }
 });
 
-test('headless approvals come from the terminal: a held POST is printed and "y" lets it through', async () => {
+test('headless approvals come from the terminal: a held POST is printed with its number, and "<number> y" lets it through', async () => {
   const browser = await puppeteer.connect({ browserURL: cdpUrl, defaultViewport: null });
   try {
     const page = await browser.newPage();
     await page.goto(`${server.origin('news.test')}/`);
     const before = stderr.length;
     const sent = page.evaluate((url) => fetch(url, { method: 'POST', body: 'x=1' }).then((r) => r.status, (e: Error) => e.message), `${server.origin('evil.test')}/post`);
-    await expect.poll(() => stderr.slice(before), { timeout: 15_000 }).toContain('AgentsFence asks:');
+    const number = () => /AgentsFence #(\d+): /.exec(stderr.slice(before))?.[1];
+    await expect.poll(number, { timeout: 15_000 }).toBeDefined();
     expect(stderr.slice(before)).toContain('evil.test');
-    cli.stdin.write('y\n');
+    cli.stdin.write(`${number()} y\n`);
     expect(await sent).toBe(200);
     expect(evilHits().map((r) => `${r.method} ${r.path}`)).toEqual(['POST /post']);
   } finally {
     await browser.disconnect();
+  }
+});
+
+test('the harness hears asks and decisions as they happen (watch): a held POST is an ask, the deny settles it and its BLOCK follows', async () => {
+  const fence = await launchAgentBrowser({ extensionPath: extensionDir('full') });
+  const events: FenceEvent[] = [];
+  const stop = fence.watch((e) => events.push(e));
+  try {
+    await fence.setTask('Read the front page of news.test');
+    const page = await fence.context.newPage();
+    await page.goto(`${server.origin('news.test')}/`);
+    const sent = page.evaluate((url) => fetch(url, { method: 'POST', body: 'x=1' }).then((r) => String(r.status), (e: Error) => e.message), `${server.origin('evil.test')}/watched`);
+    await expect.poll(() => events.find((e) => e.type === 'ask'), { timeout: 10_000 }).toBeDefined();
+    const ask = events.find((e): e is Extract<FenceEvent, { type: 'ask' }> => e.type === 'ask')!;
+    expect(ask.approval.destination).toContain('evil.test');
+    await fence.answer(ask.approval.id, 'deny');
+    expect(await sent).toMatch(/blocked by AgentsFence/);
+    await expect.poll(() => events.some((e) => e.type === 'settled' && e.id === ask.approval.id)).toBe(true);
+    await expect.poll(() => events.some((e) => e.type === 'decision' && e.entry.record.decision === 'BLOCK' && (e.entry.destination ?? '').includes('evil.test'))).toBe(true);
+    expect(server.hits('/watched', 'evil.test')).toEqual([]);
+  } finally {
+    stop();
+    await fence.close();
   }
 });

@@ -25,12 +25,14 @@ export default defineUnlistedScript({
     // The MAIN world's calls are relayed as read: the background's schema parses them (any tool but the browser's is BLOCK).
     const propose: SendProposal = (message) => request<'proposal'>(message as Request<'proposal'>);
     installBridge(window, propose);
-    installFormGuard(window, propose);
-    // A held action says it is waiting for the user (the agent reads the page console).
+    const forms = installFormGuard(window, propose);
+    // A held action says it is waiting for the user, on the console and in the page (agents read either).
     if (window === window.top) {
       chromeApi.runtime.onMessage.addListener((message: unknown) => {
         const line = waitingNotice(message);
-        if (line !== null) console.info(line);
+        if (line === null) return;
+        console.info(line);
+        forms.waiting(line);
       });
     }
     installTaintCollector(window, (report) => request<'taint.report'>(report));

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import { isBlockedPage } from '../background/guards';
+import { showReadableBlockedPage } from './blocked';
 import { isForbiddenUrl, isHiddenTarget, refusal, refusalError, rewrite, type TargetInfoLike } from './rules';
 import type { CdpMessage, CdpRouter, Channel } from './upstream';
 
@@ -219,9 +221,36 @@ function describe(t: TargetInfo, wsUrl: (path: string) => string): Record<string
 /** Target types /json/list shows (as Chromium's own list: no tabs, no browser, no dedicated workers). */
 const LISTED_TYPES = new Set(['page', 'iframe', 'service_worker', 'shared_worker', 'webview']);
 
-export async function startCdpProxy(options: { upstream: CdpRouter; port?: number; host?: string }): Promise<CdpProxy> {
+/**
+ * Tabs that land on the extension's blocked page go on to its readable copy (./blocked.ts), one move per
+ * tab at a time, and only while the tab still shows that page (the agent may have navigated on).
+ */
+function showBlockedPagesReadably(router: CdpRouter, watcher: TargetWatcher, extensionId: string): void {
+  const origin = `chrome-extension://${extensionId}`;
+  const moving = new Set<string>();
+  router.onEvent((m) => {
+    const info = m.params?.targetInfo as TargetInfo | undefined;
+    if (m.sessionId !== undefined || info === undefined || info.type !== 'page' || moving.has(info.targetId)) return;
+    if (m.method !== 'Target.targetCreated' && m.method !== 'Target.targetInfoChanged') return;
+    if (!isBlockedPage(info.url, origin)) return;
+    moving.add(info.targetId);
+    const stillThere = () => watcher.targets.get(info.targetId)?.url === info.url;
+    void showReadableBlockedPage(router, info.targetId, info.url, origin, stillThere)
+      .catch(() => undefined)
+      .finally(() => moving.delete(info.targetId));
+  });
+}
+
+export async function startCdpProxy(options: {
+  upstream: CdpRouter;
+  port?: number;
+  host?: string;
+  /** The AgentsFence extension in this browser: its blocked page is shown to agents as a readable copy. */
+  extensionId?: string;
+}): Promise<CdpProxy> {
   const router = options.upstream;
   const watcher = await TargetWatcher.open(router);
+  if (options.extensionId !== undefined) showBlockedPagesReadably(router, watcher, options.extensionId);
   const product = await router.call('Browser.getVersion');
   const host = options.host ?? '127.0.0.1';
   const browserPath = `/devtools/browser/${randomUUID()}`;

@@ -178,3 +178,29 @@ export function navigationSubmission(facts: NavigationFacts): Submission | null 
   const submitter = source?.submitter ?? null;
   return { form, submitter, args: argsOf(facts.url, method, entries, form, submitter), fingerprint: fingerprintOf(facts.url, method, entries) };
 }
+
+/**
+ * The page's own line about a held form submission: a live region in the light DOM, which accessibility
+ * snapshots (Playwright MCP's browser_snapshot, browser-use's DOM read) and a person's screen reader read,
+ * where a closed shadow root would hide it. `role=status` while it waits, `role=alert` once it is blocked.
+ * One element per document, at the end of the body (never inside the page's own containers, which a
+ * framework may re-render), its text replaced at each change.
+ */
+export class SubmissionStatus {
+  private element: HTMLElement | null = null;
+
+  constructor(private readonly doc: Document) {}
+
+  show(text: string, urgent: boolean): void {
+    const parent = this.doc.body ?? this.doc.documentElement;
+    if (parent === null) return;
+    if (this.element === null || !this.element.isConnected) {
+      this.element = this.doc.createElement('div');
+      this.element.setAttribute('data-agentsfence', 'status');
+      this.element.setAttribute('aria-live', 'polite');
+      parent.append(this.element);
+    }
+    this.element.setAttribute('role', urgent ? 'alert' : 'status');
+    this.element.textContent = text;
+  }
+}

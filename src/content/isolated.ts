@@ -1,7 +1,7 @@
 import type { BROWSER_TOOLS, ToolCall } from '../core/call';
 import type { ProposalMessage, Reply, Rewrite, Send } from '../messages/protocol';
 import { FORM_SUBMIT_EVENT, HANDSHAKE_KEY, WAITING_NOTICE, type BridgeAnswer, type BridgeProposal } from './bridge';
-import { formSubmission, navigationSubmission, submissionMethod, submitterOf, type FormSubmitArgs, type Submission, type Submitter } from './form';
+import { formSubmission, navigationSubmission, submissionMethod, submitterOf, SubmissionStatus, type FormSubmitArgs, type Submission, type Submitter } from './form';
 
 /** Sends one proposal to the background and resolves with its answer (the extension runtime's sendMessage). */
 /** The MAIN world's calls go out as they came (any tool name): the background parses them strictly. */
@@ -156,8 +156,16 @@ class Permits {
  * whose submit handler sends the data itself (fetch) is proposed twice, once as the form and once as
  * the request; a light-DOM form that targets a same-origin frame is decided in both frames.
  */
-export function installFormGuard(win: Window, send: SendProposal): void {
+export function installFormGuard(win: Window, send: SendProposal): { waiting(line: string): void } {
   const held = new WeakSet<HTMLFormElement>();
+  // What the page says about a held submission, for agents that read the page rather than its console.
+  const status = new SubmissionStatus(win.document);
+  let asked = false;
+  const refused = (line: string) => {
+    console.warn(line);
+    status.show(`${line}. The form was not sent.`, true);
+    asked = false;
+  };
   const permits = new Permits();
   const redecisions = new WeakMap<HTMLFormElement, number>();
   let releasing: HTMLFormElement | null = null;
@@ -187,19 +195,21 @@ export function installFormGuard(win: Window, send: SendProposal): void {
     void decide(send, { tool: FORM_SUBMIT_TOOL, args }, 'isolated').then((verdict) => {
       held.delete(form);
       if (!verdict.allow) {
-        console.warn(`AgentsFence: form submission to ${args.url}: blocked by AgentsFence (${verdict.reason})`);
+        refused(`AgentsFence: form submission to ${args.url}: blocked by AgentsFence (${verdict.reason})`);
         return;
       }
+      if (asked) status.show(`AgentsFence: the user allowed the form submission to ${args.url}; it is being sent.`, false);
+      asked = false;
       const expected = verdict.rewrite === undefined ? args : applyFieldRewrite(form, args, verdict.rewrite);
       if (expected === null) {
-        console.warn('AgentsFence blocked a form submission: it could not be sent without the flagged data');
+        refused('AgentsFence blocked a form submission: it could not be sent without the flagged data');
         return;
       }
       // A rewritten form must read exactly as rewritten; otherwise a navigation's own entries are checked
       // again when the released submission navigates (`recheck` is for the submit paths).
       const now = recheck || verdict.rewrite !== undefined ? formSubmission(form, submitter) : null;
       if (now !== null && !sameSubmission(expected, now.args)) {
-        console.warn('AgentsFence blocked a form submission: the form changed while it waited for a decision');
+        refused('AgentsFence blocked a form submission: the form changed while it waited for a decision');
         return;
       }
       permits.grant(form, verdict.rewrite === undefined ? submission.fingerprint : (now ?? submission).fingerprint);
@@ -233,8 +243,15 @@ export function installFormGuard(win: Window, send: SendProposal): void {
     true,
   );
 
+  const guard = {
+    /** The background's waiting notice (top frame only): shown in the page while an action of this tab waits. */
+    waiting(line: string): void {
+      asked = true;
+      status.show(line, false);
+    },
+  };
   const navigation = (win as Window & { navigation?: EventTarget }).navigation;
-  if (navigation === undefined) return; // no Navigation API (Firefox < 147): the submit paths above remain
+  if (navigation === undefined) return guard; // no Navigation API (Firefox < 147): the submit paths above remain
   navigation.addEventListener('navigate', (event) => {
     const navigate = event as NavigateEvent;
     const submission = navigationSubmission({ url: navigate.destination.url, formData: navigate.formData, sourceElement: navigate.sourceElement });
@@ -255,11 +272,12 @@ export function installFormGuard(win: Window, send: SendProposal): void {
     redecisions.set(form, count);
     if (count > MAX_NAVIGATION_DECISIONS) {
       redecisions.delete(form);
-      console.warn('AgentsFence blocked a form submission: the form changed after the check');
+      refused('AgentsFence blocked a form submission: the form changed after the check');
       return;
     }
     hold({ ...submission, form }, submission.submitter !== null, false);
   });
+  return guard;
 }
 
 function isBridgeProposal(data: unknown): data is BridgeProposal {

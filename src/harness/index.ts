@@ -31,8 +31,8 @@ export interface LaunchOptions {
   /** The Sanitizer's mode, set in the options before the first task (default: the options' own, `hidden`). */
   sanitizer?: SanitizerMode;
   /**
-   * Seconds an action the task does not cover waits for the user before it is blocked (default: the
-   * extension's option, 120 s; at least 5). Applies to every task this browser starts; `setTask` can
+   * Seconds an action the task does not cover waits for the user before it is blocked (default
+   * AGENT_ASK_TIMEOUT_SECONDS, 45 s; at least 5). Applies to every task this browser starts; `setTask` can
    * override it per task.
    */
   askTimeoutSeconds?: number;
@@ -57,6 +57,15 @@ export interface TaskOptions {
 
 export type ApprovalAnswer = ApprovalAnswerKind;
 
+/**
+ * The ask timeout for a browser an agent drives (the harness, `agentsfence browser`): 45 s, under the 60 s
+ * after which the clients give up on a call that has not answered (the MCP SDK's request timeout,
+ * browser-use's CDP timeout, Playwright MCP's navigation timeout: docs/clients.md), so the agent hears
+ * "blocked: nobody answered" instead of a browser that looks dead. The extension's own default (120 s)
+ * is for a person at the popup.
+ */
+export const AGENT_ASK_TIMEOUT_SECONDS = 45;
+
 export interface AgentBrowser {
   context: BrowserContext;
   /** null when the extension is not loaded. */
@@ -78,6 +87,12 @@ export interface AgentBrowser {
   answer(id: string, answer: ApprovalAnswer): Promise<void>;
   /** The audit log, newest first. */
   audit(filter?: { decision?: 'ALLOW' | 'BLOCK' | 'ASK_USER'; check?: string; limit?: number }): Promise<AuditEntry[]>;
+  /**
+   * Asks and decisions as they happen: a new pending approval (`ask`), one that left the list (`settled`:
+   * answered or timed out; its decision follows as a `decision`), and every new audit entry (`decision`).
+   * Read from the control window every `intervalMs` (default 200); returns a function that stops it.
+   */
+  watch(listener: (event: FenceEvent) => void, intervalMs?: number): () => void;
   /** Stop the service worker (CDP ServiceWorker.stopAllWorkers), wake it, and wait until it runs again. */
   restartWorker(): Promise<Worker>;
   /** The worker's durable state: task (policy, counters, grants), pending approvals, control windows. */
@@ -86,6 +101,8 @@ export interface AgentBrowser {
   floorRules(): Promise<unknown[]>;
   close(): Promise<void>;
 }
+
+export type FenceEvent = { type: 'ask'; approval: PendingApproval } | { type: 'settled'; id: string } | { type: 'decision'; entry: AuditEntry };
 
 export interface FenceSnapshot {
   task: { taskId: string; state: EvalState; policy: TaskPolicy; taskTabIds: number[]; floorWriteDomains: string[]; taint?: { value: string; kind: string; site: string }[] } | null;
@@ -237,12 +254,10 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
       return serviceWorker;
     },
     async setTask(request, taskOptions = {}) {
-      const askTimeoutSeconds = taskOptions.askTimeoutSeconds ?? options.askTimeoutSeconds;
-      if (askTimeoutSeconds !== undefined || taskOptions.compiler !== undefined) {
-        const current = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' })).options;
-        const wanted: Options = { ...current, ...taskOptions.compiler, ...(askTimeoutSeconds !== undefined ? { askTimeoutSeconds } : {}) };
-        if (JSON.stringify(wanted) !== JSON.stringify(current)) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: wanted }));
-      }
+      const askTimeoutSeconds = taskOptions.askTimeoutSeconds ?? options.askTimeoutSeconds ?? AGENT_ASK_TIMEOUT_SECONDS;
+      const current = expectOk(await send<{ ok: true; options: Options }>({ type: 'options.get' })).options;
+      const wanted: Options = { ...current, ...taskOptions.compiler, askTimeoutSeconds };
+      if (JSON.stringify(wanted) !== JSON.stringify(current)) expectOk(await send<{ ok: true; options: Options }>({ type: 'options.set', options: wanted }));
       return expectOk(await send<TaskStateResponse>({ type: 'task.start', request }));
     },
     async setPolicy(policy) {
@@ -272,6 +287,34 @@ export async function launchAgentBrowser(options: LaunchOptions = {}): Promise<A
     },
     async audit(filter = {}) {
       return expectOk(await send<{ ok: true; entries: AuditEntry[] }>({ type: 'audit.list', ...filter })).entries;
+    },
+    watch(listener, intervalMs = 200) {
+      let stopped = false;
+      const pending = new Set<string>();
+      const seen = new Set<string>();
+      void (async () => {
+        // What is in the log already is history, not an event.
+        for (const entry of await browser.audit({ limit: 10_000 }).catch(() => [])) seen.add(entry.id);
+        while (!stopped) {
+          const [asks, entries] = await Promise.all([browser.pendingApprovals().catch(() => null), browser.audit({ limit: 200 }).catch(() => null)]);
+          if (stopped) return;
+          if (asks !== null) {
+            const now = new Set(asks.map((a) => a.id));
+            for (const a of asks) if (!pending.has(a.id)) listener({ type: 'ask', approval: a });
+            for (const id of pending) if (!now.has(id)) listener({ type: 'settled', id });
+            pending.clear();
+            for (const id of now) pending.add(id);
+          }
+          for (const entry of (entries ?? []).filter((e) => !seen.has(e.id)).reverse()) {
+            seen.add(entry.id);
+            listener({ type: 'decision', entry });
+          }
+          await new Promise((r) => setTimeout(r, intervalMs));
+        }
+      })();
+      return () => {
+        stopped = true;
+      };
     },
     async restartWorker() {
       requireExtension();

@@ -46,6 +46,9 @@ function fakeChromium(): Fake {
         for (const t of TARGETS) deliver({ method: 'Target.targetCreated', params: { targetInfo: t }, ...(m.sessionId ? { sessionId: m.sessionId } : {}) });
         reply({});
       } else if (m.method === 'Target.getTargets') reply({ targetInfos: TARGETS });
+      // The proxy's own root session attaching to a page (the readable blocked page): a session of its own.
+      else if (m.method === 'Target.attachToTarget' && m.sessionId === undefined) reply({ sessionId: `R-${String(m.params?.targetId)}` });
+      else if (m.method === 'Page.getNavigationHistory') reply({ currentIndex: 1, entries: [{ id: 1, url: 'http://news.test/' }, { id: 2, url: 'chrome-error://chromewebdata/' }] });
       else if (m.method === 'Browser.getVersion') reply({ product: 'Fake/1', protocolVersion: '1.3', revision: '@0', userAgent: 'Fake', jsVersion: '1' });
       else reply({ ok: m.method });
     },
@@ -240,5 +243,29 @@ describe('the DevTools pipe transport', () => {
     expect(got).toEqual(['{"id":1,"result":{}}', '{"method":"A.b","params":{"x":"é"}}', '{"id":2,"result":{}}']);
     transport.send('{"id":3}');
     expect(toBrowser.read().toString()).toBe('{"id":3}\0');
+  });
+
+  it("sends a tab that lands on the extension's blocked page on to its readable copy; a proxy not told the extension's id does not (the control)", async () => {
+    const blocked = `${EXT}/blocked.html?check=domain_allowlist&reason=${encodeURIComponent('evil.test is not among the sites the task names')}&url=http://evil.test/x`;
+    const navigations = () => fake!.received.filter((m) => m.sessionId === 'R-P1' && m.method === 'Page.navigate').map((m) => String(m.params?.url));
+
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
+    fake.emit({ method: 'Target.targetInfoChanged', params: { targetInfo: { ...TARGETS[0], url: blocked } } });
+    await settle();
+    expect(navigations()).toEqual([]);
+    await proxy.close();
+    await fake.close();
+
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router, extensionId: new URL(EXT).host });
+    fake.emit({ method: 'Target.targetInfoChanged', params: { targetInfo: { ...TARGETS[0], url: blocked } } });
+    await settle();
+    expect(navigations()).toHaveLength(1);
+    expect(decodeURIComponent(navigations()[0]!)).toContain('Why: evil.test is not among the sites the task names');
+    // Another extension's page, or one of this extension's other pages: left alone (the rules hide them).
+    fake.emit({ method: 'Target.targetInfoChanged', params: { targetInfo: { ...TARGETS[0], url: `${EXT}/popup.html` } } });
+    await settle();
+    expect(navigations()).toHaveLength(1);
   });
 });

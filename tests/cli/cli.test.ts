@@ -1,11 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { TaskPolicySchema } from '../../src/core/policy';
 import { startMockLlmServer } from '../../src/testkit/mock-llm-server';
-import { runCli } from './run';
+import { buildCli, runCli } from './run';
 
 const NO_KEYS = { AGENTSFENCE_API_KEY: '', OPENROUTER_API_KEY: '', OPENAI_API_KEY: '' };
 
@@ -59,12 +61,14 @@ describe('agentsfence (spawned)', () => {
     expect(policy.evidence).toContainEqual({ ref: 'allow.classes:COMMUNICATION', quote: 'Reply to bob@x.com on mail.test' });
   });
 
-  it('compile --explain keeps stdout pure JSON and writes the explanation to stderr', async () => {
+  it('compile --explain prints the policy in plain words, with the user\'s words behind each line (no JSON)', async () => {
     const r = await runCli(['compile', '--explain', 'Email bob@x.com.', "Don't", 'pay', 'anything']);
     expect(r.code).toBe(0);
-    expect(TaskPolicySchema.parse(JSON.parse(r.stdout)).prohibitions).toHaveLength(1);
-    expect(r.stderr).toContain('# compiler: rules');
-    expect(r.stderr).toContain(`# prohibition: FINANCIAL: "Don't pay anything"`);
+    expect(r.stdout).not.toContain('{');
+    expect(r.stdout).toContain('Policy (compiler: rules)');
+    expect(r.stdout).toContain('Recipient: bob@x.com.');
+    expect(r.stdout).toContain(`Must not pay or buy.  ("Don't pay anything")`);
+    expect(r.stdout.split('\n').length).toBeLessThan(25);
   });
 
   it('compile --compiler openai without a key exits 1 naming the URL; --fallback prints a read-only policy', async () => {
@@ -73,10 +77,12 @@ describe('agentsfence (spawned)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('https://openrouter.ai/api/v1');
     expect(r.stderr).toContain('no API key');
-    const fb = await runCli(['compile', '--compiler', 'openai', '--fallback', '--explain', 'Email bob@x.com'], { env: NO_KEYS });
+    const fb = await runCli(['compile', '--compiler', 'openai', '--fallback', 'Email bob@x.com'], { env: NO_KEYS });
     expect(fb.code).toBe(0);
     expect(TaskPolicySchema.parse(JSON.parse(fb.stdout)).source).toBe('fallback:read-only');
-    expect(fb.stderr).toContain('fell back to read-only');
+    expect(fb.stderr).toContain('printed a read-only policy (--fallback)');
+    const words = await runCli(['compile', '--compiler', 'openai', '--fallback', '--explain', 'Email bob@x.com'], { env: NO_KEYS });
+    expect(words.stdout).toContain('fell back to read-only');
   });
 
   it('compile --compiler openai with an unreachable --base-url exits 1 naming the URL', async () => {
@@ -113,12 +119,16 @@ describe('agentsfence (spawned)', () => {
     writeFileSync(path, compiled.stdout);
     const input = ['{"tool":"send_email","args":{"to":"bob@x.com"}}', '', '{not json', '"a string"', '{"tool":"send_email","args":{"to":"bob@x.com"}}'].join('\n');
     const r = await runCli(['evaluate', '--policy', path], { stdin: input });
-    expect(r.code).toBe(0);
+    // Nothing lost: every line has its record (the malformed ones BLOCK), and the exit code says some were malformed.
+    expect(r.code).toBe(2);
     const records = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { decision: string; check: string });
     expect(records.map((x) => x.check)).toEqual(['allowed', 'schema', 'schema', 'allowed']);
-    expect(r.stderr).toMatch(/line 3: not JSON/);
-    expect(r.stderr).toMatch(/line 4: malformed call/);
+    // A JSON syntax error is said once, as such.
+    expect(r.stderr.match(/line 3:/g)).toHaveLength(1);
+    expect(r.stderr).toMatch(/^agentsfence evaluate: line 3: not JSON \(/m);
+    expect(r.stderr).toMatch(/^agentsfence evaluate: line 4: not a tool call/m);
     expect(r.stderr).not.toMatch(/line [125]:/);
+    expect(r.stderr).not.toContain('agentsfence: agentsfence');
   });
 
   it('evaluate --now abc is rejected with exit 2; evaluate without --policy is a usage error', async () => {
@@ -133,9 +143,68 @@ describe('agentsfence (spawned)', () => {
     expect(missing.code).toBe(2);
   });
 
-  it('explain without --policy names the line of a record it cannot read', async () => {
-    const r = await runCli(['explain'], { stdin: '\n{"x":1}\n' });
+  it('explain without --policy names, on stderr, the line of a record it cannot read, and exits 2', async () => {
+    const r = await runCli(['explain'], { stdin: '\n{"x":1}\n{oops\n' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^agentsfence explain: line 2: not a decision record \(/m);
+    expect(r.stderr).toMatch(/^agentsfence explain: line 3: not JSON \(/m);
+  });
+
+  it('--version prints the package version', async () => {
+    const r = await runCli(['--version']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('line 2: not a decision record');
+    expect(r.stdout.trim()).toBe((JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version);
+  });
+
+  it('--opt=value is accepted like --opt value', async () => {
+    const r = await runCli(['compile', '--compiler=rules', '--timeout-ms=5000', 'Read news.test']);
+    expect(r.code).toBe(0);
+    expect(TaskPolicySchema.parse(JSON.parse(r.stdout)).source).toBe('rules');
+  });
+
+  it('bad input is one line on stderr with one prefix, and exit 2: empty request, no request, unreadable policy, not-JSON policy', async () => {
+    const notJson = policyFile();
+    writeFileSync(notJson, '{"version": 2,');
+    const cases: [string[], RegExp][] = [
+      [['compile', ''], /^agentsfence compile: the request is empty/],
+      [['compile'], /^agentsfence compile: the request is empty/],
+      [['compile', '-'], /^agentsfence compile: the request is empty/],
+      [['evaluate', '--policy', '/nonexistent/P.json'], /^agentsfence evaluate: cannot read the policy \/nonexistent\/P.json: no such file/],
+      [['evaluate', '--policy', notJson], /^agentsfence evaluate: the policy .* is not JSON/],
+      [['evaluate', '--policy'], /^agentsfence evaluate: Option '--policy <value>' argument missing/],
+      [['browser'], /^agentsfence browser: needs --task/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, { stdin: '' });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('compile - reads the request from stdin', async () => {
+    const r = await runCli(['compile', '-'], { stdin: 'Reply to bob@x.com on mail.test\n' });
+    expect(r.code).toBe(0);
+    expect(TaskPolicySchema.parse(JSON.parse(r.stdout)).evidence).toContainEqual({ ref: 'allow.classes:COMMUNICATION', quote: 'Reply to bob@x.com on mail.test' });
+  });
+
+  it('a reader that stops early (| head -2) ends the command quietly: no EPIPE, no stack', async () => {
+    const path = policyFile();
+    writeFileSync(path, (await runCli(['compile', 'Read news.test'])).stdout);
+    buildCli();
+    const child = spawn(process.execPath, [fileURLToPath(new URL('../../bin/agentsfence.mjs', import.meta.url)), 'explain', '--policy', path], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // The reader takes the first chunk and goes away, as head does.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const line = '{"tool":"browser.navigate","args":{"url":"https://news.test/"}}\n';
+    child.stdin.on('error', () => undefined);
+    for (let i = 0; i < 2000; i++) child.stdin.write(line);
+    child.stdin.end();
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 });
