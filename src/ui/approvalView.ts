@@ -1,4 +1,6 @@
 import type { PendingApproval } from '../messages/protocol';
+import type { TaskPolicy } from '../core/policy';
+import { plainReason } from './plainReason';
 import { amountWords } from '../core/amounts';
 import { revealed } from '../background/redact';
 import { approvalIsOnceOnly } from '../core/grants';
@@ -8,17 +10,29 @@ export interface ApprovalView {
   id: string;
   /** One sentence: "The agent wants to send messages to bob@x.com on mail.test." */
   headline: string;
+  /** What the task allows against what this action does, in one sentence (plainReason). */
+  why: string;
+  /** The user's words behind the rule that asked, when the policy has them. */
+  quote?: string;
+  /** The internals (class, capability, tool, check, rule …), shown folded under "Details". */
   facts: { label: string; value: string }[];
   dataView: string;
   secondsLeft: number;
 }
 
-/** What the agent wants to do, in words, for the person who decides. */
-export function describeApproval(p: PendingApproval, now: number): ApprovalView {
+/**
+ * What the agent wants to do, in words, for the person who decides. `policy` is the task's: the user's
+ * words behind the rule that asked come from its evidence.
+ */
+export function describeApproval(p: PendingApproval, now: number, policy: TaskPolicy | null = null): ApprovalView {
   const targets = targetWords(p.targets);
+  const evidence = p.ruleRef === undefined ? undefined : policy?.evidence.find((e) => e.ref === p.ruleRef)?.quote;
+  const plain = plainReason({ ...p, ...(evidence !== undefined ? { evidence } : {}), decision: 'ASK_USER' });
   const view: ApprovalView = {
     id: p.id,
     headline: `The agent wants to ${CLASS_WORDS[p.riskClass]}${targets === '' ? '' : ` ${targets}`}.`,
+    why: plain.sentence,
+    ...(plain.quote !== undefined ? { quote: plain.quote } : {}),
     facts: [
       { label: 'Class', value: p.riskClass },
       { label: 'Capability', value: p.capability },
@@ -42,6 +56,8 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
   return {
     ...view,
     headline: revealed(view.headline),
+    why: revealed(view.why),
+    ...(view.quote !== undefined ? { quote: revealed(view.quote) } : {}),
     facts: view.facts.map((f) => ({ label: f.label, value: revealed(f.value) })),
     dataView: view.dataView.split('\n').map(revealed).join('\n'),
   };
