@@ -69,17 +69,19 @@ export function AuditLog({ entries, filter, onFilter, wide = false, onOpenFull }
           {shown.length} {shown.length === 1 ? 'entry' : 'entries'}
           {filtered ? ` of ${entries.length}` : ''}
         </span>
-        <button type="button" onClick={() => save('json')}>
-          Export JSON
-        </button>
-        <button type="button" onClick={() => save('jsonl')}>
-          Export JSONL
-        </button>
-        {onOpenFull !== undefined && (
-          <button type="button" onClick={onOpenFull}>
-            Open full log
+        <div class="buttons">
+          <button type="button" onClick={() => save('json')}>
+            Export JSON
           </button>
-        )}
+          <button type="button" onClick={() => save('jsonl')}>
+            Export JSONL
+          </button>
+          {onOpenFull !== undefined && (
+            <button type="button" onClick={onOpenFull}>
+              Open full log
+            </button>
+          )}
+        </div>
       </div>
       {shown.length === 0 ? (
         <p class="muted">No entries{filtered ? ' match this filter' : ' yet'}.</p>

@@ -73,12 +73,13 @@ function optional(label: string, value: string | undefined): { label: string; va
  */
 export function answerScopeWords(p: PendingApproval): { once: string; task: string | null; note: string } {
   const targets = targetWords(p.targets);
-  const exact = `${p.capability}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
-  const once = revealed(`Allows exactly this action one time: ${exact}.`);
+  // In words ("send messages to bob@x.test on mail.test"); the capability's name is under Details.
+  const exact = `${CLASS_WORDS[p.riskClass]}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
+  const once = revealed(`Lets the agent do exactly this one time: ${exact}.`);
   if (approvalIsOnceOnly(p)) {
     const why = p.riskClass === 'FINANCIAL' ? 'Money moves one approval at a time' : 'Your organisation asks about every action on this site';
     return { once, task: null, note: `${why}: this allows it once; the next one asks again.` };
   }
-  const task = revealed(`Allows ${exact} again until the task ends; anything else still asks.`);
+  const task = revealed(`Lets the agent ${exact} again until the task ends; anything else still asks.`);
   return { once, task, note: task };
 }

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '../messages/protocol';
 import type { Decision } from '../core/decision';
-import { plainReason, thisDoes } from './plainReason';
+import { plainReason } from './plainReason';
 import { basisWords, CLASS_WORDS, ruleRefWords, targetWords } from './words';
 
 /** The audit view's filter: a decision, and free text every word of which the row's reason, site or action contains. */
@@ -73,22 +73,25 @@ export function auditSite(e: AuditEntry): string {
   }
 }
 
-/** Why, in one plain sentence: the person's answer when they gave one, else the decision's own (plainReason). */
+/**
+ * Why, in one plain sentence: the person's answer when they gave one (the row names the action already),
+ * else the decision's own (plainReason).
+ */
 export function auditReason(e: AuditEntry): string {
-  const doing = thisDoes(e.record);
   switch (e.answer) {
     case 'once':
+      return 'You allowed it once.';
     case 'task':
-      return `You allowed this ${e.answer === 'once' ? 'once' : 'for this task'}: ${doing}.`;
+      return 'You allowed it for this task.';
     case 'deny':
-      return `You denied this: ${doing}.`;
+      return 'You denied it.';
     case 'timeout':
-      return `Nobody answered in time, so it was blocked: ${doing}.`;
+      return 'Nobody answered in time, so it was blocked.';
     case 'send-without':
     case 'minimized':
-      return `Sent without the data the task does not call for: ${doing}.`;
+      return 'Sent without the data the task does not call for.';
     case 'send-as-is':
-      return `You sent it as is, with the data the Minimizer flagged: ${doing}.`;
+      return 'You sent it as is, with the data the Minimizer flagged.';
     case undefined:
       return plainReason(e.record).sentence;
   }

@@ -43,7 +43,7 @@ const GUARD_SENDER_WORDS =
   'A page that is not the toolbar popup or a window AgentsFence opened asked to manage the task or its approvals; it was refused (only you, from the toolbar, may do that)';
 
 /** "this sends a message to bob@x.test on mail.test": the action side of the sentence. */
-export function thisDoes(r: Pick<ReasonInput, 'riskClass' | 'targets'>): string {
+function thisDoes(r: Pick<ReasonInput, 'riskClass' | 'targets'>): string {
   const targets = targetWords(r.targets);
   return `this ${DOES[r.riskClass]}${targets === '' ? '' : ` ${targets}`}`;
 }

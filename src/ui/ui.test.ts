@@ -160,7 +160,7 @@ describe('describeApproval', () => {
   });
   it('states that an approval covers only the exact targets', () => {
     const words = answerScopeWords(pending);
-    expect(words.task).toContain('email.send to eve@evil.test on mail.test');
+    expect(words.task).toBe('Lets the agent send messages to eve@evil.test on mail.test again until the task ends; anything else still asks.');
     expect(answerScopeWords({ ...pending, targets: { recipients: [], domains: [], paths: [], items: [] } }).once).toContain('with no recipients, sites, files or items');
   });
   it('shows the amount proposed and, in why it asked, the amount the user named', () => {
@@ -249,8 +249,8 @@ describe('audit view', () => {
     const granted = { ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once' as const };
     expect(auditOutcome(granted)).toBe('Allowed (you allowed once)');
     expect(auditAction(granted)).toBe('Change data on websites on a.test');
-    expect(auditReason(granted)).toBe('You allowed this once: this changes data on a.test.');
-    expect(auditReason({ ...entry('2', 1, 'BLOCK', 'argument_constraints'), answer: 'deny' })).toBe('You denied this: this changes data on a.test.');
+    expect(auditReason(granted)).toBe('You allowed it once.');
+    expect(auditReason({ ...entry('2', 1, 'BLOCK', 'argument_constraints'), answer: 'deny' })).toBe('You denied it.');
     expect(auditReason({ ...entry('2', 1, 'BLOCK', 'argument_constraints'), answer: 'timeout' })).toMatch(/^Nobody answered in time/);
     expect(auditSite(granted)).toBe('a.test');
     const noSite = { ...granted, destination: 'POST http://b.test:8080/x', record: { ...granted.record, targets: { recipients: [], domains: [], paths: [], items: [] } } };
