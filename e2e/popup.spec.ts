@@ -239,7 +239,7 @@ test('no answer: BLOCK after the ask timeout set on the options page', async () 
 
   await popup.getByRole('tab', { name: 'Audit log' }).click();
   await popup.getByLabel('Decision', { exact: true }).selectOption('BLOCK');
-  await expect(auditRows(popup).first()).toContainText('Blocked (no answer in time)');
+  await expect(auditRows(popup).first().locator('.outcome')).toHaveText('Blocked');
   await expect(auditRows(popup).first()).toContainText('Send messages to carol@corp.test on mail.testNobody answered in time, so it was blocked.');
 });
 
@@ -303,7 +303,7 @@ test('the exported audit log lists exactly the actions taken', async () => {
   const rows = auditRows(popup);
   await expect(rows.first()).toBeVisible();
   // Each row reads in plain words: the outcome, what was attempted, why; no check names in brackets.
-  await expect(rows.first()).toContainText('Blocked (you denied)');
+  await expect(rows.first().locator('.outcome')).toHaveText('Blocked');
   await expect(rows.first()).toContainText('Send messages to dave@corp.test on mail.test');
   await expect(rows.first().locator('.reason')).toHaveText('You denied it.');
   await expect(rows.nth(1)).toContainText('Your task only sends to bob@corp.test; this goes to dave@corp.test.');

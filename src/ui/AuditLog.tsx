@@ -47,7 +47,7 @@ export function AuditLog({ entries, filter, onFilter, wide = false, onOpenFull }
             id="audit-text"
             type="search"
             value={filter.text}
-            placeholder="a site, an address, a word of the reason…"
+            placeholder="a site, an address, a word…"
             aria-describedby="audit-count"
             onInput={(e) => onFilter({ ...filter, text: e.currentTarget.value })}
           />

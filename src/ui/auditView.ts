@@ -45,9 +45,9 @@ const ANSWER_WORDS: Record<NonNullable<AuditEntry['answer']>, string> = {
 
 export const DECISION_WORDS: Record<Decision, string> = { ALLOW: 'Allowed', BLOCK: 'Blocked', ASK_USER: 'Asked you' };
 
-/** The row's outcome: "Blocked (you denied)". */
+/** The row's outcome: "Blocked"; the person's answer, if any, is its reason (auditReason). */
 export function auditOutcome(e: AuditEntry): string {
-  return `${DECISION_WORDS[e.record.decision]}${e.answer === undefined ? '' : ` (${ANSWER_WORDS[e.answer]})`}`;
+  return DECISION_WORDS[e.record.decision];
 }
 
 /** What was attempted, in words: "Send messages to bob@x.test on mail.test"; a refused page message says so. */

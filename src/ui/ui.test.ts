@@ -247,7 +247,7 @@ describe('audit view', () => {
   });
   it('reads a row as outcome, action and plain reason, with the person’s answer', () => {
     const granted = { ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once' as const };
-    expect(auditOutcome(granted)).toBe('Allowed (you allowed once)');
+    expect(auditOutcome(granted)).toBe('Allowed');
     expect(auditAction(granted)).toBe('Change data on websites on a.test');
     expect(auditReason(granted)).toBe('You allowed it once.');
     expect(auditReason({ ...entry('2', 1, 'BLOCK', 'argument_constraints'), answer: 'deny' })).toBe('You denied it.');
