@@ -71,6 +71,12 @@ describe('plainReason: the task against the action, in one sentence', () => {
       'Your task allows this action, not the data it carries: carries a password (field "pw").',
     );
   });
+  it('the organisation’s floor, with the class in words', () => {
+    expect(says({ check: 'org_floor', decision: 'BLOCK', riskClass: 'FINANCIAL', reason: 'your organisation never allows FINANCIAL actions', targets: { ...none, domains: ['bank.test'] } })).toBe(
+      'Your organisation never allows anything that would pay or buy; this pays on bank.test.',
+    );
+    expect(says({ check: 'org_floor', decision: 'BLOCK', reason: 'your organisation blocks shop.test' })).toBe('Your organisation blocks shop.test.');
+  });
   it('amounts: the bound the user named against the amount', () => {
     expect(says({ check: 'argument_constraints', riskClass: 'FINANCIAL', reason: 'amount 4,500.00 EUR is above the 45.00 EUR the user named' })).toBe('Your task allows up to the 45.00 EUR you named; this is 4,500.00 EUR.');
   });

@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../core/decision';
-import type { RiskClass } from '../core/risk';
+import { RiskClassSchema, type RiskClass } from '../core/risk';
 import { parseRuleRef } from '../core/ruleRef';
 import { CLASS_WORDS, listWords, targetWords } from './words';
 
@@ -155,8 +155,11 @@ export function plainReason(record: ReasonInput): PlainReason {
       return done('Your task’s time is up; nothing more is allowed until you start a new one');
     case 'guards':
       return done(`Agent tabs may not open the browser’s or an extension’s own pages; ${r.reason.replace(/^guarded tabs may not open /, 'this opens ')}`);
-    case 'org_floor':
-      return done(r.reason);
+    case 'org_floor': {
+      const never = /^your organisation never allows ([A-Z_]+) actions$/.exec(r.reason)?.[1];
+      const cls = never === undefined ? undefined : RiskClassSchema.safeParse(never);
+      return done(cls?.success === true ? `Your organisation never allows anything that would ${CLASS_WORDS[cls.data]}; ${thisDoes(r)}` : r.reason);
+    }
     case 'sanitizer':
       return done(`Text hidden from you or addressed to the agent was removed from what the agent reads (${r.reason})`);
     case 'schema':
