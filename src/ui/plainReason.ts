@@ -73,7 +73,7 @@ function constraintContrast(r: ReasonInput): string | null {
   const t = r.targets;
   const recipients = listAfter(r.reason, 'recipient not among ');
   if (recipients !== null) return `Your task only ${TASK_DOES[r.riskClass]} to ${listWords(recipients)}; this goes to ${listWords(t.recipients)}`;
-  if (r.reason === 'no readable recipient') return `Your task names whom this may go to; this action's recipient could not be read`;
+  if (r.reason === 'no readable recipient') return `Your task names whom this may go to; this action’s recipient could not be read`;
   const domains = listAfter(r.reason, 'domain not among ');
   if (domains !== null) return `Your task only ${TASK_DOES[r.riskClass]} on ${listWords(domains)}; this is on ${listWords(t.domains)}`;
   const paths = listAfter(r.reason, 'path not among ');
