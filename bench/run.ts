@@ -13,6 +13,7 @@ import { pageFigures } from './page';
 import { pauseFigures } from './pause';
 import { sanitizerFigures } from './sanitizer';
 import type { Figure } from './stats';
+import { Progress } from '../src/testkit/progress';
 
 /**
  * `npm run bench`: every speed and memory figure in one run, written to bench/results/latest.{json,md}.
@@ -72,8 +73,9 @@ async function main(): Promise<void> {
   const atStart = machine();
   const figures: Figure[] = [];
   const sectionSeconds: Record<string, number> = {};
-  for (const section of SECTIONS) {
-    if (only && !only.includes(section.name)) continue;
+  const sections = SECTIONS.filter((section) => !only || only.includes(section.name));
+  const progress = new Progress('bench', sections.length);
+  for (const section of sections) {
     process.stderr.write(`bench: ${section.name}…\n`);
     const t0 = Date.now();
     try {
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
       figures.push({ id: `${section.name}-failed`, figure: `Section ${section.name}`, target: 'runs', measured: `failed: ${message}`, verdict: 'missed', method: 'see stderr of the run' });
     }
     sectionSeconds[section.name] = Math.round((Date.now() - t0) / 100) / 10;
+    progress.step(section.name);
   }
   const meta = {
     ...atStart,

@@ -14,6 +14,7 @@ import { DemoWorld } from './sites/world';
 import { runCascade, writeRegressions, type CascadeOutput } from './cascade/runner';
 import { formatCascadeTable, renderCascadeHtml, summarizeCascade } from './cascade/report';
 import { GOALS } from './cascade/goals';
+import { Progress } from '../src/testkit/progress';
 
 /**
  * `npm run demo`: builds the extension if needed, serves the demo sites on loopback, runs every task
@@ -118,7 +119,7 @@ async function openSession(config: GuardConfig, world: DemoWorld, opts: SessionO
   return openGuardedSession(config, world, opts);
 }
 
-async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: string, shots: Screenshot[]): Promise<RunRecord[]> {
+async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: string, shots: Screenshot[], progress: Progress): Promise<RunRecord[]> {
   const world = await DemoWorld.start();
   const items = itemsFor(config, opts);
   const runs: RunRecord[] = [];
@@ -143,6 +144,7 @@ async function runConfig(config: GuardConfig, opts: SuiteOptions, llmBaseUrl: st
         },
       });
       runs.push(record);
+      progress.step(`${config.id} · ${item.mode} ${item.scenario?.id ?? item.task.id}`);
     }
   } finally {
     await session.close().catch(() => undefined);
@@ -158,11 +160,12 @@ export async function runSuite(opts: SuiteOptions): Promise<SuiteOutput> {
   const shots: Screenshot[] = [];
   const results = new Map<string, RunRecord[]>();
   const queue = [...opts.configs];
+  const progress = new Progress('demo', opts.configs.reduce((n, c) => n + itemsFor(c, opts).length, 0));
   try {
     const worker = async () => {
       for (let config = queue.shift(); config; config = queue.shift()) {
         opts.log(`  running ${config.label}…`);
-        results.set(config.id, await runConfig(config, opts, mock.baseUrl, shots));
+        results.set(config.id, await runConfig(config, opts, mock.baseUrl, shots, progress));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, opts.parallel) }, worker));

@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * extension's own window (so the background accepts its answers), an agent tab on mail.test that
  * sends e-mail through the site's JSON API. The test server's request log is the truth about what
  * was sent; the popup is driven only by role and accessible name, as a keyboard or screen-reader
- * user would find its controls. `AF_SCREENSHOTS=1` refreshes docs/screenshots/popup-*.png.
+ * user would find its controls. `AF_SCREENSHOTS=1` refreshes docs/screenshots/ (popup-*.png, audit-*.png).
  */
 
 /** README screenshots are refreshed only on request (AF_SCREENSHOTS=1), so a test run leaves the tree clean. */
@@ -120,6 +120,9 @@ async function expectNamedControls(page: Page): Promise<void> {
   for (let i = 0; i < count; i++) await expect(controls.nth(i)).not.toHaveAccessibleName('');
 }
 
+/** The audit table's entry rows (newest first), in the popup's tab or on the full page. */
+const auditRows = (page: Page) => page.getByRole('table', { name: 'Audit log, newest first' }).locator('tbody tr');
+
 const sentTo = (s: Session, to: string) => s.server.hits('/api/send').filter((r) => JSON.parse(r.body).to === to).length;
 const approvalFor = (popup: Page, to: string) => popup.getByRole('article', { name: `The agent wants to send messages to ${to} on mail.test.` });
 
@@ -156,13 +159,24 @@ test('start task → the policy in words → Allow once lets one send through; t
   const region = (await popup.locator('.approvals').boundingBox())!;
   const cardBox = (await card.boundingBox())!;
   expect(cardBox.y + cardBox.height).toBeLessThanOrEqual(region.y + region.height);
+  // One sentence sets the task against the action, with the user's words behind the rule that asked.
+  await expect(card.getByText('Your task only sends to bob@corp.test; this goes to carol@corp.test.', { exact: true })).toBeVisible();
+  await expect(card.getByText('You said: “and email bob@corp.test a summary of the offsite message”')).toBeVisible();
+  await expect(card.getByLabel('Data the action carries (redacted)')).toBeInViewport({ ratio: 1 });
+  // The internals are folded under Details: not shown until asked for.
+  const details = card.getByText('Details', { exact: true });
+  await expect(card.getByText('Destination')).toBeHidden();
+  await expect(card.getByText('argument_constraints: recipient not among bob@corp.test', { exact: true })).toBeHidden();
+  await screenshot(popup, 'popup-pending-approval.png');
+  // Opened: the check and its reason, the rule that decided, and what the classifier read the action as.
+  await details.click();
   await expect(card.getByText('Destination')).toBeVisible();
-  // Diagnostics: the check and its reason, the rule that decided, and what the classifier read the action as.
   await expect(card.getByText('argument_constraints: recipient not among bob@corp.test', { exact: true })).toBeVisible();
   await expect(card.getByText('constraints:c-communication', { exact: true })).toBeVisible();
   await expect(card.getByText('URL path names send (the web heuristics)', { exact: true })).toBeVisible();
-  await expect(card.getByLabel('Data the action carries (redacted)')).toBeInViewport({ ratio: 1 });
-  await screenshot(popup, 'popup-pending-approval.png');
+  await screenshot(popup, 'popup-pending-approval-details.png');
+  await details.click();
+  await expect(card.getByText('Destination')).toBeHidden();
 
   await card.getByRole('button', { name: 'Allow once' }).click();
   expect(await within(first, 5_000)).toBe('sent:200');
@@ -225,7 +239,8 @@ test('no answer: BLOCK after the ask timeout set on the options page', async () 
 
   await popup.getByRole('tab', { name: 'Audit log' }).click();
   await popup.getByLabel('Decision', { exact: true }).selectOption('BLOCK');
-  await expect(popup.getByRole('list', { name: 'Audit entries, newest first' }).locator('summary').getByText(/no answer in time/)).toBeVisible();
+  await expect(auditRows(popup).first().locator('.outcome')).toHaveText('Blocked');
+  await expect(auditRows(popup).first()).toContainText('Send messages to carol@corp.test on mail.testNobody answered in time, so it was blocked.');
 });
 
 test('an agent tab cannot reach the extension’s pages, and a copy of the popup in a tab cannot approve', async () => {
@@ -285,17 +300,34 @@ test('the exported audit log lists exactly the actions taken', async () => {
   expect(await within(denied, 5_000)).toMatch(/^failed:/);
 
   await popup.getByRole('tab', { name: 'Audit log' }).click();
-  const rows = popup.getByRole('list', { name: 'Audit entries, newest first' }).getByRole('listitem');
+  const rows = auditRows(popup);
   await expect(rows.first()).toBeVisible();
-  // Each row names the check, the rule and the classifier's basis (short) without being opened.
-  await expect(rows.first().locator('summary')).toContainText('[argument_constraints · constraints:c-communication] URL path names send');
-  await rows.first().locator('summary').click();
+  // Each row reads in plain words: the outcome, what was attempted, why; no check names in brackets.
+  await expect(rows.first().locator('.outcome')).toHaveText('Blocked');
+  await expect(rows.first()).toContainText('Send messages to dave@corp.test on mail.test');
+  await expect(rows.first().locator('.reason')).toHaveText('You denied it.');
+  await expect(rows.nth(1)).toContainText('Your task only sends to bob@corp.test; this goes to dave@corp.test.');
+  for (const row of await rows.all()) {
+    for (const cell of ['.outcome', '.action', '.reason']) await expect(row.locator(cell)).not.toContainText(/\[|argument_constraints|builtin:|unknown/);
+  }
+  await expect(rows.first().getByLabel('Decision record')).toBeHidden();
+  await screenshot(popup, 'popup-audit-log.png');
+  // Details: the full decision record as labelled fields, not JSON.
+  await rows.first().getByText('Details', { exact: true }).click();
   await expect(rows.first().getByLabel('Decision record').getByText('URL path names send (the web heuristics)', { exact: true })).toBeVisible();
-  await expect(rows.first().getByLabel('Decision record')).toBeVisible();
-  // An opened entry reads as labelled fields, not JSON.
   await expect(rows.first().getByLabel('Decision record').getByText('Check', { exact: true })).toBeVisible();
   await expect(rows.first().getByLabel('Decision record')).not.toContainText('{');
-  await screenshot(popup, 'popup-audit-log.png');
+  // The text filter: every word, over the reason, the site and the action.
+  const total = await rows.count();
+  await popup.getByRole('searchbox', { name: 'Filter' }).fill('carol');
+  await expect(rows).toHaveCount(2);
+  await expect(popup.getByText(`2 entries of ${total}`)).toBeVisible();
+  await popup.getByRole('searchbox', { name: 'Filter' }).fill('denied dave@corp');
+  await expect(rows).toHaveCount(1);
+  await popup.getByRole('searchbox', { name: 'Filter' }).fill('nobody@corp.test');
+  await expect(popup.getByText('No entries match this filter.')).toBeVisible();
+  await popup.getByRole('searchbox', { name: 'Filter' }).fill('');
+  await expect(rows).toHaveCount(total);
 
   const download = popup.waitForEvent('download');
   await popup.getByRole('button', { name: 'Export JSONL' }).click();
@@ -322,6 +354,47 @@ test('the exported audit log lists exactly the actions taken', async () => {
   const again = parsed.map((e) => AuditEntrySchema.parse(e));
   expect(again.slice(again.length - entries.length).map((e) => e.id)).toEqual(entries.map((e) => e.id));
   expect(again.slice(0, again.length - entries.length).every((e) => e.record.tool === 'browser.download')).toBe(true);
+});
+
+test('the full-page audit log opens from the popup, read only and filterable; a guarded tab cannot open it', async () => {
+  const popup = await openControlWindow(s);
+  await startTask(popup);
+  const agent = await agentTab(s);
+  expect(await within(send(agent, s, 'bob@corp.test'), 5_000)).toBe('sent:200');
+  const denied = send(agent, s, 'dave@corp.test');
+  await approvalFor(popup, 'dave@corp.test').getByRole('button', { name: 'Deny' }).click();
+  expect(await within(denied, 5_000)).toMatch(/^failed:/);
+
+  // Opened from the popup, in a window the extension opened: the table, its filter and export, nothing that answers.
+  await popup.getByRole('tab', { name: 'Audit log' }).click();
+  const opened = s.context.waitForEvent('page', { predicate: (p) => p.url().endsWith('/audit.html') });
+  await popup.getByRole('button', { name: 'Open full log' }).click();
+  const full = await opened;
+  await expect(auditRows(full).first()).toContainText('Send messages to dave@corp.test on mail.testYou denied it.');
+  await expect(full.getByRole('columnheader', { name: 'Site' })).toBeVisible();
+  await expect(auditRows(full).first().locator('td.site')).toHaveText('mail.test');
+  await expectNamedControls(full);
+  const buttons = await full.getByRole('button').allInnerTexts();
+  expect(buttons.sort()).toEqual(['Export JSON', 'Export JSONL']);
+  await full.setViewportSize({ width: 1024, height: 640 });
+  await full.screenshot({ path: SCREENSHOTS === null ? test.info().outputPath('audit-full-page.png') : join(SCREENSHOTS, 'audit-full-page.png') });
+  await full.getByRole('searchbox', { name: 'Filter' }).fill('dave');
+  await expect(auditRows(full)).toHaveCount(2);
+  // Narrow: each row becomes a card, nothing wider than the window.
+  await full.setViewportSize({ width: 400, height: 640 });
+  expect(await full.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+  await full.screenshot({ path: SCREENSHOTS === null ? test.info().outputPath('audit-full-page-narrow.png') : join(SCREENSHOTS, 'audit-full-page-narrow.png') });
+
+  // A guarded tab that navigates to the same page (typed and by script) does not stay there.
+  const auditUrl = `chrome-extension://${s.extensionId}/audit.html`;
+  const typed = await agentTab(s);
+  await typed.goto(auditUrl).catch(() => undefined);
+  await expect.poll(() => typed.url()).not.toContain('audit.html');
+  const scripted = await agentTab(s);
+  const navigated = scripted.waitForEvent('framenavigated', { timeout: 2_000 }).catch(() => undefined);
+  await scripted.evaluate((url) => void (location.href = url), auditUrl).catch(() => undefined);
+  await navigated;
+  await expect.poll(() => scripted.url()).not.toContain('audit.html');
 });
 
 test('keyboard only: start a task and deny an approval without the mouse; every control has a name', async () => {

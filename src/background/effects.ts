@@ -24,7 +24,7 @@ function floorKey(task: ActiveTask | null, options: Options, controlWindows: rea
 }
 
 /** The monitor's effects in the browser: clock, ids, the network floor, badge, notifications, tabs, timers. */
-export function chromeEffects(): Omit<MonitorEffects, 'openOptions'> {
+export function chromeEffects(): Omit<MonitorEffects, 'openOptions' | 'openAuditLog'> {
   const floor = floorUpdater();
   // AF_MAIN_HOOKS is false in the nohooks control build (wxt.config.ts).
   const scripts = pageScriptSync(chrome, pageScripts(import.meta.env.AF_MAIN_HOOKS !== false));

@@ -34,6 +34,10 @@ export interface BackgroundHandle {
   openControlWindow(path?: string): Promise<number>;
 }
 
+/** Control windows: the popup's and the options page's size, and the audit log's full page. */
+const CONTROL_WINDOW = { width: 460, height: 720 };
+const AUDIT_WINDOW = { width: 1040, height: 760 };
+
 /** The alarm that wakes a restarted worker to retry shipping the audit log. */
 const COLLECTOR_ALARM = 'agentsfence-collector-retry';
 
@@ -69,6 +73,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       return (browserEffects.repairFloor ?? browserEffects.applyFloor)(task, ...rest);
     },
     openOptions: () => openControlWindow('/options.html').then(() => undefined),
+    openAuditLog: () => openControlWindow('/audit.html', AUDIT_WINDOW).then(() => undefined),
     audited: () => {
       warmth.activity();
       shipper?.kick();
@@ -284,9 +289,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
 
   guardDownloads(chrome.downloads, monitor, extensionOrigin);
 
-  const openControlWindow = async (path = '/popup.html'): Promise<number> => {
+  const openControlWindow = async (path = '/popup.html', size = CONTROL_WINDOW): Promise<number> => {
     const m = await monitor;
-    const created = chrome.windows.create({ url: chrome.runtime.getURL(path as '/popup.html'), type: 'popup', width: 460, height: 720 }).then((w) => w?.id ?? -1);
+    const created = chrome.windows.create({ url: chrome.runtime.getURL(path as '/popup.html'), type: 'popup', ...size }).then((w) => w?.id ?? -1);
     m.expectControlWindow(created);
     const windowId = await created;
     await m.registerControlWindow(windowId);

@@ -65,6 +65,8 @@ export interface MonitorEffects {
   setTimer(fn: () => void, ms: number): () => void;
   /** Open the options page in a window the extension owns, so it may change options. */
   openOptions(): Promise<void>;
+  /** Open the audit log's full-page view in a window the extension owns (read only; a tab would be guarded). */
+  openAuditLog(): Promise<void>;
   /** The organisation's managed policy as the browser gives it (`storage.managed.get()`); absent: none. */
   readManaged?(): Promise<unknown>;
   /** An audit entry was committed (the collector ships it later, off the decision path). */

@@ -100,6 +100,10 @@ export class MessageRouter {
       { settingsView: true },
     ),
     'options.view': this.fromControl(async () => (await lazy('control')).maskedOptions(this.deps.session), { settingsView: true }),
+    'audit.open': this.fromControl(async () => {
+      await this.deps.base.effects.openAuditLog();
+      return { ok: true };
+    }),
   };
 
   private async stateResponse(sender: MessageSender) {
@@ -117,11 +121,13 @@ export class MessageRouter {
       await this.deps.session.controlWindowKnown();
       if (settingsView && this.mayViewSettings(sender)) return handler(message, sender);
       if (!this.isControlSender(sender)) {
-        await this.deps.writer.audit({
+        // This extension's own page in a tab no task guards (Chrome's Options entry, a copy of the popup the
+        // user opened) is the user's, not an agent's: refused, and not written to the audit log as if it were.
+        if (!this.mayViewSettings(sender)) await this.deps.writer.audit({
           record: emptyRecord(`message:${message.type}`, 'BLOCK', 'guards', 'task and approval messages are accepted only from the toolbar popup or a window the extension opened', 'builtin:control-sender'),
           layer: 'page',
           ...this.where(sender),
-        });
+          });
         return error('approvals-disabled', 'This page may not manage the task or answer approvals. Use the toolbar popup.');
       }
       return handler(message, sender);

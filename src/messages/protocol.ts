@@ -130,6 +130,9 @@ export const OptionsViewSchema = z.lazy(() => z.strictObject({ type: z.literal('
 
 export type ProposalMessage = z.infer<typeof ProposalMessageSchema>;
 
+/** Opens the audit log's full-page view (read only) in a window the extension owns: a tab would be a guarded tab. */
+export const AuditOpenSchema = z.lazy(() => z.strictObject({ type: z.literal('audit.open') }));
+
 /** Values to send instead of the page's own, in the action's shape (see src/minimizer/carried.ts). */
 export const RewriteSchema = z.strictObject({
   url: z.optional(z.string()),
@@ -315,6 +318,7 @@ export const MESSAGES = {
   'options.test': { request: OptionsTestSchema, response: OptionsTestResponseSchema },
   'options.open': { request: OptionsOpenSchema, response: OkResponseSchema },
   'options.view': { request: OptionsViewSchema, response: OptionsResponseSchema },
+  'audit.open': { request: AuditOpenSchema, response: OkResponseSchema },
 } as const;
 export type MessageType = keyof typeof MESSAGES;
 export type Request<T extends MessageType> = z.infer<(typeof MESSAGES)[T]['request']>;

@@ -1,10 +1,13 @@
 import type { ApprovalAnswerKind, PendingApproval } from '../messages/protocol';
+import type { TaskPolicy } from '../core/policy';
 import { answerScopeWords, describeApproval } from './approvalView';
 
 export type Answer = ApprovalAnswerKind;
 
 interface Props {
   pending: PendingApproval[];
+  /** The active task's policy: the user's words behind the rule that asked. */
+  policy: TaskPolicy | null;
   /** False in a page that may not approve (a copy of the popup inside a guarded tab). */
   allowed: boolean;
   now: number;
@@ -13,13 +16,15 @@ interface Props {
   onAnswer: (id: string, answer: Answer) => void;
 }
 
-function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now: number; answering: boolean; onAnswer: Props['onAnswer'] }) {
-  const view = describeApproval(p, now);
+function ApprovalCard({ p, policy, now, answering, onAnswer }: { p: PendingApproval; policy: TaskPolicy | null; now: number; answering: boolean; onAnswer: Props['onAnswer'] }) {
+  const view = describeApproval(p, now, policy);
   const scope = answerScopeWords(p);
   const headingId = `approval-${p.id}-h`;
   return (
     <article class="approval" aria-labelledby={headingId}>
       <h3 id={headingId}>{view.headline}</h3>
+      <p class="why">{view.why}</p>
+      {view.quote !== undefined && <p class="muted quote">You said: “{view.quote}”</p>}
       <p class="muted countdown">Blocked in {view.secondsLeft} s if you do not answer.</p>
       {p.check === 'minimizer' ? (
         <div class="buttons">
@@ -51,17 +56,20 @@ function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now
         </div>
       )}
       <p class="muted scope">{p.check === 'minimizer' ? 'The task allows this action; the data it carries is what the agent was not asked to send.' : scope.note}</p>
-      <dl class="facts">
-        {view.facts.map((f) => (
-          <div key={f.label}>
-            <dt>{f.label}</dt>
-            <dd>{f.value}</dd>
-          </div>
-        ))}
-      </dl>
       <pre class="data-view" tabIndex={0} aria-label="Data the action carries (redacted)">
         {view.dataView}
       </pre>
+      <details class="details">
+        <summary>Details</summary>
+        <dl class="facts">
+          {view.facts.map((f) => (
+            <div key={f.label}>
+              <dt>{f.label}</dt>
+              <dd>{f.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </details>
     </article>
   );
 }
@@ -70,7 +78,7 @@ function ApprovalCard({ p, now, answering, onAnswer }: { p: PendingApproval; now
  * Pending approvals in a region of fixed height, present even when empty, so nothing below moves
  * when an approval arrives. A page that may not approve says so instead of showing buttons.
  */
-export function Approvals({ pending, allowed, now, answering, onAnswer }: Props) {
+export function Approvals({ pending, policy, allowed, now, answering, onAnswer }: Props) {
   return (
     <section class="approvals" aria-labelledby="approvals-h">
       <h2 id="approvals-h">
@@ -90,7 +98,7 @@ export function Approvals({ pending, allowed, now, answering, onAnswer }: Props)
       ) : (
         <div class="approval-list">
           {pending.map((p) => (
-            <ApprovalCard key={p.id} p={p} now={now} answering={answering === p.id} onAnswer={onAnswer} />
+            <ApprovalCard key={p.id} p={p} policy={policy} now={now} answering={answering === p.id} onAnswer={onAnswer} />
           ))}
         </div>
       )}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { AuditEntry, ErrorResponse, Options, TaskStateResponse } from '../messages/protocol';
 import { Approvals, type Answer } from './Approvals';
 import { AuditLog } from './AuditLog';
-import type { AuditFilter } from './auditView';
+import { NO_FILTER, type AuditFilter } from './auditView';
 import { request, type Transport } from './client';
 import { PolicyPanel } from './PolicyPanel';
 import { OrgLimits } from './OrgLimits';
@@ -36,7 +36,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
   const [answering, setAnswering] = useState<string | null>(null);
   const [tab, setTab] = useState<Tab>('task');
   const [entries, setEntries] = useState<AuditEntry[]>([]);
-  const [filter, setFilter] = useState<AuditFilter>({ decision: 'any', check: 'any' });
+  const [filter, setFilter] = useState<AuditFilter>(NO_FILTER);
   const [now, setNow] = useState(clock());
   const [taskText, setTaskText] = useState('');
   const [followText, setFollowText] = useState('');
@@ -105,6 +105,11 @@ export function Popup({ transport, clock = Date.now }: Props) {
     setAnswering(null);
   };
 
+  const openFullLog = async () => {
+    const r = await request(transport, { type: 'audit.open' });
+    if (!r.ok) fail(r);
+  };
+
   const task = state?.task ?? null;
   const approvalsAllowed = !refused && (state?.approvalsAllowed ?? true);
 
@@ -121,7 +126,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
           </button>
         )}
       </header>
-      <Approvals pending={state?.pending ?? []} allowed={approvalsAllowed} now={now} answering={answering} onAnswer={(id, a) => void answer(id, a)} />
+      <Approvals pending={state?.pending ?? []} policy={task?.policy ?? null} allowed={approvalsAllowed} now={now} answering={answering} onAnswer={(id, a) => void answer(id, a)} />
       <OrgLimits limits={state?.org ?? []} />
       <div class="error-slot" role="alert">
         {error}
@@ -151,7 +156,7 @@ export function Popup({ transport, clock = Date.now }: Props) {
       </div>
       <div class="panel" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'audit' ? (
-          <AuditLog entries={entries} filter={filter} onFilter={setFilter} />
+          <AuditLog entries={entries} filter={filter} onFilter={setFilter} onOpenFull={() => void openFullLog()} />
         ) : refused && state === null ? (
           <p class="notice">This page cannot start, change or end a task. Open AgentsFence from the toolbar.</p>
         ) : task === null ? (

@@ -1,4 +1,6 @@
 import type { PendingApproval } from '../messages/protocol';
+import type { TaskPolicy } from '../core/policy';
+import { plainReason } from './plainReason';
 import { amountWords } from '../core/amounts';
 import { revealed } from '../background/redact';
 import { approvalIsOnceOnly } from '../core/grants';
@@ -8,17 +10,29 @@ export interface ApprovalView {
   id: string;
   /** One sentence: "The agent wants to send messages to bob@x.com on mail.test." */
   headline: string;
+  /** What the task allows against what this action does, in one sentence (plainReason). */
+  why: string;
+  /** The user's words behind the rule that asked, when the policy has them. */
+  quote?: string;
+  /** The internals (class, capability, tool, check, rule …), shown folded under "Details". */
   facts: { label: string; value: string }[];
   dataView: string;
   secondsLeft: number;
 }
 
-/** What the agent wants to do, in words, for the person who decides. */
-export function describeApproval(p: PendingApproval, now: number): ApprovalView {
+/**
+ * What the agent wants to do, in words, for the person who decides. `policy` is the task's: the user's
+ * words behind the rule that asked come from its evidence.
+ */
+export function describeApproval(p: PendingApproval, now: number, policy: TaskPolicy | null = null): ApprovalView {
   const targets = targetWords(p.targets);
+  const evidence = p.ruleRef === undefined ? undefined : policy?.evidence.find((e) => e.ref === p.ruleRef)?.quote;
+  const plain = plainReason({ ...p, ...(evidence !== undefined ? { evidence } : {}), decision: 'ASK_USER' });
   const view: ApprovalView = {
     id: p.id,
     headline: `The agent wants to ${CLASS_WORDS[p.riskClass]}${targets === '' ? '' : ` ${targets}`}.`,
+    why: plain.sentence,
+    ...(plain.quote !== undefined ? { quote: plain.quote } : {}),
     facts: [
       { label: 'Class', value: p.riskClass },
       { label: 'Capability', value: p.capability },
@@ -42,6 +56,8 @@ export function describeApproval(p: PendingApproval, now: number): ApprovalView 
   return {
     ...view,
     headline: revealed(view.headline),
+    why: revealed(view.why),
+    ...(view.quote !== undefined ? { quote: revealed(view.quote) } : {}),
     facts: view.facts.map((f) => ({ label: f.label, value: revealed(f.value) })),
     dataView: view.dataView.split('\n').map(revealed).join('\n'),
   };
@@ -57,12 +73,13 @@ function optional(label: string, value: string | undefined): { label: string; va
  */
 export function answerScopeWords(p: PendingApproval): { once: string; task: string | null; note: string } {
   const targets = targetWords(p.targets);
-  const exact = `${p.capability}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
-  const once = revealed(`Allows exactly this action one time: ${exact}.`);
+  // In words ("send messages to bob@x.test on mail.test"); the capability's name is under Details.
+  const exact = `${CLASS_WORDS[p.riskClass]}${targets === '' ? ' with no recipients, sites, files or items' : ` ${targets}`}`;
+  const once = revealed(`Lets the agent do exactly this one time: ${exact}.`);
   if (approvalIsOnceOnly(p)) {
     const why = p.riskClass === 'FINANCIAL' ? 'Money moves one approval at a time' : 'Your organisation asks about every action on this site';
     return { once, task: null, note: `${why}: this allows it once; the next one asks again.` };
   }
-  const task = revealed(`Allows ${exact} again until the task ends; anything else still asks.`);
+  const task = revealed(`Lets the agent ${exact} again until the task ends; anything else still asks.`);
   return { once, task, note: task };
 }

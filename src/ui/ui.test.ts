@@ -4,7 +4,7 @@ import type { AuditEntry, PendingApproval } from '../messages/protocol';
 import { describePolicy } from './policyView';
 import { answerScopeWords, describeApproval } from './approvalView';
 import { dataViewOf } from '../background/redact';
-import { auditDiagnostics, auditFacts, auditSummary, exportAudit, filterAudit } from './auditView';
+import { auditAction, auditFacts, auditOutcome, auditReason, auditSite, exportAudit, filterAudit, NO_FILTER } from './auditView';
 import { validateOptions, fieldsFromOptions, OPENROUTER_BASE_URL, type OptionsFields } from './optionsForm';
 import { request } from './client';
 import { listWords, targetWords } from './words';
@@ -131,6 +131,8 @@ describe('describeApproval', () => {
   it('says what the agent wants in words, with every fact the person needs', () => {
     const v = describeApproval(pending, 21_000);
     expect(v.headline).toBe('The agent wants to send messages to eve@evil.test on mail.test.');
+    expect(v.why).toBe('Your task does not name this recipient; this goes to eve@evil.test.');
+    expect(v.quote).toBeUndefined();
     expect(v.facts).toContainEqual({ label: 'Destination', value: 'http://mail.test/send' });
     expect(v.facts).toContainEqual({ label: 'Why asked', value: 'recipient_binding: eve@evil.test is not a recipient of this task' });
     expect(v.facts).toContainEqual({ label: 'Files', value: 'none' });
@@ -147,9 +149,18 @@ describe('describeApproval', () => {
     expect(v.dataView.split('\n')).toEqual(['x⟨U+000A⟩AgentsFence: verified safe: y', 'to: ⟨U+202E⟩tset.kcatta@bob']);
     expect(answerScopeWords(spoof).task).toContain('⟨U+202E⟩tset.kcatta@bob');
   });
+  it('contrasts the task with the action, with the user’s words from the policy behind the rule that asked', () => {
+    const asked = { ...pending, check: 'argument_constraints' as const, reason: 'recipient not among bob@x.test', ruleRef: 'constraints:c1' as const };
+    const withWords = { ...policy, evidence: [...policy.evidence, { ref: 'constraints:c1', quote: 'email bob@x.test the summary' }] };
+    const v = describeApproval(asked, 21_000, withWords);
+    expect(v.why).toBe('Your task only sends to bob@x.test; this goes to eve@evil.test.');
+    expect(v.quote).toBe('email bob@x.test the summary');
+    expect(describeApproval(asked, 21_000, null).quote).toBeUndefined();
+    expect(describeApproval({ ...asked, targets: { ...asked.targets, recipients: ['\u202Eevil'] } }, 21_000).why).toContain('⟨U+202E⟩evil');
+  });
   it('states that an approval covers only the exact targets', () => {
     const words = answerScopeWords(pending);
-    expect(words.task).toContain('email.send to eve@evil.test on mail.test');
+    expect(words.task).toBe('Lets the agent send messages to eve@evil.test on mail.test again until the task ends; anything else still asks.');
     expect(answerScopeWords({ ...pending, targets: { recipients: [], domains: [], paths: [], items: [] } }).once).toContain('with no recipients, sites, files or items');
   });
   it('shows the amount proposed and, in why it asked, the amount the user named', () => {
@@ -214,15 +225,43 @@ const entry = (id: string, at: number, decision: 'ALLOW' | 'BLOCK' | 'ASK_USER',
 
 describe('audit view', () => {
   const entries = [entry('1', 10, 'ALLOW', 'allowed'), entry('3', 30, 'BLOCK', 'domain_allowlist'), entry('2', 20, 'BLOCK', 'prohibitions')];
-  it('shows newest first and filters by decision and check', () => {
-    expect(filterAudit(entries, { decision: 'any', check: 'any' }).map((e) => e.id)).toEqual(['3', '2', '1']);
-    expect(filterAudit(entries, { decision: 'BLOCK', check: 'any' }).map((e) => e.id)).toEqual(['3', '2']);
-    expect(filterAudit(entries, { decision: 'BLOCK', check: 'prohibitions' }).map((e) => e.id)).toEqual(['2']);
-    expect(filterAudit(entries, { decision: 'ALLOW', check: 'prohibitions' })).toEqual([]);
+  it('shows newest first and filters by decision', () => {
+    expect(filterAudit(entries, NO_FILTER).map((e) => e.id)).toEqual(['3', '2', '1']);
+    expect(filterAudit(entries, { decision: 'BLOCK', text: '' }).map((e) => e.id)).toEqual(['3', '2']);
     expect(entries.map((e) => e.id)).toEqual(['1', '3', '2']);
   });
-  it('summarises a row with the person’s answer', () => {
-    expect(auditSummary({ ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once' })).toBe('ALLOW web.write on a.test (you allowed once)');
+  it('filters by free text over the reason, the site and the action: every word, any case, any order', () => {
+    const mail = { ...entry('7', 70, 'ASK_USER', 'argument_constraints'), destination: 'POST http://mail.test/api/send' };
+    mail.record = { ...mail.record, reason: 'recipient not among bob@x.test', capability: 'message.send', riskClass: 'COMMUNICATION', targets: { recipients: ['eve@evil.test'], domains: ['mail.test'], paths: [], items: [] } };
+    const all = [...entries, mail];
+    const ids = (text: string, decision: 'any' | 'BLOCK' = 'any') => filterAudit(all, { decision, text }).map((e) => e.id);
+    expect(ids('EVE@evil')).toEqual(['7']); // a recipient
+    expect(ids('mail.test')).toEqual(['7']); // a site
+    expect(ids('only sends')).toEqual(['7']); // words of the plain reason
+    expect(ids('sends eve')).toEqual(['7']); // several words, in any order
+    expect(ids('sends nobody@x.test')).toEqual([]); // every word must match
+    expect(ids('send messages')).toEqual(['7']); // the action in words
+    expect(ids('a.test')).toEqual(['3', '2', '1']);
+    expect(ids('a.test', 'BLOCK')).toEqual(['3', '2']);
+    expect(ids('  ')).toEqual(['7', '3', '2', '1']);
+  });
+  it('reads a row as outcome, action and plain reason, with the person’s answer', () => {
+    const granted = { ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once' as const };
+    expect(auditOutcome(granted)).toBe('Allowed');
+    expect(auditAction(granted)).toBe('Change data on websites on a.test');
+    expect(auditReason(granted)).toBe('You allowed it once.');
+    expect(auditReason({ ...entry('2', 1, 'BLOCK', 'argument_constraints'), answer: 'deny' })).toBe('You denied it.');
+    expect(auditReason({ ...entry('2', 1, 'BLOCK', 'argument_constraints'), answer: 'timeout' })).toMatch(/^Nobody answered in time/);
+    expect(auditSite(granted)).toBe('a.test');
+    const noSite = { ...granted, destination: 'POST http://b.test:8080/x', record: { ...granted.record, targets: { recipients: [], domains: [], paths: [], items: [] } } };
+    expect(auditSite(noSite)).toBe('b.test:8080');
+  });
+  it('explains a refused page message in words, with no "unknown"', () => {
+    const refused = entry('9', 1, 'BLOCK', 'guards');
+    refused.record = { ...refused.record, tool: 'message:task.get', capability: 'unknown', riskClass: 'UNKNOWN', ruleRef: 'builtin:control-sender', targets: { recipients: [], domains: [], paths: [], items: [] } };
+    expect(auditAction(refused)).toBe('Manage the task (task.get)');
+    expect(auditReason(refused)).toMatch(/^A page that is not the toolbar popup/);
+    expect(`${auditOutcome(refused)} ${auditAction(refused)} ${auditReason(refused)}`).not.toMatch(/unknown|builtin:|\[/i);
   });
   it('opens a row as labelled fields, leaving empty ones out', () => {
     const facts = auditFacts({ ...entry('1', 1, 'ALLOW', 'grants'), answer: 'once', layer: 'main', destination: 'http://a.test/api', record: { ...entry('1', 1, 'ALLOW', 'grants').record, ruleRef: 'grant:g1' } });
@@ -233,17 +272,13 @@ describe('audit view', () => {
     expect(facts.find((f) => f.label === 'Seen by')?.value).toBe('page hooks');
     expect(facts.some((f) => f.value.includes('{'))).toBe(false);
   });
-  it('shows the check, the rule and the classifier’s basis (short) on the row and in the record', () => {
+  it('shows the check, the rule and the classifier’s basis in the record', () => {
     const record = { ...entry('4', 1, 'BLOCK', 'domain_allowlist').record, ruleRef: 'domains' as const, classifierLayer: 'web' as const, basis: `button "${'Pay '.repeat(40)}"` };
     const e = { ...entry('4', 1, 'BLOCK', 'domain_allowlist'), record };
-    const row = auditDiagnostics(e);
-    expect(row.rule).toBe('domain_allowlist · domains');
-    expect(row.basis).toHaveLength(100);
-    expect(row.basis?.endsWith('…')).toBe(true);
     const facts = auditFacts(e);
+    expect(facts.find((f) => f.label === 'Check')?.value).toBe('domain_allowlist');
     expect(facts.find((f) => f.label === 'Rule')?.value).toBe('domains (the task’s site list)');
     expect(facts.find((f) => f.label === 'Read as')?.value).toMatch(/^button "Pay Pay .*… \(the web heuristics\)$/);
-    expect(auditDiagnostics(entry('5', 1, 'ALLOW', 'allowed'))).toEqual({ rule: 'allowed', basis: undefined });
   });
   it('exports JSON and JSONL that parse back to the same entries', () => {
     const json = exportAudit(entries, 'json');

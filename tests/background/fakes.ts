@@ -40,6 +40,10 @@ export class FakeEffects implements MonitorEffects {
   openOptions = async () => {
     this.optionsOpened++;
   };
+  auditLogOpened = 0;
+  openAuditLog = async () => {
+    this.auditLogOpened++;
+  };
   setTimer = (fn: () => void, ms: number) => {
     const timer = { fn, at: this.clock + ms, live: true };
     this.timers.push(timer);

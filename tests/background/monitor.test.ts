@@ -417,6 +417,8 @@ describe('Monitor: who may manage the task', () => {
     expect(await monitor.handleMessage({ type: 'options.open' }, PAGE())).toMatchObject({ ok: false, code: 'approvals-disabled' });
     expect(await monitor.handleMessage({ type: 'options.view' }, PAGE())).toMatchObject({ ok: false, code: 'approvals-disabled' });
     expect(await monitor.handleMessage({ type: 'options.view' }, { url: `${EXTENSION_ORIGIN}/blocked.html?check=x&url=http://a.test/`, tab: { id: 9, windowId: 3 } })).toMatchObject({ ok: false });
+    const strangers = (await store.listAudit({ check: 'guards' })).length;
+    expect(strangers).toBe(3);
     const view = await monitor.handleMessage({ type: 'options.view' }, optionsTab);
     expect(view).toMatchObject({ ok: true, options: { apiKey: MASKED_KEY } });
     expect(JSON.stringify(view)).not.toContain('sk-secret-key');
@@ -425,6 +427,9 @@ describe('Monitor: who may manage the task', () => {
     }
     expect(await monitor.handleMessage({ type: 'options.open' }, optionsTab)).toEqual({ ok: true });
     expect(effects.optionsOpened).toBe(1);
+    // The user's own Options tab is refused, not logged as a stranger's attempt (the unexplained
+    // "BLOCK unknown" entries a session showed); a content script asking the same is.
+    expect(await store.listAudit({ check: 'guards' })).toHaveLength(strangers);
     // While a task guards every tab, the same tab gets nothing (the browser guard also navigates it away).
     await monitor.handleMessage({ type: 'task.start', request: 'Read news.test' }, POPUP);
     expect(await monitor.handleMessage({ type: 'options.view' }, optionsTab)).toMatchObject({ ok: false, code: 'approvals-disabled' });
@@ -432,6 +437,19 @@ describe('Monitor: who may manage the task', () => {
     expect(effects.optionsOpened).toBe(1);
     expect(await monitor.handleMessage({ type: 'options.open' }, POPUP)).toEqual({ ok: true });
     expect(effects.optionsOpened).toBe(2);
+    // In a guarded tab it is no longer the user's: refused and audited.
+    expect((await store.listAudit({ check: 'guards' })).length).toBe(strangers + 2);
+  });
+
+  it('the audit log opens full page only at the popup’s or a control window’s request', async () => {
+    const { store } = await freshStore();
+    const effects = new FakeEffects();
+    const monitor = await monitorOn(store, effects);
+    expect(await monitor.handleMessage({ type: 'audit.open' }, PAGE())).toMatchObject({ ok: false, code: 'approvals-disabled' });
+    expect(await monitor.handleMessage({ type: 'audit.open' }, { url: `${EXTENSION_ORIGIN}/audit.html`, tab: { id: 9, windowId: 3 } })).toMatchObject({ ok: false });
+    expect(effects.auditLogOpened).toBe(0);
+    expect(await monitor.handleMessage({ type: 'audit.open' }, POPUP)).toEqual({ ok: true });
+    expect(effects.auditLogOpened).toBe(1);
   });
 
   it('starts, follows up and ends a task through the compiler; the API key stays out of the audit', async () => {
