@@ -28,7 +28,8 @@ const FIREFOX_SETTINGS = {
 // Scripts of their own, imported by the worker when first needed (src/background/on-demand-script.ts):
 // the openai SDK (entrypoints/openai-sdk.ts), the compiler (entrypoints/compiler.ts), the popup's and
 // options page's requests (entrypoints/control.ts), the audit shipper (entrypoints/collector.ts) and the
-// Minimizer's and Sanitizer's model modes (entrypoints/model-modes.ts). Each importer
+// Minimizer's and Sanitizer's model modes (entrypoints/model-modes.ts), the Minimizer's name finder
+// (entrypoints/names.ts, compromise). Each importer
 // gets the extension's loader in place of the module that bundles the code.
 const ON_DEMAND_SWAPS = [
   { importer: '/src/llm/client.ts', source: './sdk', loader: './src/llm/sdk-extension.ts' },
@@ -36,6 +37,7 @@ const ON_DEMAND_SWAPS = [
   { importer: '/src/background/router.ts', source: './control-load', loader: './src/background/control-load-extension.ts' },
   { importer: '/src/llm/model-modes-on-demand.ts', source: './model-modes-load', loader: './src/llm/model-modes-load-extension.ts' },
   { importer: '/src/org/collector-on-demand.ts', source: './collector-load', loader: './src/org/collector-load-extension.ts' },
+  { importer: '/src/minimizer/pasted.ts', source: './names-load', loader: './src/minimizer/names-load-extension.ts' },
 ];
 const extensionOnDemandLoaders: Plugin = {
   name: 'agentsfence:extension-on-demand-loaders',

@@ -8,6 +8,7 @@ import { openHarnessChannel } from '../src/background/harness-channel';
 import { startupMark } from '../src/background/startup-marks';
 import { MODEL_MODES_GLOBAL, MODEL_MODES_SCRIPT } from '../src/llm/model-modes-script';
 import { OPENAI_SDK_GLOBAL, OPENAI_SDK_SCRIPT } from '../src/llm/sdk-script';
+import { NAMES_GLOBAL, NAMES_SCRIPT } from '../src/minimizer/names-script';
 import { COLLECTOR_GLOBAL, COLLECTOR_SCRIPT } from '../src/org/collector-script';
 
 export default defineBackground(() => {
@@ -20,6 +21,7 @@ export default defineBackground(() => {
     { url: OPENAI_SDK_SCRIPT, globalName: OPENAI_SDK_GLOBAL },
     { url: MODEL_MODES_SCRIPT, globalName: MODEL_MODES_GLOBAL },
     { url: COLLECTOR_SCRIPT, globalName: COLLECTOR_GLOBAL },
+    { url: NAMES_SCRIPT, globalName: NAMES_GLOBAL },
   ]);
   const handle = startBackground();
   // Compile-time constant (wxt.config.ts): true only in the harness builds; the production bundle
