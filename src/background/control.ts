@@ -68,7 +68,8 @@ export async function followUp(host: ControlHost, text: string): Promise<ErrorRe
   // Approvals the person gave stay: a follow-up never silently revokes or widens a grant.
   const kept = task.policy.grants.filter((g) => !compiled.policy.grants.some((n) => n.id === g.id));
   task.policy = { ...compiled.policy, grants: [...compiled.policy.grants, ...kept] };
-  task.report = compiled.report;
+  // What earlier turns pasted stays private after a follow-up (the Minimizer reads every turn's details).
+  task.report = { ...compiled.report, pasted: [...(task.report.pasted ?? []), ...(compiled.report.pasted ?? [])] };
   task.followUps = [...task.followUps, text];
   await host.taskChanged(task);
   return null;

@@ -4,14 +4,15 @@ import { registrableDomain } from '../core/domains';
 import { isConsequential } from '../core/risk';
 import type { Rewrite } from '../messages/protocol';
 import { carriedValues, minimizeCall } from '../minimizer/carried';
-import { describeFindings, detectConfidential, detectShownElsewhere, mergeFindings, type Finding } from '../minimizer/detect';
+import { describeFindings, detectConfidential, detectPasted, detectShownElsewhere, mergeFindings, type Finding } from '../minimizer/detect';
 import type { ModelAction } from '../minimizer/model';
 import type { ActiveTask } from './store';
 
 /**
  * The Minimizer at the background's decision point: an action the evaluator allowed, that carries data
  * (a consequential form submission or request), is screened for confidential data the user's request
- * does not call for. Authority is untouched: the Minimizer can only hold an allowed action or send it
+ * does not call for, and for private details that only the text the user pasted holds (the compile report's
+ * `pasted`). Authority is untouched: the Minimizer can only hold an allowed action or send it
  * with less data, never allow more.
  */
 
@@ -53,7 +54,9 @@ export function screenAllowed(task: ActiveTask, call: ToolCall, record: Decision
   // endpoint (`localhost:3000`), so compare sites: the dev server's own value going back to it is not foreign.
   const destinations = record.targets.domains.map((d) => registrableDomain(d) ?? d);
   const shownElsewhere = detectShownElsewhere(values, task.taint ?? [], destinations, ctx);
-  const findings = mergeFindings(mergeFindings(detectConfidential(values, ctx), shownElsewhere), extra);
+  // Pasted is not the same as asked: private details only the pasted part of the words holds (the compile found them).
+  const pasted = detectPasted(values, task.report.pasted ?? []);
+  const findings = mergeFindings(mergeFindings(mergeFindings(detectConfidential(values, ctx), shownElsewhere), pasted), extra);
   if (findings.length === 0) return null;
   return { findings, description: describeFindings(findings), minimized: minimizeCall(call, findings) };
 }

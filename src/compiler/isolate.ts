@@ -2,7 +2,9 @@
  * Step 1, input isolation: keep the instructions the user gives, drop the content the user shows.
  * Removed: fenced blocks, `>`-quoted lines, forwarded/replied e-mail tails (and a text that opens with
  * e-mail headers), pasted-content tags, quoted strings of more than one word (double, curly or single
- * quotes) and what a colon introduces as content ("Bob wrote: …"). Each removal leaves a short marker so sentences around it do not run together. Linear:
+ * quotes), what a colon introduces as content ("Bob wrote: …"), the paragraphs a reference points at ("the chat
+ * below": what follows the paragraph that says it) and chat transcripts (lines labelled by two or more
+ * speakers, "Anna: …" / "Me: …"). Each removal leaves a short marker so sentences around it do not run together. Linear:
  * line scan plus patterns with bounded repetitions and no nested quantifiers.
  */
 export interface Isolated {
@@ -33,6 +35,16 @@ const CONTENT_COLON = /\b(?:wrote|writes|says|said|saying|reads|got|received|(?:
 /** Header lines that start a pasted e-mail (its tail is content). */
 const PASTED_HEADER = /^\s*(?:subject|to|cc|bcc):\s/i;
 const MARKER = '[…]';
+/**
+ * A reference to content the user shows ("the conversation below", "the following e-mail", "this chat
+ * above"): the named things are content people paste, never instructions ("the steps below" is not one).
+ */
+const CONTENT_NOUNS = String.raw`(?:conversation|chat|messages?|thread|e-?mails?|notes?|transcript|memo|letter|exchange|discussion|texts?|dms?)`;
+const CONTENT_REFERENCE = new RegExp(String.raw`\b(?:(?:the|this|these|my|our)\s+(?:[\w'-]+\s+){0,2}?${CONTENT_NOUNS}\s+(below|above)|the\s+following\s+(?:[\w'-]+\s+){0,2}?${CONTENT_NOUNS})\b`, 'i');
+/** A chat line: a speaker's name (or Me/You), a colon, what they said. */
+const SPEAKER_LINE = /^\s*((?:[A-Z][\p{L}'.-]{0,20})(?: [A-Z][\p{L}'.-]{0,20}){0,2}|me|you)\s*(?:\[[^\]\n]{0,20}\])?:\s+\S/iu;
+/** Labels that start instructions, not chat lines. */
+const NOT_A_SPEAKER = /^(?:step|task|goal|note|notes|todo|subject|to|cc|bcc|from|sent|date|re|fwd|ps|p\.s\.|tip|warning|important|context|instructions?|example|answer|question|q|a)$/i;
 
 const PASTED = PASTED_TAGS.map((tag) => ({ open: new RegExp(`<${tag}(?:\\s[^>]{0,200})?>`, 'i'), close: new RegExp(`</${tag}\\s*>`, 'i') }));
 
@@ -82,9 +94,62 @@ function withoutIntroducedContent(text: string, removed: Isolated['removed']): s
   return out + text.slice(at);
 }
 
+/** The paragraphs a reference points at: after the paragraph that says "below"/"the following", before it for "above". */
+function withoutReferencedParagraphs(text: string, removed: Isolated['removed']): string {
+  const paragraphs = text.split(/\n[ \t]*\n/);
+  const at = paragraphs.findIndex((p) => CONTENT_REFERENCE.test(p));
+  if (at < 0) return text;
+  const above = CONTENT_REFERENCE.exec(paragraphs[at]!)?.[1]?.toLowerCase() === 'above';
+  const cut = (p: string) => {
+    removed.push({ kind: 'pasted', chars: p.length });
+    return MARKER;
+  };
+  const kept = paragraphs.map((p, i) => {
+    if (i !== at) return (above ? i > at : i < at) ? p : cut(p);
+    if (above) return p;
+    // "… using the notes below.\nNotes:\n- …": the lines after the one that says it are the content.
+    const lines = p.split('\n');
+    const line = lines.findIndex((l) => CONTENT_REFERENCE.test(l));
+    return line < 0 || line === lines.length - 1 ? p : `${lines.slice(0, line + 1).join('\n')}\n${cut(lines.slice(line + 1).join('\n'))}`;
+  });
+  return kept.filter((p, i) => p !== MARKER || kept[i - 1] !== MARKER).join('\n\n');
+}
+
+/** Runs of chat lines from two or more speakers: a pasted conversation, each line with what wraps under it. */
+function withoutChatTranscripts(text: string, removed: Isolated['removed']): string {
+  const lines = text.split('\n');
+  const speakerOf = (line: string) => {
+    const name = SPEAKER_LINE.exec(line)?.[1];
+    return name === undefined || NOT_A_SPEAKER.test(name) || /[/@]/.test(line.slice(0, line.indexOf(':'))) ? null : name.toLowerCase();
+  };
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    if (speakerOf(lines[i]!) === null) {
+      out.push(lines[i++]!);
+      continue;
+    }
+    let end = i;
+    const speakers = new Set<string>();
+    for (let j = i; j < lines.length && lines[j]!.trim() !== ''; j++) {
+      const speaker = speakerOf(lines[j]!);
+      if (speaker !== null) speakers.add(speaker);
+      end = j + 1;
+    }
+    if (speakers.size < 2) {
+      out.push(...lines.slice(i, end));
+    } else {
+      removed.push({ kind: 'pasted', chars: lines.slice(i, end).join('\n').length });
+      out.push(MARKER);
+    }
+    i = end;
+  }
+  return out.join('\n');
+}
+
 export function isolateInput(request: string): Isolated {
   const removed: Isolated['removed'] = [];
-  const withoutTags = stripPastedTags(request.replace(/\r\n?/g, '\n'), removed);
+  const tagged = stripPastedTags(request.replace(/\r\n?/g, '\n'), removed);
+  const withoutTags = withoutChatTranscripts(withoutReferencedParagraphs(tagged, removed), removed);
   const withoutFences = withoutTags.replace(FENCED, (m) => {
     removed.push({ kind: 'fenced', chars: m.length });
     return `\n${MARKER}\n`;

@@ -1,4 +1,5 @@
 import { z } from '../core/zod';
+import { PASTED_KINDS } from '../minimizer/pasted-kinds';
 
 /**
  * The compile report: one shape from the compiler to the popup (the background adds only the time it
@@ -20,10 +21,16 @@ export const CompileReportSchema = z.strictObject({
   prohibitions: z.array(z.string()),
   /** Wall-clock time of the compile, measured by the caller (the compiler itself reads no clock). */
   durationMs: z.number().check(z.nonnegative()),
+  /**
+   * Private details found only in what the user pasted, not in what they asked (src/minimizer/pasted.ts),
+   * of every turn so far: the Minimizer holds a send that carries one. Added by the caller; absent in a
+   * report stored before it (and in one no compiler made), which found none.
+   */
+  pasted: z.optional(z.array(z.strictObject({ kind: z.enum(PASTED_KINDS), text: z.string() }))),
 });
 export type CompileReport = z.infer<typeof CompileReportSchema>;
-/** What the compiler itself reports: everything but the time, which its caller measures. */
-export type CompilerReport = Omit<CompileReport, 'durationMs'>;
+/** What the compiler itself reports: everything but the time and the pasted details, which its caller adds. */
+export type CompilerReport = Omit<CompileReport, 'durationMs' | 'pasted'>;
 
 /** The report of a policy no compiler produced (installed by a test or the harness, named by `backend`). */
 export function reportWithoutCompile(backend: string): CompileReport {

@@ -16,6 +16,8 @@ export const LAZY_SCRIPTS = {
   'model-modes': () => import('../llm/model-modes'),
   /** The audit shipper and its OTLP encoding: once the organisation names a collector. */
   collector: () => import('../org/collector'),
+  /** The Minimizer's name finder (compromise): the first compile whose words paste something. */
+  names: () => import('../minimizer/names'),
 } as const;
 
 export type LazyName = keyof typeof LAZY_SCRIPTS;

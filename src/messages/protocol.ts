@@ -56,7 +56,7 @@ export const TaintReportResponseSchema = z.lazy(() => z.strictObject({ ok: z.lit
  * `sanitizer.review` (model mode) asks for the removals a model proposes in one suspicious text block.
  */
 export const SanitizerModeSchema = z.enum(['off', 'hidden', 'model']);
-export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'generated-content', 'model']);
+export const SanitizerRuleSchema = z.enum(['invisible-chars', 'addressed-to-agent', 'hidden-instruction', 'braille', 'comment', 'attribute', 'generated-content', 'model', 'unreadable-text']);
 export const SanitizerConfigSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.config') }));
 /** The frame's stylesheets may generate text: the background inserts the user-origin sheet of src/sanitizer/generated-style.ts (fixed text; the message carries none). */
 export const SanitizerStyleSchema = z.lazy(() => z.strictObject({ type: z.literal('sanitizer.style') }));

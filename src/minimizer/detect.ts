@@ -1,6 +1,7 @@
 import { ibanChecksumHolds, isRecipientKey } from '../core/classifier/targets';
 import { needlesOf, percentDecode } from '../taint/encode';
 import { canonical } from '../taint/kinds';
+import { PASTED_KINDS, type PastedKind } from './pasted-kinds';
 
 /**
  * The Minimizer's deterministic detector: confidential data inside an action the evaluator would allow,
@@ -37,6 +38,8 @@ export const DATA_KINDS = [
   'unneeded',
   /** Session data another site showed (or the agent typed there): the data-lane taint. */
   'other_site_data',
+  /** Private details found only in what the user pasted, not in what they asked (./pasted.ts). */
+  ...PASTED_KINDS,
 ] as const;
 export type DataKind = (typeof DATA_KINDS)[number];
 
@@ -70,21 +73,21 @@ const CODE_CONTEXT = /\b(?:code|codes|otp|one[- ]time|verification|verify|passco
 /** Field names where people write prose: a token there was pasted, not required by the form. */
 const FREE_TEXT_KEY = /message|body|text|content|note|comment|memo|subject|description|reference|remark|reason|detail|html|msg|gift|bio|title/i;
 /** Control types whose value the page set, not the agent (see the header). */
-const PAGE_SET_TYPES = new Set(['hidden', 'select', 'select-multiple', 'radio', 'checkbox', 'password', 'file', 'submit', 'image', 'reset', 'button', 'button-submit', 'button-button', 'button-reset']);
+export const PAGE_SET_TYPES = new Set(['hidden', 'select', 'select-multiple', 'radio', 'checkbox', 'password', 'file', 'submit', 'image', 'reset', 'button', 'button-submit', 'button-button', 'button-reset']);
 const PASSWORD_IN_TEXT = /\b(?:password|passwd|passphrase|pwd)\s*(?:is|:|=)\s*(\S{4,64})/gi;
 const DIGIT_RUN = /(?<![0-9])[0-9]{4,8}(?![0-9])/g;
 /** A code written in two groups (`483-920`, `483 920`). */
 const SPLIT_CODE = /(?<![0-9])[0-9]{3,4}[ -][0-9]{3,4}(?![0-9])/g;
-const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ ._-]{0,2}[0-9]){12,18}(?![0-9])/g;
+export const CARD_CANDIDATE = /(?<![0-9])[0-9](?:[ ._-]{0,2}[0-9]){12,18}(?![0-9])/g;
 /** Issuer prefixes and lengths of the common card networks (Visa, Mastercard, Amex, Discover). */
 const CARD_SHAPED = /^(?:4[0-9]{15}|4[0-9]{18}|5[1-5][0-9]{14}|2[2-7][0-9]{14}|3[47][0-9]{13}|6(?:011|5[0-9]{2})[0-9]{12})$/;
-const IBAN_CANDIDATE = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}/gi;
+export const IBAN_CANDIDATE = /\b[A-Z]{2}[0-9]{2}(?: ?[A-Z0-9]){11,30}/gi;
 const API_KEY = /\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9_-]{16,}|\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}|\bxox[abpors]-[A-Za-z0-9-]{10,}|\bAKIA[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}\b/g;
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
 const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g;
 const LONG_TOKEN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_-])/g;
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const PHONE = /(?<![\w+])\+?[0-9](?:[ ()./-]{0,2}[0-9]){7,14}(?![\w])/g;
+export const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+export const PHONE = /(?<![\w+])\+?[0-9](?:[ ()./-]{0,2}[0-9]){7,14}(?![\w])/g;
 /** A run that may be base64 (standard or url-safe) or hex of a datum: decoded and read again (encodedIn). */
 const ENCODED_RUN = /(?<![A-Za-z0-9+/_-])(?:[A-Za-z0-9+/_-]|\r?\n(?=[A-Za-z0-9+/_-])){16,}={0,2}(?![A-Za-z0-9+/_=-])/g;
 /** A run with percent-escapes (`4111%201111%20…`): decoded as the network floor's taint decodes URLs. */
@@ -128,7 +131,7 @@ export function foldForDetection(value: string): string {
   return out;
 }
 
-const digitsOf = (text: string) => text.replace(/[^0-9]/g, '');
+export const digitsOf = (text: string) => text.replace(/[^0-9]/g, '');
 const alnumOf = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 
 export function luhnValid(digits: string): boolean {
@@ -154,7 +157,7 @@ export function ibanValid(candidate: string): boolean {
  * A greedy match can run into the next word or number ("DE89… please", "4111 … 1111 12/28"): the datum is
  * the longest prefix, ending on a letter or digit, that is valid.
  */
-function longestValidPrefix(match: string, valid: (text: string) => boolean): number {
+export function longestValidPrefix(match: string, valid: (text: string) => boolean): number {
   for (let end = match.length; end > 0; end--) {
     if (/[A-Za-z0-9]/.test(match[end - 1] ?? '') && valid(match.slice(0, end))) return end;
   }
@@ -423,7 +426,68 @@ const KIND_WORDS: Record<DataKind, string> = {
   phone: 'a phone number',
   unneeded: 'data the task does not need (model)',
   other_site_data: 'data another site showed',
+  health: 'health details you pasted',
+  religion: 'religious beliefs you pasted',
+  politics: 'political views you pasted',
+  sexuality: 'sexual orientation you pasted',
+  union_membership: 'trade-union membership you pasted',
+  ethnicity: 'ethnic origin you pasted',
+  criminal_record: 'criminal-record details you pasted',
+  home_address: 'a home address you pasted',
+  birth_date: 'a date of birth you pasted',
+  national_id: 'a national id number you pasted',
+  account_number: 'an account or card number you pasted',
+  third_party_name: 'names you pasted that your instruction does not mention',
+  pasted_contact: 'contact details you pasted',
 };
+
+/** A private detail of the pasted part of the user's words (./pasted.ts; stored in the compile report). */
+export interface PastedDetail {
+  kind: PastedKind;
+  text: string;
+}
+
+/** Kinds matched as words (any case, with their endings); names in their own case; the rest on letters and digits. */
+const WORD_KINDS: ReadonlySet<string> = new Set(['health', 'religion', 'politics', 'sexuality', 'union_membership', 'ethnicity', 'criminal_record']);
+
+function detailPattern(detail: PastedDetail): RegExp | null {
+  const text = foldForDetection(detail.text).trim();
+  if (text === '') return null;
+  const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  if (WORD_KINDS.has(detail.kind)) return new RegExp(`(?<![\\p{L}\\p{N}])${escape(text).replace(/[\s-]+/g, '[\\s-]+')}(?:s|es|'s|ed|ing)?(?![\\p{L}\\p{N}])`, 'giu');
+  // A name in its own case ("Rose", not "rose"), or in capitals.
+  if (detail.kind === 'third_party_name') return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escape(text)}|${escape(text.toUpperCase())})(?![\\p{L}\\p{N}])`, 'gu');
+  const chars = text.replace(/[^A-Za-z0-9]/g, '');
+  if (chars.length < 4) return null;
+  // Reformatting (spaces, dashes, dots between the characters) does not hide a number or an address.
+  return new RegExp(`(?<![A-Za-z0-9])${chars.split('').join('[^A-Za-z0-9]{0,3}')}(?![0-9])`, 'gi');
+}
+
+/**
+ * The pasted part's private details that an action carries: each detail the compile found only in what the
+ * user pasted (a chat, an e-mail, notes) and not in the instruction, wherever the agent put it. Values the
+ * page set (hidden inputs, selects) and names are not read, as for every detector here.
+ */
+export function detectPasted(values: readonly CarriedValue[], details: readonly PastedDetail[]): Finding[] {
+  if (details.length === 0) return [];
+  const patterns = details.flatMap((d) => {
+    const pattern = detailPattern(d);
+    return pattern === null ? [] : [{ kind: d.kind, pattern }];
+  });
+  const found: Finding[] = [];
+  for (const carried of values) {
+    if (carried.name === true || PAGE_SET_TYPES.has((carried.fieldType ?? '').toLowerCase())) continue;
+    const value = foldForDetection(carried.value);
+    for (const { kind, pattern } of patterns) {
+      for (const m of value.matchAll(pattern)) {
+        const start = m.index;
+        const end = start + m[0].length;
+        if (!found.some((f) => f.path === carried.path && start < f.end && f.start < end)) found.push({ kind, path: carried.path, start, end });
+      }
+    }
+  }
+  return found.sort((a, b) => (a.path === b.path ? a.start - b.start : 0));
+}
 
 /** "a one-time code and an IBAN in message, subject" — what the prompt says, never the data itself. */
 export function describeFindings(findings: readonly Finding[]): string {

@@ -1,5 +1,5 @@
-import { applySpans, classify, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, type SanitizerRule, type Span } from './text';
-import { blendColour, clipPathWindow, clipRectWindow, fadedHides, filterColour, hiddenByStyle, intersect, MIN_READABLE_PX, ownOpacity, parseColour, solidGradientColour, tooSmall, windowHides, type HiddenReason, type Rect, type StyleView } from './visibility';
+import { applySpans, classify, findInstructions, isSuspicious, MARKER, maskMarkers, PLACEHOLDER, sentences, stripInvisible, UNREADABLE_MARKER, type SanitizerRule, type Span } from './text';
+import { blendColour, clipPathWindow, clipRectWindow, fadedHides, filterColour, hiddenByStyle, inlineMayHide, intersect, MIN_READABLE_PX, ownOpacity, parseColour, solidGradientColour, tooSmall, visuallyHiddenLabel, windowHides, type HiddenReason, type InlineStyle, type Rect, type StyleView } from './visibility';
 import { GENERATED_MARK, GENERATED_PSEUDOS as PSEUDOS, GENERATED_RULES } from './generated-style';
 
 /**
@@ -1055,15 +1055,67 @@ export class Sanitizer {
       this.removals.push({ rule: span.rule, chars: span.end - span.start });
       cut(pieces, span, MARKER);
     }
-    if (apply.length > 0) texts?.delete(block);
+    const unreadable = isElement(block) ? this.cutUnreadableInline(block, apply.length > 0 ? piecesOf(block).pieces : pieces) : 0;
+    if (apply.length > 0 || unreadable > 0) texts?.delete(block);
     if (isElement(block)) {
       if (visibleImperative) this.visibleCandidates.add(block);
       else this.visibleCandidates.delete(block);
     }
     if (this.mode === 'model' && this.env.review !== undefined) {
-      const after = apply.length > 0 ? piecesOf(block) : { text, pieces };
+      const after = apply.length > 0 || unreadable > 0 ? piecesOf(block) : { text, pieces };
       if (isSuspicious(after.text)) this.review(block, after.text, after.pieces);
     }
+  }
+
+  /**
+   * Text a person cannot read inside a block they can (issue 41: a one-pixel white span inside ordinary
+   * text reached the agent): whatever it says, text in an inline element — at any nesting, inline or
+   * inline-block — that is too small, faint, faded or clipped to read, in a block whose other text is
+   * readable, becomes the marker. A block hidden as a whole is the rules' concern (closed widgets keep
+   * their text). The visually-hidden screen-reader pattern stays (see `visuallyHiddenLabel`). Cost: one
+   * computed-style read per piece of text in an inline element and per inline ancestor up to the block;
+   * boxes only for text that read says may hide, and every read before the first write.
+   */
+  private cutUnreadableInline(block: Element, pieces: readonly Piece[]): number {
+    const win = this.doc.defaultView;
+    if (win === null || pieces.length < 2) return 0;
+    let blockColours: { color: string; background: string } | null = null;
+    const suspects: Piece[] = [];
+    for (const piece of pieces) {
+      const parent = piece.node.parentElement;
+      const data = piece.node.data.trim();
+      if (parent === null || parent === block || data === '' || data === MARKER || data === UNREADABLE_MARKER) continue;
+      const style = win.getComputedStyle(parent);
+      const chain: InlineStyle[] = [];
+      for (let el: Element | null = parent; el !== null && el !== block; el = el.parentElement) chain.push(inlineStyleOf(el === parent ? style : win.getComputedStyle(el)));
+      if (blockColours === null) {
+        const blockStyle = win.getComputedStyle(block);
+        blockColours = { color: blockStyle.color, background: this.backgroundOf(block, win) };
+      }
+      if (inlineMayHide({ fontSize: style.fontSize, color: style.color, webkitTextFillColor: style.webkitTextFillColor }, chain, blockColours)) suspects.push(piece);
+    }
+    if (suspects.length === 0) return 0;
+    const hidden = suspects.filter((p) => this.hiddenReason(p.node) !== null && !this.screenReaderLabel(p.node.parentElement!, block, win));
+    if (hidden.length === 0) return 0;
+    // Otherwise visible: some other text of the block is readable.
+    const others = pieces.filter((p) => !hidden.includes(p) && p.node.data.trim() !== '');
+    if (!others.some((p) => this.hiddenReason(p.node) === null)) return 0;
+    for (const piece of hidden) {
+      this.removals.push({ rule: 'unreadable-text', chars: piece.node.data.trim().length });
+      piece.node.data = piece.node.data.replace(/\S[\s\S]*\S|\S/, UNREADABLE_MARKER);
+    }
+    return hidden.length;
+  }
+
+  /** The text's element or an inline ancestor below the block is the visually-hidden screen-reader pattern. */
+  private screenReaderLabel(el: Element, block: Element, win: Window): boolean {
+    for (let e: Element | null = el; e !== null && e !== block; e = e.parentElement) {
+      const style = win.getComputedStyle(e);
+      if (style.position !== 'absolute' && style.position !== 'fixed') continue;
+      const r = e.getBoundingClientRect();
+      return visuallyHiddenLabel(style, r);
+    }
+    return false;
   }
 
   private isControlLabel(pieces: readonly Piece[], span: Span, text: string): boolean {
@@ -1110,7 +1162,9 @@ export class Sanitizer {
   private hiddenFromPeople(pieces: readonly Piece[], span: { start: number; end: number }): HiddenReason | null {
     let reason: HiddenReason | null = null;
     for (const piece of pieces) {
-      if (piece.end <= span.start || piece.start >= span.end || piece.node.data.trim() === '') continue;
+      if (piece.end <= span.start || piece.start >= span.end) continue;
+      // Only the text the span covers: the space before a sentence, in the visible node before it, is no part of it.
+      if (piece.node.data.slice(Math.max(span.start, piece.start) - piece.start, Math.min(span.end, piece.end) - piece.start).trim() === '') continue;
       const why = this.hiddenReason(piece.node);
       if (why === null) return null;
       reason = why;
@@ -1406,6 +1460,11 @@ function elementBox(el: Element, win: Window): { width: number; height: number; 
 }
 
 /** The colour text is drawn on: the nearest ancestor background that is not transparent (white by default). */
+/** The computed style the inline pre-check reads (`?? ''`: unset in a test DOM). */
+function inlineStyleOf(style: CSSStyleDeclaration): InlineStyle {
+  return { display: style.display, position: style.position, overflow: style.overflow, opacity: style.opacity, filter: style.filter ?? '', clipPath: style.clipPath ?? '', clip: style.clip ?? '', transform: style.transform ?? '', maskImage: style.maskImage ?? '', mixBlendMode: style.mixBlendMode ?? '', visibility: style.visibility };
+}
+
 /** The computed style the visibility rules read. */
 function styleView(style: CSSStyleDeclaration): StyleView {
   // `?? ''`: a property the engine does not compute (a test DOM) reads as unset.

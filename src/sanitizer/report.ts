@@ -15,6 +15,7 @@ const RULE_WORDS: Record<SanitizerRule, [one: string, many: string]> = {
   attribute: ['instruction in an attribute (alt, title, aria-label)', 'instructions in attributes (alt, title, aria-label)'],
   'generated-content': ['instruction in CSS generated content (::before, ::after)', 'instructions in CSS generated content (::before, ::after)'],
   model: ['instruction found by the model', 'instructions found by the model'],
+  'unreadable-text': ['text too small, faint or clipped to read', 'texts too small, faint or clipped to read'],
 };
 
 export function removalReason(rule: SanitizerRule, count: number, chars: number): string {

@@ -13,6 +13,8 @@
  */
 
 export const MARKER = '[AgentsFence removed an instruction aimed at the agent]';
+/** What stands where text a person cannot read (too small, faint or clipped) was, inside a visible paragraph. */
+export const UNREADABLE_MARKER = '[AgentsFence removed text too small, faint or clipped to read]';
 export const PLACEHOLDER = '[AgentsFence is checking this text]';
 
 /** Why something was removed (audited by name, never with the text). */
@@ -24,7 +26,8 @@ export type SanitizerRule =
   | 'comment'
   | 'attribute'
   | 'generated-content'
-  | 'model';
+  | 'model'
+  | 'unreadable-text';
 
 // Zero-width space/joiners, word joiner, BOM, Mongolian vowel separator, invisible operators,
 // bidi embeddings/overrides/isolates and marks, the Unicode tag block (U+E0000–E007F), the soft hyphen,

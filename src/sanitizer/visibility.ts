@@ -305,3 +305,70 @@ export function solidGradientColour(value: string | undefined): string | null {
   const first = colours[0]!;
   return colours.every((c) => contrast(c!, first) < SAME_COLOUR_CONTRAST) ? stops[0]! : null;
 }
+
+/** Below this an inline element's font is worth the full check (the full check hides below 3 px, or small and faint). */
+const SUSPECT_FONT_PX = 6;
+/** Text of another colour than its block whose contrast with the block's background is below this is worth the full check. */
+const SUSPECT_CONTRAST = 2.6;
+
+/** What the cheap pre-check reads of an inline element and each inline ancestor up to its block. */
+export interface InlineStyle {
+  display: string;
+  position: string;
+  overflow: string;
+  opacity: string;
+  filter: string;
+  clipPath: string;
+  clip: string;
+  transform: string;
+  maskImage: string;
+  mixBlendMode: string;
+  visibility: string;
+}
+
+/**
+ * Whether text inside an inline element (a span, a link, `<small>`) of an otherwise visible block may be
+ * unreadable, read from computed styles alone (no layout): a font under 6 px; a colour of its own that is
+ * faint on the block's background; or, on the element or an inline ancestor below the block, a fade, a
+ * filter, a clip, a positioned or transformed box, a mask, a blend, an inline box that hides its overflow.
+ * Only such text gets the full check (boxes, ancestors), so a page of ordinary links and bold words costs
+ * one style read per piece of text.
+ */
+export function inlineMayHide(
+  text: { fontSize: string; color: string; webkitTextFillColor?: string },
+  chain: readonly InlineStyle[],
+  block: { color: string; background: string },
+): boolean {
+  if (Number.parseFloat(text.fontSize) < SUSPECT_FONT_PX) return true;
+  const fill = text.webkitTextFillColor !== undefined && text.webkitTextFillColor !== '' && text.webkitTextFillColor !== text.color ? text.webkitTextFillColor : text.color;
+  if (fill !== block.color) {
+    const fg = parseColour(fill);
+    const bg = parseColour(block.background) ?? { r: 255, g: 255, b: 255, a: 1 };
+    // A colour the rules cannot read (oklch, display-p3) is checked in full: the full check paints it.
+    if (fg === null || fg.a < 0.35 || contrast(fg, bg) < SUSPECT_CONTRAST) return true;
+  }
+  return chain.some(
+    (s) =>
+      s.opacity !== '1' ||
+      (s.filter !== 'none' && s.filter !== '') ||
+      (s.clipPath !== 'none' && s.clipPath !== '') ||
+      (s.clip !== 'auto' && s.clip !== '') ||
+      s.position === 'absolute' ||
+      s.position === 'fixed' ||
+      (s.transform !== 'none' && s.transform !== '') ||
+      (s.maskImage !== 'none' && s.maskImage !== '') ||
+      (s.mixBlendMode !== 'normal' && s.mixBlendMode !== '') ||
+      s.visibility !== 'visible' ||
+      (s.display !== 'inline' && s.display !== 'contents' && s.overflow !== 'visible'),
+  );
+}
+
+/**
+ * The visually-hidden pattern real sites use for screen-reader labels (Bootstrap's `.visually-hidden`,
+ * Tailwind's `sr-only`, WordPress's `.screen-reader-text`): an absolutely positioned box of at most 1×1 px
+ * that hides its overflow. People who use a screen reader hear it, so it is read as they read it; an
+ * instruction in it is still removed (the hidden-instruction and addressed-to-agent rules).
+ */
+export function visuallyHiddenLabel(style: { position: string; overflow: string }, box: { width: number; height: number }): boolean {
+  return (style.position === 'absolute' || style.position === 'fixed') && style.overflow !== 'visible' && box.width <= 1 && box.height <= 1;
+}

@@ -143,7 +143,7 @@ describe('Minimizer model mode', () => {
 describe('data a private host showed, sent back to it', () => {
   it('is not data from another site: the taint records the site, the target names the host and port', () => {
     const policy = makePolicy({ domains: ['localhost:3000', 'notes.test'], ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
-    const task = { request: 'Check the build on localhost:3000 and note the status on notes.test', followUps: [], policy, taint: [{ value: 'bld_7Hq2Zp9Xk4Wm', site: 'localhost', kind: 'token' }] } as unknown as ActiveTask;
+    const task = { request: 'Check the build on localhost:3000 and note the status on notes.test', followUps: [], policy, report: reportWithoutCompile('test'), taint: [{ value: 'bld_7Hq2Zp9Xk4Wm', site: 'localhost', kind: 'token' }] } as unknown as ActiveTask;
     const post = (url: string) => ({ tool: 'browser.request', args: { method: 'POST', url, kind: 'fetch', body: { note: 'build bld_7Hq2Zp9Xk4Wm is green' } } });
     const screened = (url: string) => {
       const call = post(url);
