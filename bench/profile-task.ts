@@ -38,7 +38,7 @@ interface TraceEvent {
 }
 
 /** Self thread time per thread and event name (complete events nested by time on their thread), ms per run. */
-function breakdown(events: TraceEvent[], runs: number): { thread: string; msPerRun: number; top: { event: string; msPerRun: number }[] }[] {
+function breakdown(events: TraceEvent[], runs: number): { thread: string; msPerRun: number; top: { event: string; msPerRun: number; perRun: number }[] }[] {
   const processName = new Map<number, string>();
   const threadName = new Map<string, string>();
   for (const e of events) {
@@ -64,10 +64,13 @@ function breakdown(events: TraceEvent[], runs: number): { thread: string; msPerR
     return `${processName.get(pid) ?? 'process'} / ${threadName.get(key) ?? 'thread'}${what}`;
   };
   const merged = new Map<string, Map<string, number>>();
+  const counts = new Map<string, Map<string, number>>();
   for (const [key, list] of byThread) {
     list.sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
     const self = merged.get(label(key, list)) ?? new Map<string, number>();
     merged.set(label(key, list), self);
+    const count = counts.get(label(key, list)) ?? new Map<string, number>();
+    counts.set(label(key, list), count);
     const open: { end: number; key: string }[] = [];
     for (const e of list) {
       while (open.length > 0 && open[open.length - 1]!.end <= e.ts) open.pop();
@@ -76,6 +79,7 @@ function breakdown(events: TraceEvent[], runs: number): { thread: string; msPerR
       const file = (e.args?.data?.url ?? '').split('/').pop() || '';
       const name = js && file !== '' ? `${e.name} ${file}` : e.name;
       self.set(name, (self.get(name) ?? 0) + thread);
+      count.set(name, (count.get(name) ?? 0) + 1);
       const parent = open[open.length - 1];
       if (parent !== undefined) self.set(parent.key, (self.get(parent.key) ?? 0) - thread);
       open.push({ end: e.ts + (e.dur ?? 0), key: name });
@@ -86,7 +90,7 @@ function breakdown(events: TraceEvent[], runs: number): { thread: string; msPerR
     .map(([thread, self]) => ({
       thread,
       msPerRun: perRun([...self.values()].reduce((a, b) => a + b, 0)),
-      top: [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([event, us]) => ({ event, msPerRun: perRun(us) })),
+      top: [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([event, us]) => ({ event, msPerRun: perRun(us), perRun: Math.round(((counts.get(thread)?.get(event) ?? 0) / runs) * 10) / 10 })),
     }))
     .filter((t) => t.msPerRun >= 0.5)
     .sort((a, b) => b.msPerRun - a.msPerRun);
@@ -207,9 +211,9 @@ async function main(): Promise<void> {
       ...(['guarded', 'unguarded'] as const).flatMap((arm) => [
         `### ${arm}`,
         '',
-        '| thread | ms per run | largest events (ms per run) |',
+        '| thread | ms per run | largest events (self ms per run, and how many per run) |',
         '| --- | --- | --- |',
-        ...threads[arm].slice(0, 12).map((t) => `| ${t.thread} | ${fmt(t.msPerRun)} | ${t.top.slice(0, 6).map((e) => `${e.event} ${e.msPerRun.toFixed(2)}`).join(', ')} |`),
+        ...threads[arm].slice(0, 12).map((t) => `| ${t.thread} | ${fmt(t.msPerRun)} | ${t.top.slice(0, 8).map((e) => `${e.event} ${e.msPerRun.toFixed(2)} (×${e.perRun})`).join(', ')} |`),
         '',
       ]),
       '## Our worker, V8 CPU profile (self time per run)',
