@@ -92,6 +92,7 @@ export async function agentFigures(): Promise<Figure[]> {
           `median ${median(g).toFixed(0)} ms vs ${median(u).toFixed(0)} ms; task done ${done(runs.guarded)}/${PAIRS} guarded, ${done(runs.unguarded)}/${PAIRS} unguarded; ` +
           `setting the task (popup path, rules compiler, floor update) median ${median(setTaskMs).toFixed(1)} ms, not in the wall time`,
         ratio: `${ratio.toFixed(3)}× (median of paired ratios ${pairedRatio.toFixed(3)}×)`,
+        vsFloor: { floor: 'the same task unguarded, median wall time', value: ratio, unit: '×', target: 1.05 },
         verdict: ratio <= 1.05 && done(runs.guarded) === PAIRS ? 'met' : 'missed',
         method:
           `Demo world on 127.0.0.1, Playwright-driven scripted agent (${task.steps(siteUrl(world)).length} steps: goto, click, read, fill, send); wall time from the first step to the last, ${PAIRS} runs per browser after one warm-up, pairs interleaved with alternating order. ` +

@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { ROOT } from '../demo/build';
 import { startCompilerMock } from '../demo/compilers';
 import { TASKS } from '../demo/scenarios';
 import { compileTask } from '../src/compiler';
@@ -46,6 +49,43 @@ async function rulesCompileSamples(n: number): Promise<number[]> {
   return samples;
 }
 
+const CLI_RUNS = 6;
+const CLI_TARGET_MS = 150;
+const SMALL_REQUEST = "On mail.test, reply to bob@corp.test's message about the offsite saying I'll attend.";
+
+/** Start to exit of one process, ms; throws if it fails (a CLI that cannot start must not pass for a fast one). */
+function timeProcess(args: string[]): number {
+  const t0 = performance.now();
+  const run = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr.split('\n')[0]}`);
+  return ms;
+}
+
+/** `agentsfence compile` as a user's script calls it: the package's bin, a small request, the rules compiler. */
+function cliFigure(): Figure {
+  const bin = join(ROOT, 'bin', 'agentsfence.mjs');
+  const cli: number[] = [];
+  const bare: number[] = [];
+  timeProcess([bin, 'compile', SMALL_REQUEST]); // warm the file cache
+  for (let i = 0; i < CLI_RUNS; i++) {
+    cli.push(timeProcess([bin, 'compile', SMALL_REQUEST]));
+    bare.push(timeProcess(['-e', '0']));
+  }
+  const [p50, nodeP50] = [summarise(cli).p50, summarise(bare).p50];
+  return {
+    id: 'compile-cli',
+    figure: '`agentsfence compile` start to exit, small request (rules compiler)',
+    target: `≤ ${CLI_TARGET_MS} ms`,
+    measured: `p50 ${p50.toFixed(0)} ms (max ${Math.max(...cli).toFixed(0)} ms); a bare \`node -e 0\` start to exit p50 ${nodeP50.toFixed(0)} ms, so ${(p50 - nodeP50).toFixed(0)} ms is the CLI's own`,
+    ratio: `${(p50 / CLI_TARGET_MS).toFixed(2)}× the target; ${(p50 / nodeP50).toFixed(1)}× Node's bare start`,
+    vsFloor: { floor: "none (absolute; Node's bare start in the same rounds, in the row)", value: p50, unit: 'ms', target: CLI_TARGET_MS },
+    verdict: p50 <= CLI_TARGET_MS ? 'met' : 'missed',
+    method: `${CLI_RUNS} runs after one warm-up of \`node bin/agentsfence.mjs compile "${SMALL_REQUEST}"\` (the package's bin, what \`npx agentsfence\` runs once npx has found it), each followed by \`node -e 0\`; wall time from spawn to exit (spawnSync) in the bench process.`,
+    data: { cliMs: cli, nodeMs: bare },
+  };
+}
+
 export async function compileFigures(): Promise<Figure[]> {
   const samples = await rulesCompileSamples(500);
   const rules = summarise(samples);
@@ -68,6 +108,7 @@ export async function compileFigures(): Promise<Figure[]> {
   const total = callCounts.reduce((a, b) => a + b, 0);
 
   return [
+    cliFigure(),
     {
       id: 'compile-rules',
       figure: 'Rules compile of a 2 KB request (isolate → prohibitions → rules draft → harden)',

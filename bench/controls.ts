@@ -120,3 +120,56 @@ export function echoExtension(permissions: readonly string[] = []): ControlExten
 export function echoCarrying(script: string): ControlExtension {
   return writeExtension('agentsfence-bench-echo-carrying-', 'echo floor carrying a script', { 'isolated.js': ECHO_ISOLATED, 'main.js': ECHO_MAIN, 'background.js': `${ECHO_WORKER}\nfunction carried() {\n${script}\n}\n` });
 }
+
+/**
+ * The durable echo's worker: what any extension that decides durably must do at least. At its start it
+ * opens its IndexedDB database and reads its task (the cold-start floor: open, read one record, answer);
+ * before every answer it commits one transaction shaped like ours (src/background/store.ts
+ * commitDecision: σ' put in `kv`, one audit entry added to `audit`), the same bytes ours writes (seeded from
+ * our worker, `seedDurableEcho`). It decides nothing: every answer is ALLOW. The DNR rules a running task
+ * has are installed from outside (`seedDurableEcho`), so Chromium's request matching costs it what it costs us.
+ */
+const DURABLE_ECHO_WORKER = `const opened = new Promise((resolve, reject) => {
+  const request = indexedDB.open('durable-echo', 1);
+  request.onupgradeneeded = () => {
+    request.result.createObjectStore('kv');
+    request.result.createObjectStore('audit', { keyPath: 'seq', autoIncrement: true });
+  };
+  request.onsuccess = () => resolve(request.result);
+  request.onerror = () => reject(request.error);
+});
+const ready = opened.then((db) => new Promise((resolve, reject) => {
+  const tx = db.transaction('kv');
+  const task = tx.objectStore('kv').get('task');
+  const entry = tx.objectStore('kv').get('entry');
+  tx.oncomplete = () => resolve({ db, task: task.result ?? null, entry: entry.result ?? { at: 0 } });
+  tx.onerror = () => reject(tx.error);
+}));
+const commit = ({ db, task, entry }) => new Promise((resolve, reject) => {
+  const tx = db.transaction(['kv', 'audit'], 'readwrite');
+  if (task !== null) tx.objectStore('kv').put(task, 'task');
+  tx.objectStore('audit').add(entry);
+  tx.oncomplete = resolve;
+  tx.onerror = tx.onabort = () => reject(tx.error);
+});
+chrome.runtime.onConnect.addListener((port) => {
+  port.onMessage.addListener((data) => {
+    ready.then(commit).then(() => port.postMessage({ rid: data.rid, answer: { id: data.message.id, decision: 'ALLOW', check: 'allowed', reason: 'durable echo', askedUser: false } }));
+  });
+});
+globalThis.seed = async (task, entry) => {
+  const state = await ready;
+  await new Promise((resolve, reject) => {
+    const tx = state.db.transaction('kv', 'readwrite');
+    tx.objectStore('kv').put(task, 'task');
+    tx.objectStore('kv').put(entry, 'entry');
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  Object.assign(state, { task, entry });
+};`;
+
+/** The durable echo floor: the echo's path with our manifest's `permissions`, one commit per answer, and our rules (seeded). */
+export function durableEchoExtension(permissions: readonly string[]): ControlExtension {
+  return writeExtension('agentsfence-bench-durable-echo-', 'durable echo floor', { 'isolated.js': ECHO_ISOLATED, 'main.js': ECHO_MAIN, 'background.js': DURABLE_ECHO_WORKER }, permissions);
+}

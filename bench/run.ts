@@ -50,11 +50,18 @@ function machine(): Record<string, string> {
 
 function markdown(figures: Figure[], meta: Record<string, string>): string {
   const rows = figures.map((f) => `| ${f.figure} | ${f.target} | ${f.measured} | ${f.ratio ?? ''} | ${f.verdict} |`);
+  // Issue 40's targets, each against the floor measured in the same run: the figures a user feels, first.
+  const floors = figures
+    .filter((f) => f.vsFloor !== undefined)
+    .map((f) => `| ${f.figure} | ${f.vsFloor!.floor} | ${f.vsFloor!.value.toFixed(f.vsFloor!.unit === '×' ? 3 : 2)} ${f.vsFloor!.unit} | ${f.vsFloor!.atLeast === true ? '≥' : '≤'} ${f.vsFloor!.target} ${f.vsFloor!.unit} | ${f.verdict} |`);
   return [
     `# AgentsFence benchmark`,
     '',
     `Machine: ${meta.cores} cores, ${meta.cpu}; Node ${meta.node}; ${meta.chromium}; load average (1/5/15 min) ${meta.load} at the start, ${meta.loadAtEnd} at the end. Run at ${meta.date}, ${meta.duration}.`,
     '',
+    ...(floors.length === 0
+      ? []
+      : ['## Against the floors (same run)', '', 'Other processes share these cores (see the load average): the ratios count, not absolute times.', '', '| Figure | Floor | Measured | Target | Verdict |', '| --- | --- | --- | --- | --- |', ...floors, '', '## All figures', '']),
     '| Figure | Target | Measured | Ratio | Verdict |',
     '| --- | --- | --- | --- | --- |',
     ...rows,

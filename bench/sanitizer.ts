@@ -15,7 +15,16 @@ import { median, summarise, type Figure } from './stats';
  */
 
 const APP = 'app.test';
-const PAIRS = 30;
+const PAIRS = 20;
+/** Page sizes for the cost per 1,000 elements (issue 40: ≤ 10 ms, linear), and loads per arm at each. */
+const SCALE: { elements: number; loads: number }[] = [
+  { elements: 1_000, loads: 12 },
+  { elements: 5_000, loads: 8 },
+  { elements: 20_000, loads: 5 },
+];
+const PER_THOUSAND_TARGET_MS = 10;
+/** heavyPage's elements: about 9 per unit (a paragraph's 3–4, a row's 5), plus 88 in the menus, details and headings. */
+const unitsFor = (elements: number) => Math.max(1, Math.round((elements - 88) / 9));
 const WARM = 5;
 const MUTATION_RUNS = 12;
 const PROFILED_LOADS = 10;
@@ -29,13 +38,13 @@ const POLICY: TaskPolicyInput = { version: 1, taskId: 'bench-sanitizer', issuedA
  * text with a target, which the rules must check for visibility), a 300-row table, closed menus,
  * `<details>` and sr-only labels, and 12 hidden instructions (display:none, off-screen, comment).
  */
-export function heavyPage(withInstructions = true): string {
-  const paragraphs = Array.from({ length: 300 }, (_, i) =>
+export function heavyPage(withInstructions = true, units = 300): string {
+  const paragraphs = Array.from({ length: units }, (_, i) =>
     i % 15 === 7
       ? `<p>Questions about section ${i}? <b>Send</b> them to <a href="/contact">editor${i}@news.test</a> before Friday.</p>`
       : `<p>Section ${i}: the <em>committee</em> reviewed <a href="/doc/${i}">document ${i}</a> and noted a ${(i * 7) % 13}% change in <span class="k">quarterly</span> figures.</p>`,
   ).join('\n');
-  const rows = Array.from({ length: 300 }, (_, i) => `<tr><td>Item ${i}</td><td><a href="/item/${i}">open</a></td><td>${(i * 37) % 101} EUR</td></tr>`).join('');
+  const rows = Array.from({ length: units }, (_, i) => `<tr><td>Item ${i}</td><td><a href="/item/${i}">open</a></td><td>${(i * 37) % 101} EUR</td></tr>`).join('');
   const widgets = Array.from(
     { length: 10 },
     (_, i) => `<button aria-controls="menu${i}">Menu ${i}</button><ul id="menu${i}" role="menu" hidden><li role="menuitem">Reply</li><li role="menuitem">Forward to a colleague</li></ul>
@@ -157,6 +166,49 @@ export async function sanitizerFigures(): Promise<Figure[]> {
     });
     const perBurstMs = mutationTrace.byScript.find((l) => l.script === SANITIZER_SCRIPT)?.msPerLoad ?? 0;
 
+    // The cost per 1,000 elements at three page sizes: the Sanitizer hidden vs off, paired loads.
+    const [, off] = arms as [Arm, Arm];
+    interface ScalePoint {
+      elements: number;
+      loads: number;
+      hiddenLoadMs: number;
+      offLoadMs: number;
+      pairedLoadMs: number;
+      pairedDclMs: number;
+      perThousandMs: number;
+      jsMs: number;
+      jsPerThousandMs: number;
+      heaviest: { event: string; msPerLoad: number }[];
+      runs: Record<'hidden' | 'off', { dcl: number; load: number }[]>;
+    }
+    const scale: ScalePoint[] = [];
+    for (const { elements, loads } of SCALE) {
+      const path = `/scale${elements}`;
+      server.setPage(path, heavyPage(true, unitsFor(elements)));
+      const at = (query: string) => `${server.origin(APP)}${path}?${query}`;
+      for (const arm of [hidden, off]) for (let i = 0; i < 2; i++) await loadTimes(arm.page, at(`warm=${i}`));
+      const count = await hidden.page.evaluate(() => document.getElementsByTagName('*').length);
+      const runs: Record<'hidden' | 'off', { dcl: number; load: number }[]> = { hidden: [], off: [] };
+      for (let i = 0; i < loads; i++) {
+        for (const arm of i % 2 === 0 ? [hidden, off] : [off, hidden]) runs[arm.name as 'hidden' | 'off'].push(await loadTimes(arm.page, at(`n=${i}`)));
+      }
+      const pairedLoad = median(runs.hidden.map((r, i) => r.load - (runs.off[i]?.load ?? NaN)));
+      const pairedDcl = median(runs.hidden.map((r, i) => r.dcl - (runs.off[i]?.dcl ?? NaN)));
+      // Where the hidden arm's main thread goes at this size: our JS, and any style or layout it forces.
+      const trace = await traceMainThread(hidden.page, 2, async () => {
+        for (let i = 0; i < 2; i++) await loadTimes(hidden.page, at(`p=${i}`));
+      });
+      const jsMs = trace.byScript.find((l) => l.script === SANITIZER_SCRIPT)?.msPerLoad ?? 0;
+      const heaviest = Object.entries(trace.byEvent).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([event, msPerLoad]) => ({ event, msPerLoad }));
+      scale.push({ elements: count, loads, hiddenLoadMs: median(runs.hidden.map((r) => r.load)), offLoadMs: median(runs.off.map((r) => r.load)), pairedLoadMs: pairedLoad, pairedDclMs: pairedDcl, perThousandMs: pairedLoad / (count / 1000), jsMs, jsPerThousandMs: jsMs / (count / 1000), heaviest, runs });
+    }
+    const perThousand = scale.map((s) => s.perThousandMs);
+    const [mid, large] = [scale[1]!, scale[2]!];
+    const superlinear = large.perThousandMs / mid.perThousandMs;
+    const worst = Math.max(...perThousand);
+    // What each further 1,000 elements adds between two sizes: the per-element cost without the fixed part.
+    const marginal = scale.slice(1).map((s, i) => ({ from: scale[i]!.elements, to: s.elements, msPerThousand: (s.pairedLoadMs - scale[i]!.pairedLoadMs) / ((s.elements - scale[i]!.elements) / 1000) }));
+
     type Key = keyof Samples;
     const med = (arm: ArmName, key: Key) => median(samples[arm][key]);
     const paired = (key: Key, a: ArmName, b: ArmName) => median(samples[a][key].map((x, i) => x - (samples[b][key][i] ?? NaN)));
@@ -170,6 +222,19 @@ export async function sanitizerFigures(): Promise<Figure[]> {
       `Off vs no extension is the cost of the content script asking for its mode (every guarded page pays it); hidden vs off is the Sanitizer's work.`;
     const data = { nodes, summaries: Object.fromEntries(arms.map((a) => [a.name, { dcl: summarise(samples[a.name].dcl), load: summarise(samples[a.name].load), mutations: summarise(samples[a.name].mutations) }])), samplesMs: samples, sanitizerCpuMsPerLoad: perLoadMs, sanitizerCpuMsPerBurst: perBurstMs };
     return [
+      {
+        id: 'sanitizer-per-thousand',
+        figure: 'Sanitizer hidden vs off per 1,000 elements, at about 1k, 5k and 20k elements',
+        target: `≤ ${PER_THOUSAND_TARGET_MS} ms per 1,000 elements at every size, linear in page size`,
+        measured: scale.map((s) => `${s.elements} elements: hidden − off ${ms(s.pairedLoadMs)} at load (${ms(s.perThousandMs)} per 1,000; DCL ${ms(s.pairedDclMs)}), frame-guard.js JS ${ms(s.jsMs)} per load (${ms(s.jsPerThousandMs)} per 1,000)`).join('; '),
+        ratio: `worst ${ms(worst)} per 1,000 = ${(worst / PER_THOUSAND_TARGET_MS).toFixed(2)}× the budget; per 1,000 at ${large.elements} / at ${mid.elements} ${superlinear.toFixed(2)}× (1.00× = linear); each further 1,000 elements ${marginal.map((m) => `${m.from}→${m.to} ${ms(m.msPerThousand)}`).join(', ')}`,
+        vsFloor: { floor: 'the same page with the Sanitizer off, ms per 1,000 elements (worst size)', value: worst, unit: 'ms', target: PER_THOUSAND_TARGET_MS },
+        verdict: worst <= PER_THOUSAND_TARGET_MS && superlinear <= 1.25 ? 'met' : 'missed',
+        method:
+          `The heavy page below scaled to ${SCALE.map((s) => s.elements).join(' / ')} elements (paragraphs and table rows in proportion, the 12 hidden instructions kept); two browsers with the page task running, the Sanitizer hidden and off, ${SCALE.map((s) => s.loads).join(' / ')} loads each after 2 warm-up loads, alternating; the median of paired differences of loadEventEnd − startTime (the Sanitizer's DOMContentLoaded and load work both counted) divided by the element count. Linear: per 1,000 at the largest size within 1.25× of the middle one. ` +
+          `Where the hidden arm's main thread goes at each size (Chrome trace of 2 loads, self thread time per load by event): ${scale.map((s) => `${s.elements}: ${s.heaviest.map((h) => `${h.event} ${ms(h.msPerLoad)}`).join(', ')}`).join('; ')}.`,
+        data: { scale, marginal },
+      },
       {
         id: 'sanitizer-page-load',
         figure: `Sanitizer page-load cost (${nodes}-element page: Sanitizer hidden vs off vs no extension)`,

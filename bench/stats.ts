@@ -22,6 +22,11 @@ export interface Figure {
   target: string;
   measured: string;
   ratio?: string;
+  /**
+   * The figure as a number against the floor it bounds, measured in the same run (`ratio` says it in
+   * words): `value` in `unit`, the target it is held to (at most, or `atLeast`), and what the floor is.
+   */
+  vsFloor?: { floor: string; value: number; unit: string; target: number; atLeast?: boolean };
   verdict: 'met' | 'missed' | 'info';
   method: string;
   data?: Record<string, unknown>;
