@@ -14,6 +14,7 @@ import { DemoWorld } from './sites/world';
 import { runCascade, writeRegressions, type CascadeOutput } from './cascade/runner';
 import { formatCascadeTable, renderCascadeHtml, summarizeCascade } from './cascade/report';
 import { GOALS } from './cascade/goals';
+import { FORGE_FORUM_CONFIG_IDS, forgeForumHtml, forgeForumItems, formatForgeForumTable, summarizeForgeForum } from './forge-forum-report';
 
 /**
  * `npm run demo`: builds the extension if needed, serves the demo sites on loopback, runs every task
@@ -25,7 +26,8 @@ import { GOALS } from './cascade/goals';
  * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building),
  * --match=TEXT (only the tasks, scenarios and cascade goals whose id contains TEXT),
  * --cascade (run only the cascade: formatted → semantic → adaptive, demo/cascade/; the full run
- * includes it, --quick leaves it out), --sanitizer (run only the Sanitizer configurations; the full run
+ * includes it, --quick leaves it out), --forge-forum (run only the same-site suite, demo/forge-forum.ts: the
+ * full run includes it, --quick leaves it out), --sanitizer (run only the Sanitizer configurations; the full run
  * includes them, --quick leaves them out).
  */
 
@@ -94,6 +96,8 @@ export interface SuiteOptions {
   log: (line: string) => void;
   screenshots?: boolean;
   extensions: ExtensionBuilds;
+  /** Run the same-site suite (demo/forge-forum.ts) under its configurations, in the same browsers; its `--match`. */
+  forgeForum?: { match: string | undefined };
 }
 
 export interface SuiteOutput {
@@ -109,7 +113,8 @@ function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
   const scenarios = ids === null ? all : all.filter((s) => ids.includes(s.id));
   const taskIds = new Set(scenarios.map((s) => s.task.id));
   const tasks = ids === null ? allTasks : allTasks.filter((t) => taskIds.has(t.id));
-  return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario }))];
+  const forge = opts.forgeForum && !sanitizer && config.runtime === 'playwright' && FORGE_FORUM_CONFIG_IDS.includes(config.id) ? forgeForumItems(opts.forgeForum.match) : [];
+  return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario })), ...forge];
 }
 
 async function openSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
@@ -187,13 +192,14 @@ async function main(): Promise<void> {
   const quick = flag('quick') !== undefined;
   const cascadeOnly = flag('cascade') !== undefined;
   const sanitizerOnly = flag('sanitizer') !== undefined;
+  const forgeOnly = flag('forge-forum') !== undefined;
   const only = value('only')?.split(',');
   const log = (line: string) => console.log(line);
   const started = Date.now();
 
   const extensions = { full: value('extension') ?? EXTENSION_DIR, nohooks: value('extension-nohooks') ?? NO_HOOKS_EXTENSION_DIR };
   if (!value('extension')) ensureBuilt(log);
-  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS];
+  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : forgeOnly ? PLAYWRIGHT_CONFIGS.filter((c) => FORGE_FORUM_CONFIG_IDS.includes(c.id)) : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS];
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
   log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
@@ -205,17 +211,19 @@ async function main(): Promise<void> {
     headless: flag('headed') === undefined,
     parallel: Number(value('parallel') ?? 2),
     scenarioIds: {
-      playwright: matching ?? (quick ? QUICK_SCENARIO_IDS : null),
+      playwright: forgeOnly ? [] : (matching ?? (quick ? QUICK_SCENARIO_IDS : null)),
       mcp: matching ?? (quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS),
       sanitizer: matchingSanitizer,
     },
     log,
     screenshots: true,
     extensions,
+    ...(quick || sanitizerOnly ? {} : { forgeForum: { match } }),
   });
   const summaries = configs.map((c) => summarize(c, runs));
   let cascade: CascadeOutput | null = null;
-  if (cascadeOnly || (!quick && !sanitizerOnly)) {
+  const forgeSummaries = summarizeForgeForum(configs, runs);
+  if (cascadeOnly || (!quick && !sanitizerOnly && !forgeOnly)) {
     const cascadeIds = cascadeOnly ? CASCADE_CONFIG_IDS : CASCADE_IN_FULL_RUN;
     const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => cascadeIds.includes(c.id) && (!only || only.includes(c.id)));
     const goals = GOALS.filter((g) => match === undefined || g.id.includes(match));
@@ -237,10 +245,11 @@ async function main(): Promise<void> {
     runs,
     screenshots,
     ...(cascade ? { cascadeHtml: renderCascadeHtml(cascadeSummaries) } : {}),
+    forgeForumHtml: forgeForumHtml(forgeSummaries, configs, runs),
   };
   const outDir = join(ROOT, 'demo', 'out');
   mkdirSync(outDir, { recursive: true });
-  const { cascadeHtml: _html, ...plain } = results;
+  const { cascadeHtml: _html, forgeForumHtml: _forgeHtml, ...plain } = results;
   const cascadeJson = cascade ? { cascade: { summaries: cascadeSummaries, outcomes: cascade.outcomes, runs: cascade.runs, replays: cascade.replays } } : {};
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ ...plain, screenshots: screenshots.map((s) => ({ caption: s.caption })), ...cascadeJson }, null, 2)}\n`);
   const reportPath = join(outDir, 'report.html');
@@ -250,6 +259,10 @@ async function main(): Promise<void> {
     log(formatMatrix(configs, runs));
     log('');
     log(formatTable(summaries));
+    log('');
+  }
+  if (forgeSummaries.length > 0) {
+    log(formatForgeForumTable(forgeSummaries, configs, runs));
     log('');
   }
   if (cascade) {
