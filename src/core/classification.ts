@@ -1,4 +1,5 @@
 import type { RiskClass } from './risk';
+import type { ActionReading } from './actions/read';
 
 /** The classifier layers (see classifier/index.ts): which one read the action; `unknown` when none did. */
 export const CLASSIFIER_LAYERS = ['web', 'explicit', 'shell', 'glob', 'verb', 'unknown'] as const;
@@ -40,6 +41,8 @@ export interface ActionFacts {
   urls: string[];
   /** Bytes the action sends out, when known (request body, form fields). */
   outboundBytes: number;
+  /** The web action and object a write was read as (docs/actions.md); absent when none was read. */
+  action?: ActionReading;
 }
 
 /** A classified action: the facts, plus the URL-shape verdict computed once so every check shares it. */

@@ -65,6 +65,8 @@ export const DecisionRecordSchema = z.strictObject({
   classifierLayer: z.optional(z.enum(CLASSIFIER_LAYERS)),
   /** The classifier's reason in words, e.g. `carries a card-number field`. */
   basis: z.optional(z.string()),
+  /** The web action and object the classifier read (docs/actions.md); absent when none was read. */
+  action: z.optional(z.strictObject({ id: z.nullable(z.string()), object: z.nullable(z.string()), app: z.nullable(z.string()) })),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

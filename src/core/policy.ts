@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
+import { ACTION_IDS } from './actions/vocabulary';
 
 /**
  * TaskPolicy: the whole authority of one task. Strict everywhere: an unknown key is an error,
@@ -80,11 +81,24 @@ export const ConstraintSchema = z
      * `recipients`, a call need not name any; it never lets a message, share or payment reach them.
      */
     reaches: z.optional(z.array(NonEmpty)),
+    /**
+     * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
+     * of them, and on its `domains` every write must be one of the policy's named actions (check
+     * action_binding). Absent in policies stored before: they bind by class as ever.
+     */
+    actions: z.optional(z.array(z.enum(ACTION_IDS)).check(z.minLength(1))),
+    /**
+     * The objects those actions act on, canonical (`issue:byteblaze/dotfiles#1000`, `post:130944`;
+     * `issue:*#1000` when the words name the number but not the project). Absent: the words left the object
+     * open, and a write on an existing object of a known app asks.
+     */
+    objects: z.optional(z.array(NonEmpty)),
   })
   .check(
-    z.refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined, {
-      message: 'a constraint names a tool, a capability or a risk class',
+    z.refine((c) => c.tool !== undefined || c.capability !== undefined || c.riskClass !== undefined || c.actions !== undefined, {
+      message: 'a constraint names a tool, a capability, a risk class or actions',
     }),
+    z.refine((c) => c.objects === undefined || c.actions !== undefined, { message: 'objects are those of named actions' }),
   );
 export type Constraint = z.infer<typeof ConstraintSchema>;
 

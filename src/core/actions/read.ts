@@ -1,0 +1,265 @@
+import { URLPattern } from 'urlpattern-polyfill/urlpattern';
+import { APPS, type AppSpec, type RouteSpec } from './apps';
+import { ACTIONS, type ActionId } from './vocabulary';
+
+/**
+ * What a web request does and to what: its action and its object, read from what the site sends. A
+ * known app's request is read from its routes and field shapes (./apps.ts); on any other site only the
+ * account-security actions are read, from field shapes that only they carry (a public key as a value, a
+ * `deploy_key[…]` or `personal_access_token[…]` field, a profile's `private_profile`). Never from one
+ * word of a path or a username: `/-/transfer` on a forge moves a project, `/user/grant/edit` edits a user.
+ */
+
+export interface ActionReading {
+  /** The action; null when the request is a write of a known app that none of its routes describes. */
+  id: ActionId | null;
+  /** The canonical object acted on (`issue:byteblaze/dotfiles#1000`, `post:130944`); null when unread. */
+  object: string | null;
+  /** The known app whose routes read it; null for the field shapes read on any site. */
+  app: string | null;
+  /** Why, in words: the route or field that decided. */
+  why: string;
+}
+
+export interface WebRequestView {
+  url: string;
+  method: string;
+  /** Form fields or a parsed body; a string body is read as JSON or form encoding by the caller. */
+  body: unknown;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Patterns built once per route (a route's path is data; compiling it is the costly part). */
+const compiled = new WeakMap<object, URLPattern>();
+function patternOf(spec: { path: string }): URLPattern {
+  let p = compiled.get(spec);
+  if (p === undefined) compiled.set(spec, (p = new URLPattern({ pathname: spec.path })));
+  return p;
+}
+
+function hostMatches(host: string, hosts: readonly string[]): boolean {
+  return hosts.some((h) => host === h || host.endsWith(`.${h}`));
+}
+
+/** The known app served on this host, if any. */
+export function appOfHost(host: string): AppSpec | null {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return APPS.find((a) => hostMatches(h, a.hosts)) ?? null;
+}
+
+function urlOf(raw: string): URL | null {
+  try {
+    return new URL(raw);
+  } catch {
+    return null;
+  }
+}
+
+function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * A body or form as flat fields: `user[email]`, and for JSON both `user.email` and `user[email]`;
+ * GraphQL `variables` also without their prefix (`input.projectPath`). Values as strings.
+ */
+export function flatFields(body: unknown): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const add = (key: string, value: string) => out.set(key, [...(out.get(key) ?? []), value]);
+  const walk = (value: unknown, dotted: string, bracketed: string, depth: number) => {
+    if (depth > 8) return;
+    if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      if (value.every((v) => typeof v !== 'object' || v === null)) {
+        for (const v of value.slice(0, 200)) {
+          add(dotted, String(v));
+          if (bracketed !== dotted) add(bracketed, String(v));
+          add(`${bracketed}[]`, String(v));
+        }
+      } else value.slice(0, 50).forEach((v, i) => walk(v, `${dotted}.${i}`, `${bracketed}[${i}]`, depth + 1));
+      return;
+    }
+    if (typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>).slice(0, 500)) {
+        walk(v, dotted === '' ? k : `${dotted}.${k}`, bracketed === '' ? k : `${bracketed}[${k}]`, depth + 1);
+      }
+      return;
+    }
+    add(dotted, String(value));
+    if (bracketed !== dotted) add(bracketed, String(value));
+  };
+  walk(body, '', '', 0);
+  for (const [k, v] of [...out]) if (k.startsWith('variables.')) for (const one of v) add(k.slice('variables.'.length), one);
+  return out;
+}
+
+/** The method a Rails form means (`_method=delete` on a POST). */
+function effectiveMethod(method: string, fields: ReadonlyMap<string, string[]>): string {
+  const m = method.toUpperCase();
+  const override = fields.get('_method')?.[0]?.toUpperCase();
+  return m === 'POST' && override !== undefined && WRITE_METHODS.has(override) ? override : m;
+}
+
+/** A template such as `issue:{project}#{iid}` filled from the path's groups and the fields; null when a name is missing. */
+function fill(template: string, params: ReadonlyMap<string, string>): string | null {
+  let missing = false;
+  const filled = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = params.get(name);
+    if (v === undefined || v === '') missing = true;
+    return v ?? '';
+  });
+  return missing ? null : filled;
+}
+
+function objectOf(templates: readonly string[] | undefined, params: ReadonlyMap<string, string>): string | null {
+  for (const t of templates ?? []) {
+    const o = fill(t, params);
+    if (o !== null) return canonicalObject(o);
+  }
+  return null;
+}
+
+/** One spelling per object: lower case, no trailing slash or `.json`, decoded. */
+export function canonicalObject(object: string): string {
+  return decoded(object).toLowerCase().replace(/\.json$/, '').replace(/\/+$/, '');
+}
+
+function routeMatches(route: RouteSpec, method: string, pathname: string, fields: ReadonlyMap<string, string[]>): Map<string, string> | null {
+  if (!route.methods.includes(method)) return null;
+  const m = patternOf(route).exec({ pathname });
+  if (m === null) return null;
+  if (route.fields !== undefined && !route.fields.some((f) => fields.has(f))) return null;
+  for (const [f, allowed] of Object.entries(route.values ?? {})) {
+    const got = fields.get(f) ?? [];
+    if (got.length === 0 || !got.every((v) => allowed.includes(v.trim().toLowerCase()))) return null;
+  }
+  const params = new Map<string, string>();
+  for (const [k, v] of Object.entries(m.pathname.groups)) if (v !== undefined && !/^\d+$/.test(k)) params.set(k, decoded(v));
+  for (const [k, v] of fields) if (!params.has(k) && v.length === 1) params.set(k, v[0]!);
+  return params;
+}
+
+function readApp(app: AppSpec, method: string, url: URL, fields: ReadonlyMap<string, string[]>): ActionReading {
+  const pathname = url.pathname;
+  if (app.graphql !== undefined && pathname === app.graphql.path) {
+    const op = fields.get('operationName')?.[0];
+    const known = op === undefined ? undefined : Object.hasOwn(app.graphql.operations, op) ? app.graphql.operations[op] : undefined;
+    if (known === undefined) return { id: null, object: null, app: app.app, why: `${app.title} GraphQL operation ${op ?? '(unnamed)'} is not one the guard knows` };
+    const params = new Map<string, string>();
+    for (const [k, v] of fields) if (v.length === 1) params.set(k, v[0]!);
+    return { id: known.action, object: objectOf(known.object, params), app: app.app, why: `${app.title} GraphQL ${op}` };
+  }
+  for (const route of app.routes) {
+    const params = routeMatches(route, method, pathname, fields);
+    if (params !== null) return { id: route.action, object: objectOf(route.object, params), app: app.app, why: `${app.title} route ${method} ${route.path}` };
+  }
+  return { id: null, object: null, app: app.app, why: `${method} ${pathname} is no route of ${app.title} the guard knows` };
+}
+
+/** The object a page URL names on a known app (`…/-/issues/1000` → `issue:byteblaze/dotfiles#1000`); null otherwise. */
+export function objectOfPage(raw: string): string | null {
+  const url = urlOf(/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`);
+  if (url === null) return null;
+  const app = appOfHost(url.hostname);
+  if (app === null) return null;
+  for (const page of app.pages) {
+    const m = patternOf(page).exec({ pathname: url.pathname.replace(/\/+$/, '') || '/' });
+    if (m === null) continue;
+    const params = new Map<string, string>();
+    for (const [k, v] of Object.entries(m.pathname.groups)) if (v !== undefined) params.set(k, decoded(v));
+    return objectOf([page.object], params);
+  }
+  return null;
+}
+
+const PUBLIC_KEY = /^\s*(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-(?:ssh-ed25519|ecdsa-sha2-nistp256)@openssh\.com)\s+[A-Za-z0-9+/=]{16,}/;
+const PGP_KEY = /-----BEGIN PGP PUBLIC KEY BLOCK-----/;
+
+/** Field-name shapes that only an account-security action carries, on any site. */
+const SECURITY_FIELDS: readonly [ActionId, RegExp][] = [
+  ['deploy_key', /^deploy_(?:key|token)s?\[/i],
+  ['access_token', /^(?:personal_)?access_token\[|^token\[scopes\]|^personal_access_token/i],
+  ['api_key', /^api_key\[/i],
+  ['oauth_app', /^(?:doorkeeper_|oauth_)application\[/i],
+  ['webhook', /^(?:web)?hook\[url\]$|^webhook_?url$|^payload_url$/i],
+  ['two_factor', /^(?:otp_attempt|pin_code|otp_secret|totp(?:_code)?|two_?factor(?:_auth)?|2fa|mfa(?:_enabled)?|recovery_codes?)$/i],
+  ['email_change', /^(?:user\[(?:unconfirmed_)?email\]|email\[email\]|new_?email|email_new|change_email)$/i],
+  ['phone_change', /^(?:user\[phone(?:_number)?\]|new_?phone(?:_number)?)$/i],
+  ['visibility', /^(?:user\[private_profile\]|private_profile|project\[visibility(?:_level)?\]|visibility(?:_level)?|profile_visibility|is_private|make_public)$/i],
+  ['transfer_ownership', /^(?:new_namespace_id|new_owner(?:_id)?|transfer_to_(?:user|owner|namespace))$/i],
+];
+const MONEY_FIELDS = /^(?:amount|sum|total|price|iban|payee|beneficiary|account(?:_?number)?|card(?:_?number)?)$/i;
+
+/** Account-security actions read from field shapes on a site the table does not know; null when none. */
+function readSecurityFields(fields: ReadonlyMap<string, string[]>): ActionReading | null {
+  const names = [...fields.keys()];
+  if (names.some((n) => MONEY_FIELDS.test(n))) return null;
+  for (const [id, shape] of SECURITY_FIELDS) {
+    const hit = names.find((n) => shape.test(n));
+    if (hit !== undefined) return { id, object: null, app: null, why: `carries a ${hit} field` };
+  }
+  for (const [name, values] of fields) {
+    if (values.some((v) => PUBLIC_KEY.test(v))) return { id: /deploy/i.test(name) ? 'deploy_key' : 'ssh_key', object: null, app: null, why: `field ${name} carries a public key` };
+    if (values.some((v) => PGP_KEY.test(v))) return { id: 'gpg_key', object: null, app: null, why: `field ${name} carries a PGP public key` };
+  }
+  return null;
+}
+
+/**
+ * The action a web write does and its object: from the app's routes on a known app (a write no route
+ * describes reads as an unknown action of that app), else from account-security field shapes, else null
+ * (the generic heuristics decide its class). Reading methods are no action.
+ */
+export function readWebAction(req: WebRequestView, extra: { passwordChange?: boolean } = {}): ActionReading | null {
+  const url = urlOf(req.url);
+  if (url === null) return null;
+  const fields = flatFields(req.body);
+  const method = effectiveMethod(req.method, fields);
+  if (!WRITE_METHODS.has(method)) return null;
+  const app = appOfHost(url.hostname);
+  if (app !== null) return readApp(app, method, url, fields);
+  if (extra.passwordChange === true) return { id: 'password_change', object: null, app: null, why: 'form changes a password' };
+  return readSecurityFields(fields);
+}
+
+/** A reading in words for a person: "adds a deploy key", "comments on issue 1000 of byteblaze/dotfiles". */
+export function describeReading(reading: Pick<ActionReading, 'id' | 'object'>): string {
+  if (reading.id === null) return 'makes a change the guard cannot name';
+  const says = ACTIONS[reading.id].says;
+  return reading.object === null ? says.replace(/ (?:on|to|of|in)$/, '') : `${says} ${describeObject(reading.object)}`;
+}
+
+/** `issue:byteblaze/dotfiles#1000` → "issue 1000 of byteblaze/dotfiles". */
+export function describeObject(object: string): string {
+  const [kind, ref = ''] = splitObject(object);
+  const words: Record<string, string> = { merge_request: 'merge request', post: 'post', comment: 'comment', forum: 'forum', user: 'user', project: 'project', file: 'file', note: 'note', thread: 'thread', order: 'order', issue: 'issue' };
+  const name = words[kind] ?? kind;
+  const numbered = /^(.*?)[#!](\d+)$/.exec(ref);
+  if (numbered !== null) return numbered[1] === '' || numbered[1] === '*' ? `${name} ${numbered[2]}` : `${name} ${numbered[2]} of ${numbered[1]}`;
+  return `${name} ${ref}`;
+}
+
+function splitObject(object: string): [string, string?] {
+  const at = object.indexOf(':');
+  return at === -1 ? [object] : [object.slice(0, at), object.slice(at + 1)];
+}
+
+/**
+ * Whether a call's object is one the words name. Exact, or a named object whose container the words left
+ * open (`issue:*#1000`, "issue 1000") matches that number in any project. An unread object is none.
+ */
+export function objectCovered(object: string | null, named: readonly string[]): boolean {
+  if (object === null) return false;
+  const o = canonicalObject(object);
+  return named.some((n) => {
+    const c = canonicalObject(n);
+    if (c === o) return true;
+    const wild = /^([a-z_]+):\*([#!]\d+)$/.exec(c);
+    return wild !== null && o.startsWith(`${wild[1]}:`) && o.endsWith(wild[2]!) && /^[a-z_]+:[^#!]+[#!]\d+$/.test(o);
+  });
+}

@@ -1,0 +1,103 @@
+import type { RiskClass } from '../risk';
+
+/**
+ * The web action vocabulary: what a consequential web request does, one id per action. The classifier
+ * reads an action from what a site sends (routes, field shapes, buttons: ./read.ts, ./apps.ts); the
+ * compiler reads the actions the user's words ask for (src/compiler/actions.ts) from the same verbs and
+ * nouns listed here. A policy names actions by these ids (Constraint.actions), so both sides speak one
+ * language: `comment` is a comment whether the words say "comment on" or "reply to the post", and the
+ * forge sends `POST …/notes`.
+ */
+
+export const ACTION_IDS = [
+  // conversation and content
+  'comment', 'react', 'upvote', 'downvote', 'post', 'edit', 'commit', 'delete', 'close', 'reopen', 'merge', 'approve', 'assign',
+  // people and reach
+  'invite', 'member', 'share', 'follow', 'message',
+  // money
+  'order', 'return_order', 'cancel_order', 'pay', 'plan_change', 'plan_cancel',
+  // account security: credentials and keys
+  'ssh_key', 'gpg_key', 'deploy_key', 'access_token', 'api_key', 'oauth_app', 'two_factor', 'session',
+  // account security: integrations
+  'webhook', 'integration',
+  // account security: identity
+  'email_change', 'password_change', 'phone_change', 'recovery_change',
+  // account security: visibility, ownership, export
+  'visibility', 'transfer_ownership', 'archive_project', 'delete_project', 'delete_account', 'export',
+] as const;
+export type ActionId = (typeof ACTION_IDS)[number];
+
+export interface ActionSpec {
+  id: ActionId;
+  /** The class the action is decided in (ceiling, listing). */
+  riskClass: Exclude<RiskClass, 'READ' | 'UNKNOWN'>;
+  /** Account-security action: granted only by its own words, never implied by another verb. */
+  security: boolean;
+  /** What it does, for a person ("comments on", "adds a deploy key to"): followed by the object. */
+  says: string;
+  /** Clause-opening verbs (base form) that ask for it in the user's words. */
+  verbs: readonly string[];
+  /**
+   * Nouns that name it after a general verb ("add a comment", "add my SSH key", "set up 2FA"); for a
+   * security action these are the only way the words ask for it. Multi-word nouns are written with spaces.
+   */
+  nouns: readonly string[];
+}
+
+const spec = (id: ActionId, riskClass: ActionSpec['riskClass'], says: string, verbs: readonly string[], nouns: readonly string[] = [], security = false): ActionSpec => ({ id, riskClass, security, says, verbs, nouns });
+
+/** The general verbs after which a noun says what is done ("add a comment", "set up 2FA", "change my password"). */
+export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'remove', 'delete', 'revoke', 'open', 'file']);
+
+export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
+  comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review']),
+  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star']),
+  upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote']),
+  downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote']),
+  post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create', 'open', 'file'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet']),
+  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'pin', 'unpin', 'lock', 'unlock', 'set', 'move'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
+  commit: spec('commit', 'EXTERNAL_WRITE', 'commits to', ['commit', 'push'], ['commit', 'file', 'branch']),
+  delete: spec('delete', 'DELETE', 'deletes', ['delete', 'remove', 'erase', 'trash', 'discard'], []),
+  close: spec('close', 'EXTERNAL_WRITE', 'closes', ['close', 'resolve'], []),
+  reopen: spec('reopen', 'EXTERNAL_WRITE', 'reopens', ['reopen'], []),
+  merge: spec('merge', 'EXTERNAL_WRITE', 'merges', ['merge'], []),
+  approve: spec('approve', 'EXTERNAL_WRITE', 'approves', ['approve'], ['approval']),
+  assign: spec('assign', 'EXTERNAL_WRITE', 'assigns', ['assign', 'unassign'], ['assignee']),
+  invite: spec('invite', 'PERMISSION_CHANGE', 'invites someone to', ['invite'], ['invitation', 'invite']),
+  member: spec('member', 'PERMISSION_CHANGE', 'changes the members of', ['grant'], ['member', 'members', 'role', 'access level', 'maintainer', 'owner', 'developer', 'moderator', 'collaborator']),
+  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare'], ['sharing']),
+  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe', 'join', 'watch'], ['subscription']),
+  message: spec('message', 'COMMUNICATION', 'sends a message to', ['message', 'dm', 'msg', 'send', 'email', 'text'], ['message', 'dm']),
+  order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder', 'book'], ['order']),
+  return_order: spec('return_order', 'EXTERNAL_WRITE', 'returns', ['return', 'exchange'], ['return']),
+  cancel_order: spec('cancel_order', 'EXTERNAL_WRITE', 'cancels', ['cancel'], ['cancellation']),
+  pay: spec('pay', 'FINANCIAL', 'pays', ['pay', 'transfer', 'wire', 'send', 'tip', 'donate', 'refund'], ['payment', 'transfer']),
+  plan_change: spec('plan_change', 'FINANCIAL', 'changes the plan of', ['upgrade', 'downgrade', 'renew', 'change'], ['plan', 'subscription', 'tier']),
+  plan_cancel: spec('plan_cancel', 'EXTERNAL_WRITE', 'cancels the plan of', ['cancel'], ['membership', 'plan', 'subscription']),
+  ssh_key: spec('ssh_key', 'PERMISSION_CHANGE', 'adds an SSH key to', [], ['ssh key', 'ssh keys', 'public key'], true),
+  gpg_key: spec('gpg_key', 'PERMISSION_CHANGE', 'adds a GPG key to', [], ['gpg key', 'gpg keys', 'pgp key'], true),
+  deploy_key: spec('deploy_key', 'PERMISSION_CHANGE', 'adds a deploy key or token to', [], ['deploy key', 'deploy keys', 'deploy token', 'deploy tokens'], true),
+  access_token: spec('access_token', 'PERMISSION_CHANGE', 'creates an access token on', [], ['access token', 'access tokens', 'personal access token', 'token', 'tokens'], true),
+  api_key: spec('api_key', 'PERMISSION_CHANGE', 'creates an API key on', [], ['api key', 'api keys'], true),
+  oauth_app: spec('oauth_app', 'PERMISSION_CHANGE', 'authorises an OAuth application on', ['authorize', 'authorise'], ['oauth', 'oauth app', 'application', 'applications'], true),
+  two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'recovery codes', 'authenticator'], true),
+  session: spec('session', 'PERMISSION_CHANGE', 'changes the signed-in sessions on', [], ['session', 'sessions'], true),
+  webhook: spec('webhook', 'PERMISSION_CHANGE', 'adds a webhook to', [], ['webhook', 'webhooks', 'hook', 'hooks'], true),
+  integration: spec('integration', 'PERMISSION_CHANGE', 'adds an app or bot to', ['install'], ['integration', 'integrations', 'bot', 'bots', 'app'], true),
+  email_change: spec('email_change', 'PERMISSION_CHANGE', 'changes the e-mail address of', [], ['email address', 'e-mail address', 'email', 'e-mail'], true),
+  password_change: spec('password_change', 'PERMISSION_CHANGE', 'changes the password of', [], ['password', 'passphrase'], true),
+  phone_change: spec('phone_change', 'PERMISSION_CHANGE', 'changes the phone number of', [], ['phone number', 'phone', 'mobile number'], true),
+  recovery_change: spec('recovery_change', 'PERMISSION_CHANGE', 'changes the account recovery of', [], ['recovery email', 'recovery address', 'recovery phone', 'security question', 'security questions'], true),
+  visibility: spec('visibility', 'PERMISSION_CHANGE', 'changes the visibility of', [], ['visibility', 'private', 'public', 'privacy'], true),
+  transfer_ownership: spec('transfer_ownership', 'PERMISSION_CHANGE', 'transfers the ownership of', [], ['ownership', 'transfer'], true),
+  archive_project: spec('archive_project', 'PERMISSION_CHANGE', 'archives', [], ['archive'], true),
+  delete_project: spec('delete_project', 'DELETE', 'deletes the project', [], ['project', 'repository', 'repo', 'group'], true),
+  delete_account: spec('delete_account', 'DELETE', 'deletes the account on', [], ['account'], true),
+  export: spec('export', 'PERMISSION_CHANGE', 'exports the data of', ['export'], ['export', 'data export'], true),
+};
+
+export function isActionId(value: string): value is ActionId {
+  return Object.hasOwn(ACTIONS, value);
+}
+
+export const SECURITY_ACTIONS: ReadonlySet<ActionId> = new Set(ACTION_IDS.filter((id) => ACTIONS[id].security));
