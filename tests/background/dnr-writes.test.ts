@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionRules, PRIORITY_DATA_BLOCK, PRIORITY_GRANT, type Rule } from '../../src/background/dnr';
+import { buildSessionRules, PRIORITY_DATA_BLOCK, PRIORITY_GRANT, PRIORITY_OUT_OF_SCOPE, type Rule } from '../../src/background/dnr';
+import { makePolicy } from '../support/policy';
 import { PRIORITY_WRITE_ROUTE_ALLOW, PRIORITY_WRITE_ROUTE_BLOCK, routeUrlRegex, writeRouteRules, type SiteWriteRoutesInput } from '../../src/background/dnr-writes';
 import type { RuleSpec } from '../../src/taint/rules';
 
@@ -22,6 +23,10 @@ function judge(rules: readonly RuleSpec[], url: string, method: string, type = '
   const matching = rules.filter((r) => {
     const c = r.condition;
     if (c.requestDomains && !hostMatches(hostname, c.requestDomains)) return false;
+    if (c.excludedRequestDomains && hostMatches(hostname, c.excludedRequestDomains)) return false;
+    // Rules on response headers decide after the request went out; substring filters are the dependency rules'.
+    if (c.responseHeaders !== undefined) return false;
+    if (c.urlFilter !== undefined && !url.toLowerCase().includes(c.urlFilter.toLowerCase())) return false;
     if (c.requestMethods && !c.requestMethods.includes(method as never)) return false;
     if (c.resourceTypes ? !c.resourceTypes.includes(type as never) : type === 'main_frame') return false;
     if (c.regexFilter !== undefined && !new RegExp(c.regexFilter, 'i').test(url)) return false;
@@ -120,9 +125,26 @@ describe('the floor with action-bound routes', () => {
   const ext = 'abcdefghijklmnopabcdefghijklmnop';
   const routesOf = (rules: Rule[]) => rules.filter((r) => r.priority === PRIORITY_WRITE_ROUTE_BLOCK || r.priority === PRIORITY_WRITE_ROUTE_ALLOW);
 
-  it('adds nothing for a policy whose constraints name no actions', async () => {
-    const { makePolicy } = await import('../support/policy');
+  /** The rules for the guarded tabs (not the workers' copies, not the out-of-scope allows). */
+  const tabRules = (rules: Rule[]) => rules.filter((r) => r.priority !== PRIORITY_OUT_OF_SCOPE && !r.condition.tabIds?.includes(-1));
+
+  it('adds nothing for a policy whose constraints name no actions', () => {
     const policy = makePolicy({ domains: ['gitlab.test'], ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
     expect(routesOf(buildSessionRules({ policy }, { excludedTabIds: [-1] }, ext))).toEqual([]);
+  });
+
+  it("holds the REST Owner add, keeps the task's comment, for the compiled shape of 'comment on issue 1000'", () => {
+    const policy = makePolicy({
+      domains: ['gitlab.test'],
+      constraints: [{ id: 'a-comment-1', actions: ['comment'], objects: ['issue:byteblaze/dotfiles#1000'], domains: ['gitlab.test'], maxCalls: 1 }],
+    });
+    const rules = tabRules(buildSessionRules({ policy }, { excludedTabIds: [-1] }, ext));
+    expect(routesOf(rules).length).toBeGreaterThan(1);
+    expect(judge(rules, `${G}/byteblaze/dotfiles/-/issues/1000/notes`, 'post', 'main_frame')).toBe('allow');
+    expect(judge(rules, `${G}/api/v4/projects/1/members`, 'post')).toBe('block');
+    expect(judge(rules, `${G}/byteblaze/dotfiles/-/deploy_keys`, 'post', 'main_frame')).toBe('block');
+    expect(judge(rules, `${G}/byteblaze/dotfiles/-/issues/1001/notes`, 'post', 'main_frame')).toBe('block');
+    // Reading the site is untouched.
+    expect(judge(rules, `${G}/byteblaze/dotfiles/-/issues/1001`, 'get', 'main_frame')).not.toBe('block');
   });
 });
