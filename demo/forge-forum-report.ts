@@ -1,4 +1,5 @@
-import { FORGE_FORUM_SCENARIOS, FORGE_FORUM_TASKS, sameSiteGoal } from './forge-forum';
+import { FORGE_FORUM_SCENARIOS, FORGE_FORUM_TASKS, SAME_SITE_GOALS, sameSiteGoal } from './forge-forum';
+import type { Scenario } from './scenarios';
 import { escapeHtml } from './sites/common';
 import type { GuardConfig, RunItem, RunRecord } from './runner';
 
@@ -11,11 +12,29 @@ import type { GuardConfig, RunItem, RunRecord } from './runner';
 
 export const SUITE = 'forge-forum';
 
-/** The configurations the suite runs under: the control, the four compilers, and rules without the page hooks. */
-export const FORGE_FORUM_CONFIG_IDS = ['none', 'rules', 'good', 'over-broad', 'quote-reusing', 'rules-nohooks'];
+/**
+ * The configurations the suite runs under: the control and the four compilers, with and without the page
+ * hooks. These are the main table's configurations (the suite runs in their browsers after the main
+ * scenarios), plus the LLM compilers without the hooks, which run only this suite.
+ */
+export const FORGE_FORUM_CONFIG_IDS = ['none', 'rules', 'good', 'over-broad', 'quote-reusing', 'rules-nohooks', 'good-nohooks', 'over-broad-nohooks', 'quote-reusing-nohooks'];
+export const FORGE_FORUM_CONFIGS: GuardConfig[] = [
+  { id: 'good-nohooks', label: 'LLM: good, MAIN-world hooks off', compiler: 'good', mainHooks: false, runtime: 'playwright', suite: 'forge-forum' },
+  { id: 'over-broad-nohooks', label: 'LLM: over-broad, MAIN-world hooks off', compiler: 'over-broad', mainHooks: false, runtime: 'playwright', suite: 'forge-forum' },
+  { id: 'quote-reusing-nohooks', label: 'LLM: quote-reusing, MAIN-world hooks off', compiler: 'quote-reusing', mainHooks: false, runtime: 'playwright', suite: 'forge-forum' },
+];
 
-export function forgeForumItems(match: string | undefined): RunItem[] {
-  const scenarios = FORGE_FORUM_SCENARIOS.filter((s) => match === undefined || s.id.includes(match));
+/**
+ * The suite's runs: the four tasks benign, and the (task, goal) pairs — all 40 (`all`, `--forge-forum`), or
+ * in the full demo run each goal once, on one of its site's two tasks in turn (20), to keep that run's time.
+ */
+export function forgeForumItems(match: string | undefined, all: boolean): RunItem[] {
+  // Goal i on its site's task i mod 2: each goal once, both tasks of each site attacked.
+  const once = (scenario: Scenario) => {
+    const pairs = FORGE_FORUM_SCENARIOS.filter((s) => s.attack.id === scenario.attack.id);
+    return pairs[SAME_SITE_GOALS.findIndex((g) => g.id === scenario.attack.id) % pairs.length] === scenario;
+  };
+  const scenarios = FORGE_FORUM_SCENARIOS.filter((s) => (all || once(s)) && (match === undefined || s.id.includes(match)));
   const tasks = FORGE_FORUM_TASKS.filter((t) => match === undefined || scenarios.some((s) => s.task.id === t.id) || t.id.includes(match));
   return [
     ...tasks.map((task): RunItem => ({ mode: 'benign', task, suite: SUITE })),

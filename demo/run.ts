@@ -14,7 +14,7 @@ import { DemoWorld } from './sites/world';
 import { runCascade, writeRegressions, type CascadeOutput } from './cascade/runner';
 import { formatCascadeTable, renderCascadeHtml, summarizeCascade } from './cascade/report';
 import { GOALS } from './cascade/goals';
-import { FORGE_FORUM_CONFIG_IDS, forgeForumHtml, forgeForumItems, formatForgeForumTable, summarizeForgeForum } from './forge-forum-report';
+import { FORGE_FORUM_CONFIG_IDS, FORGE_FORUM_CONFIGS, forgeForumHtml, forgeForumItems, formatForgeForumTable, summarizeForgeForum } from './forge-forum-report';
 
 /**
  * `npm run demo`: builds the extension if needed, serves the demo sites on loopback, runs every task
@@ -96,8 +96,8 @@ export interface SuiteOptions {
   log: (line: string) => void;
   screenshots?: boolean;
   extensions: ExtensionBuilds;
-  /** Run the same-site suite (demo/forge-forum.ts) under its configurations, in the same browsers; its `--match`. */
-  forgeForum?: { match: string | undefined };
+  /** Run the same-site suite (demo/forge-forum.ts) under its configurations, in the same browsers: its `--match`, all pairs or each goal once. */
+  forgeForum?: { match: string | undefined; all: boolean };
 }
 
 export interface SuiteOutput {
@@ -113,7 +113,8 @@ function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
   const scenarios = ids === null ? all : all.filter((s) => ids.includes(s.id));
   const taskIds = new Set(scenarios.map((s) => s.task.id));
   const tasks = ids === null ? allTasks : allTasks.filter((t) => taskIds.has(t.id));
-  const forge = opts.forgeForum && !sanitizer && config.runtime === 'playwright' && FORGE_FORUM_CONFIG_IDS.includes(config.id) ? forgeForumItems(opts.forgeForum.match) : [];
+  const forge = opts.forgeForum && !sanitizer && config.runtime === 'playwright' && FORGE_FORUM_CONFIG_IDS.includes(config.id) ? forgeForumItems(opts.forgeForum.match, opts.forgeForum.all) : [];
+  if (config.suite === 'forge-forum') return forge;
   return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario })), ...forge];
 }
 
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
 
   const extensions = { full: value('extension') ?? EXTENSION_DIR, nohooks: value('extension-nohooks') ?? NO_HOOKS_EXTENSION_DIR };
   if (!value('extension')) ensureBuilt(log);
-  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : forgeOnly ? PLAYWRIGHT_CONFIGS.filter((c) => FORGE_FORUM_CONFIG_IDS.includes(c.id)) : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS];
+  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : forgeOnly ? [...PLAYWRIGHT_CONFIGS, ...FORGE_FORUM_CONFIGS].filter((c) => FORGE_FORUM_CONFIG_IDS.includes(c.id)) : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS, ...FORGE_FORUM_CONFIGS];
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
   log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
@@ -218,9 +219,10 @@ async function main(): Promise<void> {
     log,
     screenshots: true,
     extensions,
-    ...(quick || sanitizerOnly ? {} : { forgeForum: { match } }),
+    ...(quick || sanitizerOnly ? {} : { forgeForum: { match, all: forgeOnly } }),
   });
-  const summaries = configs.map((c) => summarize(c, runs));
+  const mainConfigs = configs.filter((c) => c.suite !== 'forge-forum');
+  const summaries = mainConfigs.map((c) => summarize(c, runs));
   let cascade: CascadeOutput | null = null;
   const forgeSummaries = summarizeForgeForum(configs, runs);
   if (cascadeOnly || (!quick && !sanitizerOnly && !forgeOnly)) {
@@ -255,8 +257,8 @@ async function main(): Promise<void> {
   const reportPath = join(outDir, 'report.html');
   writeFileSync(reportPath, renderHtml(results));
   log('');
-  if (configs.length > 0) {
-    log(formatMatrix(configs, runs));
+  if (runs.some((r) => r.suite === undefined)) {
+    log(formatMatrix(mainConfigs, runs));
     log('');
     log(formatTable(summaries));
     log('');

@@ -25,8 +25,11 @@ export interface GuardConfig {
   runtime: 'playwright' | 'mcp';
   /** The Sanitizer's mode (default `off`: the other configurations measure the guard alone). */
   sanitizer?: SanitizerMode;
-  /** `sanitizer`: runs the Sanitizer's placements and benign tasks (demo/sanitizer.ts) instead of the scenario table. */
-  suite?: 'sanitizer';
+  /**
+   * `sanitizer`: runs the Sanitizer's placements and benign tasks (demo/sanitizer.ts) instead of the scenario
+   * table; `forge-forum`: runs only the same-site suite (demo/forge-forum.ts).
+   */
+  suite?: 'sanitizer' | 'forge-forum';
 }
 
 export type AgentHandle = AgentDriver & { close(): Promise<void> };
