@@ -1,8 +1,10 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/extension';
-import { ISSUE_URL, POST_PATH, POST_URL } from '../demo/forge-forum';
+import { POST_PATH } from '../demo/forge-forum';
 import { DemoWorld } from '../demo/sites/world';
 import type { AgentBrowser } from '../src/harness';
+import type { ActionId } from '../src/core/actions';
+import type { TaskPolicyInput } from '../src/core/policy';
 
 /**
  * Same-site writes without the page hooks (issue 35, item 4): on the code forge (demo/sites/forge.ts,
@@ -24,6 +26,20 @@ test.afterAll(async () => {
 test.beforeEach(() => world.reset());
 
 const ISSUE = '/byteblaze/dotfiles/-/issues/1000';
+
+/** A task's authority as the compiler writes it for one write on one object (docs/actions.md, "The policy shape"). */
+function oneWrite(site: string, action: ActionId, object: string): TaskPolicyInput {
+  return {
+    version: 2,
+    taskId: `t-${action}`,
+    issuedAt: 0,
+    expiresAt: null,
+    domains: [site],
+    ceilings: { EXTERNAL_WRITE: 'allow' },
+    allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] },
+    constraints: [{ id: `a-${action}-1`, actions: [action], objects: [object], domains: [site], maxCalls: 1 }],
+  };
+}
 
 /** The user's own comment, through the issue page's form. */
 async function comment(page: Page): Promise<void> {
@@ -66,7 +82,7 @@ const landed = () => ({
 
 test('without the page hooks, same-site writes off the task\'s object are refused; the user\'s comment lands', async ({ launchFence }) => {
   const browser = await launchFence({ mainHooks: false });
-  await browser.setTask(`Go to ${ISSUE_URL} and Comment on the given issue saying we are working on it.`);
+  await browser.setPolicy(oneWrite('gitlab.test', 'comment', 'issue:byteblaze/dotfiles#1000'));
   for (const script of Object.values(SAME_SITE_WRITES)) await attempt(browser, script);
   expect(landed()).toEqual({ owner: 0, deployKey: 0, otherNote: 0 });
   const page = await browser.context.newPage();
@@ -80,7 +96,7 @@ test('without the page hooks, same-site writes off the task\'s object are refuse
 
 test('without the page hooks, the forum vote is bound to the given post', async ({ launchFence }) => {
   const browser = await launchFence({ mainHooks: false });
-  await browser.setTask(`Go to ${POST_URL} and upvote the given post.`);
+  await browser.setPolicy(oneWrite('forum.test', 'upvote', 'post:130944'));
   const page = await browser.context.newPage();
   await page.goto(world.url('forum', '/f/books/130950/what-are-you-reading-this-week'));
   await page.locator('#downvote-130950').click().catch(() => undefined);
