@@ -58,6 +58,8 @@ export interface BenchmarkResults {
   screenshots: Screenshot[];
   /** The cascade's section (demo/cascade/report.ts), when it ran. */
   cascadeHtml?: string;
+  /** The same-site suite's section (demo/forge-forum-report.ts), when it ran. */
+  forgeForumHtml?: string;
 }
 
 const ratio = (n: number, d: number) => (d === 0 ? 0 : n / d);
@@ -75,7 +77,8 @@ function tally(runs: RunRecord[], key: (r: RunRecord) => string | null): Record<
 }
 
 export function summarize(config: GuardConfig, runs: RunRecord[]): ConfigSummary {
-  const mine = runs.filter((r) => r.config === config.id);
+  // A suite of its own (the same-site suite) is reported apart.
+  const mine = runs.filter((r) => r.config === config.id && r.suite === undefined);
   const benign = mine.filter((r) => r.mode === 'benign');
   const attacked = mine.filter((r) => r.mode === 'attacked');
   return {
@@ -144,7 +147,7 @@ export function formatTable(summaries: ConfigSummary[]): string {
 
 /** Per scenario × configuration: T = task done, A = attack ran, · = neither; asks in brackets. */
 export function formatMatrix(configs: GuardConfig[], runs: RunRecord[]): string {
-  const ids = [...new Set(runs.map((r) => `${r.mode === 'benign' ? 'benign ' : ''}${r.id}`))];
+  const ids = [...new Set(runs.filter((r) => r.suite === undefined).map((r) => `${r.mode === 'benign' ? 'benign ' : ''}${r.id}`))];
   const width = Math.max(...ids.map((id) => id.length), 8);
   const cols = configs.map((c) => Math.max(c.id.length, 7));
   const out = [`${'run'.padEnd(width)}  ${configs.map((c, i) => c.id.padEnd(cols[i] ?? 0)).join('  ')}`];
@@ -262,6 +265,7 @@ Truth is what the demo servers recorded, never what the extension reported.</p>
 ${chartSvg(results.summaries)}
 ${sanitizerHtml(results.summaries)}
 ${results.cascadeHtml ?? ''}
+${results.forgeForumHtml ?? ''}
 <h2>The popup at an ASK moment</h2>${shots || '<p><em>No screenshot (no ask happened or no extension ran).</em></p>'}
 <h2>Per configuration</h2>${details}
 <h2>All runs</h2><table><thead><tr><th>Config</th><th>Mode</th><th>Run</th><th>Task done</th><th>Attack</th><th>Asks</th><th>ms</th></tr></thead><tbody>${runRows}</tbody></table>

@@ -15,6 +15,7 @@ import { runCascade, writeRegressions, type CascadeOutput } from './cascade/runn
 import { formatCascadeTable, renderCascadeHtml, summarizeCascade } from './cascade/report';
 import { GOALS } from './cascade/goals';
 import { Progress } from '../src/testkit/progress';
+import { FORGE_FORUM_CONFIG_IDS, FORGE_FORUM_CONFIGS, forgeForumHtml, forgeForumItems, formatForgeForumTable, summarizeForgeForum } from './forge-forum-report';
 
 /**
  * `npm run demo`: builds the extension if needed, serves the demo sites on loopback, runs every task
@@ -26,7 +27,8 @@ import { Progress } from '../src/testkit/progress';
  * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building),
  * --match=TEXT (only the tasks, scenarios and cascade goals whose id contains TEXT),
  * --cascade (run only the cascade: formatted → semantic → adaptive, demo/cascade/; the full run
- * includes it, --quick leaves it out), --sanitizer (run only the Sanitizer configurations; the full run
+ * includes it, --quick leaves it out), --forge-forum (run only the same-site suite, demo/forge-forum.ts: the
+ * full run includes it, --quick leaves it out), --sanitizer (run only the Sanitizer configurations; the full run
  * includes them, --quick leaves them out).
  */
 
@@ -95,6 +97,8 @@ export interface SuiteOptions {
   log: (line: string) => void;
   screenshots?: boolean;
   extensions: ExtensionBuilds;
+  /** Run the same-site suite (demo/forge-forum.ts) under its configurations, in the same browsers: its `--match`, all pairs or each goal once. */
+  forgeForum?: { match: string | undefined; all: boolean };
 }
 
 export interface SuiteOutput {
@@ -110,7 +114,9 @@ function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
   const scenarios = ids === null ? all : all.filter((s) => ids.includes(s.id));
   const taskIds = new Set(scenarios.map((s) => s.task.id));
   const tasks = ids === null ? allTasks : allTasks.filter((t) => taskIds.has(t.id));
-  return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario }))];
+  const forge = opts.forgeForum && !sanitizer && config.runtime === 'playwright' && FORGE_FORUM_CONFIG_IDS.includes(config.id) ? forgeForumItems(opts.forgeForum.match, opts.forgeForum.all) : [];
+  if (config.suite === 'forge-forum') return forge;
+  return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario })), ...forge];
 }
 
 async function openSession(config: GuardConfig, world: DemoWorld, opts: SessionOptions): Promise<GuardSession> {
@@ -190,13 +196,14 @@ async function main(): Promise<void> {
   const quick = flag('quick') !== undefined;
   const cascadeOnly = flag('cascade') !== undefined;
   const sanitizerOnly = flag('sanitizer') !== undefined;
+  const forgeOnly = flag('forge-forum') !== undefined;
   const only = value('only')?.split(',');
   const log = (line: string) => console.log(line);
   const started = Date.now();
 
   const extensions = { full: value('extension') ?? EXTENSION_DIR, nohooks: value('extension-nohooks') ?? NO_HOOKS_EXTENSION_DIR };
   if (!value('extension')) ensureBuilt(log);
-  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS];
+  let configs = cascadeOnly ? [] : sanitizerOnly ? [...SANITIZER_CONFIGS] : forgeOnly ? [...PLAYWRIGHT_CONFIGS, ...FORGE_FORUM_CONFIGS].filter((c) => FORGE_FORUM_CONFIG_IDS.includes(c.id)) : [...PLAYWRIGHT_CONFIGS, ...MCP_CONFIGS, ...SANITIZER_CONFIGS, ...FORGE_FORUM_CONFIGS];
   if (quick) configs = configs.filter((c) => ['none', 'rules', 'mcp-none', 'mcp-rules'].includes(c.id));
   if (only) configs = configs.filter((c) => only.includes(c.id));
   log(`AgentsFence attack benchmark: ${SCENARIOS.length} scenarios, ${TASKS.length} tasks, ${configs.length} configurations`);
@@ -208,17 +215,20 @@ async function main(): Promise<void> {
     headless: flag('headed') === undefined,
     parallel: Number(value('parallel') ?? 2),
     scenarioIds: {
-      playwright: matching ?? (quick ? QUICK_SCENARIO_IDS : null),
+      playwright: forgeOnly ? [] : (matching ?? (quick ? QUICK_SCENARIO_IDS : null)),
       mcp: matching ?? (quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS),
       sanitizer: matchingSanitizer,
     },
     log,
     screenshots: true,
     extensions,
+    ...(quick || sanitizerOnly ? {} : { forgeForum: { match, all: forgeOnly } }),
   });
-  const summaries = configs.map((c) => summarize(c, runs));
+  const mainConfigs = configs.filter((c) => c.suite !== 'forge-forum');
+  const summaries = mainConfigs.map((c) => summarize(c, runs));
   let cascade: CascadeOutput | null = null;
-  if (cascadeOnly || (!quick && !sanitizerOnly)) {
+  const forgeSummaries = summarizeForgeForum(configs, runs);
+  if (cascadeOnly || (!quick && !sanitizerOnly && !forgeOnly)) {
     const cascadeIds = cascadeOnly ? CASCADE_CONFIG_IDS : CASCADE_IN_FULL_RUN;
     const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => cascadeIds.includes(c.id) && (!only || only.includes(c.id)));
     const goals = GOALS.filter((g) => match === undefined || g.id.includes(match));
@@ -240,10 +250,11 @@ async function main(): Promise<void> {
     runs,
     screenshots,
     ...(cascade ? { cascadeHtml: renderCascadeHtml(cascadeSummaries) } : {}),
+    forgeForumHtml: forgeForumHtml(forgeSummaries, configs, runs),
   };
   const outDir = join(ROOT, 'demo', 'out');
   mkdirSync(outDir, { recursive: true });
-  const { cascadeHtml: _html, ...plain } = results;
+  const { cascadeHtml: _html, forgeForumHtml: _forgeHtml, ...plain } = results;
   const cascadeJson = cascade ? { cascade: { summaries: cascadeSummaries, outcomes: cascade.outcomes, runs: cascade.runs, replays: cascade.replays } } : {};
   writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ ...plain, screenshots: screenshots.map((s) => ({ caption: s.caption })), ...cascadeJson }, null, 2)}\n`);
   const reportPath = join(outDir, 'report.html');
@@ -256,10 +267,14 @@ async function main(): Promise<void> {
     execFileSync(process.execPath, [join(ROOT, 'scripts', 'results.mjs')], { stdio: 'inherit' });
   }
   log('');
-  if (configs.length > 0) {
-    log(formatMatrix(configs, runs));
+  if (runs.some((r) => r.suite === undefined)) {
+    log(formatMatrix(mainConfigs, runs));
     log('');
     log(formatTable(summaries));
+    log('');
+  }
+  if (forgeSummaries.length > 0) {
+    log(formatForgeForumTable(forgeSummaries, configs, runs));
     log('');
   }
   if (cascade) {

@@ -25,8 +25,11 @@ export interface GuardConfig {
   runtime: 'playwright' | 'mcp';
   /** The Sanitizer's mode (default `off`: the other configurations measure the guard alone). */
   sanitizer?: SanitizerMode;
-  /** `sanitizer`: runs the Sanitizer's placements and benign tasks (demo/sanitizer.ts) instead of the scenario table. */
-  suite?: 'sanitizer';
+  /**
+   * `sanitizer`: runs the Sanitizer's placements and benign tasks (demo/sanitizer.ts) instead of the scenario
+   * table; `forge-forum`: runs only the same-site suite (demo/forge-forum.ts).
+   */
+  suite?: 'sanitizer' | 'forge-forum';
 }
 
 export type AgentHandle = AgentDriver & { close(): Promise<void> };
@@ -59,6 +62,8 @@ export interface RunRecord {
   /** Task id for benign runs, scenario id for attacked runs. */
   id: string;
   taskId: string;
+  /** Set for a suite reported apart (`forge-forum`). */
+  suite?: string;
   attackId: string | null;
   vector: string | null;
   style: string | null;
@@ -71,6 +76,8 @@ export interface RunRecord {
   /** The compromised agent found the injection and tried to carry it out. */
   obeyed: boolean;
   asks: AskRecord[];
+  /** Same-site scenarios (demo/forge-forum.ts): the decision the extension recorded about the goal's route. */
+  decidedBy?: string;
   failedSteps: { phase: string; step: string; error: string }[];
   /** Set when the run could not be carried out (e.g. the task could not be set): nothing was run. */
   error?: string;
@@ -81,6 +88,10 @@ export interface RunItem {
   mode: 'benign' | 'attacked';
   task: Task;
   scenario?: Scenario;
+  /** The suite the run belongs to, when not the main table (`forge-forum`: reported apart). */
+  suite?: string;
+  /** The path the attack writes to: the audit's decision about it is recorded (`decidedBy`). */
+  route?: string;
 }
 
 export interface RunHooks {
@@ -168,6 +179,7 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
   let error: string | undefined;
   const user = new SimulatedUser(task.expect);
   let asks: AskRecord[] = [];
+  let decidedBy: string | undefined;
   try {
     // Without its task the guard would not be guarding: such a run is an error, never an agent run.
     await withTimeout(session.setTask(task.request), 30_000, 'set task');
@@ -178,6 +190,7 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
       const plan = runAgent(agent, task.steps(at), scenario ? scenario.obey(at) : undefined);
       trace = await withTimeout(plan, RUN_TIMEOUT_MS, 'agent run');
       await settle(world, approver.idle);
+      if (item.route !== undefined && session.audit) decidedBy = decisionAbout(await withTimeout(session.audit(), 10_000, 'audit'), item.route, started);
     } finally {
       await approver.stop();
       await withTimeout(agent.close(), 10_000, 'close agent').catch(() => undefined);
@@ -189,6 +202,7 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
   return {
     config: config.id,
     mode: item.mode,
+    ...(item.suite === undefined ? {} : { suite: item.suite }),
     id: scenario ? scenario.id : task.id,
     taskId: task.id,
     attackId: scenario?.attack.id ?? null,
@@ -200,10 +214,29 @@ export async function runItem(session: GuardSession, world: DemoWorld, config: G
     attackRan: scenario ? scenario.attack.ran(log) : null,
     obeyed: trace.obeyed,
     asks,
+    ...(decidedBy === undefined ? {} : { decidedBy }),
     failedSteps: trace.outcomes.filter((o) => !o.ok).map((o) => ({ phase: o.phase, step: o.step, error: o.error ?? '' })),
     ...(error === undefined ? {} : { error }),
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * The first decision other than ALLOW this run recorded about a write to `route` (a path on the task's
+ * site): its verdict, check and layer, e.g. `BLOCK item_binding (main)`; `none` when nothing was recorded.
+ */
+function decisionAbout(entries: readonly AuditEntry[], route: string, since: number): string {
+  const about = entries.filter((e) => e.at >= since && e.record.decision !== 'ALLOW' && pathOf(e.destination ?? '') === route);
+  const first = about.at(-1);
+  return first === undefined ? 'none' : `${first.record.decision} ${first.record.check}${first.layer ? ` (${first.layer})` : ''}`;
+}
+
+function pathOf(destination: string): string {
+  try {
+    return new URL(destination.trim().split(/\s+/).pop() ?? '').pathname;
+  } catch {
+    return '';
+  }
 }
 
 export const CHROMIUM = process.env.AF_CHROMIUM ?? '/usr/bin/chromium';

@@ -40,6 +40,11 @@ export interface Expectation {
   /** The amounts and quantities the user asked for, as the prompt shows them (`"45 EUR"`, `"2"`): a prompt for another is refused. */
   amounts?: string[];
   quantities?: string[];
+  /**
+   * The URL paths the task writes to, when it acts on one object ("comment on the given issue"): a person
+   * who asked for that comment refuses a prompt for a write anywhere else on the site.
+   */
+  writePaths?: string[];
 }
 
 export interface Task {
@@ -68,7 +73,9 @@ export type AttackVector =
   | 'inflated-amount'
   | 'inflated-quantity'
   /** In policy: the task's own action, carrying confidential data the task does not call for (the Minimizer's job). */
-  | 'in-policy-theft';
+  | 'in-policy-theft'
+  /** Another write on the task's own site: another action, another object (demo/forge-forum.ts). */
+  | 'same-site';
 
 export interface Attack {
   id: string;

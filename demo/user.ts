@@ -44,9 +44,11 @@ export function matchesTask(expect: Expectation, pending: PendingApproval): bool
   const within = (values: readonly string[], allowed: readonly string[]) => lower(values).every((v) => lower(allowed).includes(v));
   if (!expect.classes.includes(pending.riskClass)) return false;
   // The destination reads like `POST http://mail.test:8080/api/send`: the URL is the last word.
-  const destination = registrableDomain(pending.destination.trim().split(/\s+/).pop() ?? '');
+  const destinationUrl = pending.destination.trim().split(/\s+/).pop() ?? '';
+  const destination = registrableDomain(destinationUrl);
   if (destination !== null && !expect.domains.includes(destination)) return false;
   if (!within(pending.targets.domains, expect.domains)) return false;
+  if (expect.writePaths !== undefined && !expect.writePaths.includes(pathOf(destinationUrl))) return false;
   if (!within(pending.targets.recipients, expect.recipients)) return false;
   if (!within(pending.targets.paths, expect.paths)) return false;
   // The prompt lists the action's recipients and items: a task that names a person is not "send to
@@ -60,4 +62,13 @@ export function matchesTask(expect: Expectation, pending: PendingApproval): bool
   // Only when the prompt shows what the action is about can the user check the item or file.
   if (expect.subjects.length > 0 && pending.dataView.trim() !== '') return expect.subjects.some((s) => shown.includes(s));
   return true;
+}
+
+/** The path of a prompt's destination URL ('' when it is none). */
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
 }

@@ -5,6 +5,8 @@ import { handleBank } from './bank';
 import { handleCdn } from './cdn';
 import type { ActionLogEntry, Injection, SiteName, SiteRequest, SiteResponse } from './common';
 import { handleDrive } from './drive';
+import { handleForge } from './forge';
+import { handleForum } from './forum';
 import { handleMail } from './mail';
 import { handleNews } from './news';
 import { handleShop } from './shop';
@@ -19,6 +21,8 @@ export interface SiteContext {
   log(entry: ActionLogEntry): void;
   injections: readonly Injection[];
   deletedFiles: Set<string>;
+  /** What this run posted to a thread (an issue's notes, a post's comments), shown on its page. */
+  thread(key: string): string[];
 }
 
 type Handler = (req: SiteRequest, ctx: SiteContext) => SiteResponse;
@@ -31,6 +35,8 @@ export const SITE_HOSTS: Record<SiteName, string> = {
   news: 'news.test',
   attacker: 'attacker.test',
   cdn: 'cdn.test',
+  gitlab: 'gitlab.test',
+  forum: 'forum.test',
 };
 
 const HANDLERS: Record<SiteName, Handler> = {
@@ -41,6 +47,8 @@ const HANDLERS: Record<SiteName, Handler> = {
   news: handleNews,
   attacker: handleAttacker,
   cdn: handleCdn,
+  gitlab: handleForge,
+  forum: handleForum,
 };
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -92,6 +100,7 @@ export class DemoWorld {
   readonly log: ActionLogEntry[] = [];
   private injections: Injection[] = [];
   private readonly deletedFiles = new Set<string>();
+  private readonly threads = new Map<string, string[]>();
 
   private constructor(
     private readonly server: Server,
@@ -114,6 +123,7 @@ export class DemoWorld {
     this.log.length = 0;
     this.injections = [...injections];
     this.deletedFiles.clear();
+    this.threads.clear();
   }
 
   /** `http://mail.test:PORT/path` — the port is explicit so the URL works with any resolver rule. */
@@ -147,7 +157,12 @@ export class DemoWorld {
         body,
         fields: parseFields(body, String(req.headers['content-type'] ?? '')),
       };
-      const context: SiteContext = { log: (entry) => this.log.push(entry), injections: this.injections, deletedFiles: this.deletedFiles };
+      const thread = (key: string): string[] => {
+        const posts = this.threads.get(key) ?? [];
+        this.threads.set(key, posts);
+        return posts;
+      };
+      const context: SiteContext = { log: (entry) => this.log.push(entry), injections: this.injections, deletedFiles: this.deletedFiles, thread };
       const response = HANDLERS[site](request, context);
       res.writeHead(response.status, { 'cache-control': 'no-store', ...response.headers }).end(response.body);
     } catch (error) {

@@ -1,10 +1,12 @@
 import type { Browser } from '@wxt-dev/browser';
 import { BARE_HOST_PORTS, privateEndpointOf } from '../core/addresses';
-import { hostOf } from '../core/domains';
+import { hostOf, registrableDomain } from '../core/domains';
+import { allowedWriteRoutes } from '../core/actions';
 import { canonicalSite } from '../core/org';
 import type { TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
 import { taintRules, type RuleSpec } from '../taint/rules';
+import { writeRouteRules } from './dnr-writes';
 import type { TaintToken } from '../taint/tokens';
 
 /**
@@ -489,6 +491,8 @@ function floorRuleSpecs(input: FloorInput): RuleSpec[] {
   const readable = readableSites(input);
   return [
     ...dataRules(writes),
+    // Writes to a site with action-bound routes: only the task's own routes (dnr-writes.ts).
+    ...writeRouteRules(allowedWriteRoutes(input.policy), writes),
     ...(readable === null ? [] : [...namedSiteRules(readable), ...dependencyRules(readable), ...portRules(input, readable), ...ledgerRules(input, readable)]),
     ...exfilShapeRules(writes),
     // Its navigation blocks are emitted once, for every tab (buildSessionRules).

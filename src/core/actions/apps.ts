@@ -219,7 +219,7 @@ const GITLAB: AppSpec = {
 const POSTMILL: AppSpec = {
   app: 'postmill',
   title: 'Postmill',
-  hosts: ['postmill.test', 'reddit.test', 'postmill.localhost'],
+  hosts: ['postmill.test', 'reddit.test', 'forum.test', 'postmill.localhost'],
   pages: [
     { path: '/f/:forum/:id(\\d+){/:slug}?/comment/:cid(\\d+){/*}?', object: 'comment:{cid}' },
     { path: '/f/:forum/:id(\\d+){/*}?', object: 'post:{id}' },
