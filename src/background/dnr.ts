@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { BARE_HOST_PORTS, privateEndpointOf } from '../core/addresses';
-import { hostOf, registrableDomain } from '../core/domains';
+import { hostOf } from '../core/domains';
 import { allowedWriteRoutes } from '../core/actions';
 import { canonicalSite } from '../core/org';
 import type { TaskPolicy } from '../core/policy';

@@ -122,6 +122,9 @@ export function plainReason(record: ReasonInput): PlainReason {
     }
     case 'argument_constraints':
       return done(constraintContrast(r) ?? `Your task sets a limit here: ${r.reason}`);
+    case 'action_binding':
+      // The evaluator's reason already sets the task's action against this one ("your task comments on issue 1000; …").
+      return done(r.reason);
     case 'domain_allowlist': {
       const where = listWords(r.targets.domains, 'a site it does not name');
       if (builtin === 'network-floor') return done(`Your task does not send data to ${where}; the network floor stopped this request before it left`);
