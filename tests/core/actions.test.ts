@@ -53,7 +53,7 @@ describe('readWebAction on any other site: account security by field shapes, RES
   it('never from one word of a path or a value: a money transfer, a newsletter e-mail setting, a user named grant', () => {
     expect(read('POST', 'https://bank.test/transfer', { iban: 'DE89370400440532013000', amount: '50', new_owner: 'x' })).toBeNull();
     expect(read('POST', 'https://shop.test/account/email', { newsletter: 'off' })).toBeNull();
-    expect(read('POST', 'https://forum.test/user/grant/edit', { bio: 'hi' })).toBeNull();
+    expect(read('POST', 'https://board.test/user/grant/edit', { bio: 'hi' })).toBeNull();
   });
   it('a route that ends in its verb names the action (its class stays the heuristics\')', () => {
     expect(read('POST', 'https://shop.test/orders/991/cancel')?.id).toBe('cancel_order');
