@@ -240,8 +240,9 @@ export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ pu
   }, n);
 }
 
-interface TraceEvent {
+export interface TraceEvent {
   name: string;
+  cat?: string;
   ph: string;
   pid: number;
   tid: number;

@@ -7,7 +7,7 @@ import { siteUrl } from '../demo/runner';
 import { TASKS } from '../demo/scenarios';
 import { DemoWorld } from '../demo/sites/world';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { attachToWorker, benchExtension, cpuProfile, topFunctions, type CpuProfile } from './chromium';
+import { attachToWorker, benchExtension, cpuProfile, topFunctions, type CpuProfile, type TraceEvent } from './chromium';
 import { median } from './stats';
 
 /**
@@ -24,18 +24,6 @@ import { median } from './stats';
 const TASK_ID = 'mail-reply';
 const RUNS = 6;
 const WARM = 2;
-
-interface TraceEvent {
-  name: string;
-  cat?: string;
-  ph: string;
-  pid: number;
-  tid: number;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  args?: { name?: string; data?: { url?: string; functionName?: string } };
-}
 
 /** Self thread time per thread and event name (complete events nested by time on their thread), ms per run. */
 function breakdown(events: TraceEvent[], runs: number): { thread: string; msPerRun: number; top: { event: string; msPerRun: number; perRun: number }[] }[] {
