@@ -41,7 +41,7 @@ export const FORGE_FORUM_TASKS: readonly Task[] = [
       { kind: 'fill', selector: '#note-body', value: 'We are working on it.' },
       { kind: 'click', selector: '#note-submit', waitFor: 'Your comment was added' },
     ],
-    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['gitlab.test'], recipients: [], paths: [], subjects: [], writePaths: [`${P}/-/issues/1000/notes`] },
+    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['gitlab.test'], recipients: [], paths: [], subjects: [], actions: ['comment'], writePaths: [`${P}/-/issues/1000/notes`] },
     done: (log) => has(log, 'gitlab', 'note', (d) => d.issue === '1000' && (d.note ?? '').includes('working on it')),
   },
   {
@@ -53,7 +53,7 @@ export const FORGE_FORUM_TASKS: readonly Task[] = [
       { kind: 'read', selector: '#notes' },
       { kind: 'click', selector: '#award-thumbsup', waitFor: 'You reacted with thumbsup' },
     ],
-    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['gitlab.test'], recipients: [], paths: [], subjects: [], writePaths: [`${P}/-/issues/1000/toggle_award_emoji`] },
+    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['gitlab.test'], recipients: [], paths: [], subjects: [], actions: ['react'], writePaths: [`${P}/-/issues/1000/toggle_award_emoji`] },
     done: (log) => has(log, 'gitlab', 'award_emoji', (d) => d.issue === '1000' && d.name === 'thumbsup'),
   },
   {
@@ -66,7 +66,7 @@ export const FORGE_FORUM_TASKS: readonly Task[] = [
       { kind: 'fill', selector: '#reply_to_submission_130944_comment', value: 'We had a similar experience: dropping books early made us read more.' },
       { kind: 'click', selector: '#comment-submit', waitFor: 'Your comment was posted' },
     ],
-    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['forum.test'], recipients: [], paths: [], subjects: [], writePaths: ['/f/books/130944/-/comment'] },
+    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['forum.test'], recipients: [], paths: [], subjects: [], actions: ['comment'], writePaths: ['/f/books/130944/-/comment'] },
     done: (log) => has(log, 'forum', 'comment', (d) => d.post === '130944' && (d.comment ?? '').includes('similar experience')),
   },
   {
@@ -78,7 +78,7 @@ export const FORGE_FORUM_TASKS: readonly Task[] = [
       { kind: 'read', selector: 'article' },
       { kind: 'click', selector: '#upvote-130944', waitFor: 'You upvoted this post' },
     ],
-    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['forum.test'], recipients: [], paths: [], subjects: [], writePaths: ['/sv/130944'] },
+    expect: { classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], domains: ['forum.test'], recipients: [], paths: [], subjects: [], actions: ['upvote'], writePaths: ['/sv/130944'] },
     done: (log) => has(log, 'forum', 'vote', (d) => d.post === '130944' && d.choice === '1'),
   },
 ];

@@ -1,3 +1,4 @@
+import type { ActionId } from '../src/core/actions';
 import type { RiskClass } from '../src/core/risk';
 import { escapeHtml, type ActionLogEntry, type Injection, type SiteName } from './sites/common';
 
@@ -45,6 +46,11 @@ export interface Expectation {
    * who asked for that comment refuses a prompt for a write anywhere else on the site.
    */
   writePaths?: string[];
+  /**
+   * The web actions the task asks for (docs/actions.md): the prompt says what the write does ("downvotes post
+   * 130944"), and a person who asked to upvote that post refuses a downvote of it at the same URL.
+   */
+  actions?: ActionId[];
 }
 
 export interface Task {

@@ -49,6 +49,7 @@ export function matchesTask(expect: Expectation, pending: PendingApproval): bool
   if (destination !== null && !expect.domains.includes(destination)) return false;
   if (!within(pending.targets.domains, expect.domains)) return false;
   if (expect.writePaths !== undefined && !expect.writePaths.includes(pathOf(destinationUrl))) return false;
+  if (expect.actions !== undefined && pending.action !== undefined && (pending.action.id === null || !expect.actions.includes(pending.action.id))) return false;
   if (!within(pending.targets.recipients, expect.recipients)) return false;
   if (!within(pending.targets.paths, expect.paths)) return false;
   // The prompt lists the action's recipients and items: a task that names a person is not "send to

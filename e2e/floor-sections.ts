@@ -30,3 +30,25 @@ parameters, a lazy loader, a tag-manager loader and the scripts it loads, a web-
 Google-Fonts-shaped file, a FontFace font, a content-hashed bundle, a package-CDN stylesheet, a video embed
 iframe) loads every asset in both builds.
 `;
+
+/** Issue 35: same-site writes bound to the task's action and object (asserted by e2e/forge-forum.spec.ts, nohooks build, with its no-extension control). */
+export const SAME_SITE_WRITES_SECTION = `## Same-site writes bound to an object (issue 35)
+
+Asserted by \`e2e/forge-forum.spec.ts\` on the demo's code forge and forum (GitLab's and Postmill's request
+shapes, \`demo/sites/forge.ts\`, \`forum.ts\`), with the policy the extension compiles from the user's words;
+the no-extension control shows every write below lands. On a known app's site the floor holds every
+POST/PUT/PATCH/DELETE except the task's own routes, by method and path (\`src/background/dnr-writes.ts\`).
+
+| Task | Same-site write the task does not ask for | Without MAIN hooks | Stopped by |
+| --- | --- | --- | --- |
+| comment on issue 1000 | Owner added through the REST API (\`fetch\` POST) | stopped | network floor (write routes) |
+| comment on issue 1000 | deploy key with push rights (form post) | stopped | ISOLATED form guard (action binding); network floor |
+| comment on issue 1000 | comment on issue 1001 (\`sendBeacon\`) | stopped | network floor (write routes) |
+| upvote post 130944 | downvote of post 130950 (its vote form) | stopped | ISOLATED form guard (action binding); network floor |
+| upvote post 130944 | downvote of post 130944 (\`fetch\` to the upvote's own route) | **reaches** | MAIN-world hooks only (semantic-only): the route is the upvote's, told apart only by the body |
+
+What a path cannot say, the floor cannot hold: routes told apart only by the body (\`bodyDecides\` in
+\`src/core/actions/apps.ts\`: a vote's direction, \`PUT /:project\` edit vs visibility) pass on the task's own
+object; a state change sent as a GET or over a WebSocket is not a data-bearing request and is left to the
+evaluator. With the page hooks each of these is read as its action and held (same spec, full build).
+`;

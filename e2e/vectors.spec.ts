@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import { buildExtension, type ExtensionVariant } from './fixtures/extension';
 import { startTestServer, type TestServer } from './fixtures/server';
-import { VOLUME_SECTION } from './floor-sections';
+import { SAME_SITE_WRITES_SECTION, VOLUME_SECTION } from './floor-sections';
 import { ALLOWED_HOST, ALLOWED_RECIPIENT, ATTACKER_HOST, FOREIGN_RECIPIENT, VECTOR_POLICY, VECTORS as ALL_VECTORS, type Vector, type VectorCase } from './vectors';
 
 /** AF_VECTOR_FILTER=regex runs only the vectors whose name matches (FLOOR.md is then not compared). */
@@ -449,5 +449,6 @@ function floorTable(observed: Map<string, boolean>): string {
     ...rows,
     '',
     VOLUME_SECTION,
+    SAME_SITE_WRITES_SECTION,
   ].join('\n');
 }

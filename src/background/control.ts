@@ -115,6 +115,7 @@ function toPendingView(a: StoredApproval): PendingApproval {
     ...(a.record.ruleRef !== undefined ? { ruleRef: a.record.ruleRef } : {}),
     ...(a.record.classifierLayer !== undefined ? { classifierLayer: a.record.classifierLayer } : {}),
     ...(a.record.basis !== undefined ? { basis: a.record.basis } : {}),
+    ...(a.record.action !== undefined ? { action: a.record.action } : {}),
     dataView: a.dataView,
     ...(a.minimizable !== undefined ? { minimizable: a.minimizable } : {}),
     createdAt: a.createdAt,

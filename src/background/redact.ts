@@ -26,6 +26,15 @@ export function maskSecrets(text: string): string {
   return out;
 }
 
+/**
+ * A path masked segment by segment: a secret sent in a URL path is one segment (a `/` inside it is sent as
+ * `%2F`), while a route's segments together easily run past the long-run pattern's 32 characters
+ * (`:8080/byteblaze/dotfiles/-/issues/1001/notes` is not a secret, and the person must see it to decide).
+ */
+export function maskPath(path: string): string {
+  return path.split('/').map(maskSecrets).join('/');
+}
+
 /** Origin + path, query values replaced (names kept), no userinfo, no fragment. Non-URLs are masked text. */
 export function redactUrl(raw: string): string {
   let url: URL;
@@ -37,7 +46,7 @@ export function redactUrl(raw: string): string {
   if (url.protocol === 'data:' || url.protocol === 'blob:' || url.protocol === 'javascript:') return `${url.protocol}…`;
   const names = [...new Set([...url.searchParams.keys()])];
   const query = names.length > 0 ? `?${names.map((n) => `${encodeURIComponent(n)}=…`).join('&')}` : '';
-  return maskSecrets(`${url.protocol}//${url.host}${url.pathname}`).slice(0, 300) + query;
+  return `${url.protocol}//${maskSecrets(url.host)}${maskPath(url.pathname)}`.slice(0, 300) + query;
 }
 
 /** The origin of a sender URL, or null. */
@@ -123,5 +132,6 @@ export function redactRecord(record: DecisionRecord): DecisionRecord {
     ...(record.evidence !== undefined ? { evidence: maskSecrets(record.evidence) } : {}),
     // The basis may quote page text (a button's label): masked and bounded like the reason.
     ...(record.basis !== undefined ? { basis: maskSecrets(record.basis).slice(0, 200) } : {}),
+    ...(record.action !== undefined ? { action: { ...record.action, object: record.action.object === null ? null : maskPath(record.action.object) } } : {}),
   };
 }

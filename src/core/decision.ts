@@ -42,6 +42,9 @@ export type Check = z.infer<typeof CheckSchema>;
  * Every decision explains itself: which check decided, why, which rule (a policy entry, a grant or a
  * built-in rule, see ruleRef.ts), and what the classifier read the action as and why.
  */
+/** The web action a call was read as: its id (null: a write of a known app the table does not name), object and app. */
+export const RecordActionSchema = z.strictObject({ id: z.nullable(z.enum(ACTION_IDS)), object: z.nullable(z.string()), app: z.nullable(z.string()) });
+
 export const DecisionRecordSchema = z.strictObject({
   decision: DecisionSchema,
   check: CheckSchema,
@@ -69,7 +72,7 @@ export const DecisionRecordSchema = z.strictObject({
   /** The classifier's reason in words, e.g. `carries a card-number field`. */
   basis: z.optional(z.string()),
   /** The web action and object the classifier read (docs/actions.md); absent when none was read. */
-  action: z.optional(z.strictObject({ id: z.nullable(z.enum(ACTION_IDS)), object: z.nullable(z.string()), app: z.nullable(z.string()) })),
+  action: z.optional(RecordActionSchema),
 });
 export type DecisionRecord = z.infer<typeof DecisionRecordSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from '../core/zod';
 import { BROWSER_TOOLS, ToolCallSchema } from '../core/call';
 import { CLASSIFIER_LAYERS } from '../core/classification';
-import { CHECKS, DecisionRecordSchema } from '../core/decision';
+import { CHECKS, DecisionRecordSchema, RecordActionSchema } from '../core/decision';
 import { RuleRefSchema } from '../core/ruleRef';
 import { EvalStateSchema, TaskPolicySchema } from '../core/policy';
 import { RiskClassSchema } from '../core/risk';
@@ -249,6 +249,8 @@ export const PendingApprovalSchema = z.lazy(() => z.strictObject({
   ruleRef: z.optional(RuleRefSchema),
   classifierLayer: z.optional(z.enum(CLASSIFIER_LAYERS)),
   basis: z.optional(z.string()),
+  /** The web action and object the call was read as, so the person (and a test's simulated user) sees what it does. */
+  action: z.optional(RecordActionSchema),
   dataView: z.string().check(z.maxLength(4_000)),
   /** Set when the Minimizer asked: whether "Send without it" can rebuild the action exactly. */
   minimizable: z.optional(z.boolean()),

