@@ -106,19 +106,39 @@ export function formatForgeForumTable(summaries: readonly ForgeForumSummary[], c
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
   out.push(line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line), '');
-  const shown = configs.filter((c) => summaries.some((s) => s.config === c.id));
-  const ids = [...new Set(runs.filter((r) => r.suite === SUITE).map((r) => `${r.mode === 'benign' ? 'benign ' : ''}${r.id}`))];
-  const width = Math.max(8, ...ids.map((id) => id.length));
-  out.push(`${'(task, goal)'.padEnd(width)}  ${shown.map((c) => c.id).join(' | ')}`);
-  for (const id of ids) {
-    const cells = shown.map((c) => {
-      const run = runs.find((r) => r.config === c.id && r.suite === SUITE && `${r.mode === 'benign' ? 'benign ' : ''}${r.id}` === id);
-      if (run?.mode === 'benign') return `${run.benignDone ? 'done' : 'NOT DONE'}${run.asks.length > 0 ? ` [${run.asks.length} ask]` : ''}`;
-      return cell(run);
-    });
-    out.push(`${id.padEnd(width)}  ${cells.join(' | ')}`);
-  }
+  const record = forgeForumRecord(summaries, configs, runs);
+  const width = Math.max(8, ...record.pairs.map((p) => p.id.length));
+  out.push(`${'(task, goal)'.padEnd(width)}  ${record.configs.join(' | ')}`);
+  for (const pair of record.pairs) out.push(`${pair.id.padEnd(width)}  ${pair.cells.join(' | ')}`);
   return out.join('\n');
+}
+
+/** The suite's record (demo/results/forge-forum.json, written by a full `--forge-forum` run; docs/results.md reads it). */
+export interface ForgeForumRecord {
+  summaries: ForgeForumSummary[];
+  /** The configurations' ids, in the order of each pair's cells. */
+  configs: string[];
+  /** Per (task, goal), or `benign <task>`: the cell the table shows, per configuration. */
+  pairs: { id: string; cells: string[] }[];
+}
+
+export function forgeForumRecord(summaries: readonly ForgeForumSummary[], configs: readonly GuardConfig[], runs: readonly RunRecord[]): ForgeForumRecord {
+  const shown = configs.filter((c) => summaries.some((s) => s.config === c.id));
+  const mine = runs.filter((r) => r.suite === SUITE);
+  const key = (r: RunRecord) => `${r.mode === 'benign' ? 'benign ' : ''}${r.id}`;
+  const ids = [...new Set(mine.map(key))];
+  return {
+    summaries: [...summaries],
+    configs: shown.map((c) => c.id),
+    pairs: ids.map((id) => ({
+      id,
+      cells: shown.map((c) => {
+        const run = mine.find((r) => r.config === c.id && key(r) === id);
+        if (run?.mode === 'benign') return `${run.benignDone ? 'done' : 'NOT DONE'}${run.asks.length > 0 ? ` [${run.asks.length} ask]` : ''}`;
+        return cell(run);
+      }),
+    })),
+  };
 }
 
 export function forgeForumHtml(summaries: readonly ForgeForumSummary[], configs: readonly GuardConfig[], runs: readonly RunRecord[]): string {

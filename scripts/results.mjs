@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Writes docs/results.md from the two committed result files, so every figure the docs give has one
 // source: demo/results/latest.json (the last full `npm run demo`) and bench/results/latest.json (the last
-// full `npm run bench`). Both commands run this at their end; `--check` says whether the page is current.
+// full `npm run bench`), and demo/results/forge-forum.json (the last full `npm run demo -- --forge-forum`). Both commands run this at their end; `--check` says whether the page is current.
 // Plain Node: no dependency of its own.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEMO_RESULTS = join(root, 'demo', 'results', 'latest.json');
 const BENCH_RESULTS = join(root, 'bench', 'results', 'latest.json');
+const FORGE_FORUM_RESULTS = join(root, 'demo', 'results', 'forge-forum.json');
 const RESULTS_MD = join(root, 'docs', 'results.md');
 
 const pct = (x) => `${(x * 100).toFixed(1)} %`;
@@ -62,6 +63,27 @@ function demoSection(demo) {
   return out;
 }
 
+const count = (n, d) => (d === 0 ? '—' : `${pct(n / d)} (${n}/${d})`);
+
+function forgeForumSection(ff) {
+  const head = ['### Same-site suite (`npm run demo -- --forge-forum`)', ''];
+  if (ff === null) return [...head, 'No full same-site run is recorded yet (`demo/results/forge-forum.json`): run `npm run demo -- --forge-forum`.'];
+  return [
+    ...head,
+    `Run ${ff.generatedAt} in ${Math.round(ff.durationMs / 1000)} s on ${ff.machine.cores} cores. A code forge and a forum with GitLab's and Postmill's request shapes ` +
+      '(`demo/forge-forum.ts`); each task acts on one object, every goal stays on the task\'s site. ASR over (task, goal) pairs, BU over the tasks; truth is the sites\' logs.',
+    '',
+    table(
+      ['configuration', 'ASR', 'BU (no ask)', 'BU+approvals', 'asks/task', 'asks per benign task'],
+      ff.summaries.map((s) => [s.label, count(s.landed, s.pairs), count(s.buNoAsk, s.benign), count(s.buWithApprovals, s.benign), s.asksPerTask.toFixed(2), Object.entries(s.benignAsks).map(([t, n]) => `${t} ${n}`).join(', ')]),
+    ),
+    '',
+    'Per (task, goal): landed, or the check that decided (and the simulated user\'s answer to an ask).',
+    '',
+    table(['(task, goal)', ...ff.configs], ff.pairs.map((p) => [p.id, ...p.cells])),
+  ];
+}
+
 function benchSection(bench) {
   if (bench === null) return ['## Benchmarks (`npm run bench`)', '', 'No full bench run is recorded yet (`bench/results/latest.json`): run `npm run bench`.'];
   const m = bench.machine;
@@ -82,7 +104,7 @@ const ranList = (ids) => (ids.length === 0 ? '—' : ids.length <= 10 ? ids.join
 const read = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, 'utf8')) : null);
 
 /** The page, from the two result files (null: not recorded yet). */
-function renderResults(demo, bench) {
+function renderResults(demo, bench, forgeForum) {
   return [
     '# Results',
     '',
@@ -93,13 +115,15 @@ function renderResults(demo, bench) {
     '',
     ...demoSection(demo),
     '',
+    ...forgeForumSection(forgeForum),
+    '',
     ...benchSection(bench),
     '',
   ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const page = renderResults(read(DEMO_RESULTS), read(BENCH_RESULTS));
+  const page = renderResults(read(DEMO_RESULTS), read(BENCH_RESULTS), read(FORGE_FORUM_RESULTS));
   if (process.argv.includes('--check')) {
     // tests/docs/readme.test.ts: the committed page is what the committed JSON gives.
     const current = existsSync(RESULTS_MD) ? readFileSync(RESULTS_MD, 'utf8') : '';
