@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { allowedWriteRoutes, objectCovered, objectOfPage, patternRegex, readWebAction } from '../../src/core/actions';
 import { makePolicy } from '../support/policy';
+import { classify, evaluate } from '../../src/tools';
+import { grantFor } from '../../src/core/grants';
+import { initialState, type TaskPolicy } from '../../src/core/policy';
+import { rules } from '../compiler/helpers';
 
 /** The web action reader and the routes it gives the network floor (docs/actions.md). */
 
@@ -126,5 +130,27 @@ describe('a GitLab comment that runs a quick action', () => {
     expect(note('/move evil/project')).toEqual({ id: null, object: 'merge_request:byteblaze/dotfiles!12' });
     expect(note('see docs/a.md and /path/to/x in the middle of a line')).toEqual({ id: 'comment', object: 'merge_request:byteblaze/dotfiles!12' });
     expect(note('/path/to/file is broken')).toEqual({ id: 'comment', object: 'merge_request:byteblaze/dotfiles!12' });
+  });
+});
+
+describe('an action whose object the words leave open: asked once for the object, then bound to the one approved', () => {
+  // tests/core/site-binding.test.ts does the same for a site the words leave open.
+  const REQUEST = 'On gitlab.test, comment on my latest issue in byteblaze/dotfiles saying it is fixed.';
+  const note = (iid: number) => ({ tool: 'browser.form_submit', args: { url: `http://gitlab.test/byteblaze/dotfiles/-/issues/${iid}/notes`, method: 'POST', fields: { 'note[note]': 'It is fixed.' }, submitText: 'Comment' } });
+
+  it('the comment asks, naming the action and the object; "Allow for this task" covers that comment on that issue only', () => {
+    const policy = rules(REQUEST);
+    const k = policy.constraints.find((c) => c.actions?.includes('comment'));
+    expect(k, 'the words ask for a comment').toBeDefined();
+    expect(k!.objects, 'the words name no issue').toBeUndefined();
+    const asked = evaluate(policy, initialState(), note(1000), 2).record;
+    expect(asked).toMatchObject({ decision: 'ASK_USER', check: 'action_binding', action: { id: 'comment', object: 'issue:byteblaze/dotfiles#1000' } });
+    const call = note(1000);
+    const granted: TaskPolicy = { ...policy, grants: [grantFor(policy.taskId, call.tool, classify(call), 'task', 1)] };
+    expect(evaluate(granted, initialState(), call, 2).record.decision).toBe('ALLOW');
+    expect(evaluate(granted, initialState(), note(1001), 2).record).toMatchObject({ decision: 'ASK_USER', check: 'action_binding' });
+    // Another action on the approved object is not the approved one either.
+    const close = { tool: 'browser.form_submit', args: { url: 'http://gitlab.test/byteblaze/dotfiles/-/issues/1000', method: 'POST', fields: { _method: 'put', 'issue[state_event]': 'close' }, submitText: 'Close issue' } };
+    expect(evaluate(granted, initialState(), close, 2).record.decision).not.toBe('ALLOW');
   });
 });
