@@ -43,13 +43,30 @@ function directObject(phrase: string): string {
   return words.slice(k, end === -1 ? undefined : end).join(' ');
 }
 
+/**
+ * The clause's own words after its verb, with the text it dictates blanked (same length: offsets hold):
+ * "post 'lgtm' for merge request 12" still says where the post goes after the quote.
+ */
+function clauseWords(clause: Clause, text: string): string {
+  const from = clause.verb?.end ?? clause.start;
+  const words = text.slice(from, clause.end);
+  const d = clause.dictated;
+  if (d === null || d[1] <= from || d[0] >= clause.end) return words;
+  const s = Math.max(d[0], from) - from;
+  const e = Math.min(d[1], clause.end) - from;
+  return words.slice(0, s) + ' '.repeat(e - s) + words.slice(e);
+}
+
+/** A preposition before a thing that already exists (not a place to post in, like a forum or a channel). */
+const ON_EXISTING = /\b(?:for|on|to|under|below|in reply to)\s+(?:the\s+|this\s+|that\s+|my\s+|given\s+)*(?:given\s+)?(?:issue|ticket|merge request|mr|pull request|pr|post|thread|submission|comment|review)\b/;
+
 /** The actions a request clause asks for; empty when its verb names none the vocabulary knows. */
 export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   if (clause.verb === null) return [];
   const verb = clause.verb.w;
-  const end = clause.dictated?.[0] ?? clause.end;
+  const end = clause.end;
   // (Sites and addresses are no nouns: "app.test" names no app.)
-  let raw = text.slice(clause.verb.end, end);
+  let raw = clauseWords(clause, text);
   for (const t of clause.targets) if (t.start >= clause.verb.end && t.end <= end) raw = raw.slice(0, t.start - clause.verb.end) + ' '.repeat(t.end - t.start) + raw.slice(t.end - clause.verb.end);
   const phrase = raw.split(/\b(?:saying|that says|with the text|to say)\b/i)[0]!.toLowerCase().split(/\s+/).filter((w) => w !== '').slice(0, 8).join(' ');
   const owned = OWNERSHIP_VERBS[verb];
@@ -65,6 +82,10 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   // Account security: only its own nouns, right where the verb's object is.
   if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
   const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));
+  // ("post 'lgtm' for merge request 12", "post a reply on the issue": a post on an existing thing is a comment on it.)
+  if (byVerb.includes('post') && ON_EXISTING.test(phrase)) return ['comment'];
+  // ("invite yuwen as a maintainer": an app may invite by e-mail or add the member with that role; both are the words'.)
+  if (byVerb.length === 1 && byVerb[0] === 'invite' && noun.plain.includes('member')) return ['invite', 'member'];
   if (general) return noun.plain.length > 0 ? noun.plain : byVerb.includes('edit') || byVerb.length === 0 ? ['edit'] : byVerb;
   const narrowed = byVerb.filter((id) => noun.plain.includes(id));
   if (byVerb.length > 1 && narrowed.length > 0) return narrowed;
@@ -105,6 +126,18 @@ function urlObjects(analysis: Analysis): UrlObject[] {
 
 const kindOf = (object: string) => object.slice(0, object.indexOf(':'));
 
+/**
+ * A project named by its path, as a forge writes it ("maintainer of byteblaze/dotfiles", "issue 5 in
+ * group/sub/proj"): after a preposition or "project"/"repo", never inside a URL, both parts starting with a
+ * letter or digit and at least one letter in each (so "read/write" needs its preposition, and "1/2" is none).
+ */
+const PROJECT_PATH = /\b(?:of|in|to|on|for|from|project|repo|repository)\s+(?:the\s+)?([a-z0-9][\w.-]*(?:\/[a-z0-9][\w.-]*)+)(?![\w/:.-]*\w)/gi;
+function projectPaths(words: string): string[] {
+  return [...words.matchAll(PROJECT_PATH)].map((m) => m[1]!.replace(/\.+$/, '').toLowerCase()).filter((p) => p.split('/').every((part) => /[a-z]/.test(part)) && !/\.(?:test|com|org|net|io)\b/.test(p));
+}
+/** Kind words of things inside a project: a clause that names one acts on it, not on the project. */
+const INSIDE_A_PROJECT = /\b(?:issues?|tickets?|merge requests?|mrs?|pull requests?|prs?|posts?|comments?|notes?|files?|commits?)\b/i;
+
 /** The objects a clause names: its own URLs, numbers, or "the given issue" / "it" after a named URL. */
 function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject[]): string[] | undefined {
   const own = named.filter((u) => u.start >= clause.start && u.start < clause.end).map((u) => u.object);
@@ -112,18 +145,20 @@ function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject
   // ("post it in #releases": the channel is where the post goes.)
   const channels = clause.targets.filter((t) => t.kind === 'channel').map((t) => `channel:${t.value.replace(/^#/, '').toLowerCase()}`);
   if (channels.length > 0) return channels;
-  const words = text.slice(clause.verb?.end ?? clause.start, clause.dictated?.[0] ?? clause.end);
+  const words = clauseWords(clause, text);
   const before = [...named.filter((u) => u.start < clause.start)].reverse();
+  const paths = projectPaths(words);
   const numbered: string[] = [];
   for (const [re, make] of NUMBERED) {
     const m = re.exec(words);
     if (m === null) continue;
     const made = make((m[1] ?? m[2])!);
-    // ("issue 1000" after the project's URL: that project's issue.)
-    const project = before.map((u) => /^(?:project|issue|merge_request):([^#!]+)/.exec(u.object)?.[1]).find((p) => p !== undefined);
+    // ("issue 1000 of byteblaze/dotfiles", or "issue 1000" after the project's URL: that project's issue.)
+    const project = paths[0] ?? before.map((u) => /^(?:project|issue|merge_request):([^#!]+)/.exec(u.object)?.[1]).find((p) => p !== undefined);
     numbered.push(project !== undefined ? made.replace(':*', `:${project}`) : made);
   }
   if (numbered.length > 0) return numbered;
+  if (paths.length > 0 && !INSIDE_A_PROJECT.test(words)) return paths.map((p) => `project:${p}`);
   const pool = before.length > 0 ? before : [...named];
   const anaphor = ANAPHORA.exec(words);
   if (anaphor !== null) {
@@ -148,12 +183,13 @@ export function actionsAskedFor(analysis: Analysis): ActionAsk[] {
     if (clause.negated || clause.request === null || clause.request === 'READ' || clause.verb === null) continue;
     const actions = actionsOfClause(clause, analysis.text);
     if (actions.length === 0) continue;
-    const several = SEVERAL.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end));
+    const own = clauseWords(clause, analysis.text);
+    const several = SEVERAL.test(own);
     const objects = objectsOfClause(clause, analysis.text, named);
     // (One call per object named: "upvote both" is two votes.)
     out.push({ clause, actions, objects, maxCalls: several ? undefined : Math.max(clause.count ?? 1, objects?.length ?? 1) });
     // ("close issue #88 with a comment that …": the comment is asked for too, with a budget of its own.)
-    if (WITH_A_TEXT.test(analysis.text.slice(clause.verb.end, clause.dictated?.[0] ?? clause.end)) && !actions.includes('comment')) out.push({ clause, actions: ['comment'], objects, maxCalls: 1 });
+    if (WITH_A_TEXT.test(own) && !actions.includes('comment')) out.push({ clause, actions: ['comment'], objects, maxCalls: 1 });
   }
   return out;
 }

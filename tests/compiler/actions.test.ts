@@ -183,3 +183,29 @@ describe('a self-hosted forge on another host', () => {
     expect(decide(p, form('http://localhost:8023/byteblaze/dotfiles/-/issues/1001/notes', { 'note[note]': 'x' }, 'Comment')).decision).not.toBe('ALLOW');
   });
 });
+
+describe('objects and actions as people name them on a forge', () => {
+  const bound = async (request: string) => (await compiled(request)).constraints.filter((k) => k.actions !== undefined).map((k) => ({ actions: k.actions, objects: k.objects }));
+
+  it('a project named by its path is the object of a project action; an issue number in it is that project\'s issue', async () => {
+    expect(await bound('Invite yuwen as a maintainer of byteblaze/dotfiles on gitlab.test')).toEqual([{ actions: ['invite', 'member'], objects: ['project:byteblaze/dotfiles'] }]);
+    expect(await bound('On gitlab.test, comment on issue 5 in a11y/webapp saying thanks')).toEqual([{ actions: ['comment'], objects: ['issue:a11y/webapp#5'] }]);
+    // An issue the words leave open stays open: the project is no issue.
+    expect(await bound('On gitlab.test, comment on my latest issue in byteblaze/dotfiles saying it is fixed.')).toEqual([{ actions: ['comment'], objects: undefined }]);
+    // Not a path: a pair of words with no preposition before it, a site name.
+    expect((await bound('Give read/write access to bob on gitlab.test'))[0]?.objects).toBeUndefined();
+  });
+
+  it('a post on something that exists is a comment on it, and the words after the quoted text still say where', async () => {
+    expect(await bound("Post 'lgtm' for the merge request 12 of byteblaze/dotfiles on gitlab.test")).toEqual([{ actions: ['comment'], objects: ['merge_request:byteblaze/dotfiles!12'] }]);
+    expect(await bound("Post 'deploy done' in #releases on chat.test")).toEqual([{ actions: ['post'], objects: ['channel:releases'] }]);
+    expect((await bound('Post in the books forum on reddit.test about open-source LLMs'))[0]?.actions).toEqual(['post']);
+  });
+
+  it('the invite binds its project: a member added to another project is not the words\'', async () => {
+    const p = await compiled('Invite yuwen as a maintainer of byteblaze/dotfiles on gitlab.test');
+    const add = (project: string) => form(`http://gitlab.test/${project}/-/project_members`, { 'user_ids': 'yuwen', access_level: '40' }, 'Invite');
+    expect(decide(p, add('byteblaze/dotfiles')).decision).toBe('ALLOW');
+    expect(decide(p, add('byteblaze/other')).decision).not.toBe('ALLOW');
+  });
+});
