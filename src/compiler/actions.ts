@@ -79,6 +79,8 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   // After a general verb the noun that says what is done is its direct object, before any preposition
   // ("change the delivery address of order 991" edits an address; "add a reaction to the issue" reacts).
   const noun = firstNoun(general ? directObject(phrase) : phrase);
+  // ("create a new public project": the adjective describes what is made, no visibility of an existing thing changes.)
+  if (general && /^(?:(?:a|an|the)\s+)?new\s+(?:(?:public|private|internal)\s+)\S/.test(directObject(phrase)) && noun.security.every((id) => id === 'visibility')) return ['post'];
   // Account security: only its own nouns, right where the verb's object is.
   if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
   const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));

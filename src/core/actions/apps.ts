@@ -125,6 +125,9 @@ const GITLAB: AppSpec = {
     { action: 'assign', methods: ['PUT'], path: '/api/v4/projects/:id/issues/:iid', fields: ['assignee_ids', 'assignee_id', 'assignee_ids[]'], object: API_ISSUE },
     { action: 'edit', methods: ['PUT'], path: '/api/v4/projects/:id/issues/:iid', object: API_ISSUE },
     { action: 'delete', methods: DELETE, path: '/api/v4/projects/:id/issues/:iid', object: API_ISSUE },
+    // A new project (projects#create; doc/api/projects.md "Create a project"): its visibility is set as it is
+    // made, which changes no existing thing's visibility. No object: it does not exist yet.
+    { action: 'post', methods: POST, path: '/api/v4/projects' },
     { action: 'post', methods: POST, path: '/api/v4/projects/:id/issues', object: API_PROJECT },
     { action: 'post', methods: POST, path: '/api/v4/projects/:id/merge_requests', object: API_PROJECT },
     { action: 'deploy_key', methods: W, path: '/api/v4/projects/:id/deploy_(keys|tokens){/*}?' },
@@ -163,6 +166,7 @@ const GITLAB: AppSpec = {
     { action: 'delete', methods: DELETE, path: '/:project+/-/issues/:iid', object: ISSUE },
     { action: 'edit', methods: UPDATE, path: '/:project+/-/issues/:iid', object: ISSUE },
     { action: 'edit', methods: UPDATE, path: '/:project+/-/merge_requests/:iid', object: MR },
+    { action: 'post', methods: POST, path: '/projects', fields: ['project[name]', 'project[path]'] },
     { action: 'post', methods: POST, path: '/:project+/-/issues', object: PROJECT },
     { action: 'post', methods: POST, path: '/:project+/-/merge_requests', object: PROJECT },
     { action: 'commit', methods: ['POST', 'PUT'], path: '/:project+/-/(create|update|blob)/:ref/:file+', object: FILE },
