@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, type Rule } from '../src/background/dnr';
-import { builtKey, ruleUpdate } from '../src/background/rule-update';
+import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, type Rule } from '../src/background/floor/dnr';
+import { builtKey, ruleUpdate } from '../src/background/floor/rule-update';
 import type { TaintKind, TaintToken } from '../src/taint/tokens';
 import { benchPolicy } from './evaluator';
 import { summarise, type Figure } from './stats';

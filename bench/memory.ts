@@ -2,7 +2,7 @@ import type { Worker } from '@playwright/test';
 import type { ToolCall } from '../src/core/call';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { AUDIT_LIMIT_DEFAULT } from '../src/background/store';
+import { AUDIT_LIMIT_DEFAULT } from '../src/background/task/store';
 import { attachToWorker, benchExtension, cpuProfile, timeProposalsInWorker, timeStoreWritesInWorker, topFunctions, workerHeapAfterGc, type ProfileLine } from './chromium';
 import { summarise, type Figure } from './stats';
 

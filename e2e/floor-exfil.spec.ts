@@ -4,7 +4,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import type { TaskPolicyInput } from '../src/core/policy';
-import { buildSessionRules, DEPENDENCY_HOST_PATTERNS, EXFIL_PATTERNS, LONG_DEPENDENCY_URL, MAX_NAMED_PORTS } from '../src/background/dnr';
+import { buildSessionRules, DEPENDENCY_HOST_PATTERNS, EXFIL_PATTERNS, LONG_DEPENDENCY_URL, MAX_NAMED_PORTS } from '../src/background/floor/dnr';
 import { parsePolicy } from '../src/core/policy';
 import { spacedRegexesOf } from '../src/taint/rules';
 import { buildExtension, type ExtensionVariant } from './fixtures/extension';

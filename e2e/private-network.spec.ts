@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/extension';
-import { MAX_PRIVATE_HOST_LENGTH, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS } from '../src/background/dnr';
+import { MAX_PRIVATE_HOST_LENGTH, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS } from '../src/background/floor/dnr';
 import { GRANT_FLOOR_WINDOW_MS } from '../src/background/monitor';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';

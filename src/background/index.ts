@@ -1,23 +1,23 @@
 import type { Browser } from '@wxt-dev/browser';
 import { evaluateBrowserAction } from '../core/evaluator';
 import type { Options } from '../messages/protocol';
-import { extensionCompiler, type TaskCompiler } from './compile';
+import { extensionCompiler, type TaskCompiler } from './task/compile';
 import { minimizerModelOnDemand } from '../llm/model-modes-on-demand';
-import { guardDownloads } from './downloads';
-import { chromeEffects } from './effects';
-import { ANSWER_FRAGMENT, BLOCKED_PAGE_PATH, blockedPageAsk, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
+import { guardDownloads } from './floor/downloads';
+import { chromeEffects } from './platform/effects';
+import { ANSWER_FRAGMENT, BLOCKED_PAGE_PATH, blockedPageAsk, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './floor/guards';
 import { BROWSER_TOOLS } from '../core/call';
 import { ProposalAnswerSchema } from '../messages/protocol';
 import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
-import { serveFramePorts } from './port';
-import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
-import { FloorBlockLog, requestKindOf } from './floor-audit';
+import { serveFramePorts } from './intake/port';
+import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './floor/rebinding';
+import { FloorBlockLog, requestKindOf } from './floor/floor-audit';
 import type { TaskPolicy } from '../core/policy';
-import { redactUrl } from './redact';
-import { TaskStore, type ActiveTask } from './store';
+import { redactUrl } from './decide/redact';
+import { TaskStore, type ActiveTask } from './task/store';
 import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
-import { startupMark } from './startup-marks';
-import { keepWarm } from './keep-warm';
+import { startupMark } from './platform/startup-marks';
+import { keepWarm } from './platform/keep-warm';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered

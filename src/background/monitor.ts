@@ -14,17 +14,17 @@ import { floorOf, type OrgState } from '../org/managed';
 import type { OrgFloor } from '../core/org';
 import type { Finding } from '../minimizer/detect';
 import type { ModelAction, ModelResult } from '../minimizer/model';
-import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './approvals';
-import { AuditWriter, ctxWhere, type AuditInput } from './audit';
-import type { TaskCompiler } from './compile';
-import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from './dependency-floor';
-import { isNamedHost, namedSites, writeSites } from './dnr';
-import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
-import { maskSecrets, redactUrl, summarizeCall } from './redact';
-import { MessageRouter } from './router';
-import { SanitizerDesk, type Reviewer } from './sanitizer';
-import { TaskSession } from './session';
-import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
+import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './decide/approvals';
+import { AuditWriter, ctxWhere, type AuditInput } from './task/audit';
+import type { TaskCompiler } from './task/compile';
+import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from './floor/dependency-floor';
+import { isNamedHost, namedSites, writeSites } from './floor/dnr';
+import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './decide/minimize';
+import { maskSecrets, redactUrl, summarizeCall } from './decide/redact';
+import { MessageRouter } from './intake/router';
+import { SanitizerDesk, type Reviewer } from './decide/sanitizer';
+import { TaskSession } from './task/session';
+import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './task/store';
 
 /**
  * The reference monitor of the extension, and the facade the rest of the background uses. It wires the

@@ -1,4 +1,4 @@
-import type { Reviewer } from '../background/sanitizer';
+import type { Reviewer } from '../background/decide/sanitizer';
 import { askForJson } from '../llm/client';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageBlockBudget } from '../../src/background/audit';
+import { PageBlockBudget } from '../../src/background/task/audit';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, freshStore, monitorOn, proposal } from './fakes';
 import { makePolicy } from '../support/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DownloadGuard } from '../../src/background/downloads';
+import { DownloadGuard } from '../../src/background/floor/downloads';
 import { reportWithoutCompile } from '../../src/compiler/report';
 import type { Monitor } from '../../src/background/monitor';
 import { FakeEffects, freshStore, monitorOn } from './fakes';

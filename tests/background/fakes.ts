@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { evaluateBrowserAction } from '../../src/core/evaluator';
-import type { TaskCompiler } from '../../src/background/compile';
+import type { TaskCompiler } from '../../src/background/task/compile';
 import { Monitor, type MonitorEffects } from '../../src/background/monitor';
-import { TaskStore, type ActiveTask } from '../../src/background/store';
-import { floorPolicy } from '../../src/background/floor-sync';
+import { TaskStore, type ActiveTask } from '../../src/background/task/store';
+import { floorPolicy } from '../../src/background/floor/floor-sync';
 import type { TaskPolicy } from '../../src/core/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FloorBlockLog, requestKindOf } from '../../src/background/floor-audit';
+import { FloorBlockLog, requestKindOf } from '../../src/background/floor/floor-audit';
 import { FakeEffects, PAGE, freshStore, monitorOn, settle } from './fakes';
 import { makePolicy } from '../support/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';

@@ -3,8 +3,8 @@ import { FakeEffects, PAGE, freshStore, monitorOn, proposal, settle } from './fa
 import { makePolicy } from '../support/policy';
 import type { ProposalAnswer } from '../../src/messages/protocol';
 import { reportWithoutCompile } from '../../src/compiler/report';
-import { screenAllowed } from '../../src/background/minimize';
-import type { ActiveTask } from '../../src/background/store';
+import { screenAllowed } from '../../src/background/decide/minimize';
+import type { ActiveTask } from '../../src/background/task/store';
 import { evaluateBrowserAction } from '../../src/core/evaluator';
 import { initialState } from '../../src/core/policy';
 

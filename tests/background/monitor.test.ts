@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle, until } from './fakes';
 import { makePolicy } from '../support/policy';
 import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type ProposalAnswer } from '../../src/messages/protocol';
-import { MASKED_KEY } from '../../src/background/control';
+import { MASKED_KEY } from '../../src/background/task/control';
 import { reportWithoutCompile } from '../../src/compiler/report';
 import { GRANT_FLOOR_WINDOW_MS } from '../../src/background/monitor';
-import { MAX_PENDING_PER_TAB } from '../../src/background/approvals';
+import { MAX_PENDING_PER_TAB } from '../../src/background/decide/approvals';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
   tool: 'browser.request',

@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
 import { downloadCall } from './guards';
-import type { Monitor, Verdict } from './monitor';
+import type { Monitor, Verdict } from '../monitor';
 
 type Downloads = typeof Browser.downloads;
 type DownloadItem = Browser.downloads.DownloadItem;

@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Options } from '../messages/protocol';
+import type { Options } from '../../messages/protocol';
 import {
   APPROVAL,
   AUDIT_ENTRY,

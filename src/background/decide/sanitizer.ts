@@ -1,9 +1,9 @@
-import type { DecisionRecord } from '../core/decision';
-import { registrableDomain } from '../core/domains';
-import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../messages/protocol';
-import { removalReason } from '../sanitizer/report';
-import { GENERATED_USER_CSS } from '../sanitizer/generated-style';
-import { reviewerOnDemand } from '../llm/model-modes-on-demand';
+import type { DecisionRecord } from '../../core/decision';
+import { registrableDomain } from '../../core/domains';
+import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../../messages/protocol';
+import { removalReason } from '../../sanitizer/report';
+import { GENERATED_USER_CSS } from '../../sanitizer/generated-style';
+import { reviewerOnDemand } from '../../llm/model-modes-on-demand';
 import { maskSecrets } from './redact';
 
 /**
