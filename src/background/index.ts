@@ -8,7 +8,7 @@ import { chromeEffects } from './platform/effects';
 import { ANSWER_FRAGMENT, BLOCKED_PAGE_PATH, blockedPageAsk, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './floor/guards';
 import { BROWSER_TOOLS } from '../core/call';
 import { ProposalAnswerSchema } from '../messages/protocol';
-import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
+import { Monitor } from './monitor';
 import { serveFramePorts } from './intake/port';
 import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './floor/rebinding';
 import { FloorBlockLog, requestKindOf } from './floor/floor-audit';
@@ -18,6 +18,7 @@ import { TaskStore, type ActiveTask } from './task/store';
 import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
 import { startupMark } from './platform/startup-marks';
 import { keepWarm } from './platform/keep-warm';
+import type { MessageSender, MonitorEffects } from './contracts';
 
 /**
  * Wiring of the background service worker: browser events → monitor. Every listener is registered

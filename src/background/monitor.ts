@@ -4,27 +4,24 @@ import { classifyWeb } from '../core/classifier';
 import { CheckSchema, type DecisionRecord } from '../core/decision';
 import { siteKeyOf } from '../core/addresses';
 import { hostOf, registrableDomain } from '../core/domains';
-import type { evaluateBrowserAction } from '../core/evaluator';
 import type { TaskPolicy } from '../core/policy';
 import { isConsequential } from '../core/risk';
-import type { ApprovalAnswerKind, ErrorResponse, MessageType, Options, Reply, Rewrite, TaintReport } from '../messages/protocol';
+import type { ApprovalAnswerKind, ErrorResponse, MessageType, Options, Reply, TaintReport } from '../messages/protocol';
 import { urlCarriesTaint } from '../taint/encode';
 import { KIND_WORDS, mergeTaint } from '../taint/tokens';
 import { floorOf, type OrgState } from '../org/managed';
-import type { OrgFloor } from '../core/org';
 import type { Finding } from '../minimizer/detect';
-import type { ModelAction, ModelResult } from '../minimizer/model';
 import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './decide/approvals';
 import { AuditWriter, ctxWhere, type AuditInput } from './task/audit';
-import type { TaskCompiler } from './task/compile';
 import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from './floor/dependency-floor';
 import { isNamedHost, namedSites, writeSites } from './floor/dnr';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './decide/minimize';
 import { maskSecrets, redactUrl, summarizeCall } from './decide/redact';
 import { MessageRouter } from './intake/router';
-import { SanitizerDesk, type Reviewer } from './decide/sanitizer';
+import { SanitizerDesk } from './decide/sanitizer';
 import { TaskSession } from './task/session';
-import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './task/store';
+import type { ActiveTask, StoredApproval, StoredAuditEntry } from './task/store';
+import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from './contracts';
 
 /**
  * The reference monitor of the extension, and the facade the rest of the background uses. It wires the
@@ -37,73 +34,6 @@ import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './
  * No task running: the extension is not guarding and must not get in the way of normal browsing, so
  * proposals are ALLOWed (check `allowed`, reason "no task is running") and still audited.
  */
-
-/** What chrome.runtime.onMessage reports about a sender (only the parts the monitor trusts). */
-export interface MessageSender {
-  id?: string;
-  url?: string;
-  tab?: { id?: number; windowId?: number };
-  frameId?: number;
-  /** The sending document (Chromium), so an effect aimed at it misses a document that replaced it. */
-  documentId?: string;
-}
-
-/** Browser side effects, injected so the monitor runs under unit tests without a browser. */
-export interface MonitorEffects {
-  now(): number;
-  newId(): string;
-  /** Bring the network floor in line with the task (null: remove every rule) and the organisation's floor. Resolves once applied. */
-  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
-  /** applyFloor after a wake: skipped when this browser session already applied the same floor. Absent: applyFloor. */
-  repairFloor?(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
-  setBadge(pendingCount: number): void;
-  notify(approval: StoredApproval): void;
-  /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
-  activeTabId(controlWindows: readonly number[]): Promise<number | null>;
-  /** Every open tab, when a task starts: the others are outside it for guard scope `task-tabs`. */
-  openTabIds(): Promise<number[]>;
-  setTimer(fn: () => void, ms: number): () => void;
-  /** Open the options page in a window the extension owns, so it may change options. */
-  openOptions(): Promise<void>;
-  /** Open the audit log's full-page view in a window the extension owns (read only; a tab would be guarded). */
-  openAuditLog(): Promise<void>;
-  /** The organisation's managed policy as the browser gives it (`storage.managed.get()`); absent: none. */
-  readManaged?(): Promise<unknown>;
-  /** An audit entry was committed (the collector ships it later, off the decision path). */
-  audited?(): void;
-  /** Inserts a user-origin stylesheet into one frame's document (the Sanitizer's generated-content rules). */
-  insertUserCss?(target: { tabId: number; frameId: number; documentId?: string }, css: string): Promise<void>;
-}
-
-export interface MonitorDeps {
-  store: TaskStore;
-  effects: MonitorEffects;
-  evaluate: typeof evaluateBrowserAction;
-  compiler: TaskCompiler;
-  /** The Minimizer's model mode (the configured endpoint); absent = the mode falls back to `detect`. */
-  minimizerModel?: (task: string, action: ModelAction, options: Options) => Promise<ModelResult>;
-  /** `chrome-extension://<id>` */
-  extensionOrigin: string;
-  /** The Sanitizer's model review (default: the configured OpenAI-compatible endpoint). */
-  reviewer?: Reviewer;
-}
-
-type Layer = NonNullable<StoredAuditEntry['layer']>;
-
-export interface DecisionContext {
-  layer: Layer;
-  tabId: number | null;
-  origin: string | null;
-}
-
-export interface Verdict {
-  decision: 'ALLOW' | 'BLOCK';
-  check: string;
-  reason: string;
-  askedUser: boolean;
-  /** ALLOW on condition: the page sends these values instead (the Minimizer removed confidential data). */
-  rewrite?: Rewrite;
-}
 
 /** The outcome of the synchronous step: the record, whether σ changed, and the Minimizer's rewrite if any. */
 interface Evaluated {

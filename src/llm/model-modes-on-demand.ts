@@ -1,4 +1,4 @@
-import type { Reviewer } from '../background/decide/sanitizer';
+import type { Reviewer } from '../background/contracts';
 import type { ModelAction, ModelResult } from '../minimizer/model';
 import type { LlmOptions } from './client';
 import { lazy } from '../lazy/load';

@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
 import { evaluateBrowserAction } from '../../src/core/evaluator';
 import type { TaskCompiler } from '../../src/background/task/compile';
-import { Monitor, type MonitorEffects } from '../../src/background/monitor';
+import { Monitor } from '../../src/background/monitor';
 import { TaskStore, type ActiveTask } from '../../src/background/task/store';
 import { floorPolicy } from '../../src/background/floor/floor-sync';
 import type { TaskPolicy } from '../../src/core/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
+import type { MonitorEffects } from '../../src/background/contracts';
 
 export const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 export const POPUP = { url: `${EXTENSION_ORIGIN}/popup.html` };

@@ -3,10 +3,9 @@ import type { Classification } from '../../core/classification';
 import type { DecisionRecord } from '../../core/decision';
 import { approvalIsOnceOnly, approvalKeyOf, grantFor } from '../../core/grants';
 import type { ApprovalAnswerKind, ErrorResponse, Options } from '../../messages/protocol';
-import { error } from '../errors';
 import type { AuditWriter } from '../task/audit';
 import type { MinimizerAnswer, Screened } from './minimize';
-import type { DecisionContext, MonitorEffects, Verdict } from '../monitor';
+import { error, type DecisionContext, type MonitorEffects, type Verdict } from '../contracts';
 import { dataViewOf, redactRecord, summarizeCall } from './redact';
 import type { ActiveTask, StoredApproval, TaskStore } from '../task/store';
 

@@ -1,6 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import { downloadCall } from './guards';
-import type { Monitor, Verdict } from '../monitor';
+import type { Monitor } from '../monitor';
+import type { Verdict } from '../contracts';
 
 type Downloads = typeof Browser.downloads;
 type DownloadItem = Browser.downloads.DownloadItem;

@@ -1,8 +1,9 @@
 import type { Browser } from '@wxt-dev/browser';
 import { WORKER_PORT_NAME } from '../../content/bridge';
 import { WorkerPortRequestSchema, type WorkerPortAnswer } from '../../messages/protocol';
-import type { MessageSender, Monitor } from '../monitor';
+import type { Monitor } from '../monitor';
 import { startupMark } from '../platform/startup-marks';
+import type { MessageSender } from '../contracts';
 
 /**
  * Each guarded frame's long-lived port (src/content/worker-port.ts): every envelope's message goes to

@@ -1,7 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import { WAITING_NOTICE } from '../../content/bridge';
 import { floorPolicy, floorUpdater } from '../floor/floor-sync';
-import type { MonitorEffects } from '../monitor';
+import type { MonitorEffects } from '../contracts';
 import type { Options } from '../../messages/protocol';
 import type { OrgFloor } from '../../core/org';
 import type { ActiveTask } from '../task/store';

@@ -2,7 +2,7 @@ import type { Browser } from '@wxt-dev/browser';
 import { reportWithoutCompile } from '../../compiler/report';
 import { parsePolicy, type TaskPolicyInput } from '../../core/policy';
 import type { BackgroundHandle } from '../index';
-import type { MessageSender } from '../monitor';
+import type { MessageSender } from '../contracts';
 
 /**
  * The harness channel: `globalThis.__agentsfence` in the service worker of the harness builds only

@@ -2,7 +2,7 @@ import { emptyTargets } from '../../core/classification';
 import type { Check, DecisionRecord } from '../../core/decision';
 import type { RuleRef } from '../../core/ruleRef';
 import type { AuditEntry } from '../../messages/protocol';
-import type { DecisionContext, MonitorEffects } from '../monitor';
+import type { DecisionContext, MonitorEffects } from '../contracts';
 import { redactRecord } from '../decide/redact';
 import type { ActiveTask, StoredAuditEntry, TaskStore } from './store';
 

@@ -2,7 +2,7 @@ import type { ErrorResponse, Options, PendingApproval, Reply, TaskStateResponse,
 import { effectiveOptions, orgLimitsInWords } from '../../org/in-force';
 import type { OrgState } from '../../org/managed';
 import type { CompileRequestOptions, TaskCompiler } from './compile';
-import { error } from '../errors';
+import { error } from '../contracts';
 import { maskSecrets } from '../decide/redact';
 import type { ActiveTask, StoredApproval } from './store';
 
