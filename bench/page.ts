@@ -229,8 +229,8 @@ async function seedDurableEcho(ours: AgentBrowser, durable: AgentBrowser): Promi
   // No named helpers inside evaluate: tsx would wrap them in a `__name` call the worker does not have.
   const held = await ours.serviceWorker.evaluate(async () => {
     type Db = { get(store: string, key: string): Promise<unknown>; transaction(store: string): { store: { openCursor(q: null, d: string): Promise<{ value: Record<string, unknown> } | null> } } };
-    type Hook = { handle: { monitor: Promise<{ deps: { store: { db: Db } } }> } };
-    const { db } = (await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor).deps.store;
+    type Hook = { handle: { monitor: Promise<{ store: { db: Db } }> } };
+    const { db } = (await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor).store;
     const cursor = await db.transaction('audit').store.openCursor(null, 'prev');
     const entry: Record<string, unknown> = cursor === null ? { at: 0 } : { ...cursor.value };
     delete entry.seq;

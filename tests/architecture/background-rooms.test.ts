@@ -90,4 +90,11 @@ describe('src/background: rooms, no import circle', () => {
     expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([['src/background/a.ts', 'src/background/b.ts']]);
     expect(circles(new Map([[a, [b]], [b, []]]))).toEqual([]);
   });
+
+  it('every file sits in a room; only the composition root and the shared contracts stay at the top', () => {
+    const top = readdirSync(BACKGROUND).filter((name) => statSync(join(BACKGROUND, name)).isFile()).sort();
+    const rooms = readdirSync(BACKGROUND).filter((name) => statSync(join(BACKGROUND, name)).isDirectory()).sort();
+    expect(top).toEqual(['contracts.ts', 'index.ts']);
+    expect(rooms).toEqual(['decide', 'floor', 'intake', 'platform', 'task']);
+  });
 });

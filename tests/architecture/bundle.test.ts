@@ -56,8 +56,8 @@ const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
 
 describe('the extension bundle holds the web guard alone', () => {
-  it('reads the whole graph (the monitor, the evaluator and the web classifier are in it)', () => {
-    expect(relativeFiles).toEqual(expect.arrayContaining(['src/background/monitor.ts', 'src/core/evaluator.ts', 'src/core/classifier/web.ts']));
+  it('reads the whole graph (the decider, the evaluator and the web classifier are in it)', () => {
+    expect(relativeFiles).toEqual(expect.arrayContaining(['src/background/decide/decider.ts', 'src/core/evaluator.ts', 'src/core/classifier/web.ts']));
     expect(extension.packages).toContain('zod');
   });
 

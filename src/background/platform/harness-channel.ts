@@ -32,7 +32,7 @@ export function openHarnessChannel(handle: BackgroundHandle): void {
       const m = await handle.monitor;
       await m.ready;
       const policy = parsePolicy(input);
-      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, reportWithoutCompile('test-hook'));
+      await m.session.installTask(policy.taskId, '(policy set by the test hook)', policy, reportWithoutCompile('test-hook'));
       return m.snapshot();
     },
     async snapshot() {

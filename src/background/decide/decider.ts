@@ -1,35 +1,32 @@
-import type { RequestKind, ToolCall } from '../core/call';
-import { BROWSER_TOOLS } from '../core/call';
-import { classifyWeb } from '../core/classifier';
-import { CheckSchema, type DecisionRecord } from '../core/decision';
-import { siteKeyOf } from '../core/addresses';
-import { hostOf, registrableDomain } from '../core/domains';
-import type { TaskPolicy } from '../core/policy';
-import { isConsequential } from '../core/risk';
-import type { ApprovalAnswerKind, ErrorResponse, MessageType, Options, Reply, TaintReport } from '../messages/protocol';
-import { urlCarriesTaint } from '../taint/encode';
-import { KIND_WORDS, mergeTaint } from '../taint/tokens';
-import { floorOf, type OrgState } from '../org/managed';
-import type { Finding } from '../minimizer/detect';
-import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './decide/approvals';
-import { AuditWriter, ctxWhere, type AuditInput } from './task/audit';
-import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from './floor/dependency-floor';
-import { isNamedHost, namedSites, writeSites } from './floor/dnr';
-import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './decide/minimize';
-import { maskSecrets, redactUrl, summarizeCall } from './decide/redact';
-import { MessageRouter } from './intake/router';
-import { SanitizerDesk } from './decide/sanitizer';
-import { TaskSession } from './task/session';
-import type { ActiveTask, StoredApproval, StoredAuditEntry } from './task/store';
-import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from './contracts';
+import type { RequestKind, ToolCall } from '../../core/call';
+import { BROWSER_TOOLS } from '../../core/call';
+import { classifyWeb } from '../../core/classifier';
+import { CheckSchema, type DecisionRecord } from '../../core/decision';
+import { siteKeyOf } from '../../core/addresses';
+import { hostOf, registrableDomain } from '../../core/domains';
+import { isConsequential } from '../../core/risk';
+import type { TaintReport } from '../../messages/protocol';
+import { urlCarriesTaint } from '../../taint/encode';
+import { KIND_WORDS, mergeTaint } from '../../taint/tokens';
+import { floorOf } from '../../org/managed';
+import type { Finding } from '../../minimizer/detect';
+import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from '../contracts';
+import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from '../floor/dependency-floor';
+import { isNamedHost, namedSites, writeSites } from '../floor/dnr';
+import { ctxWhere, type AuditInput, type AuditWriter } from '../task/audit';
+import type { TaskSession } from '../task/session';
+import type { ActiveTask } from '../task/store';
+import { MAX_PENDING_PER_TAB, type ApprovalQueue, type Waiter } from './approvals';
+import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
+import { maskSecrets, redactUrl, summarizeCall } from './redact';
 
 /**
- * The reference monitor of the extension, and the facade the rest of the background uses. It wires the
- * parts — the message router (`router.ts`), the task session (`session.ts`), the approval queue
- * (`approvals.ts`) and the audit writer with the one write chain (`audit.ts`) — and decides proposals:
- * the core evaluator decides, and evaluation plus counter update is one synchronous step (no await
- * between reading σ and writing σ' to memory), so 50 parallel calls against max_calls = 3 allow exactly 3.
- * Memory is rebuilt from IndexedDB on every wake.
+ * The decider: a proposal's way once intake has parsed it (intake/router.ts) — the data lane's taint, the
+ * Minimizer's model mode, then the core evaluator, then the approval queue or the audit. The evaluation
+ * and the counter update are one synchronous step (no await between reading σ and writing σ' to memory),
+ * so 50 parallel calls against max_calls = 3 allow exactly 3; an ALLOW is answered only once σ' is
+ * durable. It also says why the network floor refused what no hook decided (the same taint and
+ * evaluation, without counting).
  *
  * No task running: the extension is not guarding and must not get in the way of normal browsing, so
  * proposals are ALLOWed (check `allowed`, reason "no task is running") and still audited.
@@ -48,8 +45,6 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER
 
 /** Tools whose URL the taint check reads. */
 const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit]);
-/** A wake that no message follows (an alarm, the browser starting) repairs after this long. */
-const WAKE_REPAIR_DELAY_MS = 200;
 /** How long taint reports are gathered before the floor is rebuilt. */
 const TAINT_FLOOR_DELAY_MS = 50;
 /**
@@ -58,102 +53,28 @@ const TAINT_FLOOR_DELAY_MS = 50;
  */
 export const GRANT_FLOOR_WINDOW_MS = 2_000;
 
-export class Monitor {
-  readonly ready: Promise<void>;
-  private readonly writer: AuditWriter;
+/** What the decider reads and writes: the session's task and options, the queue, the one write chain. */
+export interface DeciderDeps extends Pick<MonitorDeps, 'effects' | 'evaluate' | 'minimizerModel'> {
+  session: Pick<TaskSession, 'task' | 'options' | 'orgState' | 'isGuarded' | 'applyFloor'>;
+  approvals: Pick<ApprovalQueue, 'crowded' | 'hold'>;
+  writer: AuditWriter;
+}
+
+export class Decider {
   /** The running task's dependency ledger (counts in memory; its refusals are kept with the task). */
   private readonly dependencies = new DependencyAccounts();
-  private readonly approvals: ApprovalQueue;
-  private readonly session: TaskSession;
-  private readonly router: MessageRouter;
+  private readonly writer: AuditWriter;
+  private readonly session: DeciderDeps['session'];
+  private readonly approvals: DeciderDeps['approvals'];
 
-  constructor(private readonly deps: MonitorDeps) {
-    this.writer = new AuditWriter(deps.store, deps.effects, () => this.session.task);
-    this.approvals = new ApprovalQueue(deps.store, deps.effects, this.writer, {
-      task: () => this.session.task,
-      options: () => this.session.options,
-      applyFloor: () => this.session.applyFloor(),
-      redecide: (task, waiter, minimizer) => this.redecide(task, waiter, minimizer),
-    });
-    this.session = new TaskSession(deps, this.writer, this.approvals);
-    this.ready = this.session.load();
-    // A wake's repairs follow its first answer, or a moment after the wake when nothing asks.
-    void this.ready.then(() => deps.effects.setTimer(() => void this.repairAfterWake(), WAKE_REPAIR_DELAY_MS)).catch(() => undefined);
-    const sanitizer = new SanitizerDesk(
-      {
-        modeFor: (sender) => (this.session.isGuarded(sender.tab?.id, sender.tab?.windowId) && sender.tab?.id !== undefined ? this.session.options.sanitizer : 'off'),
-        task: () => this.session.task,
-        options: () => this.session.options,
-        audit: (record, where) => this.writer.audit({ record, layer: 'isolated', ...where }),
-        insertUserCss: (target, css) => deps.effects.insertUserCss?.(target, css) ?? Promise.resolve(),
-      },
-      deps.reviewer,
-    );
-    this.router = new MessageRouter({
-      ready: this.ready,
-      base: deps,
-      writer: this.writer,
-      session: this.session,
-      approvals: this.approvals,
-      sanitizer,
-      decisions: {
-        decide: (call, ctx) => this.decide(call, ctx),
-        notGuarding: (call, ctx) => this.notGuarding(call, ctx),
-        taintReport: (message, sender) => this.onTaintReport(message, sender),
-      },
-    });
+  constructor(private readonly deps: DeciderDeps) {
+    this.writer = deps.writer;
+    this.session = deps.session;
+    this.approvals = deps.approvals;
   }
 
-  /** Total: every input gets an answer; nothing here throws. */
-  handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
-    const answer = this.router.handleMessage(raw, sender);
-    if (this.wakeRepair === null) void answer.then(() => this.repairAfterWake());
-    return answer;
-  }
-
-  /**
-   * The repairs a wake owes (session.repairAfterWake), once per worker, off the path of the first decision:
-   * on a cold start the first answer does not wait for them, nor share the browser with them.
-   */
-  private wakeRepair: Promise<void> | null = null;
-  repairAfterWake(): Promise<void> {
-    this.wakeRepair ??= this.ready.then(() => this.session.repairAfterWake()).catch((err: unknown) => console.error('AgentsFence: repair after wake failed', err));
-    return this.wakeRepair;
-  }
-
-  /** `storage.onChanged` in the managed area: read it again and apply the new floor at once. */
-  async orgChanged(): Promise<void> {
-    await this.ready;
-    await this.session.orgChanged();
-  }
-
-  /** The organisation's state (the collector reads its URL from here). */
-  orgState(): OrgState {
-    return this.session.orgState;
-  }
-
-  /** Whether actions in this tab are checked. A sender without a tab is checked whenever a task runs (fail closed). */
-  isGuarded(tabId: number | null | undefined, windowId?: number): boolean {
-    return this.session.isGuarded(tabId, windowId);
-  }
-
-  /** Replace the active task (the previous one ends: its held actions are BLOCKed). */
-  installTask(taskId: string, request: string, policy: TaskPolicy, report: ActiveTask['report']): Promise<void> {
-    return this.session.installTask(taskId, request, policy, report);
-  }
-
-  endTask(): Promise<void> {
-    return this.session.endTask();
-  }
-
-  /** The person's answer. Once/task become a grant for exactly this call's tool and targets. */
-  answerApproval(id: string, scope: ApprovalAnswerKind): Promise<{ ok: true } | ErrorResponse> {
-    return this.approvals.answer(id, scope);
-  }
-
-  // ---- proposals -----------------------------------------------------------------------------
-
-  private async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
+  /** A proposal from a tab no task guards (or while no task runs): allowed and audited. */
+  async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
     const c = classifyWeb(call);
     const reason = this.session.task === null ? 'no task is running: not guarding' : 'this tab is outside the guard scope';
     const record: DecisionRecord = { decision: 'ALLOW', check: 'allowed', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:not-guarding', classifierLayer: c.layer, basis: c.basis };
@@ -239,7 +160,6 @@ export class Monitor {
    * the floor lets dependencies use (dnr.ts, portRules).
    */
   async observeRequest(request: { url: string; type: string; tabId: number }): Promise<void> {
-    await this.ready;
     const task = this.session.task;
     if (task === null || (request.tabId >= 0 && !this.session.isGuarded(request.tabId)) || !URL.canParse(request.url)) return;
     const url = new URL(request.url);
@@ -282,7 +202,7 @@ export class Monitor {
    * A batch of session data from a guarded page (ISOLATED content script). Merged into the task's taint
    * under the sender's site, persisted with the task, then the floor is rebuilt (coalesced).
    */
-  private async onTaintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
+  async taintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
     const task = this.session.task;
     // Kept under the host that showed it: what news.example.test showed may go back there, not to its sibling hosts.
     const site = sender.url === undefined ? null : hostOf(sender.url);
@@ -374,7 +294,7 @@ export class Monitor {
   }
 
   /** A held call after an answer: decided again under the new grant (it may ask again if the grant is used up). */
-  private redecide(task: ActiveTask, waiter: Waiter, minimizer: MinimizerAnswer | null = null): void {
+  redecide(task: ActiveTask, waiter: Waiter, minimizer: MinimizerAnswer | null = null): void {
     if (this.session.task !== task) {
       waiter.resolve({ decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: true });
       return;
@@ -387,63 +307,6 @@ export class Monitor {
     }
     const settle = record.decision === 'ALLOW' ? this.afterAllow(task, record, waiter.call, counted, null) : this.writer.audit({ record, layer: waiter.ctx.layer, ...summarizeCall(waiter.call), ...ctxWhere(waiter.ctx) });
     void settle.then(() => waiter.resolve({ decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: true, ...rewriteOf(evaluated) }));
-  }
-
-  // ---- browser events (wired in index.ts) ----------------------------------------------------
-
-  /** A tab was created (`tabs.onCreated`): see Session.tabCreated. */
-  async tabCreated(tabId: number, openerTabId: number | undefined, url: string | undefined): Promise<void> {
-    await this.ready;
-    await this.session.tabCreated(tabId, openerTabId, url);
-  }
-
-  /** A page opened a tab (`webNavigation.onCreatedNavigationTarget`): it belongs where its source does. */
-  async navigationTargetCreated(tabId: number, sourceTabId: number): Promise<void> {
-    await this.ready;
-    await this.session.navigationTargetCreated(tabId, sourceTabId);
-  }
-
-  /** A tab's top frame starts a navigation (`webNavigation.onBeforeNavigate`): see Session.tabNavigating. */
-  async tabNavigating(tabId: number): Promise<void> {
-    await this.ready;
-    await this.session.tabNavigating(tabId);
-  }
-
-  async tabClosed(tabId: number): Promise<void> {
-    await this.ready;
-    await this.session.tabClosed(tabId);
-  }
-
-  /** Resolves once the floor stands as the task is now (after every update already asked for). */
-  async floorCurrent(): Promise<void> {
-    await this.ready;
-    await this.session.applyFloor();
-  }
-
-  /** The browser started: tab ids of the last session say nothing of this one's tabs. */
-  async browserStarted(): Promise<void> {
-    await this.ready;
-    await this.session.browserStarted();
-  }
-
-  expectControlWindow(opening: Promise<number>): void {
-    this.session.expectControlWindow(opening);
-  }
-
-  async registerControlWindow(windowId: number): Promise<void> {
-    await this.ready;
-    await this.session.registerControlWindow(windowId);
-  }
-
-  async windowClosed(windowId: number): Promise<void> {
-    await this.ready;
-    await this.session.windowClosed(windowId);
-  }
-
-  /** A guard or the floor stopped something: audit it under the active task. */
-  async auditGuard(record: DecisionRecord, extra: Partial<StoredAuditEntry> = {}): Promise<void> {
-    await this.ready;
-    await this.writer.audit({ record, layer: 'guard', ...extra });
   }
 
   /**
@@ -471,7 +334,6 @@ export class Monitor {
 
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
   async auditFloorBlock(blockedUrl: string, check: string, reason: string, tabId: number): Promise<void> {
-    await this.ready;
     const domain = siteKeyOf(blockedUrl);
     const parsedCheck = CheckSchema.safeParse(check);
     const record: DecisionRecord = {
@@ -493,16 +355,10 @@ export class Monitor {
    * refuses it. Returns the record, or null when no task guards that tab.
    */
   async auditFloorRequest(request: { url: string; method: string; kind: RequestKind; tabId: number }): Promise<DecisionRecord | null> {
-    await this.ready;
     if (this.session.task === null || !this.session.isGuarded(request.tabId)) return null;
     const record = this.floorVerdict({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: request.method, kind: request.kind } });
     await this.writer.audit({ record, layer: 'network', destination: redactUrl(request.url), tabId: request.tabId });
     return record;
-  }
-
-  /** For tests and the harness: the durable view of the monitor's memory. */
-  snapshot(): { task: ActiveTask | null; approvals: StoredApproval[]; controlWindows: number[]; options: Options } {
-    return { task: this.session.task, approvals: this.approvals.list(), controlWindows: this.session.windows(), options: this.session.options };
   }
 }
 
