@@ -97,4 +97,12 @@ describe('src/background: rooms, no import circle', () => {
     expect(top).toEqual(['contracts.ts', 'index.ts']);
     expect(rooms).toEqual(['decide', 'floor', 'intake', 'platform', 'task']);
   });
+
+  it("docs/architecture.md's table of rooms lists each room's files as they are", () => {
+    const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+    const rows = [...architecture.matchAll(/^ {2}\| `(\w+)\/` \| ([^|]+) \|/gm)].map(([, room, files]) => [room!, [...files!.matchAll(/`([^`]+)`/g)].map(([, f]) => f!).sort()] as const);
+    const rooms = readdirSync(BACKGROUND).filter((name) => statSync(join(BACKGROUND, name)).isDirectory()).sort();
+    expect(rows.map(([room]) => room).sort()).toEqual(rooms);
+    for (const [room, files] of rows) expect(files, room).toEqual(readdirSync(join(BACKGROUND, room)).filter((f) => f.endsWith('.ts')).sort());
+  });
 });
