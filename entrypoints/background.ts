@@ -1,4 +1,4 @@
-// First: marks when this bundle's own code began (harness builds only; src/background/startup-marks.ts).
+// First: marks when this bundle's own code began (harness builds only; src/background/platform/startup-marks.ts).
 import '../src/background/platform/script-start';
 import { startBackground } from '../src/background';
 import { openHarnessChannel } from '../src/background/platform/harness-channel';

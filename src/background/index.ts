@@ -325,7 +325,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     else refused.removeListener(onRefused);
   };
 
-  // The dependency ledger (src/background/dependency-floor.ts): every request the guarded tabs and their
+  // The dependency ledger (src/background/floor/dependency-floor.ts): every request the guarded tabs and their
   // workers start, as it leaves (MV3's webRequest observes; the floor's rules are what block). Registered in
   // the first turn and removed once the floor shows no task, as the refusal listener is.
   const onRequest = (details: { tabId: number; url: string; type: string; initiator?: string }): undefined => {
@@ -342,7 +342,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   };
 
   // DNS rebinding, after the fact: Chromium reports the address once the response starts. Only the
-  // request types that can reach a site the task does not name (src/background/rebinding.ts): a page's
+  // request types that can reach a site the task does not name (src/background/floor/rebinding.ts): a page's
   // dependencies always, every other type while the task's policy lets them (`watchEveryType`).
   const rebindingSeen = new Set<string>();
   const onResponseStarted = (details: { tabId: number; ip?: string; url: string }) => {
@@ -375,7 +375,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   };
 
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task; the others are placed outside
-  // it on evidence (src/background/session.ts, tabCreated).
+  // it on evidence (src/background/task/session.ts, tabCreated).
   chrome.tabs.onCreated.addListener((tab) => {
     if (tab.id !== undefined) withBackground((b) => b.session.tabCreated(tab.id!, tab.openerTabId, tab.pendingUrl ?? tab.url));
   });

@@ -121,7 +121,7 @@ export class Decider {
    * GET of kind image/other/frame, no body) to a site the task does not name: the URL it would load, for
    * the dependency ledger, or null when the call is anything else. The evaluator asks about a read off the
    * task's sites; a page's dependencies are no reads of the agent's, and what they carry is the ledger's
-   * to bound (src/background/dependency-floor.ts), the same with the hooks and without them.
+   * to bound (src/background/floor/dependency-floor.ts), the same with the hooks and without them.
    */
   private dependencyLoad(task: ActiveTask, call: ToolCall, ctx: DecisionContext): URL | null {
     if (ctx.layer !== 'main' || call.tool !== BROWSER_TOOLS.request) return null;

@@ -63,7 +63,7 @@ export class DownloadGuard {
 /** Registers the download listeners (synchronously, in the worker's first turn). */
 export function guardDownloads(downloads: Downloads, background: Promise<Deciding>, extensionOrigin: string): DownloadGuard {
   const guard = new DownloadGuard(downloads, background, extensionOrigin);
-  // Firefox has no onDeterminingFilename: there the pause in onCreated is the only hold (README, "Firefox").
+  // Firefox has no onDeterminingFilename: there the pause in onCreated is the only hold (docs/firefox.md).
   downloads.onDeterminingFilename?.addListener((item, suggest) => {
     void guard.decide(item).then(() => suggest());
     return true;

@@ -120,7 +120,7 @@ export function floorUpdater() {
     const dropped = [...session.dropped, ...taint.dropped];
     if (dropped.length > 0 && !reportedDropped) {
       reportedDropped = true;
-      console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${dropped.length} floor rules (README, "Firefox")`, dropped);
+      console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${dropped.length} floor rules (docs/firefox.md)`, dropped);
     }
     return { session: session.rules, taint: taint.rules };
   };
