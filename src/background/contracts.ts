@@ -1,4 +1,4 @@
-import type { evaluateBrowserAction } from '../core/evaluator';
+import type { decideClassified } from '../core/evaluator';
 import type { OrgFloor } from '../core/org';
 import type { ErrorResponse, Options, Rewrite } from '../messages/protocol';
 import type { ModelAction, ModelResult } from '../minimizer/model';
@@ -52,7 +52,8 @@ export interface MonitorEffects {
 export interface MonitorDeps {
   store: TaskStore;
   effects: MonitorEffects;
-  evaluate: typeof evaluateBrowserAction;
+  /** The core evaluator on a parsed, classified call (src/core/evaluator.ts). */
+  evaluate: typeof decideClassified;
   compiler: TaskCompiler;
   /** The Minimizer's model mode (the configured endpoint); absent = the mode falls back to `detect`. */
   minimizerModel?: (task: string, action: ModelAction, options: Options) => Promise<ModelResult>;

@@ -1,5 +1,5 @@
 import type { Browser } from '@wxt-dev/browser';
-import { evaluateBrowserAction } from '../core/evaluator';
+import { decideClassified } from '../core/evaluator';
 import type { DecisionRecord } from '../core/decision';
 import type { MessageType, Options, Reply } from '../messages/protocol';
 import { extensionCompiler, type TaskCompiler } from './task/compile';
@@ -175,7 +175,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     minimizerModelOnDemand(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
     startupMark('store-open');
-    const b = composeBackground({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
+    const b = composeBackground({ store, effects, evaluate: decideClassified, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.
     shipper = onDemandShipper({
       store,

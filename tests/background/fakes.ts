@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { evaluateBrowserAction } from '../../src/core/evaluator';
+import { decideClassified } from '../../src/core/evaluator';
 import type { TaskCompiler } from '../../src/background/task/compile';
 import { composeBackground, type Background } from '../../src/background';
 import { TaskStore, type ActiveTask } from '../../src/background/task/store';
@@ -81,7 +81,7 @@ export async function freshStore(auditLimit?: number): Promise<{ store: TaskStor
 }
 
 export async function monitorOn(store: TaskStore, effects: FakeEffects, compiler: TaskCompiler = fixedCompiler(() => { throw new Error('no compiler'); })): Promise<Background> {
-  const monitor = composeBackground({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin: EXTENSION_ORIGIN });
+  const monitor = composeBackground({ store, effects, evaluate: decideClassified, compiler, extensionOrigin: EXTENSION_ORIGIN });
   await monitor.ready;
   return monitor;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { composeBackground, type Background } from '../../src/background';
-import { evaluateBrowserAction as evaluate } from '../../src/core/evaluator';
+import { decideClassified as evaluate } from '../../src/core/evaluator';
 import { OptionsSchema, type ProposalAnswer, type TaskStateResponse } from '../../src/messages/protocol';
 import { effectiveOptions, orgLimitsInWords } from '../../src/org/in-force';
 import { ManagedPolicySchema, readManaged } from '../../src/org/managed';

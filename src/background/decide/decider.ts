@@ -4,6 +4,7 @@ import { classifyWeb } from '../../core/classifier';
 import { CheckSchema, type DecisionRecord } from '../../core/decision';
 import { siteKeyOf } from '../../core/addresses';
 import { hostOf, registrableDomain } from '../../core/domains';
+import type { EvalResult } from '../../core/evaluator';
 import { isConsequential } from '../../core/risk';
 import type { TaintReport } from '../../messages/protocol';
 import { urlCarriesTaint } from '../../taint/encode';
@@ -234,7 +235,7 @@ export class Decider {
   private async askMinimizerModel(task: ActiveTask, call: ToolCall): Promise<Finding[]> {
     const model = this.deps.minimizerModel;
     if (this.session.options.minimizer !== 'model' || model === undefined) return [];
-    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState)).record;
+    const dry = this.evaluate(task, call).record;
     if (dry.decision !== 'ALLOW' || !isScreened(call, dry)) return [];
     const result = await model(userWordsOf(task), modelActionOf(call, dry), this.session.options);
     if ('findings' in result) return result.findings;
@@ -243,12 +244,20 @@ export class Decider {
   }
 
   /**
+   * The core evaluator on σ as it is now. Intake parsed the call once with the protocol's strict schemas
+   * (and the background's own calls are typed), so it is classified here and never parsed again.
+   */
+  private evaluate(task: ActiveTask, call: ToolCall): EvalResult {
+    return this.deps.evaluate(task.policy, task.state, call, classifyWeb(call), this.deps.effects.now(), floorOf(this.session.orgState));
+  }
+
+  /**
    * The synchronous step: evaluate against σ and write σ' to memory before anything else runs. An ALLOW
    * the Minimizer holds changes nothing (it is counted when the person answers); `minimizer` is that
    * answer for a held action.
    */
   private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null, modelSpans: readonly Finding[] = []): Evaluated {
-    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState));
+    const { record, state } = this.evaluate(task, call);
     const screened = record.decision === 'ALLOW' && this.session.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record, modelSpans) : null;
     if (screened !== null) {
       const automatic = minimizer === 'send-without' || (this.session.options.minimizeWithoutAsking && screened.minimized !== null);
@@ -325,7 +334,7 @@ export class Decider {
     }
     const tainted = this.taintRecord(task, call);
     if (tainted !== null) return tainted;
-    const { record } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState));
+    const { record } = this.evaluate(task, call);
     if (record.decision !== 'ALLOW') return { ...record, decision: 'BLOCK' };
     // The evaluator's reading of the action stays; its allowing rule and the words behind it do not.
     const { evidence: _allowedBy, ...read } = record;
