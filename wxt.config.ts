@@ -8,7 +8,7 @@ import { LAZY_SCRIPTS } from './src/lazy/scripts';
 // Three builds:
 //  - production (`npm run build` → .output/chrome-mv3): what users load and `npm pack` ships;
 //  - harness (AF_HARNESS=1 → .output/harness/chrome-mv3): production plus the harness channel
-//    (src/background/harness-channel.ts), which the harness, e2e suite, demo and benchmark drive;
+//    (src/background/platform/harness-channel.ts), which the harness, e2e suite, demo and benchmark drive;
 //  - nohooks (AF_NO_MAIN_HOOKS=1 → .output/nohooks/chrome-mv3): the harness build without the MAIN-world
 //    page hooks: the e2e suite proves which protections hold by the network floor alone.
 const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
@@ -54,7 +54,7 @@ export default defineConfig({
   },
   // Popup and options pages are preact. `__AF_HARNESS__` is a literal, so the production bundle drops the
   // harness channel. AF_MAIN_HOOKS tells the background which content scripts to register
-  // (src/background/registration.ts). No cross-module constant inlining: rolldown's default copied
+  // (src/background/floor/registration.ts). No cross-module constant inlining: rolldown's default copied
   // tldts's 68 KB suffix-list string into each of its three uses (background.js 722 → 582 KB).
   vite: () => ({
     plugins: [preact(), lazyScriptsInExtension],
@@ -66,7 +66,7 @@ export default defineConfig({
     description: 'Task-scoped authority for web-browsing AI agents.',
     permissions: [
       'storage',
-      // Content scripts registered only while a task runs, injected into open guarded tabs (src/background/registration.ts).
+      // Content scripts registered only while a task runs, injected into open guarded tabs (src/background/floor/registration.ts).
       'scripting',
       'tabs',
       'webNavigation',
@@ -77,7 +77,7 @@ export default defineConfig({
       'downloads',
       'notifications',
       'alarms',
-      // WebRTC IP handling and network prediction, closed during a task (src/background/floor-sync.ts).
+      // WebRTC IP handling and network prediction, closed during a task (src/background/floor/floor-sync.ts).
       'privacy',
     ],
     host_permissions: ['<all_urls>'],
@@ -87,7 +87,7 @@ export default defineConfig({
     // page can navigate to any of this extension's pages, the blocked page included. The blocked page is
     // sandboxed (opaque origin, no extension APIs): it shows in the agent's tab, where a script the agent
     // registered over DevTools runs too, and from an extension origin that script could reach the control
-    // window (chrome.extension.getViews) and answer approvals (src/background/guards.ts, ASK_FRAGMENT).
+    // window (chrome.extension.getViews) and answer approvals (src/background/floor/guards.ts, ASK_FRAGMENT).
     // Firefox has no `sandbox` key (and no DevTools endpoint for agents: `agentsfence browser` is Chromium's).
     ...(browser === 'firefox' ? { browser_specific_settings: FIREFOX_SETTINGS } : { sandbox: { pages: ['blocked.html'] } }),
   }),

@@ -178,7 +178,7 @@ export function timeProposalsInWorker(worker: Worker, calls: readonly ToolCall[]
     async ({ calls, concurrency, idPrefix }) => {
       type Hook = {
         handleMessage(raw: unknown): Promise<unknown>;
-        handle: { monitor: Promise<{ deps: { store: { countAudit(): Promise<number> } } }> };
+        handle: { monitor: Promise<{ store: { countAudit(): Promise<number> } }> };
       };
       const hook = (globalThis as unknown as { __agentsfence: Hook }).__agentsfence;
       const samplesMs: number[] = [];
@@ -190,9 +190,8 @@ export function timeProposalsInWorker(worker: Worker, calls: readonly ToolCall[]
         });
         await Promise.all(batch);
       }
-      // `deps` is private to the monitor in TypeScript only; the count comes straight from its store.
       const monitor = await hook.handle.monitor;
-      return { samplesMs, auditCount: await monitor.deps.store.countAudit() };
+      return { samplesMs, auditCount: await monitor.store.countAudit() };
     },
     { calls, concurrency, idPrefix },
   );
@@ -212,9 +211,9 @@ export function timeStoreWritesInWorker(worker: Worker, n: number): Promise<{ pu
       listAudit(filter: { limit: number }): Promise<unknown[]>;
       countAudit(): Promise<number>;
     };
-    type Hook = { handle: { monitor: Promise<{ deps: { store: Store }; snapshot(): { task: unknown } }> } };
+    type Hook = { handle: { monitor: Promise<{ store: Store; snapshot(): { task: unknown } }> } };
     const monitor = await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor;
-    const { store } = monitor.deps;
+    const { store } = monitor;
     const task = monitor.snapshot().task;
     const [entry] = await store.listAudit({ limit: 1 });
     const putTaskMs: number[] = [];

@@ -124,7 +124,7 @@ export function echoCarrying(script: string): ControlExtension {
 /**
  * The durable echo's worker: what any extension that decides durably must do at least. At its start it
  * opens its IndexedDB database and reads its task (the cold-start floor: open, read one record, answer);
- * before every answer it commits one transaction shaped like ours (src/background/store.ts
+ * before every answer it commits one transaction shaped like ours (src/background/task/store.ts
  * commitDecision: σ' put in `kv`, one audit entry added to `audit`), the same bytes ours writes (seeded from
  * our worker, `seedDurableEcho`). It decides nothing: every answer is ALLOW. The DNR rules a running task
  * has are installed from outside (`seedDurableEcho`), so Chromium's request matching costs it what it costs us.

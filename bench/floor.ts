@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, type Rule } from '../src/background/dnr';
-import { builtKey, ruleUpdate } from '../src/background/rule-update';
+import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, type Rule } from '../src/background/floor/dnr';
+import { builtKey, ruleUpdate } from '../src/background/floor/rule-update';
 import type { TaintKind, TaintToken } from '../src/taint/tokens';
 import { benchPolicy } from './evaluator';
 import { summarise, type Figure } from './stats';
@@ -8,9 +8,9 @@ import { summarise, type Figure } from './stats';
 /**
  * The network floor's rebuild after a taint report, in process: what the worker computes before its
  * declarativeNetRequest calls (session rules and the taint's dynamic rules in the browser's vocabulary,
- * compared with what is installed; src/background/floor-sync.ts). Every report that adds a token pays it
+ * compared with what is installed; src/background/floor/floor-sync.ts). Every report that adds a token pays it
  * (coalesced 50 ms). The browser's own side is not timed here: the taint rules are dynamic rules, which
- * Chromium re-indexes on its file sequence, not on the UI thread (src/background/dnr.ts, buildTaintRules).
+ * Chromium re-indexes on its file sequence, not on the UI thread (src/background/floor/dnr.ts, buildTaintRules).
  */
 
 const KINDS: TaintKind[] = ['email', 'one-time-code', 'token', 'typed', 'card-or-account'];

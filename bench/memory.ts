@@ -2,7 +2,7 @@ import type { Worker } from '@playwright/test';
 import type { ToolCall } from '../src/core/call';
 import type { TaskPolicyInput } from '../src/core/policy';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
-import { AUDIT_LIMIT_DEFAULT } from '../src/background/store';
+import { AUDIT_LIMIT_DEFAULT } from '../src/background/task/store';
 import { attachToWorker, benchExtension, cpuProfile, timeProposalsInWorker, timeStoreWritesInWorker, topFunctions, workerHeapAfterGc, type ProfileLine } from './chromium';
 import { summarise, type Figure } from './stats';
 
@@ -162,7 +162,7 @@ function memoryFigure(
     method:
       `The extension's service worker with an active task; proposals sent through the monitor's message handler until the log passed its limit. ` +
       `Heap: CDP on the worker target, HeapProfiler.collectGarbage ×2 then Runtime.getHeapUsage. Store size: navigator.storage.estimate() in the worker (usageDetails.indexedDB). ` +
-      `Bound: the audit store keeps at most ${AUDIT_LIMIT_DEFAULT.toLocaleString('en')} entries (src/background/store.ts appendAudit deletes the oldest beyond the limit in the same transaction); entries are redacted decision records (no request bodies or field values), so the store stays near limit × entry size. The monitor keeps no audit entries in memory.`,
+      `Bound: the audit store keeps at most ${AUDIT_LIMIT_DEFAULT.toLocaleString('en')} entries (src/background/task/store.ts appendAudit deletes the oldest beyond the limit in the same transaction); entries are redacted decision records (no request bodies or field values), so the store stays near limit × entry size. The monitor keeps no audit entries in memory.`,
     data: { heapEmpty, heapFull, storeEmpty, storeFull, entries, written, bytesPerEntry: perEntry, limit: AUDIT_LIMIT_DEFAULT, taskActive },
   };
 }

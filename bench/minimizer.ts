@@ -6,7 +6,7 @@ import { median, percentile, summarise, type Figure } from './stats';
 
 /**
  * The Minimizer's cost (`npm run bench -- --only minimizer`). It runs in the worker, on each
- * consequential action's body, before the decision is answered (src/background/minimize.ts); the page
+ * consequential action's body, before the decision is answered (src/background/decide/minimize.ts); the page
  * only sends the body it read. So its cost is the worker's time per proposal with the Minimizer on
  * (`detect`, the default) against off, on the same allowed POSTs, the two modes interleaved in one
  * browser. Bodies: a short form note, and a 2 KB note of ordinary prose with street addresses, dates, amounts and

@@ -119,7 +119,7 @@ interface WorkerStopper {
   stop(): Promise<number>;
   /** For each stop a wake undid, the statuses seen after it. */
   woken: string[];
-  /** The worker's User Timing marks of its latest start (harness builds only, src/background/startup-marks.ts), ms since its start. */
+  /** The worker's User Timing marks of its latest start (harness builds only, src/background/platform/startup-marks.ts), ms since its start. */
   marks(): Promise<{ timeOrigin: number; marks: Record<string, number> } | null>;
   close(): Promise<void>;
 }
@@ -229,8 +229,8 @@ async function seedDurableEcho(ours: AgentBrowser, durable: AgentBrowser): Promi
   // No named helpers inside evaluate: tsx would wrap them in a `__name` call the worker does not have.
   const held = await ours.serviceWorker.evaluate(async () => {
     type Db = { get(store: string, key: string): Promise<unknown>; transaction(store: string): { store: { openCursor(q: null, d: string): Promise<{ value: Record<string, unknown> } | null> } } };
-    type Hook = { handle: { monitor: Promise<{ deps: { store: { db: Db } } }> } };
-    const { db } = (await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor).deps.store;
+    type Hook = { handle: { monitor: Promise<{ store: { db: Db } }> } };
+    const { db } = (await (globalThis as unknown as { __agentsfence: Hook }).__agentsfence.handle.monitor).store;
     const cursor = await db.transaction('audit').store.openCursor(null, 'prev');
     const entry: Record<string, unknown> = cursor === null ? { at: 0 } : { ...cursor.value };
     delete entry.seq;
@@ -604,7 +604,7 @@ function coldStartFigures(cold: Record<ColdArm, number[]>, warm: RoundTripSample
     method:
       `${COLD_STARTS} times per extension, in rotation: CDP ServiceWorker.stopAllWorkers from one extension page kept open for the section, wait until the worker reports stopped and is still stopped 200 ms later (stopped again if something woke it: ${restops(stops.guarded)} of ours and ${restops(stops.echo)} of the echo's needed it), then one POST fetch timed in the page (as the round trip). ` +
       "The page's port was disconnected by the stop, so the fetch reconnects: the browser starts the worker, which evaluates background.js, registers its listeners, and (ours) reopens IndexedDB and reads the task before deciding. Added = median − the warm unguarded fetch p50. " +
-      `Where ours goes (median ms after the page's fetch began, from the worker's performance.timeOrigin and the harness build's User Timing marks, src/background/startup-marks.ts): ${splitWords || 'no marks read'}; the rest, to the fetch's end, is the answer's way back to the page and the request itself. ` +
+      `Where ours goes (median ms after the page's fetch began, from the worker's performance.timeOrigin and the harness build's User Timing marks, src/background/platform/startup-marks.ts): ${splitWords || 'no marks read'}; the rest, to the fetch's end, is the answer's way back to the page and the request itself. ` +
       `The floor, the durable echo (bench/controls.ts durableEchoExtension, seeded with our rules and records as in the round trip), started cold in the same rotation: at its start it opens its IndexedDB database and reads the task record, then answers after one commit. ` +
       `What our script's size costs before any of it runs: the echo carrying our background.js inside a function it never calls (bench/controls.ts echoCarrying), started cold in the same rotation, fetch p50 ${ms(carried)}, ${ms(carried - e)} over the echo.`,
     data: { guarded: summarise(cold.guarded), echo: summarise(cold.echo), echoCarrying: summarise(cold.echoCarrying), durable: summarise(cold.durable), carriedOverEchoMs: carried - e, guardedAddedMs: gAdded, echoAddedMs: eAdded, durableAddedMs: dAdded, split, splitsMs: splits, stopAttempts: stops, wokenAfterStop: wakes, samplesMs: cold },

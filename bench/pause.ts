@@ -16,7 +16,7 @@ import { median, type Figure } from './stats';
  * (launchPersistentContext and connectOverCDP alike) Chromium never idle-stopped our worker, task or not
  * (measured 2026-12-01, 45 s). So this section drives each browser with raw CDP that attaches to the page
  * only — as a driver that leaves the worker alone — and compares our worker (a task running: the keep-warm,
- * src/background/keep-warm.ts) with the echo floor's (which has none).
+ * src/background/platform/keep-warm.ts) with the echo floor's (which has none).
  */
 
 const APP = 'app.test';
@@ -175,7 +175,7 @@ export async function pauseFigures(): Promise<Figure[]> {
         verdict: met ? 'met' : 'missed',
         method:
           `Two browsers (ours with a task running, the echo floor), each started by hand and driven over raw CDP attached to its page only; ${PAUSES} pauses of ${PAUSE_MS / 1000} s taken by both at once, each after 5 warm POSTs and followed by one POST timed in the page. Whether the worker stopped: the browser's own target events (Target.setDiscoverTargets). ` +
-          'While a task runs and something was decided in the last 10 minutes, our worker calls chrome.runtime.getPlatformInfo every 20 s, which resets the browser\'s 30 s idle timer (src/background/keep-warm.ts). ' +
+          'While a task runs and something was decided in the last 10 minutes, our worker calls chrome.runtime.getPlatformInfo every 20 s, which resets the browser\'s 30 s idle timer (src/background/platform/keep-warm.ts). ' +
           'Under Playwright this never matters: the driver attaches to every worker over CDP and Chromium then never idle-stops it (launchPersistentContext and connectOverCDP, checked 2026-12-01 with no task: still running after 45 s).',
         data: { warm, paused, stoppedInPause, pauseMs: PAUSE_MS },
       },

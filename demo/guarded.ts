@@ -13,7 +13,7 @@ import type { DemoWorld } from './sites/world';
  * the user does in the popup). Under Playwright MCP the browser belongs to the MCP server, so the
  * runner reaches the service worker over the DevTools port the MCP config opens and sends the same
  * messages — `options.set`, `task.start`, `task.get`, `approval.answer` — through the harness channel
- * (`globalThis.__agentsfence.handleMessage`, src/background/harness-channel.ts), which only the harness
+ * (`globalThis.__agentsfence.handleMessage`, src/background/platform/harness-channel.ts), which only the harness
  * builds have and only code in the worker can reach.
  */
 

@@ -66,7 +66,7 @@ async function download(browser: AgentBrowser, server: TestServer, page: Page): 
 // task does not allow LOCAL_WRITE. That matters under Playwright: CDP-managed downloads skip the downloads
 // API's onDeterminingFilename and finish even after a cancel, so the downloads API guard alone decides and
 // audits but cannot stop them. A task that allows LOCAL_WRITE to some paths gets no floor rule, and there
-// the path check is the downloads API guard's alone (the README states this limit).
+// the path check is the downloads API guard's alone (docs/limits.md, limit 22).
 test('a download the task does not allow is stopped, decided BLOCK and audited; without a task it completes', async ({ launchFence, server }) => {
   const browser = await launchFence();
   const page = await openApp(browser, server);

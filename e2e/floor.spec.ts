@@ -179,7 +179,7 @@ test('negative control: without the extension the Referer carries the code to ev
  * is opened in the guarded tab with the code the task's page showed in its address; the worker sees the URL
  * and POSTs it home. Its requests have no tab, and the floor judged only the workers of the task's sites.
  * Now every worker but the extension's own is judged: the POST is refused. (The navigation itself still
- * commits from the worker — README, Known limits.)
+ * commits from the worker — docs/limits.md, limit 32.)
  */
 const EXFIL_WORKER = `
 self.addEventListener('install', () => self.skipWaiting());

@@ -9,7 +9,7 @@ import type { TestServer } from './fixtures/server';
  * No backdoor in production. The harness drives the extension through the harness channel
  * (`globalThis.__agentsfence` in the service worker: setPolicy, a message handler that takes any
  * sender, snapshot, session rules, control windows), which only the harness builds contain
- * (src/background/harness-channel.ts, `__AF_HARNESS__`). The production build (`npm run build`, built
+ * (src/background/platform/harness-channel.ts, `__AF_HARNESS__`). The production build (`npm run build`, built
  * here into .output/e2e-production) must expose nothing of it: not in its files, not to a page, not to
  * a page's worker, not even in the extension's own service worker. Positive control: the same checks
  * find the channel in the harness build, so they can fail.

@@ -5,7 +5,7 @@ import { expect, test } from './fixtures/extension';
 import type { TestServer } from './fixtures/server';
 
 /**
- * What an agent sees when AgentsFence says no (README, "What your agent sees"), through Playwright and
+ * What an agent sees when AgentsFence says no (docs/decisions.md, "What your agent sees"), through Playwright and
  * through Puppeteer (over the harness's raw CDP port): a blocked navigation rejects with
  * net::ERR_BLOCKED_BY_CLIENT and the tab then shows the blocked page titled "Blocked by AgentsFence
  * (check: reason)"; a blocked fetch rejects with the same words; a held request says in the console that

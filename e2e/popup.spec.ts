@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from './fixtures/server';
  * user would find its controls. `AF_SCREENSHOTS=1` refreshes docs/screenshots/ (popup-*.png, audit-*.png).
  */
 
-/** README screenshots are refreshed only on request (AF_SCREENSHOTS=1), so a test run leaves the tree clean. */
+/** The screenshots docs/approving.md shows are refreshed only on request (AF_SCREENSHOTS=1), so a test run leaves the tree clean. */
 const SCREENSHOTS = process.env.AF_SCREENSHOTS === '1' ? resolve(import.meta.dirname, '../docs/screenshots') : null;
 
 async function screenshot(popup: Page, name: string): Promise<void> {

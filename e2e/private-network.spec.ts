@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/extension';
-import { MAX_PRIVATE_HOST_LENGTH, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS } from '../src/background/dnr';
-import { GRANT_FLOOR_WINDOW_MS } from '../src/background/monitor';
+import { MAX_PRIVATE_HOST_LENGTH, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS } from '../src/background/floor/dnr';
+import { GRANT_FLOOR_WINDOW_MS } from '../src/background/decide/decider';
 import type { TaskPolicyInput } from '../src/core/policy';
 import type { AgentBrowser } from '../src/harness';
 import { openApp, quiet } from './background.helpers';

@@ -4,7 +4,7 @@ import { expect, test } from './fixtures/extension';
 import { openApp, quiet } from './background.helpers';
 
 /**
- * No task, no cost (src/background/registration.ts): the content scripts are registered only while a
+ * No task, no cost (src/background/floor/registration.ts): the content scripts are registered only while a
  * task runs. Without a task a page has none of them (its fetch is the browser's own); a task puts them
  * into tabs already open and into every new one; ending it takes them off new pages; a worker restart
  * keeps the registration in line with the stored task. And the frame's port (src/content/worker-port.ts):

@@ -1,8 +1,8 @@
-// First: marks when this bundle's own code began (harness builds only; src/background/startup-marks.ts).
-import '../src/background/script-start';
+// First: marks when this bundle's own code began (harness builds only; src/background/platform/startup-marks.ts).
+import '../src/background/platform/script-start';
 import { startBackground } from '../src/background';
-import { openHarnessChannel } from '../src/background/harness-channel';
-import { startupMark } from '../src/background/startup-marks';
+import { openHarnessChannel } from '../src/background/platform/harness-channel';
+import { startupMark } from '../src/background/platform/startup-marks';
 import { importOnInstall } from '../src/lazy/load-extension';
 
 export default defineBackground(() => {

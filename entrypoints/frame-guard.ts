@@ -8,7 +8,7 @@ import type { Request } from '../src/messages/protocol';
 /**
  * The one ISOLATED-world script, every frame, before any page script: holds form submissions, relays
  * the MAIN-world hooks' proposals to the background, records the data-lane taint for the network floor
- * and runs the Sanitizer. Registered only while a task runs (src/background/registration.ts), or
+ * and runs the Sanitizer. Registered only while a task runs (src/background/floor/registration.ts), or
  * injected into tabs already open when it starts; everything goes over the frame's one port.
  * An unlisted script, not a WXT content script: the background registers it itself, and WXT's
  * content-script context (which loads the webextension polyfill) stays out of every frame.

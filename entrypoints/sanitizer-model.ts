@@ -1,7 +1,7 @@
 import { setPreset } from '../src/sanitizer/preset';
 
 // ISOLATED world, registered just before frame-guard.js while a task runs with the Sanitizer in `model` mode
-// (src/background/registration.ts): the mode is known before the first node is parsed.
+// (src/background/floor/registration.ts): the mode is known before the first node is parsed.
 export default defineUnlistedScript({
   globalName: false,
   main() {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Fails when an extension build contains the harness channel (src/background/harness-channel.ts).
+// Fails when an extension build contains the harness channel (src/background/platform/harness-channel.ts).
 // `npm run build` and `npm pack` run it on .output/chrome-mv3, the build users load; the e2e suite runs
 // it on its own production build and, as a positive control, on the harness build (which must fail).
 // Usage: node scripts/check-production-bundle.mjs [DIR]   (default .output/chrome-mv3)

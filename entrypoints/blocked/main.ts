@@ -1,3 +1,3 @@
-import { showBlockedPage } from '../../src/background/blockedPage';
+import { showBlockedPage } from '../../src/background/floor/blockedPage';
 
 showBlockedPage(document, location.href);

@@ -1,35 +1,127 @@
 import type { Browser } from '@wxt-dev/browser';
-import { evaluateBrowserAction } from '../core/evaluator';
-import type { Options } from '../messages/protocol';
-import { extensionCompiler, type TaskCompiler } from './compile';
+import { decideClassified } from '../core/evaluator';
+import type { DecisionRecord } from '../core/decision';
+import type { MessageType, Options, Reply } from '../messages/protocol';
+import { extensionCompiler, type TaskCompiler } from './task/compile';
 import { minimizerModelOnDemand } from '../llm/model-modes-on-demand';
-import { guardDownloads } from './downloads';
-import { chromeEffects } from './effects';
-import { ANSWER_FRAGMENT, BLOCKED_PAGE_PATH, blockedPageAsk, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './guards';
+import { guardDownloads } from './floor/downloads';
+import { chromeEffects } from './platform/effects';
+import { ANSWER_FRAGMENT, BLOCKED_PAGE_PATH, blockedPageAsk, blockedPageUrl, forbiddenNavigation, guardRecord, isBlockedByExtension, parseBlockedPageUrl } from './floor/guards';
 import { BROWSER_TOOLS } from '../core/call';
 import { ProposalAnswerSchema } from '../messages/protocol';
-import { Monitor, type MessageSender, type MonitorEffects } from './monitor';
-import { serveFramePorts } from './port';
-import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './rebinding';
-import { FloorBlockLog, requestKindOf } from './floor-audit';
+import type { MessageSender, MonitorDeps, MonitorEffects } from './contracts';
+import { ApprovalQueue } from './decide/approvals';
+import { Decider } from './decide/decider';
+import { SanitizerDesk } from './decide/sanitizer';
+import { MessageRouter } from './intake/router';
+import { serveFramePorts } from './intake/port';
+import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from './floor/rebinding';
+import { FloorBlockLog, requestKindOf } from './floor/floor-audit';
 import type { TaskPolicy } from '../core/policy';
-import { redactUrl } from './redact';
-import { TaskStore, type ActiveTask } from './store';
+import { redactUrl } from './decide/redact';
+import { AuditWriter } from './task/audit';
+import { TaskSession } from './task/session';
+import { TaskStore, type ActiveTask, type StoredApproval, type StoredAuditEntry } from './task/store';
 import { onDemandShipper, type Shipper } from '../org/collector-on-demand';
-import { startupMark } from './startup-marks';
-import { keepWarm } from './keep-warm';
+import { startupMark } from './platform/startup-marks';
+import { keepWarm } from './platform/keep-warm';
+
+/** A wake that no message follows (an alarm, the browser starting) repairs after this long. */
+const WAKE_REPAIR_DELAY_MS = 200;
 
 /**
- * Wiring of the background service worker: browser events → monitor. Every listener is registered
- * synchronously at start-up (MV3 only wakes a worker for listeners registered in its first turn), and
- * each one waits for the monitor, which rebuilds its memory from IndexedDB.
+ * The background's parts, composed once (composeBackground): intake (the router) hands a parsed proposal
+ * to the decider, which asks the core evaluator and hands the outcome to the approval queue or the audit
+ * writer; the session holds the task. Browser events go straight to the session and the decider.
+ */
+export interface Background {
+  /** Memory rebuilt from IndexedDB (every wake): everything but parsing waits for it. */
+  readonly ready: Promise<void>;
+  readonly store: TaskStore;
+  readonly session: TaskSession;
+  readonly decider: Decider;
+  readonly approvals: ApprovalQueue;
+  readonly writer: AuditWriter;
+  /** Intake: every runtime message and port envelope enters here. */
+  readonly router: MessageRouter;
+  /** Total: every input gets an answer; nothing here throws. */
+  handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>>;
+  /** The repairs a wake owes (session.repairAfterWake), once per worker, after the first answer. */
+  repairAfterWake(): Promise<void>;
+  /** A guard or the floor stopped something: audited under the active task. */
+  auditGuard(record: DecisionRecord, extra?: Partial<StoredAuditEntry>): Promise<void>;
+  /** For tests and the harness: the durable view of the background's memory. */
+  snapshot(): { task: ActiveTask | null; approvals: StoredApproval[]; controlWindows: number[]; options: Options };
+}
+
+/**
+ * The one composition root of the background's parts (the unit tests compose them with fakes here too).
+ * The approval queue re-decides a held call through the decider, which holds calls in the queue: the
+ * queue reaches the decider through a function, so neither imports the other.
+ */
+export function composeBackground(deps: MonitorDeps): Background {
+  const writer: AuditWriter = new AuditWriter(deps.store, deps.effects, () => session.task);
+  const approvals: ApprovalQueue = new ApprovalQueue(deps.store, deps.effects, writer, {
+    task: () => session.task,
+    options: () => session.options,
+    applyFloor: () => session.applyFloor(),
+    redecide: (task, waiter, minimizer) => decider.redecide(task, waiter, minimizer),
+  });
+  const session: TaskSession = new TaskSession(deps, writer, approvals);
+  const decider: Decider = new Decider({ effects: deps.effects, evaluate: deps.evaluate, minimizerModel: deps.minimizerModel, session, approvals, writer });
+  const ready = session.load();
+  const sanitizer = new SanitizerDesk(
+    {
+      modeFor: (sender) => (session.isGuarded(sender.tab?.id, sender.tab?.windowId) && sender.tab?.id !== undefined ? session.options.sanitizer : 'off'),
+      task: () => session.task,
+      options: () => session.options,
+      audit: (record, where) => writer.audit({ record, layer: 'isolated', ...where }),
+      insertUserCss: (target, css) => deps.effects.insertUserCss?.(target, css) ?? Promise.resolve(),
+    },
+    deps.reviewer,
+  );
+  const router = new MessageRouter({ ready, base: deps, writer, session, approvals, sanitizer, decisions: decider });
+  // A wake's repairs follow its first answer, or a moment after the wake when nothing asks: on a cold
+  // start the first answer does not wait for them, nor share the browser with them.
+  let wakeRepair: Promise<void> | null = null;
+  const repairAfterWake = (): Promise<void> => {
+    wakeRepair ??= ready.then(() => session.repairAfterWake()).catch((err: unknown) => console.error('AgentsFence: repair after wake failed', err));
+    return wakeRepair;
+  };
+  void ready.then(() => deps.effects.setTimer(() => void repairAfterWake(), WAKE_REPAIR_DELAY_MS)).catch(() => undefined);
+  return {
+    ready,
+    store: deps.store,
+    session,
+    decider,
+    approvals,
+    writer,
+    router,
+    handleMessage(raw, sender) {
+      const answer = router.handleMessage(raw, sender);
+      if (wakeRepair === null) void answer.then(() => repairAfterWake());
+      return answer;
+    },
+    repairAfterWake,
+    async auditGuard(record, extra = {}) {
+      await ready;
+      await writer.audit({ record, layer: 'guard', ...extra });
+    },
+    snapshot: () => ({ task: session.task, approvals: approvals.list(), controlWindows: session.windows(), options: session.options }),
+  };
+}
+
+/**
+ * Wiring of the background service worker: browser events → the session and the decider. Every listener
+ * is registered synchronously at start-up (MV3 only wakes a worker for listeners registered in its first
+ * turn), and each one waits for the background's memory, rebuilt from IndexedDB (`ready`).
  */
 
 type Chrome = typeof Browser;
 const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;
 
 export interface BackgroundHandle {
-  monitor: Promise<Monitor>;
+  monitor: Promise<Background>;
   /** Opens the extension's own control window (popup.html) and remembers it as a place approvals may come from. */
   openControlWindow(path?: string): Promise<number>;
 }
@@ -45,7 +137,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const extensionOrigin = chrome.runtime.getURL('/').replace(/\/$/, '');
   let shipper: Shipper | null = null;
   const browserEffects = chromeEffects();
-  // Set below, once the listener exists; the floor is never applied before the monitor is (monitor.ready).
+  // Set below, once the listener exists; the floor is never applied before memory is back (ready).
   let watchEveryType: (policy: TaskPolicy | null) => void = () => undefined;
   let watchRefusals: (running: boolean) => void = () => undefined;
   const warmth = keepWarm({
@@ -83,13 +175,13 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     minimizerModelOnDemand(task, action, { baseUrl: options.baseUrl, model: options.model, apiKey: options.apiKey, timeoutMs: 8_000 });
   const monitor = TaskStore.open().then((store) => {
     startupMark('store-open');
-    const m = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin, minimizerModel });
+    const b = composeBackground({ store, effects, evaluate: decideClassified, compiler, extensionOrigin, minimizerModel });
     // The organisation's collector: entries still waiting from before a restart go out on every wake.
     shipper = onDemandShipper({
       store,
       async collectorUrl() {
-        await m.ready;
-        const org = m.orgState();
+        await b.ready;
+        const org = b.session.orgState;
         return org.status === 'active' ? (org.policy.collectorUrl ?? null) : null;
       },
       fetch: (input, init) => fetch(input, init),
@@ -100,26 +192,33 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       wakeLater: (ms) => void chrome.alarms.create(COLLECTOR_ALARM, { when: Date.now() + ms }),
     });
     shipper.kick();
-    void m.ready.then(() => startupMark('ready'));
-    return m;
+    void b.ready.then(() => startupMark('ready'));
+    return b;
   });
-  const withMonitor = (fn: (m: Monitor) => Promise<unknown>) => void monitor.then(fn).catch((err: unknown) => console.error('AgentsFence:', err));
+  // Every event waits for memory to be back before it reaches the session or the decider.
+  const withBackground = (fn: (b: Background) => Promise<unknown>) =>
+    void monitor
+      .then(async (b) => {
+        await b.ready;
+        return fn(b);
+      })
+      .catch((err: unknown) => console.error('AgentsFence:', err));
   // The browser started: session rules are gone, so the floor is applied at once rather than after an answer.
   chrome.runtime.onStartup.addListener(() =>
-    withMonitor(async (m) => {
-      await m.browserStarted();
-      await m.repairAfterWake();
+    withBackground(async (b) => {
+      await b.session.browserStarted();
+      await b.repairAfterWake();
     }),
   );
   chrome.alarms.onAlarm.addListener((alarm) => {
-    if (alarm.name === COLLECTOR_ALARM) withMonitor(async () => shipper?.flush());
+    if (alarm.name === COLLECTOR_ALARM) void monitor.then(() => shipper?.flush()).catch((err: unknown) => console.error('AgentsFence:', err));
   });
 
   // The organisation's floor changed (enterprise policy pushed anew): apply it at once.
   chrome.storage.onChanged.addListener((_changes, area) => {
     if (area === 'managed')
-      withMonitor(async (m) => {
-        await m.orgChanged();
+      withBackground(async (b) => {
+        await b.session.orgChanged();
         shipper?.kick();
       });
   });
@@ -130,7 +229,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // Messages: the classic sendResponse + `return true` form works with every caller.
   chrome.runtime.onMessage.addListener((raw: unknown, sender: MessageSender, sendResponse: (response: unknown) => void) => {
     monitor
-      .then((m) => m.handleMessage(raw, sender))
+      .then((b) => b.handleMessage(raw, sender))
       .then(sendResponse, (err: unknown) => sendResponse({ ok: false, code: 'internal', error: String(err) }));
     return true;
   });
@@ -138,20 +237,19 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   // Guards: internals, other extensions and our own pages are off limits to guarded tabs.
   const lastGuarded = new Map<number, string>();
   const guardTab = (tabId: number, windowId: number | undefined, url: string) =>
-    withMonitor(async (m) => {
-      await m.ready;
-      if (!m.isGuarded(tabId, windowId)) return;
+    withBackground(async (b) => {
+      if (!b.session.isGuarded(tabId, windowId)) return;
       const why = forbiddenNavigation(url, extensionOrigin);
       if (why === null || lastGuarded.get(tabId) === url) return;
       lastGuarded.set(tabId, url);
       setTimeout(() => lastGuarded.delete(tabId), 1000);
       await chrome.tabs.update(tabId, { url: 'about:blank' }).catch(() => chrome.tabs.remove(tabId).catch(() => undefined));
-      await m.auditGuard(guardRecord(url, why), { tabId, destination: redactUrl(url) });
+      await b.auditGuard(guardRecord(url, why), { tabId, destination: redactUrl(url) });
     });
   chrome.webNavigation.onBeforeNavigate.addListener((details) => {
     if (details.frameId !== 0) return;
     guardTab(details.tabId, undefined, details.url);
-    withMonitor((m) => m.tabNavigating(details.tabId));
+    withBackground((b) => b.session.tabNavigating(details.tabId));
   });
   chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
     if (change.url !== undefined) guardTab(tabId, tab.windowId, change.url);
@@ -164,23 +262,22 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   const retried = new Set<string>();
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
     if (details.frameId !== 0 || !isBlockedByExtension(details.error)) return;
-    withMonitor(async (m) => {
-      await m.ready;
-      if (!m.isGuarded(details.tabId)) {
+    withBackground(async (b) => {
+      if (!b.session.isGuarded(details.tabId)) {
         // Guard scope `task-tabs`: a new tab is guarded until it is placed outside the task, and its first
         // navigation can start before the floor has heard. Once it has, the navigation goes again (once
         // per tab and address: the organisation's floor may refuse it too).
         const key = `${details.tabId} ${details.url}`;
-        if (m.snapshot().task === null || retried.has(key)) return;
+        if (b.session.task === null || retried.has(key)) return;
         retried.add(key);
         setTimeout(() => retried.delete(key), 10_000);
-        await m.floorCurrent();
+        await b.session.applyFloor();
         await chrome.tabs.update(details.tabId, { url: details.url }).catch(() => undefined);
         return;
       }
       const tab = await chrome.tabs.get(details.tabId).catch(() => null);
       if (tab === null || (tab.pendingUrl !== undefined && tab.pendingUrl !== details.url)) return;
-      const { check, reason } = m.floorVerdict({ tool: BROWSER_TOOLS.navigate, args: { url: details.url } });
+      const { check, reason } = b.decider.floorVerdict({ tool: BROWSER_TOOLS.navigate, args: { url: details.url } });
       await chrome.tabs.update(details.tabId, { url: blockedPageUrl(extensionOrigin, check, reason, details.url) });
     });
   });
@@ -189,7 +286,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId !== 0 || !details.url.startsWith(`${extensionOrigin}${BLOCKED_PAGE_PATH}`)) return;
     const parsed = parseBlockedPageUrl(details.url);
-    if (parsed !== null) withMonitor((m) => m.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
+    if (parsed !== null) withBackground((b) => b.decider.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
   });
 
   // "Ask the user" on the sandboxed blocked page (guards.ts, ASK_FRAGMENT): proposed for its tab; on ALLOW
@@ -197,9 +294,9 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   chrome.webNavigation.onReferenceFragmentUpdated.addListener((details) => {
     const ask = details.frameId === 0 ? blockedPageAsk(details.url, extensionOrigin) : null;
     if (ask === null) return;
-    withMonitor(async (m) => {
+    withBackground(async (b) => {
       const proposal = { type: 'proposal', id: crypto.randomUUID(), call: { tool: BROWSER_TOOLS.navigate, args: { url: ask.blocked.url } }, layer: 'isolated' };
-      const answer = ProposalAnswerSchema.safeParse(await m.handleMessage(proposal, { url: ask.page, tab: { id: details.tabId }, frameId: 0 }));
+      const answer = ProposalAnswerSchema.safeParse(await b.handleMessage(proposal, { url: ask.page, tab: { id: details.tabId }, frameId: 0 }));
       const tab = await chrome.tabs.get(details.tabId).catch(() => null);
       if (tab?.url?.startsWith(ask.page) !== true) return;
       const allowed = answer.success && answer.data.decision === 'ALLOW';
@@ -216,7 +313,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     if (details.tabId < 0 || details.type === 'main_frame' || !isBlockedByExtension(details.error)) return;
     const kind = requestKindOf(details.type);
     if (!refusals.admit(details.tabId, details.url, kind, Date.now())) return;
-    withMonitor((m) => m.auditFloorRequest({ url: details.url, method: details.method, kind, tabId: details.tabId }));
+    withBackground((b) => b.decider.auditFloorRequest({ url: details.url, method: details.method, kind, tabId: details.tabId }));
   };
   const refused = chrome.webRequest.onErrorOccurred;
   // Registered in the first turn (an event that wakes a stopped worker reaches only those), removed once the floor shows no task.
@@ -228,13 +325,13 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
     else refused.removeListener(onRefused);
   };
 
-  // The dependency ledger (src/background/dependency-floor.ts): every request the guarded tabs and their
+  // The dependency ledger (src/background/floor/dependency-floor.ts): every request the guarded tabs and their
   // workers start, as it leaves (MV3's webRequest observes; the floor's rules are what block). Registered in
   // the first turn and removed once the floor shows no task, as the refusal listener is.
   const onRequest = (details: { tabId: number; url: string; type: string; initiator?: string }): undefined => {
     // Extensions' own requests (ours, and others', which the browser keeps out of our rules) are no page's dependencies.
     if (details.tabId < 0 && /^(?:chrome|moz)-extension:/.test(details.initiator ?? '')) return;
-    withMonitor((m) => m.observeRequest({ url: details.url, type: details.type, tabId: details.tabId }));
+    withBackground((b) => b.decider.observeRequest({ url: details.url, type: details.type, tabId: details.tabId }));
   };
   const starting = chrome.webRequest.onBeforeRequest;
   starting.addListener(onRequest, { urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] });
@@ -245,21 +342,20 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   };
 
   // DNS rebinding, after the fact: Chromium reports the address once the response starts. Only the
-  // request types that can reach a site the task does not name (src/background/rebinding.ts): a page's
+  // request types that can reach a site the task does not name (src/background/floor/rebinding.ts): a page's
   // dependencies always, every other type while the task's policy lets them (`watchEveryType`).
   const rebindingSeen = new Set<string>();
   const onResponseStarted = (details: { tabId: number; ip?: string; url: string }) => {
     if (details.tabId < 0 || details.ip === undefined) return;
-    withMonitor(async (m) => {
-      await m.ready;
-      const task = m.snapshot().task;
-      if (task === null || !m.isGuarded(details.tabId)) return;
+    withBackground(async (b) => {
+      const task = b.session.task;
+      if (task === null || !b.session.isGuarded(details.tabId)) return;
       const record = rebindingRecord(details, task.policy);
       if (record === null) return;
       const key = `${task.taskId} ${record.targets.domains[0]}`;
       if (rebindingSeen.has(key)) return;
       rebindingSeen.add(key);
-      await m.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
+      await b.auditGuard(record, { layer: 'network', tabId: details.tabId, destination: redactUrl(details.url) });
     });
   };
   type WebRequestType = `${Browser.webRequest.ResourceType}`;
@@ -279,22 +375,23 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   };
 
   // Guard scope `task-tabs`: tabs and popups a task tab opens join the task; the others are placed outside
-  // it on evidence (src/background/session.ts, tabCreated).
+  // it on evidence (src/background/task/session.ts, tabCreated).
   chrome.tabs.onCreated.addListener((tab) => {
-    if (tab.id !== undefined) withMonitor((m) => m.tabCreated(tab.id!, tab.openerTabId, tab.pendingUrl ?? tab.url));
+    if (tab.id !== undefined) withBackground((b) => b.session.tabCreated(tab.id!, tab.openerTabId, tab.pendingUrl ?? tab.url));
   });
-  chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withMonitor((m) => m.navigationTargetCreated(details.tabId, details.sourceTabId)));
-  chrome.tabs.onRemoved.addListener((tabId) => withMonitor((m) => m.tabClosed(tabId)));
-  chrome.windows.onRemoved.addListener((windowId) => withMonitor((m) => m.windowClosed(windowId)));
+  chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => withBackground((b) => b.session.navigationTargetCreated(details.tabId, details.sourceTabId)));
+  chrome.tabs.onRemoved.addListener((tabId) => withBackground((b) => b.session.tabClosed(tabId)));
+  chrome.windows.onRemoved.addListener((windowId) => withBackground((b) => b.session.windowClosed(windowId)));
 
   guardDownloads(chrome.downloads, monitor, extensionOrigin);
 
   const openControlWindow = async (path = '/popup.html', size = CONTROL_WINDOW): Promise<number> => {
-    const m = await monitor;
+    const b = await monitor;
     const created = chrome.windows.create({ url: chrome.runtime.getURL(path as '/popup.html'), type: 'popup', ...size }).then((w) => w?.id ?? -1);
-    m.expectControlWindow(created);
+    b.session.expectControlWindow(created);
     const windowId = await created;
-    await m.registerControlWindow(windowId);
+    await b.ready;
+    await b.session.registerControlWindow(windowId);
     return windowId;
   };
 

@@ -1,5 +1,5 @@
-import { blockedNavigationWords } from '../background/blockedPage';
-import { isBlockedPage, parseBlockedPageUrl } from '../background/guards';
+import { blockedNavigationWords } from '../background/floor/blockedPage';
+import { isBlockedPage, parseBlockedPageUrl } from '../background/floor/guards';
 import type { CdpRouter } from './upstream';
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { isBlockedPage } from '../background/guards';
+import { isBlockedPage } from '../background/floor/guards';
 import { showReadableBlockedPage } from './blocked';
 import { isForbiddenUrl, isHiddenTarget, refusal, refusalError, rewrite, type TargetInfoLike } from './rules';
 import type { CdpMessage, CdpRouter, Channel } from './upstream';

@@ -160,7 +160,7 @@ export function refusal(method: string, params: unknown, ctx: CommandContext): s
 /**
  * Parameters the proxy changes before forwarding an allowed command. Playwright's connectOverCDP sends
  * `Browser.setDownloadBehavior {behavior: 'allowAndName'}` and fails without it, but downloads a debugger
- * manages skip the extension's download guard (README, known limits): the proxy answers it, and the
+ * manages skip the extension's download guard (docs/limits.md, limit 22): the proxy answers it, and the
  * browser keeps its own download handling, which the guard checks against the task's paths.
  */
 export function rewrite(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {

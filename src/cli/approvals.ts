@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { ReadStream } from 'node:tty';
-import { revealed } from '../background/redact';
+import { revealed } from '../background/decide/redact';
 import { approvalIsOnceOnly } from '../core/grants';
 import type { ApprovalAnswerKind, PendingApproval } from '../messages/protocol';
 import { describeApproval } from '../ui/approvalView';

@@ -3,7 +3,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCdpProxy } from '../cdp-proxy/proxy';
 import { DEFAULT_BASE_URL, DEFAULT_MODEL } from '../compiler';
-import { revealed } from '../background/redact';
+import { revealed } from '../background/decide/redact';
 import { AGENT_ASK_TIMEOUT_SECONDS, HARNESS_BUILD, PACKAGE_ROOT } from '../harness';
 import { approveInTerminal } from './approvals';
 import { InputError, parseCommand, wholeNumber } from './args';

@@ -101,7 +101,7 @@ function undictated(clause: Clause): Clause {
  * from my 500 EUR budget" pays 30; where the words do not say which of a clause's amounts is paid, the
  * smaller reading asks rather than allows), in the currency of its first amount ("… from my 500 USD
  * account" is not what it pays), then the most over the clauses (each pays its own). Clauses paying in
- * more than one currency bind nothing (one bound cannot say "10 EUR or 20 USD"; a known limit, see README).
+ * more than one currency bind nothing (one bound cannot say "10 EUR or 20 USD"; a known limit: docs/limits.md#13-amount-binding).
  */
 function boundAmount(clauses: readonly Clause[]): (MoneyMention & { clause: Clause }) | undefined {
   const paid = clauses.flatMap((clause) => {

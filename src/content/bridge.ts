@@ -38,7 +38,7 @@ export const SHADOW_ATTACHED_EVENT = 'agentsfence:shadow-attached';
  */
 export const STYLES_CHANGED_EVENT = 'agentsfence:styles-changed';
 
-/** Background → the tab's top frame: an action of this tab waits for the user (src/background/effects.ts, notify). */
+/** Background → the tab's top frame: an action of this tab waits for the user (src/background/platform/effects.ts, notify). */
 export const WAITING_NOTICE = 'approval.waiting';
 
 /** MAIN → ISOLATED. */
@@ -60,6 +60,6 @@ export const WORKER_PORT_NAME = 'agentsfence.frame';
 
 /**
  * Set in the ISOLATED world (invisible to the page) once the guard runs in a document, so an injection
- * into an open tab never installs it twice (src/background/registration.ts reads it first).
+ * into an open tab never installs it twice (src/background/floor/registration.ts reads it first).
  */
 export const ISOLATED_INSTALLED_KEY = '__agentsfence_isolated';

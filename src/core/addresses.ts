@@ -11,7 +11,7 @@ import { hostOf, registrableDomain, siteOfHost } from './domains';
  * A name is private by its form only: `localhost` and `*.localhost` (Chromium resolves them to loopback
  * itself), the suffixes of RFC 6762 appendix G and RFC 8375 (`.local`, `.internal`, `.lan`, `.home.arpa`,
  * …) and single-label names (`http://router/`), which only a local resolver answers. What an ordinary
- * name resolves to (`127.0.0.1.nip.io`, DNS rebinding) is not visible here: see README, known limits.
+ * name resolves to (`127.0.0.1.nip.io`, DNS rebinding) is not visible here: docs/limits.md#30-private-network-and-dns-rebinding.
  */
 
 export interface PrivateHost {

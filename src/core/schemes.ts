@@ -1,6 +1,6 @@
 /**
  * URL schemes a guarded agent may use: one allowlist, read by the evaluator's `guards` check and by the
- * browser guards (src/background/guards.ts). Anything not listed (chrome:, brave:, opera:, vivaldi:,
+ * browser guards (src/background/floor/guards.ts). Anything not listed (chrome:, brave:, opera:, vivaldi:,
  * edge:, intent:, file:, view-source:, filesystem:, extension pages, mailto:, …) is refused, so a
  * browser's new internal scheme is refused before anyone lists it.
  *

@@ -110,7 +110,7 @@ export interface FenceSnapshot {
   controlWindows: number[];
 }
 
-/** The harness channel: what a harness build's worker exposes as `globalThis.__agentsfence` (src/background/harness-channel.ts). */
+/** The harness channel: what a harness build's worker exposes as `globalThis.__agentsfence` (src/background/platform/harness-channel.ts). */
 interface HarnessChannel {
   setPolicy(policy: unknown): Promise<unknown>;
   snapshot(): Promise<FenceSnapshot>;

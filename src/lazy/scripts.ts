@@ -7,9 +7,9 @@
  */
 export const LAZY_SCRIPTS = {
   /** The rules compiler (src/compiler, zod's JSON-schema generator): the first compile after a start. */
-  compiler: () => import('../background/task-compiler'),
+  compiler: () => import('../background/task/task-compiler'),
   /** The popup's and options page's requests no decision needs: the first such request. */
-  control: () => import('../background/control'),
+  control: () => import('../background/task/control'),
   /** The openai SDK: the first model call (model compiler, model modes). */
   'openai-sdk': () => import('openai'),
   /** The Minimizer's and the Sanitizer's model modes: the first time a model mode is asked. */

@@ -156,7 +156,7 @@ export type ProposalAnswer = z.infer<typeof ProposalAnswerSchema>;
 
 /**
  * ISOLATED content script ⇄ background on the frame's long-lived port (src/content/worker-port.ts,
- * src/background/port.ts): each message above travels in an envelope numbered by the frame, and its
+ * src/background/intake/port.ts): each message above travels in an envelope numbered by the frame, and its
  * answer comes back under the same number. The envelope is parsed here; the message inside is parsed
  * by BackgroundMessageSchema like any other.
  */
@@ -181,7 +181,7 @@ export type ErrorResponse = z.infer<typeof ErrorResponseSchema>;
 export const TargetsSchema = DecisionRecordSchema.shape.targets;
 
 /**
- * The active task: the one shape the background keeps in IndexedDB (src/background/records.ts) and
+ * The active task: the one shape the background keeps in IndexedDB (src/background/task/records.ts) and
  * rebuilds its memory from; the popup sees the part `TaskViewSchema` picks.
  */
 export const ActiveTaskSchema = z.strictObject({
@@ -215,7 +215,7 @@ export const ActiveTaskSchema = z.strictObject({
    */
   taint: z.optional(z.array(TaintTokenSchema)),
   /**
-   * The dependency ledger's outcomes (src/background/dependency-floor.ts): sites it refused, whether the
+   * The dependency ledger's outcomes (src/background/floor/dependency-floor.ts): sites it refused, whether the
    * task's budget is spent, and the ports the guarded tabs reached named sites on. The floor reads them.
    */
   ledger: z.optional(
@@ -299,7 +299,7 @@ export const OkResponseSchema = z.lazy(() => z.strictObject({ ok: z.literal(true
 
 /**
  * The protocol map: each message type, the request the receiver parses and the response it answers
- * (or an ErrorResponse). The background's handler helper (src/background/handlers.ts) checks every
+ * (or an ErrorResponse). The background's handler helper (src/background/intake/handlers.ts) checks every
  * answer against it; extension pages parse what they get with it (src/ui/client.ts).
  */
 export const MESSAGES = {

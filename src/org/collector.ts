@@ -1,4 +1,4 @@
-import type { CollectorCursor, StoredAuditEntry } from '../background/store';
+import type { CollectorCursor, StoredAuditEntry } from '../background/task/store';
 import { otlpLogsRequest } from './otlp';
 
 /**

@@ -3,7 +3,7 @@ import type { OrgState } from './managed';
 
 /**
  * What the organisation's managed policy (./managed.ts) does to the user's options, and how the popup and
- * the options page say it. Pure and free of schemas, so the control desk (src/background/control.ts)
+ * the options page say it. Pure and free of schemas, so the control desk (src/background/task/control.ts)
  * carries it without the managed policy's parser.
  */
 

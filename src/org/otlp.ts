@@ -1,4 +1,4 @@
-import type { StoredAuditEntry } from '../background/store';
+import type { StoredAuditEntry } from '../background/task/store';
 
 /**
  * Audit entries as OTLP/HTTP JSON log records (an `ExportLogsServiceRequest` for `POST /v1/logs`), in

@@ -1,4 +1,4 @@
-import type { Reviewer } from '../background/sanitizer';
+import type { Reviewer } from '../background/contracts';
 import { askForJson } from '../llm/client';
 
 /**

@@ -102,7 +102,7 @@ interface Candidate {
 /**
  * A token's rules before the budgets, built once per token and condition and then reused: the floor is
  * rebuilt at every taint report, and the same rule objects let the update compare them by identity
- * (src/background/rule-update.ts). Bounded: cleared when it holds twice a task's token limit.
+ * (src/background/floor/rule-update.ts). Bounded: cleared when it holds twice a task's token limit.
  */
 const candidateCache = new Map<string, { urlFilters: Candidate[]; regexes: Candidate[] }>();
 const CANDIDATE_CACHE_LIMIT = 2 * MAX_TASK_TOKENS;

@@ -11,7 +11,7 @@ const AUDIT_POLL_MS = 2_000;
  * The audit log on a page of its own (audit.html), opened from the popup's "Open full log" in a window the
  * extension owns. Read only: it lists and exports, and has no approval or task controls. Opened anywhere
  * else (a tab the user typed it into) the background refuses the log, and the page says where to open it;
- * a guarded tab never shows it at all (src/background/guards.ts).
+ * a guarded tab never shows it at all (src/background/floor/guards.ts).
  */
 export function AuditPage({ transport }: { transport: Transport }) {
   const [entries, setEntries] = useState<AuditEntry[] | null>(null);

@@ -2,7 +2,7 @@ import type { PendingApproval } from '../messages/protocol';
 import type { TaskPolicy } from '../core/policy';
 import { plainReason } from './plainReason';
 import { amountWords } from '../core/amounts';
-import { revealed } from '../background/redact';
+import { revealed } from '../background/decide/redact';
 import { approvalIsOnceOnly } from '../core/grants';
 import { basisWords, CLASS_WORDS, secondsLeft, targetWords } from './words';
 

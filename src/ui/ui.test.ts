@@ -3,7 +3,7 @@ import { TaskPolicySchema } from '../core/policy';
 import type { AuditEntry, PendingApproval } from '../messages/protocol';
 import { describePolicy } from './policyView';
 import { answerScopeWords, describeApproval } from './approvalView';
-import { dataViewOf } from '../background/redact';
+import { dataViewOf } from '../background/decide/redact';
 import { auditAction, auditFacts, auditOutcome, auditReason, auditSite, exportAudit, filterAudit, NO_FILTER } from './auditView';
 import { validateOptions, fieldsFromOptions, OPENROUTER_BASE_URL, type OptionsFields } from './optionsForm';
 import { request } from './client';

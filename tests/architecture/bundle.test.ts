@@ -56,8 +56,8 @@ const extension = importGraph(filesUnder(ENTRYPOINTS), EXTENSION_SWAP);
 const relativeFiles = [...extension.files].map((f) => relative(ROOT, f));
 
 describe('the extension bundle holds the web guard alone', () => {
-  it('reads the whole graph (the monitor, the evaluator and the web classifier are in it)', () => {
-    expect(relativeFiles).toEqual(expect.arrayContaining(['src/background/monitor.ts', 'src/core/evaluator.ts', 'src/core/classifier/web.ts']));
+  it('reads the whole graph (the decider, the evaluator and the web classifier are in it)', () => {
+    expect(relativeFiles).toEqual(expect.arrayContaining(['src/background/decide/decider.ts', 'src/core/evaluator.ts', 'src/core/classifier/web.ts']));
     expect(extension.packages).toContain('zod');
   });
 
@@ -82,19 +82,19 @@ describe('the extension bundle holds the web guard alone', () => {
     // report.ts is the compile report's schema, a leaf the protocol parses with; not the compiler.
     const inWorker = (graph: Set<string>) => [...graph].map((f) => relative(ROOT, f)).filter((f) => f.startsWith('src/compiler/') && f !== 'src/compiler/report.ts');
     const worker = importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP);
-    expect(worker.files).toContain(join(ROOT, 'src/background/compile.ts'));
+    expect(worker.files).toContain(join(ROOT, 'src/background/task/compile.ts'));
     expect(inWorker(worker.files)).toEqual([]);
     expect(inWorker(importGraph([join(ENTRYPOINTS, 'compiler.ts')], EXTENSION_SWAP).files)).toContain('src/compiler/index.ts');
     expect(inWorker(importGraph([join(ENTRYPOINTS, 'background.ts')]).files)).toContain('src/compiler/index.ts');
   });
 
   it("the worker does not carry the popup's and options page's requests (control.js), the audit shipper (collector.js) nor the model modes (model-modes.js)", () => {
-    const onDemand = ['src/background/control.ts', 'src/org/collector.ts', 'src/org/otlp.ts', 'src/llm/client.ts', 'src/minimizer/model.ts', 'src/sanitizer/model-review.ts'];
+    const onDemand = ['src/background/task/control.ts', 'src/org/collector.ts', 'src/org/otlp.ts', 'src/llm/client.ts', 'src/minimizer/model.ts', 'src/sanitizer/model-review.ts'];
     const worker = [...importGraph([join(ENTRYPOINTS, 'background.ts')], EXTENSION_SWAP).files].map((f) => relative(ROOT, f));
-    expect(worker).toEqual(expect.arrayContaining(['src/background/router.ts', 'src/org/collector-on-demand.ts', 'src/llm/model-modes-on-demand.ts']));
+    expect(worker).toEqual(expect.arrayContaining(['src/background/intake/router.ts', 'src/org/collector-on-demand.ts', 'src/llm/model-modes-on-demand.ts']));
     expect(worker.filter((f) => onDemand.includes(f))).toEqual([]);
     const control = importGraph([join(ENTRYPOINTS, 'control.ts')]);
-    expect([...control.files].map((f) => relative(ROOT, f))).toContain('src/background/control.ts');
+    expect([...control.files].map((f) => relative(ROOT, f))).toContain('src/background/task/control.ts');
     // The popup's first request after a wake evaluates it: no schemas, no suffix list.
     expect([...control.packages]).toEqual([]);
     expect([...importGraph([join(ENTRYPOINTS, 'collector.ts')]).files].map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['src/org/collector.ts', 'src/org/otlp.ts']));
@@ -109,7 +109,7 @@ describe('the extension bundle holds the web guard alone', () => {
   });
 
   it('content scripts (they load in every frame of every page) carry no zod: the background parses what they send', () => {
-    // The two scripts the background registers while a task runs (src/background/registration.ts).
+    // The two scripts the background registers while a task runs (src/background/floor/registration.ts).
     const contentScripts = ['frame-guard.ts', 'page-hooks.ts'];
     for (const name of contentScripts) expect([...importGraph([join(ENTRYPOINTS, name)]).packages], name).not.toContain('zod');
     expect(importGraph([join(ENTRYPOINTS, 'background.ts')]).packages).toContain('zod');

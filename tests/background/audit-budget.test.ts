@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageBlockBudget } from '../../src/background/audit';
+import { PageBlockBudget } from '../../src/background/task/audit';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, freshStore, monitorOn, proposal } from './fakes';
 import { makePolicy } from '../support/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
@@ -22,7 +22,7 @@ describe('a page firing blocked actions in a loop cannot push the rest of the au
     const effects = new FakeEffects();
     const monitor = await monitorOn(store, effects);
     const policy = makePolicy({ taskId: 'task-1', domains: ['app.test', 'api.test'], ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
-    await monitor.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
+    await monitor.session.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
     expect(await monitor.handleMessage(proposal('sent', POST('http://api.test/notes')), PAGE())).toMatchObject({ decision: 'ALLOW' });
     const before = await store.countAudit();
     for (let i = 0; i < 250; i++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_TYPES, buildSessionRules, rulesForBrowser, type DnrSupport, type Rule } from '../../src/background/dnr';
-import { isBlockedByExtension } from '../../src/background/guards';
+import { ALL_TYPES, buildSessionRules, rulesForBrowser, type DnrSupport, type Rule } from '../../src/background/floor/dnr';
+import { isBlockedByExtension } from '../../src/background/floor/guards';
 import { makePolicy } from '../support/policy';
 
 /** `declarativeNetRequest.ResourceType` values of firefox-esr 153 (read from the browser, e2e/firefox.spec.ts). */

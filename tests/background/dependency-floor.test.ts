@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal } from '../../src/background/dependency-floor';
-import type { ActiveTask } from '../../src/background/store';
+import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal } from '../../src/background/floor/dependency-floor';
+import type { ActiveTask } from '../../src/background/task/store';
 import { makePolicy } from '../support/policy';
 
 const KEY = 'Qk7x9LmP2zR4tV8wYb3NcD6fGh1JsK5aEr0TuWq2iOp7LmNb4VcXz8SdFg6HjKl3Mn';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionRules, PRIORITY_DATA_BLOCK, PRIORITY_GRANT, PRIORITY_OUT_OF_SCOPE, type Rule } from '../../src/background/dnr';
+import { buildSessionRules, PRIORITY_DATA_BLOCK, PRIORITY_GRANT, PRIORITY_OUT_OF_SCOPE, type Rule } from '../../src/background/floor/dnr';
 import { makePolicy } from '../support/policy';
-import { PRIORITY_WRITE_ROUTE_ALLOW, PRIORITY_WRITE_ROUTE_BLOCK, routeUrlRegex, writeRouteRules, type SiteWriteRoutesInput } from '../../src/background/dnr-writes';
+import { PRIORITY_WRITE_ROUTE_ALLOW, PRIORITY_WRITE_ROUTE_BLOCK, routeUrlRegex, writeRouteRules, type SiteWriteRoutesInput } from '../../src/background/floor/dnr-writes';
 import type { RuleSpec } from '../../src/taint/rules';
 
 /**

@@ -17,7 +17,7 @@ import {
   TAINT_BUDGET,
   writeSites,
   type Rule,
-} from '../../src/background/dnr';
+} from '../../src/background/floor/dnr';
 import { makePolicy } from '../support/policy';
 import type { RuleSpec } from '../../src/taint/rules';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DownloadGuard } from '../../src/background/downloads';
+import { DownloadGuard } from '../../src/background/floor/downloads';
 import { reportWithoutCompile } from '../../src/compiler/report';
-import type { Monitor } from '../../src/background/monitor';
+import type { Background } from '../../src/background';
 import { FakeEffects, freshStore, monitorOn } from './fakes';
 import { makePolicy } from '../support/policy';
 
@@ -22,10 +22,10 @@ function fakeDownloads() {
 
 const item = (id: number, url: string, filename = '') => ({ id, url, filename }) as Parameters<DownloadGuard['decide']>[0];
 
-async function monitorWith(policy: ReturnType<typeof makePolicy> | null): Promise<Monitor> {
+async function monitorWith(policy: ReturnType<typeof makePolicy> | null): Promise<Background> {
   const { store } = await freshStore();
   const monitor = await monitorOn(store, new FakeEffects());
-  if (policy !== null) await monitor.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
+  if (policy !== null) await monitor.session.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
   return monitor;
 }
 

@@ -1,11 +1,12 @@
 import 'fake-indexeddb/auto';
-import { evaluateBrowserAction } from '../../src/core/evaluator';
-import type { TaskCompiler } from '../../src/background/compile';
-import { Monitor, type MonitorEffects } from '../../src/background/monitor';
-import { TaskStore, type ActiveTask } from '../../src/background/store';
-import { floorPolicy } from '../../src/background/floor-sync';
+import { decideClassified } from '../../src/core/evaluator';
+import type { TaskCompiler } from '../../src/background/task/compile';
+import { composeBackground, type Background } from '../../src/background';
+import { TaskStore, type ActiveTask } from '../../src/background/task/store';
+import { floorPolicy } from '../../src/background/floor/floor-sync';
 import type { TaskPolicy } from '../../src/core/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
+import type { MonitorEffects } from '../../src/background/contracts';
 
 export const EXTENSION_ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 export const POPUP = { url: `${EXTENSION_ORIGIN}/popup.html` };
@@ -79,8 +80,8 @@ export async function freshStore(auditLimit?: number): Promise<{ store: TaskStor
   return { store: await TaskStore.open(name, auditLimit), name };
 }
 
-export async function monitorOn(store: TaskStore, effects: FakeEffects, compiler: TaskCompiler = fixedCompiler(() => { throw new Error('no compiler'); })): Promise<Monitor> {
-  const monitor = new Monitor({ store, effects, evaluate: evaluateBrowserAction, compiler, extensionOrigin: EXTENSION_ORIGIN });
+export async function monitorOn(store: TaskStore, effects: FakeEffects, compiler: TaskCompiler = fixedCompiler(() => { throw new Error('no compiler'); })): Promise<Background> {
+  const monitor = composeBackground({ store, effects, evaluate: decideClassified, compiler, extensionOrigin: EXTENSION_ORIGIN });
   await monitor.ready;
   return monitor;
 }

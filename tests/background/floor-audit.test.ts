@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FloorBlockLog, requestKindOf } from '../../src/background/floor-audit';
+import { FloorBlockLog, requestKindOf } from '../../src/background/floor/floor-audit';
 import { FakeEffects, PAGE, freshStore, monitorOn, settle } from './fakes';
 import { makePolicy } from '../support/policy';
 import { reportWithoutCompile } from '../../src/compiler/report';
@@ -29,7 +29,7 @@ describe('requests the network floor refused before any hook saw them', () => {
     const effects = new FakeEffects();
     const monitor = await monitorOn(store, effects);
     const policy = makePolicy({ taskId: 'task-1', domains: ['app.test', 'api.test'], ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
-    await monitor.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
+    await monitor.session.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
     return { store, monitor };
   }
 
@@ -38,12 +38,12 @@ describe('requests the network floor refused before any hook saw them', () => {
     await monitor.handleMessage({ type: 'taint.report', tokens: [{ value: 'K7Q2ZP9X44LM', kind: 'one-time-code' }] }, PAGE());
     await settle();
     // The blocked page of a navigation the floor refused says the same.
-    expect(monitor.floorVerdict({ tool: 'browser.navigate', args: { url: 'http://cdn.test/?c=K7Q2ZP9X44LM' } })).toMatchObject({ check: 'exfiltration_url' });
-    const image = await monitor.auditFloorRequest({ url: 'http://cdn.test/p.gif?c=K7Q2ZP9X44LM', method: 'GET', kind: 'image', tabId: 7 });
+    expect(monitor.decider.floorVerdict({ tool: 'browser.navigate', args: { url: 'http://cdn.test/?c=K7Q2ZP9X44LM' } })).toMatchObject({ check: 'exfiltration_url' });
+    const image = await monitor.decider.auditFloorRequest({ url: 'http://cdn.test/p.gif?c=K7Q2ZP9X44LM', method: 'GET', kind: 'image', tabId: 7 });
     expect(image).toMatchObject({ decision: 'BLOCK', check: 'exfiltration_url', ruleRef: 'builtin:taint' });
-    const offList = await monitor.auditFloorRequest({ url: 'http://evil.test/get', method: 'GET', kind: 'fetch', tabId: 7 });
+    const offList = await monitor.decider.auditFloorRequest({ url: 'http://evil.test/get', method: 'GET', kind: 'fetch', tabId: 7 });
     expect(offList).toMatchObject({ decision: 'BLOCK', check: 'domain_allowlist' });
-    const undecidedWrite = await monitor.auditFloorRequest({ url: 'http://api.test/w', method: 'POST', kind: 'fetch', tabId: 7 });
+    const undecidedWrite = await monitor.decider.auditFloorRequest({ url: 'http://api.test/w', method: 'POST', kind: 'fetch', tabId: 7 });
     expect(undecidedWrite).toMatchObject({ decision: 'BLOCK', check: 'domain_allowlist', ruleRef: 'builtin:network-floor' });
     const entries = await store.listAudit({ limit: 3 });
     expect(entries.map((e) => [e.layer, e.record.check, e.tabId])).toEqual([
@@ -58,7 +58,7 @@ describe('requests the network floor refused before any hook saw them', () => {
   it('audits nothing when no task runs', async () => {
     const { store } = await freshStore();
     const monitor = await monitorOn(store, new FakeEffects());
-    expect(await monitor.auditFloorRequest({ url: 'http://evil.test/get', method: 'GET', kind: 'fetch', tabId: 7 })).toBeNull();
+    expect(await monitor.decider.auditFloorRequest({ url: 'http://evil.test/get', method: 'GET', kind: 'fetch', tabId: 7 })).toBeNull();
     expect(await store.countAudit()).toBe(0);
   });
 });

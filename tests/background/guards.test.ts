@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { downloadCall, forbiddenNavigation, parseBlockedPageUrl } from '../../src/background/guards';
-import { dataViewOf, maskSecrets, redactUrl, summarizeCall } from '../../src/background/redact';
+import { downloadCall, forbiddenNavigation, parseBlockedPageUrl } from '../../src/background/floor/guards';
+import { dataViewOf, maskSecrets, redactUrl, summarizeCall } from '../../src/background/decide/redact';
 
 const ORIGIN = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerWith, type Handlers } from '../../src/background/handlers';
+import { answerWith, type Handlers } from '../../src/background/intake/handlers';
 import { MESSAGES, parseBackgroundMessage, type MessageType } from '../../src/messages/protocol';
 import { FakeEffects, PAGE, POPUP, freshStore, monitorOn, proposal } from './fakes';
 

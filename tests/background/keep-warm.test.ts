@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ACTIVE_WINDOW_MS, PING_INTERVAL_MS, keepWarm } from '../../src/background/keep-warm';
+import { ACTIVE_WINDOW_MS, PING_INTERVAL_MS, keepWarm } from '../../src/background/platform/keep-warm';
 
 /** A clock and one interval timer advanced by hand. */
 function harness() {

@@ -3,8 +3,8 @@ import { FakeEffects, PAGE, freshStore, monitorOn, proposal, settle } from './fa
 import { makePolicy } from '../support/policy';
 import type { ProposalAnswer } from '../../src/messages/protocol';
 import { reportWithoutCompile } from '../../src/compiler/report';
-import { screenAllowed } from '../../src/background/minimize';
-import type { ActiveTask } from '../../src/background/store';
+import { screenAllowed } from '../../src/background/decide/minimize';
+import type { ActiveTask } from '../../src/background/task/store';
 import { evaluateBrowserAction } from '../../src/core/evaluator';
 import { initialState } from '../../src/core/policy';
 
@@ -26,7 +26,7 @@ async function setup(options: { minimizeWithoutAsking?: boolean; minimizer?: 'of
   if (options.minimizer !== undefined || options.minimizeWithoutAsking !== undefined) {
     await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, ...options } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
   }
-  await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
+  await monitor.session.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
   return { store, monitor };
 }
 
@@ -50,7 +50,7 @@ describe('Minimizer in the background', () => {
     expect(approval?.minimizable).toBe(true);
     expect(monitor.snapshot().task?.state.constraintCalls.k1 ?? 0).toBe(0);
 
-    await monitor.answerApproval(approval!.id, 'send-without');
+    await monitor.approvals.answer(approval!.id, 'send-without');
     const answer = await pending;
     expect(answer).toMatchObject({ decision: 'ALLOW', askedUser: true });
     expect(answer.rewrite).toEqual({ body: { to: 'bob@corp.test', text: 'I will attend. My sign-in code is.' } });
@@ -62,13 +62,13 @@ describe('Minimizer in the background', () => {
     const { monitor } = await setup();
     const first = monitor.handleMessage(proposal('a', send('card 4111 1111 1111 1111')), PAGE()) as Promise<ProposalAnswer>;
     await settle();
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'send-as-is');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'send-as-is');
     expect(await first).toMatchObject({ decision: 'ALLOW' });
     expect((await first).rewrite).toBeUndefined();
 
     const second = monitor.handleMessage(proposal('b', send('IBAN DE89370400440532013000')), PAGE()) as Promise<ProposalAnswer>;
     await settle();
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'deny');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'deny');
     expect(await second).toMatchObject({ decision: 'BLOCK' });
   });
 
@@ -80,17 +80,17 @@ describe('Minimizer in the background', () => {
     await settle();
     const approvals = monitor.snapshot().approvals;
     expect(approvals).toHaveLength(2);
-    await monitor.answerApproval(approvals[0]!.id, 'send-as-is');
+    await monitor.approvals.answer(approvals[0]!.id, 'send-as-is');
     expect(await shown).toMatchObject({ decision: 'ALLOW' });
     expect(monitor.snapshot().approvals.map((a) => a.id)).toEqual([approvals[1]!.id]);
-    await monitor.answerApproval(approvals[1]!.id, 'deny');
+    await monitor.approvals.answer(approvals[1]!.id, 'deny');
     expect(await piggyback).toMatchObject({ decision: 'BLOCK' });
 
     // The same call again (a retry) still joins the approval it waits on.
     const retries = [1, 2].map((n) => monitor.handleMessage(proposal(`r${n}`, send('code 483920')), PAGE()) as Promise<ProposalAnswer>);
     await settle();
     expect(monitor.snapshot().approvals).toHaveLength(1);
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'deny');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'deny');
     for (const retry of retries) expect(await retry).toMatchObject({ decision: 'BLOCK' });
   });
 
@@ -113,9 +113,9 @@ describe('Minimizer model mode', () => {
   async function withModel(model: (task: string, action: { values: readonly { path: string; value: string }[] }) => Promise<unknown>) {
     const { store } = await freshStore();
     const monitor = await monitorOn(store, new FakeEffects());
-    (monitor as unknown as { deps: { minimizerModel: unknown } }).deps.minimizerModel = model;
+    (monitor.decider as unknown as { deps: { minimizerModel: unknown } }).deps.minimizerModel = model;
     await monitor.handleMessage({ type: 'options.set', options: { ...monitor.snapshot().options, minimizer: 'model' } }, { url: 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html' });
-    await monitor.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
+    await monitor.session.installTask('reply', 'Reply to bob@corp.test saying I will attend on Friday.', replyPolicy, reportWithoutCompile('test'));
     return { store, monitor };
   }
 
@@ -127,7 +127,7 @@ describe('Minimizer model mode', () => {
     await settle();
     const [approval] = monitor.snapshot().approvals;
     expect(approval?.record.reason).toContain('data the task does not need (model)');
-    await monitor.answerApproval(approval!.id, 'send-without');
+    await monitor.approvals.answer(approval!.id, 'send-without');
     expect((await pending).rewrite?.body).toEqual({ to: 'bob@corp.test', text: 'I will attend.' });
   });
 

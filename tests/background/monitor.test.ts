@@ -3,10 +3,10 @@ import fc from 'fast-check';
 import { EXTENSION_ORIGIN, FakeEffects, PAGE, POPUP, fixedCompiler, freshStore, monitorOn, proposal, settle, until } from './fakes';
 import { makePolicy } from '../support/policy';
 import { AuditListResponseSchema, OptionsSchema, TaskStateResponseSchema, type ProposalAnswer } from '../../src/messages/protocol';
-import { MASKED_KEY } from '../../src/background/control';
+import { MASKED_KEY } from '../../src/background/task/control';
 import { reportWithoutCompile } from '../../src/compiler/report';
-import { GRANT_FLOOR_WINDOW_MS } from '../../src/background/monitor';
-import { MAX_PENDING_PER_TAB } from '../../src/background/approvals';
+import { GRANT_FLOOR_WINDOW_MS } from '../../src/background/decide/decider';
+import { MAX_PENDING_PER_TAB } from '../../src/background/decide/approvals';
 
 const POST = (url = 'http://api.test/collect', body: Record<string, unknown> = { a: '1' }) => ({
   tool: 'browser.request',
@@ -30,7 +30,7 @@ async function setup(policy = budgetPolicy()) {
   const { store } = await freshStore();
   const effects = new FakeEffects();
   const monitor = await monitorOn(store, effects);
-  await monitor.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
+  await monitor.session.installTask(policy.taskId, 'the request', policy, reportWithoutCompile('test'));
   return { store, effects, monitor };
 }
 
@@ -102,7 +102,7 @@ describe('Monitor: proposals', () => {
     const held = monitor.handleMessage(proposal('p', POST()), PAGE());
     await settle();
     const before = effects.floors.length;
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'once');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'once');
     const [grant] = monitor.snapshot().task!.policy.grants;
     expect(effects.floors.slice(before).map((f) => f.grants)).toContainEqual([grant!.id]);
     expect(await held).toMatchObject({ decision: 'ALLOW' });
@@ -139,15 +139,15 @@ describe('Monitor: proposals', () => {
     effects.openTabs = [7, 99];
     const monitor = await monitorOn(store, effects);
     await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), guardScope: 'task-tabs' } }, POPUP);
-    await monitor.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
+    await monitor.session.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
     const other = (await monitor.handleMessage(proposal('o', POST()), PAGE(99))) as ProposalAnswer;
     expect(other.decision).toBe('ALLOW');
     expect(other.reason).toMatch(/outside the guard scope/);
-    await monitor.navigationTargetCreated(12, 7);
+    await monitor.session.navigationTargetCreated(12, 7);
     const pending = monitor.handleMessage(proposal('c', POST()), PAGE(12));
     await settle();
     expect(monitor.snapshot().approvals).toHaveLength(1);
-    await monitor.endTask();
+    await monitor.session.endTask();
     expect(((await pending) as ProposalAnswer).decision).toBe('BLOCK');
   });
 
@@ -158,12 +158,12 @@ describe('Monitor: proposals', () => {
       effects.openTabs = [7, 20, 21];
       const monitor = await monitorOn(store, effects);
       await monitor.handleMessage({ type: 'options.set', options: { ...(await store.getOptions()), guardScope: 'task-tabs' } }, POPUP);
-      await monitor.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
+      await monitor.session.installTask('task-1', 'r', askPolicy(), reportWithoutCompile('test'));
       const outside = async () => {
         const stored = await store.getTask();
         return stored?.ok === true ? stored.value.outsideTabIds : null;
       };
-      const guarded = async (tabId: number) => monitor.isGuarded(tabId, 1);
+      const guarded = async (tabId: number) => monitor.session.isGuarded(tabId, 1);
       return { store, effects, monitor, outside, guarded };
     }
 
@@ -178,13 +178,13 @@ describe('Monitor: proposals', () => {
     it('a tab a page opens belongs where the page is, whatever the opener Chromium names (noopener popups)', async () => {
       const { monitor, outside, guarded, effects } = await taskTabsMonitor();
       const floors = effects.floors.length;
-      await monitor.tabCreated(30, 20, '');
-      await monitor.navigationTargetCreated(30, 7);
-      await monitor.tabNavigating(30);
+      await monitor.session.tabCreated(30, 20, '');
+      await monitor.session.navigationTargetCreated(30, 7);
+      await monitor.session.tabNavigating(30);
       expect(await guarded(30)).toBe(true);
-      await monitor.tabCreated(31, 7, '');
-      await monitor.navigationTargetCreated(31, 20);
-      await monitor.tabNavigating(31);
+      await monitor.session.tabCreated(31, 7, '');
+      await monitor.session.navigationTargetCreated(31, 20);
+      await monitor.session.tabNavigating(31);
       expect(await guarded(31)).toBe(false);
       expect(await outside()).toEqual([20, 21, 31]);
       // Only placing a tab outside changes the floor; a guarded tab is guarded already.
@@ -193,25 +193,25 @@ describe('Monitor: proposals', () => {
 
     it('a tab the user or a driver opens is outside from its new-tab page or its first navigation; one it cannot place stays guarded', async () => {
       const { monitor, outside, guarded } = await taskTabsMonitor();
-      await monitor.tabCreated(40, 20, 'chrome://newtab/');
+      await monitor.session.tabCreated(40, 20, 'chrome://newtab/');
       expect(await guarded(40)).toBe(false);
-      await monitor.tabCreated(41, 21, 'about:blank');
+      await monitor.session.tabCreated(41, 21, 'about:blank');
       expect(await guarded(41)).toBe(true);
-      await monitor.tabNavigating(41);
+      await monitor.session.tabNavigating(41);
       expect(await guarded(41)).toBe(false);
       // A popup of a tab that is neither (an unplaced one) stays guarded, as its source is.
-      await monitor.tabCreated(42, undefined, '');
-      await monitor.navigationTargetCreated(43, 42);
-      await monitor.tabNavigating(43);
+      await monitor.session.tabCreated(42, undefined, '');
+      await monitor.session.navigationTargetCreated(43, 42);
+      await monitor.session.tabNavigating(43);
       expect(await guarded(43)).toBe(true);
       expect(await outside()).toEqual([20, 21, 40, 41]);
     });
 
     it('a closed tab leaves the lists; after a browser restart the stored ids name no tab, so every tab is guarded', async () => {
       const { monitor, outside, guarded } = await taskTabsMonitor();
-      await monitor.tabClosed(21);
+      await monitor.session.tabClosed(21);
       expect(await outside()).toEqual([20]);
-      await monitor.browserStarted();
+      await monitor.session.browserStarted();
       expect(await outside()).toEqual([]);
       expect(await guarded(20)).toBe(true);
     });
@@ -270,7 +270,7 @@ describe('Monitor: ASK_USER', () => {
     await settle();
     const [again] = monitor.snapshot().approvals;
     expect(again?.id).not.toBe(approval!.id);
-    await monitor.answerApproval(again!.id, 'once');
+    await monitor.approvals.answer(again!.id, 'once');
     expect(await second).toMatchObject({ decision: 'ALLOW' });
     // The same derived grant, one more use: no second grant was minted.
     expect(monitor.snapshot().task!.policy.grants).toHaveLength(1);
@@ -283,7 +283,7 @@ describe('Monitor: ASK_USER', () => {
     await settle();
     const first = monitor.handleMessage(proposal('p1', POST()), PAGE());
     await settle();
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'once');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'once');
     expect(await first).toMatchObject({ decision: 'ALLOW' });
     const [grant] = monitor.snapshot().task!.policy.grants;
     expect(effects.floors.at(-1)).toMatchObject({ writes: [], grants: [grant!.id] });
@@ -301,7 +301,7 @@ describe('Monitor: ASK_USER', () => {
     const { monitor } = await setup(makePolicy({ domains: ['api.test', 'other.test'] }));
     const first = monitor.handleMessage(proposal('p1', POST()), PAGE());
     await settle();
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'task');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'task');
     expect(await first).toMatchObject({ decision: 'ALLOW' });
     for (let i = 0; i < 3; i++) expect(await monitor.handleMessage(proposal(`n${i}`, POST()), PAGE())).toMatchObject({ decision: 'ALLOW', check: 'grants' });
     void monitor.handleMessage(proposal('o', POST('http://other.test/x')), PAGE());
@@ -314,7 +314,7 @@ describe('Monitor: ASK_USER', () => {
     const card = { tool: 'browser.form_submit', args: { url: 'http://api.test/pay', method: 'POST', fields: { amount: '120' }, submitText: 'Pay' } };
     const first = monitor.handleMessage(proposal('pay1', card, 'isolated'), PAGE());
     await settle();
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'task');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'task');
     expect(await first).toMatchObject({ decision: 'ALLOW' });
     expect(monitor.snapshot().task!.policy.grants.map((g) => g.maxCalls)).toEqual([1]);
     void monitor.handleMessage(proposal('pay2', card, 'isolated'), PAGE());
@@ -327,7 +327,7 @@ describe('Monitor: ASK_USER', () => {
     const held = [1, 2, 3].map((i) => monitor.handleMessage(proposal(`p${i}`, POST()), PAGE()));
     await settle();
     expect(monitor.snapshot().approvals).toHaveLength(1);
-    await monitor.answerApproval(monitor.snapshot().approvals[0]!.id, 'deny');
+    await monitor.approvals.answer(monitor.snapshot().approvals[0]!.id, 'deny');
     for (const answer of await Promise.all(held)) expect(answer).toMatchObject({ decision: 'BLOCK', askedUser: true, reason: 'denied by the user' });
   });
 
@@ -402,7 +402,7 @@ describe('Monitor: who may manage the task', () => {
     expect((await store.listAudit({ check: 'guards' })).length).toBe(refusedSenders.length * 2);
     expect(new Set((await store.listAudit({ check: 'guards' })).map((e) => e.record.ruleRef))).toEqual(new Set(['builtin:control-sender']));
 
-    await monitor.registerControlWindow(42);
+    await monitor.session.registerControlWindow(42);
     const control = { url: `${EXTENSION_ORIGIN}/popup.html`, tab: { id: 50, windowId: 42 } };
     expect(await monitor.handleMessage({ type: 'task.get' }, control)).toMatchObject({ ok: true, approvalsAllowed: true });
     expect(await monitor.handleMessage({ type: 'approval.answer', id, answer: 'deny' }, control)).toEqual({ ok: true });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ALL_TYPES, buildSessionRules, DEPENDENCY_TYPES, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS, portsOutside, privateNetworkRules, type Rule } from '../../src/background/dnr';
-import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '../../src/background/rebinding';
+import { ALL_TYPES, buildSessionRules, DEPENDENCY_TYPES, MAX_PRIVATE_HOSTS, MAX_PRIVATE_PORTS, PRIVATE_HOST_PATTERNS, portsOutside, privateNetworkRules, type Rule } from '../../src/background/floor/dnr';
+import { everyTypeReachesUnnamedSites, rebindingRecord, rebindingTypes } from '../../src/background/floor/rebinding';
 import { NUM_RUNS } from '../support/arbitraries';
 import { makePolicy } from '../support/policy';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Rule } from '../../src/background/dnr';
-import { builtKey, canonicalKey, ruleUpdate } from '../../src/background/rule-update';
+import type { Rule } from '../../src/background/floor/dnr';
+import { builtKey, canonicalKey, ruleUpdate } from '../../src/background/floor/rule-update';
 
 /** What updateSessionRules does: remove first, then add (ids must stay unique). */
 function applied(installed: readonly Rule[], update: { removeRuleIds: number[]; addRules: Rule[] }): Rule[] {

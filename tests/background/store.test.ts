@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { freshStore } from './fakes';
 import { makePolicy } from '../support/policy';
 import { initialState } from '../../src/core/policy';
-import { TaskStore, type StoredAuditEntry } from '../../src/background/store';
+import { TaskStore, type StoredAuditEntry } from '../../src/background/task/store';
 import { reportWithoutCompile } from '../../src/compiler/report';
 
 const entry = (n: number): StoredAuditEntry => ({

@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
-import { blockedPageUrl } from '../../src/background/guards';
+import { blockedPageUrl } from '../../src/background/floor/guards';
 import { isReadableBlockedPage, readableBlockedPage } from '../../src/cdp-proxy/blocked';
 
 const EXT = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';

@@ -6,7 +6,7 @@ import { classifyWeb } from '../../src/core/classifier';
 import { compileWith, draftOf, NOW, permission, rules } from './helpers';
 
 /**
- * Amounts bound per payee (README "Amounts review": "Pay bob 45 EUR. Pay alice 4,500 EUR." let bob be
+ * Amounts bound per payee (CHANGELOG.md, "amounts review": "Pay bob 45 EUR. Pay alice 4,500 EUR." let bob be
  * paid 4,500, because the policy kept one bound per class). A payee the words tie an amount to is bound
  * by it; anyone else, or a payment whose payee cannot be read, by the least amount the task names.
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SanitizerDesk, type SanitizerDeskHost } from '../../src/background/sanitizer';
+import { SanitizerDesk, type SanitizerDeskHost } from '../../src/background/decide/sanitizer';
 import { minimizerModelOnDemand } from '../../src/llm/model-modes-on-demand';
 import { OptionsSchema } from '../../src/messages/protocol';
 

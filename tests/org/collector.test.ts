@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TaskStore, type StoredAuditEntry } from '../../src/background/store';
+import { TaskStore, type StoredAuditEntry } from '../../src/background/task/store';
 import { backoffMs, BATCH_SIZE, CollectorShipper, type ShipperDeps } from '../../src/org/collector';
 import { otlpLogsRequest } from '../../src/org/otlp';
 import { freshStore } from '../background/fakes';

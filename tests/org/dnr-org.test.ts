@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionRules, PRIORITY_GRANT, PRIORITY_ORG, TAB_ID_NONE } from '../../src/background/dnr';
+import { buildSessionRules, PRIORITY_GRANT, PRIORITY_ORG, TAB_ID_NONE } from '../../src/background/floor/dnr';
 import { grantFor } from '../../src/core/grants';
 import { makePolicy } from '../support/policy';
 

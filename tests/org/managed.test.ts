@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Monitor } from '../../src/background/monitor';
-import { evaluateBrowserAction as evaluate } from '../../src/core/evaluator';
+import { composeBackground, type Background } from '../../src/background';
+import { decideClassified as evaluate } from '../../src/core/evaluator';
 import { OptionsSchema, type ProposalAnswer, type TaskStateResponse } from '../../src/messages/protocol';
 import { effectiveOptions, orgLimitsInWords } from '../../src/org/in-force';
 import { ManagedPolicySchema, readManaged } from '../../src/org/managed';
@@ -26,13 +26,13 @@ async function monitorWith(managed: unknown) {
   const effects = new FakeEffects();
   let current = managed;
   const org = Object.assign(effects, { readManaged: async () => current });
-  const monitor = new Monitor({ store, effects: org, evaluate, compiler: fixedCompiler(() => generous), extensionOrigin: EXTENSION_ORIGIN });
+  const monitor = composeBackground({ store, effects: org, evaluate, compiler: fixedCompiler(() => generous), extensionOrigin: EXTENSION_ORIGIN });
   await monitor.ready;
-  await monitor.installTask('t-org', 'pay the bill', generous, reportWithoutCompile('test'));
+  await monitor.session.installTask('t-org', 'pay the bill', generous, reportWithoutCompile('test'));
   return { store, effects, monitor, setManaged: (m: unknown) => (current = m) };
 }
 
-const ask = (monitor: Monitor, call: unknown, id = 'p1') => monitor.handleMessage(proposal(id, call), PAGE()) as Promise<ProposalAnswer>;
+const ask = (monitor: Background, call: unknown, id = 'p1') => monitor.handleMessage(proposal(id, call), PAGE()) as Promise<ProposalAnswer>;
 
 describe('the managed policy at the ingest boundary', () => {
   it('absent or empty: no organisation', () => {
@@ -89,7 +89,7 @@ describe('the monitor under the organisation floor', () => {
     setManaged({ blockedSites: ['api.test'] });
     await monitor.repairAfterWake(); // the wake's own floor repair, which follows the first answer
     const floors = effects.floors.length;
-    await monitor.orgChanged();
+    await monitor.session.orgChanged();
     expect(effects.floors.length).toBe(floors + 1);
     expect(await ask(monitor, WRITE('api.test'), 'b')).toMatchObject({ decision: 'BLOCK', check: 'org_floor', reason: 'your organisation blocks api.test' });
   });

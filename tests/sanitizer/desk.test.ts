@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SanitizerDesk, type SanitizerDeskHost } from '../../src/background/sanitizer';
+import { SanitizerDesk, type SanitizerDeskHost } from '../../src/background/decide/sanitizer';
 import { modelReviewer } from '../../src/sanitizer/model-review';
 import { GENERATED_USER_CSS } from '../../src/sanitizer/generated-style';
 import { MARKER } from '../../src/sanitizer/text';

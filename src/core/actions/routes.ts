@@ -6,7 +6,7 @@ import { escapeRe, patternRegex } from './pattern';
 
 /**
  * The write routes a policy allows, per site: what the network floor may let through by method and path
- * when the page hooks are gone (src/background/dnr-writes*). Pure: the policy in, data out.
+ * when the page hooks are gone (src/background/floor/dnr-writes*). Pure: the policy in, data out.
  */
 
 export interface WriteRoute {

@@ -1,14 +1,13 @@
-import type { ToolCall } from '../core/call';
-import type { Classification } from '../core/classification';
-import type { DecisionRecord } from '../core/decision';
-import { approvalIsOnceOnly, approvalKeyOf, grantFor } from '../core/grants';
-import type { ApprovalAnswerKind, ErrorResponse, Options } from '../messages/protocol';
-import { error } from './errors';
-import type { AuditWriter } from './audit';
+import type { ToolCall } from '../../core/call';
+import type { Classification } from '../../core/classification';
+import type { DecisionRecord } from '../../core/decision';
+import { approvalIsOnceOnly, approvalKeyOf, grantFor } from '../../core/grants';
+import type { ApprovalAnswerKind, ErrorResponse, Options } from '../../messages/protocol';
+import type { AuditWriter } from '../task/audit';
 import type { MinimizerAnswer, Screened } from './minimize';
-import type { DecisionContext, MonitorEffects, Verdict } from './monitor';
+import { error, type DecisionContext, type MonitorEffects, type Verdict } from '../contracts';
 import { dataViewOf, redactRecord, summarizeCall } from './redact';
-import type { ActiveTask, StoredApproval, TaskStore } from './store';
+import type { ActiveTask, StoredApproval, TaskStore } from '../task/store';
 
 /**
  * How many approvals one tab may have waiting at once. Past it, a new ask from that tab is blocked without

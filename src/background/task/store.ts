@@ -1,5 +1,5 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { Options } from '../messages/protocol';
+import type { Options } from '../../messages/protocol';
 import {
   APPROVAL,
   AUDIT_ENTRY,
@@ -23,7 +23,7 @@ import {
  * matters lives only in memory: the active task (policy with its grants, counters σ), pending approvals,
  * the audit log, options and the windows the extension opened itself are all in IndexedDB, and the
  * monitor rebuilds its memory from here on every wake. Every record is versioned and parsed on read
- * (src/background/records.ts); nothing read from here is cast.
+ * (src/background/task/records.ts); nothing read from here is cast.
  */
 
 export type { ActiveTask, CollectorCursor, StoredApproval, StoredAuditEntry } from './records';

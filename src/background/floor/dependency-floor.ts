@@ -1,8 +1,8 @@
-import { hostOf, siteOfHost } from '../core/domains';
-import { DependencyLedger, type LedgerVerdict } from '../taint/ledger';
-import { KIND_WORDS } from '../taint/tokens';
+import { hostOf, siteOfHost } from '../../core/domains';
+import { DependencyLedger, type LedgerVerdict } from '../../taint/ledger';
+import { KIND_WORDS } from '../../taint/tokens';
 import { isNamedHost, namedSites } from './dnr';
-import type { ActiveTask } from './store';
+import type { ActiveTask } from '../task/store';
 
 /**
  * The dependency ledger of the running task (src/taint/ledger.ts), fed from two places: the MAIN hooks'

@@ -1,109 +1,37 @@
-import type { RequestKind, ToolCall } from '../core/call';
-import { BROWSER_TOOLS } from '../core/call';
-import { classifyWeb } from '../core/classifier';
-import { CheckSchema, type DecisionRecord } from '../core/decision';
-import { siteKeyOf } from '../core/addresses';
-import { hostOf, registrableDomain } from '../core/domains';
-import type { evaluateBrowserAction } from '../core/evaluator';
-import type { TaskPolicy } from '../core/policy';
-import { isConsequential } from '../core/risk';
-import type { ApprovalAnswerKind, ErrorResponse, MessageType, Options, Reply, Rewrite, TaintReport } from '../messages/protocol';
-import { urlCarriesTaint } from '../taint/encode';
-import { KIND_WORDS, mergeTaint } from '../taint/tokens';
-import { floorOf, type OrgState } from '../org/managed';
-import type { OrgFloor } from '../core/org';
-import type { Finding } from '../minimizer/detect';
-import type { ModelAction, ModelResult } from '../minimizer/model';
-import { ApprovalQueue, MAX_PENDING_PER_TAB, type Waiter } from './approvals';
-import { AuditWriter, ctxWhere, type AuditInput } from './audit';
-import type { TaskCompiler } from './compile';
-import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from './dependency-floor';
-import { isNamedHost, namedSites, writeSites } from './dnr';
+import type { RequestKind, ToolCall } from '../../core/call';
+import { BROWSER_TOOLS } from '../../core/call';
+import { classifyWeb } from '../../core/classifier';
+import { CheckSchema, type DecisionRecord } from '../../core/decision';
+import { siteKeyOf } from '../../core/addresses';
+import { hostOf, registrableDomain } from '../../core/domains';
+import type { EvalResult } from '../../core/evaluator';
+import { isConsequential } from '../../core/risk';
+import type { TaintReport } from '../../messages/protocol';
+import { urlCarriesTaint } from '../../taint/encode';
+import { KIND_WORDS, mergeTaint } from '../../taint/tokens';
+import { floorOf } from '../../org/managed';
+import type { Finding } from '../../minimizer/detect';
+import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from '../contracts';
+import { DependencyAccounts, ledgerJudges, withNamedPort, withRefusal, type LedgerRefusal } from '../floor/dependency-floor';
+import { isNamedHost, namedSites, writeSites } from '../floor/dnr';
+import { ctxWhere, type AuditInput, type AuditWriter } from '../task/audit';
+import type { TaskSession } from '../task/session';
+import type { ActiveTask } from '../task/store';
+import { MAX_PENDING_PER_TAB, type ApprovalQueue, type Waiter } from './approvals';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
 import { maskSecrets, redactUrl, summarizeCall } from './redact';
-import { MessageRouter } from './router';
-import { SanitizerDesk, type Reviewer } from './sanitizer';
-import { TaskSession } from './session';
-import type { ActiveTask, StoredApproval, StoredAuditEntry, TaskStore } from './store';
 
 /**
- * The reference monitor of the extension, and the facade the rest of the background uses. It wires the
- * parts — the message router (`router.ts`), the task session (`session.ts`), the approval queue
- * (`approvals.ts`) and the audit writer with the one write chain (`audit.ts`) — and decides proposals:
- * the core evaluator decides, and evaluation plus counter update is one synchronous step (no await
- * between reading σ and writing σ' to memory), so 50 parallel calls against max_calls = 3 allow exactly 3.
- * Memory is rebuilt from IndexedDB on every wake.
+ * The decider: a proposal's way once intake has parsed it (intake/router.ts) — the data lane's taint, the
+ * Minimizer's model mode, then the core evaluator, then the approval queue or the audit. The evaluation
+ * and the counter update are one synchronous step (no await between reading σ and writing σ' to memory),
+ * so 50 parallel calls against max_calls = 3 allow exactly 3; an ALLOW is answered only once σ' is
+ * durable. It also says why the network floor refused what no hook decided (the same taint and
+ * evaluation, without counting).
  *
  * No task running: the extension is not guarding and must not get in the way of normal browsing, so
  * proposals are ALLOWed (check `allowed`, reason "no task is running") and still audited.
  */
-
-/** What chrome.runtime.onMessage reports about a sender (only the parts the monitor trusts). */
-export interface MessageSender {
-  id?: string;
-  url?: string;
-  tab?: { id?: number; windowId?: number };
-  frameId?: number;
-  /** The sending document (Chromium), so an effect aimed at it misses a document that replaced it. */
-  documentId?: string;
-}
-
-/** Browser side effects, injected so the monitor runs under unit tests without a browser. */
-export interface MonitorEffects {
-  now(): number;
-  newId(): string;
-  /** Bring the network floor in line with the task (null: remove every rule) and the organisation's floor. Resolves once applied. */
-  applyFloor(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
-  /** applyFloor after a wake: skipped when this browser session already applied the same floor. Absent: applyFloor. */
-  repairFloor?(task: ActiveTask | null, options: Options, controlWindows: readonly number[], org: OrgFloor | null): Promise<void>;
-  setBadge(pendingCount: number): void;
-  notify(approval: StoredApproval): void;
-  /** The tab the user is looking at when a task starts: the task's tab for guard scope `task-tabs`. */
-  activeTabId(controlWindows: readonly number[]): Promise<number | null>;
-  /** Every open tab, when a task starts: the others are outside it for guard scope `task-tabs`. */
-  openTabIds(): Promise<number[]>;
-  setTimer(fn: () => void, ms: number): () => void;
-  /** Open the options page in a window the extension owns, so it may change options. */
-  openOptions(): Promise<void>;
-  /** Open the audit log's full-page view in a window the extension owns (read only; a tab would be guarded). */
-  openAuditLog(): Promise<void>;
-  /** The organisation's managed policy as the browser gives it (`storage.managed.get()`); absent: none. */
-  readManaged?(): Promise<unknown>;
-  /** An audit entry was committed (the collector ships it later, off the decision path). */
-  audited?(): void;
-  /** Inserts a user-origin stylesheet into one frame's document (the Sanitizer's generated-content rules). */
-  insertUserCss?(target: { tabId: number; frameId: number; documentId?: string }, css: string): Promise<void>;
-}
-
-export interface MonitorDeps {
-  store: TaskStore;
-  effects: MonitorEffects;
-  evaluate: typeof evaluateBrowserAction;
-  compiler: TaskCompiler;
-  /** The Minimizer's model mode (the configured endpoint); absent = the mode falls back to `detect`. */
-  minimizerModel?: (task: string, action: ModelAction, options: Options) => Promise<ModelResult>;
-  /** `chrome-extension://<id>` */
-  extensionOrigin: string;
-  /** The Sanitizer's model review (default: the configured OpenAI-compatible endpoint). */
-  reviewer?: Reviewer;
-}
-
-type Layer = NonNullable<StoredAuditEntry['layer']>;
-
-export interface DecisionContext {
-  layer: Layer;
-  tabId: number | null;
-  origin: string | null;
-}
-
-export interface Verdict {
-  decision: 'ALLOW' | 'BLOCK';
-  check: string;
-  reason: string;
-  askedUser: boolean;
-  /** ALLOW on condition: the page sends these values instead (the Minimizer removed confidential data). */
-  rewrite?: Rewrite;
-}
 
 /** The outcome of the synchronous step: the record, whether σ changed, and the Minimizer's rewrite if any. */
 interface Evaluated {
@@ -118,8 +46,6 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER
 
 /** Tools whose URL the taint check reads. */
 const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit]);
-/** A wake that no message follows (an alarm, the browser starting) repairs after this long. */
-const WAKE_REPAIR_DELAY_MS = 200;
 /** How long taint reports are gathered before the floor is rebuilt. */
 const TAINT_FLOOR_DELAY_MS = 50;
 /**
@@ -128,102 +54,28 @@ const TAINT_FLOOR_DELAY_MS = 50;
  */
 export const GRANT_FLOOR_WINDOW_MS = 2_000;
 
-export class Monitor {
-  readonly ready: Promise<void>;
-  private readonly writer: AuditWriter;
+/** What the decider reads and writes: the session's task and options, the queue, the one write chain. */
+export interface DeciderDeps extends Pick<MonitorDeps, 'effects' | 'evaluate' | 'minimizerModel'> {
+  session: Pick<TaskSession, 'task' | 'options' | 'orgState' | 'isGuarded' | 'applyFloor'>;
+  approvals: Pick<ApprovalQueue, 'crowded' | 'hold'>;
+  writer: AuditWriter;
+}
+
+export class Decider {
   /** The running task's dependency ledger (counts in memory; its refusals are kept with the task). */
   private readonly dependencies = new DependencyAccounts();
-  private readonly approvals: ApprovalQueue;
-  private readonly session: TaskSession;
-  private readonly router: MessageRouter;
+  private readonly writer: AuditWriter;
+  private readonly session: DeciderDeps['session'];
+  private readonly approvals: DeciderDeps['approvals'];
 
-  constructor(private readonly deps: MonitorDeps) {
-    this.writer = new AuditWriter(deps.store, deps.effects, () => this.session.task);
-    this.approvals = new ApprovalQueue(deps.store, deps.effects, this.writer, {
-      task: () => this.session.task,
-      options: () => this.session.options,
-      applyFloor: () => this.session.applyFloor(),
-      redecide: (task, waiter, minimizer) => this.redecide(task, waiter, minimizer),
-    });
-    this.session = new TaskSession(deps, this.writer, this.approvals);
-    this.ready = this.session.load();
-    // A wake's repairs follow its first answer, or a moment after the wake when nothing asks.
-    void this.ready.then(() => deps.effects.setTimer(() => void this.repairAfterWake(), WAKE_REPAIR_DELAY_MS)).catch(() => undefined);
-    const sanitizer = new SanitizerDesk(
-      {
-        modeFor: (sender) => (this.session.isGuarded(sender.tab?.id, sender.tab?.windowId) && sender.tab?.id !== undefined ? this.session.options.sanitizer : 'off'),
-        task: () => this.session.task,
-        options: () => this.session.options,
-        audit: (record, where) => this.writer.audit({ record, layer: 'isolated', ...where }),
-        insertUserCss: (target, css) => deps.effects.insertUserCss?.(target, css) ?? Promise.resolve(),
-      },
-      deps.reviewer,
-    );
-    this.router = new MessageRouter({
-      ready: this.ready,
-      base: deps,
-      writer: this.writer,
-      session: this.session,
-      approvals: this.approvals,
-      sanitizer,
-      decisions: {
-        decide: (call, ctx) => this.decide(call, ctx),
-        notGuarding: (call, ctx) => this.notGuarding(call, ctx),
-        taintReport: (message, sender) => this.onTaintReport(message, sender),
-      },
-    });
+  constructor(private readonly deps: DeciderDeps) {
+    this.writer = deps.writer;
+    this.session = deps.session;
+    this.approvals = deps.approvals;
   }
 
-  /** Total: every input gets an answer; nothing here throws. */
-  handleMessage(raw: unknown, sender: MessageSender): Promise<Reply<MessageType>> {
-    const answer = this.router.handleMessage(raw, sender);
-    if (this.wakeRepair === null) void answer.then(() => this.repairAfterWake());
-    return answer;
-  }
-
-  /**
-   * The repairs a wake owes (session.repairAfterWake), once per worker, off the path of the first decision:
-   * on a cold start the first answer does not wait for them, nor share the browser with them.
-   */
-  private wakeRepair: Promise<void> | null = null;
-  repairAfterWake(): Promise<void> {
-    this.wakeRepair ??= this.ready.then(() => this.session.repairAfterWake()).catch((err: unknown) => console.error('AgentsFence: repair after wake failed', err));
-    return this.wakeRepair;
-  }
-
-  /** `storage.onChanged` in the managed area: read it again and apply the new floor at once. */
-  async orgChanged(): Promise<void> {
-    await this.ready;
-    await this.session.orgChanged();
-  }
-
-  /** The organisation's state (the collector reads its URL from here). */
-  orgState(): OrgState {
-    return this.session.orgState;
-  }
-
-  /** Whether actions in this tab are checked. A sender without a tab is checked whenever a task runs (fail closed). */
-  isGuarded(tabId: number | null | undefined, windowId?: number): boolean {
-    return this.session.isGuarded(tabId, windowId);
-  }
-
-  /** Replace the active task (the previous one ends: its held actions are BLOCKed). */
-  installTask(taskId: string, request: string, policy: TaskPolicy, report: ActiveTask['report']): Promise<void> {
-    return this.session.installTask(taskId, request, policy, report);
-  }
-
-  endTask(): Promise<void> {
-    return this.session.endTask();
-  }
-
-  /** The person's answer. Once/task become a grant for exactly this call's tool and targets. */
-  answerApproval(id: string, scope: ApprovalAnswerKind): Promise<{ ok: true } | ErrorResponse> {
-    return this.approvals.answer(id, scope);
-  }
-
-  // ---- proposals -----------------------------------------------------------------------------
-
-  private async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
+  /** A proposal from a tab no task guards (or while no task runs): allowed and audited. */
+  async notGuarding(call: ToolCall, ctx: DecisionContext): Promise<Verdict> {
     const c = classifyWeb(call);
     const reason = this.session.task === null ? 'no task is running: not guarding' : 'this tab is outside the guard scope';
     const record: DecisionRecord = { decision: 'ALLOW', check: 'allowed', reason, tool: call.tool, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: 'builtin:not-guarding', classifierLayer: c.layer, basis: c.basis };
@@ -270,7 +122,7 @@ export class Monitor {
    * GET of kind image/other/frame, no body) to a site the task does not name: the URL it would load, for
    * the dependency ledger, or null when the call is anything else. The evaluator asks about a read off the
    * task's sites; a page's dependencies are no reads of the agent's, and what they carry is the ledger's
-   * to bound (src/background/dependency-floor.ts), the same with the hooks and without them.
+   * to bound (src/background/floor/dependency-floor.ts), the same with the hooks and without them.
    */
   private dependencyLoad(task: ActiveTask, call: ToolCall, ctx: DecisionContext): URL | null {
     if (ctx.layer !== 'main' || call.tool !== BROWSER_TOOLS.request) return null;
@@ -309,7 +161,6 @@ export class Monitor {
    * the floor lets dependencies use (dnr.ts, portRules).
    */
   async observeRequest(request: { url: string; type: string; tabId: number }): Promise<void> {
-    await this.ready;
     const task = this.session.task;
     if (task === null || (request.tabId >= 0 && !this.session.isGuarded(request.tabId)) || !URL.canParse(request.url)) return;
     const url = new URL(request.url);
@@ -352,7 +203,7 @@ export class Monitor {
    * A batch of session data from a guarded page (ISOLATED content script). Merged into the task's taint
    * under the sender's site, persisted with the task, then the floor is rebuilt (coalesced).
    */
-  private async onTaintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
+  async taintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
     const task = this.session.task;
     // Kept under the host that showed it: what news.example.test showed may go back there, not to its sibling hosts.
     const site = sender.url === undefined ? null : hostOf(sender.url);
@@ -384,7 +235,7 @@ export class Monitor {
   private async askMinimizerModel(task: ActiveTask, call: ToolCall): Promise<Finding[]> {
     const model = this.deps.minimizerModel;
     if (this.session.options.minimizer !== 'model' || model === undefined) return [];
-    const dry = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState)).record;
+    const dry = this.evaluate(task, call).record;
     if (dry.decision !== 'ALLOW' || !isScreened(call, dry)) return [];
     const result = await model(userWordsOf(task), modelActionOf(call, dry), this.session.options);
     if ('findings' in result) return result.findings;
@@ -393,12 +244,20 @@ export class Monitor {
   }
 
   /**
+   * The core evaluator on σ as it is now. Intake parsed the call once with the protocol's strict schemas
+   * (and the background's own calls are typed), so it is classified here and never parsed again.
+   */
+  private evaluate(task: ActiveTask, call: ToolCall): EvalResult {
+    return this.deps.evaluate(task.policy, task.state, call, classifyWeb(call), this.deps.effects.now(), floorOf(this.session.orgState));
+  }
+
+  /**
    * The synchronous step: evaluate against σ and write σ' to memory before anything else runs. An ALLOW
    * the Minimizer holds changes nothing (it is counted when the person answers); `minimizer` is that
    * answer for a held action.
    */
   private evaluateNow(task: ActiveTask, call: ToolCall, minimizer: MinimizerAnswer | null, modelSpans: readonly Finding[] = []): Evaluated {
-    const { record, state } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState));
+    const { record, state } = this.evaluate(task, call);
     const screened = record.decision === 'ALLOW' && this.session.options.minimizer !== 'off' && minimizer !== 'send-as-is' ? screenAllowed(task, call, record, modelSpans) : null;
     if (screened !== null) {
       const automatic = minimizer === 'send-without' || (this.session.options.minimizeWithoutAsking && screened.minimized !== null);
@@ -444,7 +303,7 @@ export class Monitor {
   }
 
   /** A held call after an answer: decided again under the new grant (it may ask again if the grant is used up). */
-  private redecide(task: ActiveTask, waiter: Waiter, minimizer: MinimizerAnswer | null = null): void {
+  redecide(task: ActiveTask, waiter: Waiter, minimizer: MinimizerAnswer | null = null): void {
     if (this.session.task !== task) {
       waiter.resolve({ decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: true });
       return;
@@ -457,63 +316,6 @@ export class Monitor {
     }
     const settle = record.decision === 'ALLOW' ? this.afterAllow(task, record, waiter.call, counted, null) : this.writer.audit({ record, layer: waiter.ctx.layer, ...summarizeCall(waiter.call), ...ctxWhere(waiter.ctx) });
     void settle.then(() => waiter.resolve({ decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: true, ...rewriteOf(evaluated) }));
-  }
-
-  // ---- browser events (wired in index.ts) ----------------------------------------------------
-
-  /** A tab was created (`tabs.onCreated`): see Session.tabCreated. */
-  async tabCreated(tabId: number, openerTabId: number | undefined, url: string | undefined): Promise<void> {
-    await this.ready;
-    await this.session.tabCreated(tabId, openerTabId, url);
-  }
-
-  /** A page opened a tab (`webNavigation.onCreatedNavigationTarget`): it belongs where its source does. */
-  async navigationTargetCreated(tabId: number, sourceTabId: number): Promise<void> {
-    await this.ready;
-    await this.session.navigationTargetCreated(tabId, sourceTabId);
-  }
-
-  /** A tab's top frame starts a navigation (`webNavigation.onBeforeNavigate`): see Session.tabNavigating. */
-  async tabNavigating(tabId: number): Promise<void> {
-    await this.ready;
-    await this.session.tabNavigating(tabId);
-  }
-
-  async tabClosed(tabId: number): Promise<void> {
-    await this.ready;
-    await this.session.tabClosed(tabId);
-  }
-
-  /** Resolves once the floor stands as the task is now (after every update already asked for). */
-  async floorCurrent(): Promise<void> {
-    await this.ready;
-    await this.session.applyFloor();
-  }
-
-  /** The browser started: tab ids of the last session say nothing of this one's tabs. */
-  async browserStarted(): Promise<void> {
-    await this.ready;
-    await this.session.browserStarted();
-  }
-
-  expectControlWindow(opening: Promise<number>): void {
-    this.session.expectControlWindow(opening);
-  }
-
-  async registerControlWindow(windowId: number): Promise<void> {
-    await this.ready;
-    await this.session.registerControlWindow(windowId);
-  }
-
-  async windowClosed(windowId: number): Promise<void> {
-    await this.ready;
-    await this.session.windowClosed(windowId);
-  }
-
-  /** A guard or the floor stopped something: audit it under the active task. */
-  async auditGuard(record: DecisionRecord, extra: Partial<StoredAuditEntry> = {}): Promise<void> {
-    await this.ready;
-    await this.writer.audit({ record, layer: 'guard', ...extra });
   }
 
   /**
@@ -532,7 +334,7 @@ export class Monitor {
     }
     const tainted = this.taintRecord(task, call);
     if (tainted !== null) return tainted;
-    const { record } = this.deps.evaluate(task.policy, task.state, call, this.deps.effects.now(), floorOf(this.session.orgState));
+    const { record } = this.evaluate(task, call);
     if (record.decision !== 'ALLOW') return { ...record, decision: 'BLOCK' };
     // The evaluator's reading of the action stays; its allowing rule and the words behind it do not.
     const { evidence: _allowedBy, ...read } = record;
@@ -541,7 +343,6 @@ export class Monitor {
 
   /** The page a blocked navigation lands on: the floor's decision, audited once per landing. */
   async auditFloorBlock(blockedUrl: string, check: string, reason: string, tabId: number): Promise<void> {
-    await this.ready;
     const domain = siteKeyOf(blockedUrl);
     const parsedCheck = CheckSchema.safeParse(check);
     const record: DecisionRecord = {
@@ -563,16 +364,10 @@ export class Monitor {
    * refuses it. Returns the record, or null when no task guards that tab.
    */
   async auditFloorRequest(request: { url: string; method: string; kind: RequestKind; tabId: number }): Promise<DecisionRecord | null> {
-    await this.ready;
     if (this.session.task === null || !this.session.isGuarded(request.tabId)) return null;
     const record = this.floorVerdict({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: request.method, kind: request.kind } });
     await this.writer.audit({ record, layer: 'network', destination: redactUrl(request.url), tabId: request.tabId });
     return record;
-  }
-
-  /** For tests and the harness: the durable view of the monitor's memory. */
-  snapshot(): { task: ActiveTask | null; approvals: StoredApproval[]; controlWindows: number[]; options: Options } {
-    return { task: this.session.task, approvals: this.approvals.list(), controlWindows: this.session.windows(), options: this.session.options };
   }
 }
 

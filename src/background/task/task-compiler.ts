@@ -1,7 +1,7 @@
-import { compileFollowUp, compileTask, type CompileOptions, type CompileResult as CoreCompileResult } from '../compiler';
-import { classifyWeb } from '../core/classifier';
-import { pastedDetailsOf } from '../minimizer/pasted';
-import type { PastedDetail } from '../minimizer/detect';
+import { compileFollowUp, compileTask, type CompileOptions, type CompileResult as CoreCompileResult } from '../../compiler';
+import { classifyWeb } from '../../core/classifier';
+import { pastedDetailsOf } from '../../minimizer/pasted';
+import type { PastedDetail } from '../../minimizer/detect';
 import type { CompileRequestOptions, CompileResult, TaskCompiler } from './compile';
 
 /**

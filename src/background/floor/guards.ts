@@ -1,7 +1,7 @@
-import { emptyTargets } from '../core/classification';
-import { BROWSER_TOOLS, type ToolCall } from '../core/call';
-import type { DecisionRecord } from '../core/decision';
-import { schemeOf } from '../core/schemes';
+import { emptyTargets } from '../../core/classification';
+import { BROWSER_TOOLS, type ToolCall } from '../../core/call';
+import type { DecisionRecord } from '../../core/decision';
+import { schemeOf } from '../../core/schemes';
 
 /**
  * Browser guards: a guarded tab may open only the schemes on the allowlist (core/schemes.ts): not browser

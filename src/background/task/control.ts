@@ -1,9 +1,9 @@
-import type { ErrorResponse, Options, PendingApproval, Reply, TaskStateResponse, TaskView } from '../messages/protocol';
-import { effectiveOptions, orgLimitsInWords } from '../org/in-force';
-import type { OrgState } from '../org/managed';
+import type { ErrorResponse, Options, PendingApproval, Reply, TaskStateResponse, TaskView } from '../../messages/protocol';
+import { effectiveOptions, orgLimitsInWords } from '../../org/in-force';
+import type { OrgState } from '../../org/managed';
 import type { CompileRequestOptions, TaskCompiler } from './compile';
-import { error } from './errors';
-import { maskSecrets } from './redact';
+import { error } from '../contracts';
+import { maskSecrets } from '../decide/redact';
 import type { ActiveTask, StoredApproval } from './store';
 
 /** What a read-only settings view shows instead of a stored API key. */

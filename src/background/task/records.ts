@@ -1,8 +1,8 @@
-import { z } from '../core/zod';
-import { DecisionRecordSchema } from '../core/decision';
-import { approvalKeyOf } from '../core/grants';
-import { migratePolicy } from '../core/policy';
-import { ActiveTaskSchema, AuditEntrySchema, OptionsSchema, type ActiveTask } from '../messages/protocol';
+import { z } from '../../core/zod';
+import { DecisionRecordSchema } from '../../core/decision';
+import { approvalKeyOf } from '../../core/grants';
+import { migratePolicy } from '../../core/policy';
+import { ActiveTaskSchema, AuditEntrySchema, OptionsSchema, type ActiveTask } from '../../messages/protocol';
 
 /**
  * Every record the background keeps in IndexedDB: its schema, the version it is written with, and the

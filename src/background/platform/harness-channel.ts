@@ -1,8 +1,8 @@
 import type { Browser } from '@wxt-dev/browser';
-import { reportWithoutCompile } from '../compiler/report';
-import { parsePolicy, type TaskPolicyInput } from '../core/policy';
-import type { BackgroundHandle } from './index';
-import type { MessageSender } from './monitor';
+import { reportWithoutCompile } from '../../compiler/report';
+import { parsePolicy, type TaskPolicyInput } from '../../core/policy';
+import type { BackgroundHandle } from '../index';
+import type { MessageSender } from '../contracts';
 
 /**
  * The harness channel: `globalThis.__agentsfence` in the service worker of the harness builds only
@@ -32,7 +32,7 @@ export function openHarnessChannel(handle: BackgroundHandle): void {
       const m = await handle.monitor;
       await m.ready;
       const policy = parsePolicy(input);
-      await m.installTask(policy.taskId, '(policy set by the test hook)', policy, reportWithoutCompile('test-hook'));
+      await m.session.installTask(policy.taskId, '(policy set by the test hook)', policy, reportWithoutCompile('test-hook'));
       return m.snapshot();
     },
     async snapshot() {

@@ -1,8 +1,8 @@
-import { privateHostOf } from '../core/addresses';
-import { BROWSER_TOOLS } from '../core/call';
-import type { DecisionRecord } from '../core/decision';
-import { registrableDomain } from '../core/domains';
-import type { TaskPolicy } from '../core/policy';
+import { privateHostOf } from '../../core/addresses';
+import { BROWSER_TOOLS } from '../../core/call';
+import type { DecisionRecord } from '../../core/decision';
+import { registrableDomain } from '../../core/domains';
+import type { TaskPolicy } from '../../core/policy';
 import { DEPENDENCY_TYPES } from './dnr';
 
 /**

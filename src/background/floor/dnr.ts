@@ -1,13 +1,13 @@
 import type { Browser } from '@wxt-dev/browser';
-import { BARE_HOST_PORTS, privateEndpointOf } from '../core/addresses';
-import { hostOf } from '../core/domains';
-import { allowedWriteRoutes } from '../core/actions';
-import { canonicalSite } from '../core/org';
-import type { TaskPolicy } from '../core/policy';
-import { isConsequential } from '../core/risk';
-import { taintRules, type RuleSpec } from '../taint/rules';
+import { BARE_HOST_PORTS, privateEndpointOf } from '../../core/addresses';
+import { hostOf } from '../../core/domains';
+import { allowedWriteRoutes } from '../../core/actions';
+import { canonicalSite } from '../../core/org';
+import type { TaskPolicy } from '../../core/policy';
+import { isConsequential } from '../../core/risk';
+import { taintRules, type RuleSpec } from '../../taint/rules';
 import { writeRouteRules } from './dnr-writes';
-import type { TaintToken } from '../taint/tokens';
+import type { TaintToken } from '../../taint/tokens';
 
 /**
  * The network floor: declarativeNetRequest rules derived from the policy. Whatever page code

@@ -1,11 +1,11 @@
 import type { Browser } from '@wxt-dev/browser';
-import type { Options } from '../messages/protocol';
+import type { Options } from '../../messages/protocol';
 import { ALL_TYPES, buildSessionRules, buildTaintRules, rulesForBrowser, TAB_ID_NONE, type DnrSupport, type FloorScope, type Rule } from './dnr';
 import { builtKey, canonicalKey, ruleUpdate, type RuleUpdate } from './rule-update';
-import type { RuleSpec } from '../taint/rules';
-import type { ActiveTask } from './store';
-import type { OrgFloor } from '../core/org';
-import type { TaskPolicy } from '../core/policy';
+import type { RuleSpec } from '../../taint/rules';
+import type { ActiveTask } from '../task/store';
+import type { OrgFloor } from '../../core/org';
+import type { TaskPolicy } from '../../core/policy';
 
 /**
  * The policy as the floor sees it: grants with uses left. A used-up "Allow once" leaves the floor when
@@ -120,7 +120,7 @@ export function floorUpdater() {
     const dropped = [...session.dropped, ...taint.dropped];
     if (dropped.length > 0 && !reportedDropped) {
       reportedDropped = true;
-      console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${dropped.length} floor rules (README, "Firefox")`, dropped);
+      console.warn(`AgentsFence: this browser's declarativeNetRequest cannot express ${dropped.length} floor rules (docs/firefox.md)`, dropped);
     }
     return { session: session.rules, taint: taint.rules };
   };

@@ -1,6 +1,6 @@
 import type { Browser } from '@wxt-dev/browser';
-import { registrableDomain } from '../core/domains';
-import type { RuleSpec } from '../taint/rules';
+import { registrableDomain } from '../../core/domains';
+import type { RuleSpec } from '../../taint/rules';
 
 /**
  * The network floor for writes bound to an action and an object (issue 35, item 4). When the task writes

@@ -1,9 +1,9 @@
-import { emptyTargets } from '../core/classification';
-import type { Check, DecisionRecord } from '../core/decision';
-import type { RuleRef } from '../core/ruleRef';
-import type { AuditEntry } from '../messages/protocol';
-import type { DecisionContext, MonitorEffects } from './monitor';
-import { redactRecord } from './redact';
+import { emptyTargets } from '../../core/classification';
+import type { Check, DecisionRecord } from '../../core/decision';
+import type { RuleRef } from '../../core/ruleRef';
+import type { AuditEntry } from '../../messages/protocol';
+import type { DecisionContext, MonitorEffects } from '../contracts';
+import { redactRecord } from '../decide/redact';
 import type { ActiveTask, StoredAuditEntry, TaskStore } from './store';
 
 /** An audit entry as the background writes it: the writer stamps the time and the active task. */

@@ -1,12 +1,12 @@
-import type { ToolCall } from '../core/call';
-import type { DecisionRecord } from '../core/decision';
-import { registrableDomain } from '../core/domains';
-import { isConsequential } from '../core/risk';
-import type { Rewrite } from '../messages/protocol';
-import { carriedValues, minimizeCall } from '../minimizer/carried';
-import { describeFindings, detectConfidential, detectPasted, detectShownElsewhere, mergeFindings, type Finding } from '../minimizer/detect';
-import type { ModelAction } from '../minimizer/model';
-import type { ActiveTask } from './store';
+import type { ToolCall } from '../../core/call';
+import type { DecisionRecord } from '../../core/decision';
+import { registrableDomain } from '../../core/domains';
+import { isConsequential } from '../../core/risk';
+import type { Rewrite } from '../../messages/protocol';
+import { carriedValues, minimizeCall } from '../../minimizer/carried';
+import { describeFindings, detectConfidential, detectPasted, detectShownElsewhere, mergeFindings, type Finding } from '../../minimizer/detect';
+import type { ModelAction } from '../../minimizer/model';
+import type { ActiveTask } from '../task/store';
 
 /**
  * The Minimizer at the background's decision point: an action the evaluator allowed, that carries data

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../core/call';
+import type { ToolCall } from '../../core/call';
 import {
   parseBackgroundMessage,
   type ErrorResponse,
@@ -8,18 +8,17 @@ import {
   type ProposalMessage,
   type Reply,
   type TaintReport,
-} from '../messages/protocol';
-import type { ApprovalQueue } from './approvals';
-import { emptyRecord, toAuditEntry, type AuditWriter } from './audit';
-import { isBlockedPage } from './guards';
-import { lazy } from '../lazy/load';
-import { error } from './errors';
+} from '../../messages/protocol';
+import type { ApprovalQueue } from '../decide/approvals';
+import { emptyRecord, toAuditEntry, type AuditWriter } from '../task/audit';
+import { isBlockedPage } from '../floor/guards';
+import { lazy } from '../../lazy/load';
 import { answerWith, type Handler, type Handlers } from './handlers';
-import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from './monitor';
-import { maskSecrets, originOf } from './redact';
-import type { SanitizerDesk } from './sanitizer';
-import type { TaskSession } from './session';
-import type { StoredAuditEntry } from './store';
+import { error, type DecisionContext, type MessageSender, type MonitorDeps, type Verdict } from '../contracts';
+import { maskSecrets, originOf } from '../decide/redact';
+import type { SanitizerDesk } from '../decide/sanitizer';
+import type { TaskSession } from '../task/session';
+import type { StoredAuditEntry } from '../task/store';
 
 /** What the router hands proposals and taint reports to (the monitor's decisions). */
 export interface Decisions {

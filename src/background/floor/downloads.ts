@@ -1,10 +1,14 @@
 import type { Browser } from '@wxt-dev/browser';
 import { downloadCall } from './guards';
-import type { Monitor, Verdict } from './monitor';
+import type { Decider } from '../decide/decider';
+import type { TaskSession } from '../task/session';
+import type { Verdict } from '../contracts';
 
 type Downloads = typeof Browser.downloads;
 type DownloadItem = Browser.downloads.DownloadItem;
 type DownloadVerdict = Verdict['decision'];
+/** What a download's decision reads: whether a task runs, and the decider. */
+type Deciding = { ready: Promise<void>; session: Pick<TaskSession, 'task'>; decider: Pick<Decider, 'decide'> };
 
 /**
  * Downloads, decided as `browser.download`: held in onDeterminingFilename where the browser offers it,
@@ -16,7 +20,7 @@ export class DownloadGuard {
 
   constructor(
     private readonly downloads: Pick<Downloads, 'cancel' | 'pause' | 'resume'>,
-    private readonly monitor: Promise<Monitor>,
+    private readonly background: Promise<Deciding>,
     /** `chrome-extension://<id>` or `moz-extension://<uuid>`: the popup's audit export is a blob only this extension's own pages can mint, never a page's download. */
     private readonly extensionOrigin: string,
   ) {}
@@ -29,11 +33,11 @@ export class DownloadGuard {
   decide(item: DownloadItem): Promise<DownloadVerdict> {
     let decision = this.decisions.get(item.id);
     if (decision === undefined) {
-      decision = this.monitor
-        .then(async (m) => {
-          await m.ready;
-          if (m.snapshot().task === null || this.isOwnExport(item.url)) return 'ALLOW' as const;
-          return (await m.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null })).decision;
+      decision = this.background
+        .then(async (b) => {
+          await b.ready;
+          if (b.session.task === null || this.isOwnExport(item.url)) return 'ALLOW' as const;
+          return (await b.decider.decide(downloadCall(item), { layer: 'guard', tabId: null, origin: null })).decision;
         })
         .catch(() => 'BLOCK' as const)
         .then(async (verdict) => {
@@ -46,20 +50,20 @@ export class DownloadGuard {
     return decision;
   }
 
-  /** onCreated: pause before anything else (a small download can finish while the monitor wakes), resume if allowed. */
+  /** onCreated: pause before anything else (a small download can finish while the worker wakes), resume if allowed. */
   async created(item: DownloadItem): Promise<void> {
     if (this.isOwnExport(item.url)) return;
     await this.downloads.pause(item.id).catch(() => undefined);
-    const m = await this.monitor;
-    await m.ready;
-    if (m.snapshot().task === null || (await this.decide(item)) === 'ALLOW') await this.downloads.resume(item.id).catch(() => undefined);
+    const b = await this.background;
+    await b.ready;
+    if (b.session.task === null || (await this.decide(item)) === 'ALLOW') await this.downloads.resume(item.id).catch(() => undefined);
   }
 }
 
 /** Registers the download listeners (synchronously, in the worker's first turn). */
-export function guardDownloads(downloads: Downloads, monitor: Promise<Monitor>, extensionOrigin: string): DownloadGuard {
-  const guard = new DownloadGuard(downloads, monitor, extensionOrigin);
-  // Firefox has no onDeterminingFilename: there the pause in onCreated is the only hold (README, "Firefox").
+export function guardDownloads(downloads: Downloads, background: Promise<Deciding>, extensionOrigin: string): DownloadGuard {
+  const guard = new DownloadGuard(downloads, background, extensionOrigin);
+  // Firefox has no onDeterminingFilename: there the pause in onCreated is the only hold (docs/firefox.md).
   downloads.onDeterminingFilename?.addListener((item, suggest) => {
     void guard.decide(item).then(() => suggest());
     return true;

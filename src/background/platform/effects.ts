@@ -1,11 +1,11 @@
 import type { Browser } from '@wxt-dev/browser';
-import { WAITING_NOTICE } from '../content/bridge';
-import { floorPolicy, floorUpdater } from './floor-sync';
-import type { MonitorEffects } from './monitor';
-import type { Options } from '../messages/protocol';
-import type { OrgFloor } from '../core/org';
-import type { ActiveTask } from './store';
-import { pageScripts, pageScriptSync } from './registration';
+import { WAITING_NOTICE } from '../../content/bridge';
+import { floorPolicy, floorUpdater } from '../floor/floor-sync';
+import type { MonitorEffects } from '../contracts';
+import type { Options } from '../../messages/protocol';
+import type { OrgFloor } from '../../core/org';
+import type { ActiveTask } from '../task/store';
+import { pageScripts, pageScriptSync } from '../floor/registration';
 
 type Chrome = typeof Browser;
 const chrome = (globalThis as unknown as { chrome: Chrome }).chrome;

@@ -1,10 +1,10 @@
-import { initialState, type TaskPolicy } from '../core/policy';
-import type { Options } from '../messages/protocol';
-import { effectiveOptions } from '../org/in-force';
-import { floorOf, NO_ORG, readManaged, type OrgState } from '../org/managed';
-import type { ApprovalQueue } from './approvals';
+import { initialState, type TaskPolicy } from '../../core/policy';
+import type { Options } from '../../messages/protocol';
+import { effectiveOptions } from '../../org/in-force';
+import { floorOf, NO_ORG, readManaged, type OrgState } from '../../org/managed';
+import type { ApprovalQueue } from '../decide/approvals';
 import { emptyRecord, type AuditWriter } from './audit';
-import type { MonitorDeps } from './monitor';
+import type { MonitorDeps } from '../contracts';
 import type { TaskCompiler } from './compile';
 import type { ControlHost } from './control';
 import type { ActiveTask, StoredApproval } from './store';

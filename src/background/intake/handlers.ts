@@ -1,4 +1,4 @@
-import { ErrorResponseSchema, MESSAGES, type BackgroundMessage, type MessageType, type Reply, type Request } from '../messages/protocol';
+import { ErrorResponseSchema, MESSAGES, type BackgroundMessage, type MessageType, type Reply, type Request } from '../../messages/protocol';
 
 /**
  * The background's side of the protocol map (src/messages/protocol.ts): one handler per message type,

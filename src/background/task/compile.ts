@@ -1,6 +1,6 @@
-import type { TaskPolicy } from '../core/policy';
-import type { CompileReport, Options } from '../messages/protocol';
-import { lazy } from '../lazy/load';
+import type { TaskPolicy } from '../../core/policy';
+import type { CompileReport, Options } from '../../messages/protocol';
+import { lazy } from '../../lazy/load';
 
 /**
  * The background's view of the compiler (src/compiler), injected into the monitor so tests can play any

@@ -1,5 +1,5 @@
 import type { Rule } from './dnr';
-import type { RuleSpec } from '../taint/rules';
+import type { RuleSpec } from '../../taint/rules';
 
 /** JSON with every object's keys sorted (the browser hands rules back in its own key order). */
 function canonicalJson(value: unknown): string {

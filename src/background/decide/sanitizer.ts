@@ -1,9 +1,10 @@
-import type { DecisionRecord } from '../core/decision';
-import { registrableDomain } from '../core/domains';
-import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../messages/protocol';
-import { removalReason } from '../sanitizer/report';
-import { GENERATED_USER_CSS } from '../sanitizer/generated-style';
-import { reviewerOnDemand } from '../llm/model-modes-on-demand';
+import type { DecisionRecord } from '../../core/decision';
+import { registrableDomain } from '../../core/domains';
+import type { Options, SanitizerMode, SanitizerRemovedMessage } from '../../messages/protocol';
+import { removalReason } from '../../sanitizer/report';
+import { GENERATED_USER_CSS } from '../../sanitizer/generated-style';
+import { reviewerOnDemand } from '../../llm/model-modes-on-demand';
+import type { Reviewer } from '../contracts';
 import { maskSecrets } from './redact';
 
 /**
@@ -13,8 +14,6 @@ import { maskSecrets } from './redact';
  * user's own words. One call per block per task (cached by content hash), at most the options' budget
  * per task; on any failure the answer is `null` and the content script keeps the deterministic result.
  */
-
-export type Reviewer = (input: { task: string; text: string; options: Options }) => Promise<string[]>;
 
 export interface SanitizerDeskHost {
   /** The Sanitizer's mode for this sender: `off` when no task runs or the tab is not guarded. */

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../core/call';
-import type { DecisionRecord } from '../core/decision';
+import type { ToolCall } from '../../core/call';
+import type { DecisionRecord } from '../../core/decision';
 
 /**
  * Redaction for the audit log: it keeps what an auditor needs (which tool, which targets, which check,

@@ -1,4 +1,4 @@
-import type { RequestKind } from '../core/call';
+import type { RequestKind } from '../../core/call';
 
 /**
  * Requests the network floor refused before any hook saw them reach the audit log through the browser's

@@ -1,8 +1,8 @@
 import type { Browser } from '@wxt-dev/browser';
-import { ISOLATED_INSTALLED_KEY } from '../content/bridge';
-import type { Options } from '../messages/protocol';
-import { presetFile } from '../sanitizer/preset';
-import type { ActiveTask } from './store';
+import { ISOLATED_INSTALLED_KEY } from '../../content/bridge';
+import type { Options } from '../../messages/protocol';
+import { presetFile } from '../../sanitizer/preset';
+import type { ActiveTask } from '../task/store';
 
 /**
  * No task, no cost: the content scripts are registered (`scripting.registerContentScripts`) only while
