@@ -424,13 +424,17 @@ export class Monitor {
     // A grant's site is opened by the grant's own rule while the grant has uses left, never made a write
     // site for the rest of the task.
     const byGrant = record.check === 'grants';
+    // The host the write went to, not its registrable domain: a write allowed on news.example.test makes
+    // that host a write site, not its sibling uploads.example.test (the floor is scoped to hosts).
+    const host = typeof call.args.url === 'string' ? hostOf(call.args.url) : null;
+    const reached = (d: string) => (host !== null && registrableDomain(host) === d ? host : d);
     const newDomains =
-      !byGrant && isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
+      !byGrant && isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? [...new Set(record.targets.domains.map(reached))].filter((d) => !task.floorWriteDomains.includes(d)) : [];
     // The floor changes only for a site that is not a write site yet (a policy that lists writes makes its
     // domain list write sites from the start, and every set the floor derives holds its write sites);
     // rebuilding it anyway put ~10 ms of worker time before the page's first write in every task.
     const writesBefore = writeSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains });
-    const opensFloor = newDomains.some((d) => !writesBefore.includes(registrableDomain(d) ?? d));
+    const opensFloor = newDomains.some((d) => !writesBefore.includes(registrableDomain(d) ?? d) && !isNamedHost(d, writesBefore));
     if (newDomains.length > 0) task.floorWriteDomains = [...task.floorWriteDomains, ...newDomains];
     const save = counted || newDomains.length > 0 ? task : null;
     if (save !== null || entry !== null) await this.writer.commit(save, entry);
