@@ -131,8 +131,10 @@ export const GRANT_FLOOR_WINDOW_MS = 2_000;
 export class Monitor {
   readonly ready: Promise<void>;
   private readonly writer: AuditWriter;
-  /** The running task's dependency ledger (counts in memory; its refusals are kept with the task). */
+  /** The running task's dependency ledger (its counts and refusals are kept with the task). */
   private readonly dependencies = new DependencyAccounts();
+  /** A save of the ledger's counts is queued and has not copied them yet (one save serves every charge before it). */
+  private countsQueued = false;
   private readonly approvals: ApprovalQueue;
   private readonly session: TaskSession;
   private readonly router: MessageRouter;
@@ -285,6 +287,7 @@ export class Monitor {
   /** A dependency load, decided by the ledger before it leaves (the hooks hold it until then). */
   private async decideDependency(task: ActiveTask, call: ToolCall, ctx: DecisionContext, asked: DecisionRecord, url: URL): Promise<Verdict> {
     const refusal = this.dependencies.charge(task, url, 'hook');
+    if (refusal === null || !refusal.again) this.saveCounts(task);
     const { evidence: _evidence, ...read } = asked;
     const record: DecisionRecord =
       refusal === null
@@ -293,6 +296,21 @@ export class Monitor {
     await this.writer.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
     if (refusal !== null && !refusal.again) await this.ledgerRefused(task, refusal);
     return { decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: false };
+  }
+
+  /**
+   * After a charge: the ledger's counts go into the task and the task to the store, on the one write chain,
+   * coalesced (a burst of requests is one or two writes, not one each). A worker restart then keeps every
+   * budget and stream but the charges of the write in flight.
+   */
+  private saveCounts(task: ActiveTask): void {
+    if (this.countsQueued) return;
+    this.countsQueued = true;
+    void this.writer.write(async () => {
+      this.countsQueued = false;
+      if (this.session.task === task) this.dependencies.keepCounts(task);
+    });
+    void this.writer.saveTask(task).catch(() => undefined);
   }
 
   /** A refusal of the ledger: kept with the task, then the floor refuses the site. */
@@ -322,6 +340,7 @@ export class Monitor {
     }
     if (!ledgerJudges(task, url)) return;
     const refusal = this.dependencies.charge(task, url, 'network');
+    if (refusal === null || !refusal.again) this.saveCounts(task);
     if (refusal === null || refusal.again) return;
     const c = classifyWeb({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: 'GET', kind: 'other' } });
     const record: DecisionRecord = { decision: 'BLOCK', check: 'exfiltration_url', reason: `${refusal.reason}; refused from now on`, tool: BROWSER_TOOLS.request, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: refusal.tainted ? 'builtin:taint' : 'builtin:network-floor', classifierLayer: c.layer, basis: c.basis };
