@@ -256,6 +256,36 @@ for (const variant of ['full', 'nohooks', null] as const) {
       expect(loaded).toEqual(expected);
     });
 
+    test('the reactive bound, measured: a burst started in one turn, then a second one after it', async () => {
+      // docs/limits-floor.md: without the hooks the ledger sees a burst as it leaves, so what the burst
+      // carries is bounded by the loads started before the refusal's rule lands — measured here (logged,
+      // not asserted: a timing), while the second burst, after the refusal, must get nothing through.
+      test.skip(variant === null, 'the bound is the extension\'s');
+      test.setTimeout(120_000);
+      for (const size of [66, 400, 2000]) {
+        await browser.setPolicy(readOnly());
+        const id = `burst${++caseNumber}`;
+        const host = `burst-${id}.test`;
+        const page = await browser.context.newPage();
+        try {
+          await page.goto(`${server.origin(HOME)}/show/${id}`);
+          // Distinct 96-character paths (the per-request cap), all started in one turn.
+          const urls = (round: string) => Array.from({ length: size }, (_, i) => `${server.origin(host)}/${id}/${round}${String(i).padStart(5, '0')}/${'y'.repeat(96 - id.length - 10)}`);
+          await images({ page } as Ctx, urls('a'));
+          await sleep(3 * QUIET_MS);
+          const first = server.hits(`/${id}/a`, host);
+          await images({ page } as Ctx, urls('b'));
+          await sleep(2 * QUIET_MS);
+          const second = server.hits(`/${id}/b`, host);
+          const bytes = first.reduce((n, r) => n + r.path.length + r.query.length, 0);
+          console.log(`floor-volume (${label}): burst of ${size}: ${first.length} arrived (${bytes} URL bytes); the burst after it: ${second.length}`);
+          expect(second.length, 'after the refusal nothing of a second burst arrives').toBe(0);
+        } finally {
+          await page.close();
+        }
+      }
+    });
+
     test('an encoding no needle lists stays within the ledger: a site is refused once over its budget', async () => {
       test.skip(variant === null, 'the bound is the extension\'s');
       await browser.setPolicy(readOnly());
