@@ -22,6 +22,7 @@ const ASSETS: Record<string, { type: string; body: string }> = {
 /** The dynamic site's CDN responses (market.test's images, fonts, tags, packages, video), on any cdn.test host. */
 function dynamicAsset(req: SiteRequest): { type: string; body: string } | undefined {
   if (/^\/photos\/photo-\d+-[0-9a-f]+\.jpg$/.test(req.path)) return { type: 'image/gif', body: PIXEL_GIF };
+  if (/^\/s\/[a-z]+\/v\d+\/[\w.-]+\.woff2$/.test(req.path)) return { type: 'font/woff2', body: '' };
   const page = req.path === '/shop' || req.path === '/app.js' ? undefined : dynamicSite(marketOrigins(req.headers.host))[req.path];
   return page === undefined ? undefined : { type: page.contentType, body: page.body };
 }
