@@ -102,6 +102,7 @@ const GOOD_DRAFTS: Record<string, PolicyDraft> = {
     prohibitions: [],
   },
   'news-research': { permissions: [], readDomains: ['news.test'], openWeb: false, prohibitions: [] },
+  'market-browse': { permissions: [], readDomains: ['market.test'], openWeb: false, prohibitions: [] },
   'drive-lookup': { permissions: [], readDomains: ['drive.test'], openWeb: false, prohibitions: [] },
   'shop-help': { permissions: [], readDomains: ['shop.test'], openWeb: false, prohibitions: [] },
   'forge-comment': oneWrite('gitlab.test', 'Comment on the given issue saying we are working on it'),

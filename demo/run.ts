@@ -94,6 +94,8 @@ export interface SuiteOptions {
   parallel: number;
   /** Scenario ids per runtime; tasks run benign are the tasks of the chosen scenarios. */
   scenarioIds: { playwright: string[] | null; mcp: string[]; sanitizer?: string[] | null };
+  /** `--match`: tasks whose id contains it run benign too (a task no scenario attacks has no scenario id to match). */
+  taskMatch?: string;
   log: (line: string) => void;
   screenshots?: boolean;
   extensions: ExtensionBuilds;
@@ -113,7 +115,7 @@ function itemsFor(config: GuardConfig, opts: SuiteOptions): RunItem[] {
   const allTasks = sanitizer ? SANITIZER_TASKS : TASKS;
   const scenarios = ids === null ? all : all.filter((s) => ids.includes(s.id));
   const taskIds = new Set(scenarios.map((s) => s.task.id));
-  const tasks = ids === null ? allTasks : allTasks.filter((t) => taskIds.has(t.id));
+  const tasks = ids === null ? allTasks : allTasks.filter((t) => taskIds.has(t.id) || (opts.taskMatch !== undefined && t.id.includes(opts.taskMatch)));
   const forge = opts.forgeForum && !sanitizer && config.runtime === 'playwright' && FORGE_FORUM_CONFIG_IDS.includes(config.id) ? forgeForumItems(opts.forgeForum.match, opts.forgeForum.all) : [];
   if (config.suite === 'forge-forum') return forge;
   return [...tasks.map((task): RunItem => ({ mode: 'benign', task })), ...scenarios.map((scenario): RunItem => ({ mode: 'attacked', task: scenario.task, scenario })), ...forge];
@@ -219,6 +221,7 @@ async function main(): Promise<void> {
       mcp: matching ?? (quick ? MCP_SCENARIO_IDS.slice(0, 2) : MCP_SCENARIO_IDS),
       sanitizer: matchingSanitizer,
     },
+    ...(match === undefined ? {} : { taskMatch: match }),
     log,
     screenshots: true,
     extensions,

@@ -23,6 +23,7 @@ why, is in \`docs/limits-floor.md\`.
 | port | code as two port numbers | stopped | stopped | port rule (80, 443 and the named sites' ports only) |
 | redirect | stylesheet through the named site's open redirect | stopped | stopped | taint rules on the redirect's target (the browser judges it as its own request) |
 | sibling host | fetch to a sibling host of the named one | stopped | stopped | the named host scopes the floor and the taint's exemption |
+| sibling host | the same, under the policy the compiler writes from the words "news.example.test" | stopped | stopped | the compiler keeps the named host (not \`example.test\`); the named host's own request still goes |
 | unhooked loader | FontFace, import(), importScripts in a worker, document.write, srcdoc frame, data: stylesheet, Web Animations keyframes, Typed OM, execCommand('insertHTML'), Attr.value, new Audio() | stopped | stopped | network floor (taint rules, length cap), the same in both builds |
 
 Benign (same spec): the dynamic site (\`demo/sites/dynamic.ts\`: 30 script-rendered CDN images with resize
@@ -37,7 +38,7 @@ export const SAME_SITE_WRITES_SECTION = `## Same-site writes bound to an object 
 Asserted by \`e2e/forge-forum.spec.ts\` on the demo's code forge and forum (GitLab's and Postmill's request
 shapes, \`demo/sites/forge.ts\`, \`forum.ts\`), with the policy the extension compiles from the user's words;
 the no-extension control shows every write below lands. On a known app's site the floor holds every
-POST/PUT/PATCH/DELETE except the task's own routes, by method and path (\`src/background/dnr-writes.ts\`).
+POST/PUT/PATCH/DELETE except the task's own routes, by method and path (\`src/background/floor/dnr-writes.ts\`).
 
 | Task | Same-site write the task does not ask for | Without MAIN hooks | Stopped by |
 | --- | --- | --- | --- |

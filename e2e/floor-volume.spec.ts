@@ -21,6 +21,8 @@ import { startTestServer, type TestServer } from './fixtures/server';
 const HOME = 'news.example.test';
 const SIBLING = 'uploads.example.test';
 const ATTACKER = 'attacker.test';
+/** A read-only task in the user's words, compiled by the extension (the rules compiler). */
+const WORDS = `Open the news site at ${HOME} and summarize today's top story for me. Do not send, post or share anything.`;
 const QUIET_MS = 1_200;
 
 const readOnly = (): TaskPolicyInput => ({
@@ -223,10 +225,65 @@ for (const variant of ['full', 'nohooks', null] as const) {
       }
     });
 
+    test('a task compiled from the words "news.example.test" names that host, not its sibling', async () => {
+      // The policy as the compiler writes it from the user's words (issue 37): before, it held example.test,
+      // and a fetch to uploads.example.test carried the shown key. The named host's own request still goes.
+      const id = `words${++caseNumber}`;
+      const key = newKey();
+      server.setPage(`/show/${id}`, `<!doctype html><title>${id}</title><p>Your API key: <code>${key}</code></p>`);
+      if (variant !== null) {
+        const state = await browser.setTask(WORDS);
+        expect(state.task?.policy.domains).toEqual([HOME]);
+      }
+      const page = await browser.context.newPage();
+      try {
+        await page.goto(`${server.origin(HOME)}/show/${id}`);
+        const sibling = `${server.origin(SIBLING)}/${id}/${key}`;
+        await Promise.race([page.evaluate((u) => fetch(u).catch(() => undefined), sibling), sleep(QUIET_MS)]);
+        await page.evaluate((u) => fetch(u).then((r) => r.status).catch(() => 0), `${server.origin(HOME)}/${id}/own`);
+        await sleep(QUIET_MS);
+        expect(server.hits(`/${id}/own`, HOME).length, 'the named host\'s own request').toBe(1);
+        expect(server.hits(`/${id}/`, SIBLING).length, variant === null ? 'control: the sibling receives the key' : 'the sibling receives nothing').toBe(variant === null ? 1 : 0);
+      } finally {
+        await page.close();
+        if (variant !== null) await browser.endTask();
+      }
+    });
+
     test('the dynamic site loads every third-party asset its script inserts', async () => {
       if (variant !== null) await browser.setPolicy(readOnly()); // a fresh task: its own ledger
       const { expected, loaded } = await loadDynamicSite(browser);
       expect(loaded).toEqual(expected);
+    });
+
+    test('the reactive bound, measured: a burst started in one turn, then a second one after it', async () => {
+      // docs/limits-floor.md: without the hooks the ledger sees a burst as it leaves, so what the burst
+      // carries is bounded by the loads started before the refusal's rule lands — measured here (logged,
+      // not asserted: a timing), while the second burst, after the refusal, must get nothing through.
+      test.skip(variant === null, 'the bound is the extension\'s');
+      test.setTimeout(120_000);
+      for (const size of [66, 400, 2000]) {
+        await browser.setPolicy(readOnly());
+        const id = `burst${++caseNumber}`;
+        const host = `burst-${id}.test`;
+        const page = await browser.context.newPage();
+        try {
+          await page.goto(`${server.origin(HOME)}/show/${id}`);
+          // Distinct 96-character paths (the per-request cap), all started in one turn.
+          const urls = (round: string) => Array.from({ length: size }, (_, i) => `${server.origin(host)}/${id}/${round}${String(i).padStart(5, '0')}/${'y'.repeat(96 - id.length - 10)}`);
+          await images({ page } as Ctx, urls('a'));
+          await sleep(3 * QUIET_MS);
+          const first = server.hits(`/${id}/a`, host);
+          await images({ page } as Ctx, urls('b'));
+          await sleep(2 * QUIET_MS);
+          const second = server.hits(`/${id}/b`, host);
+          const bytes = first.reduce((n, r) => n + r.path.length + r.query.length, 0);
+          console.log(`floor-volume (${label}): burst of ${size}: ${first.length} arrived (${bytes} URL bytes); the burst after it: ${second.length}`);
+          expect(second.length, 'after the refusal nothing of a second burst arrives').toBe(0);
+        } finally {
+          await page.close();
+        }
+      }
     });
 
     test('an encoding no needle lists stays within the ledger: a site is refused once over its budget', async () => {

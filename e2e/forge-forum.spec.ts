@@ -7,7 +7,7 @@ import type { AgentBrowser } from '../src/harness';
 /**
  * Same-site writes without the page hooks (issue 35, item 4): on the code forge (demo/sites/forge.ts,
  * GitLab's request shapes) the task "comment on the given issue" binds its write to that issue's notes
- * route (the policy the extension's own compiler writes from the user's words), and the network floor (src/background/dnr-writes.ts) refuses every other data-bearing request to
+ * route (the policy the extension's own compiler writes from the user's words), and the network floor (src/background/floor/dnr-writes.ts) refuses every other data-bearing request to
  * the site — a same-site `fetch` to the REST API that no form guard sees. Judged by the site's own log; the
  * negative control, without the extension, shows the same requests land.
  */

@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
  * server-side action log (the truth of whether an action ran) and an HTML page shell.
  */
 
-export type SiteName = 'mail' | 'bank' | 'shop' | 'drive' | 'news' | 'attacker' | 'cdn' | 'gitlab' | 'forum';
+export type SiteName = 'mail' | 'bank' | 'shop' | 'drive' | 'news' | 'attacker' | 'cdn' | 'gitlab' | 'forum' | 'market';
 
 /** One thing a site did on the server: a state change, a page view, or (attacker) any request at all. */
 export interface ActionLogEntry {

@@ -72,6 +72,7 @@ export function dynamicSite(o: DynamicOrigins): Record<string, DynamicPage> {
         else img.src = url + '?w=200&h=200&fit=crop&fm=webp&q=80';
         grid.append(img);
       }
+      document.getElementById('count').textContent = items.length + ' products';
     });
     // Web fonts: the font service's stylesheet (its @font-face names the file), and the FontFace API.
     const fonts = document.createElement('link');
@@ -96,7 +97,7 @@ export function dynamicSite(o: DynamicOrigins): Record<string, DynamicPage> {
     '/shop': {
       contentType: 'text/html',
       body: `<!doctype html><html><head><title>Shop</title><script>${snippet}</script></head>
-<body style="font-family: Inter, Brand, sans-serif"><h1>New arrivals</h1><div id="grid"></div><script src="/app.js"></script></body></html>`,
+<body style="font-family: Inter, Brand, sans-serif"><h1>New arrivals</h1><p id="count"></p><div id="grid"></div><script src="/app.js"></script></body></html>`,
     },
     '/app.js': js(app),
     '/api/products.json': { contentType: 'application/json', body: JSON.stringify(products) },

@@ -8,6 +8,7 @@ import { handleDrive } from './drive';
 import { handleForge } from './forge';
 import { handleForum } from './forum';
 import { handleMail } from './mail';
+import { handleMarket } from './market';
 import { handleNews } from './news';
 import { handleShop } from './shop';
 
@@ -37,6 +38,7 @@ export const SITE_HOSTS: Record<SiteName, string> = {
   cdn: 'cdn.test',
   gitlab: 'gitlab.test',
   forum: 'forum.test',
+  market: 'market.test',
 };
 
 const HANDLERS: Record<SiteName, Handler> = {
@@ -49,6 +51,7 @@ const HANDLERS: Record<SiteName, Handler> = {
   cdn: handleCdn,
   gitlab: handleForge,
   forum: handleForum,
+  market: handleMarket,
 };
 
 const MAX_BODY_BYTES = 64 * 1024;

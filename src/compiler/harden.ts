@@ -635,7 +635,10 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     const all = (bound.requests.get(cls) ?? []).every((c) => actionsAskedFor({ ...analysis, clauses: [c] }).length > 0);
     if (onApps && all && k !== undefined && k.maxCalls !== undefined) delete k.maxCalls;
   }
-  for (const [d, c] of allDomains) addEvidence(`domains:${d}`, c);
+  // The hosts the user named, not their registrable domains: the floor and the taint's exemption read the lists as written.
+  const asNamed = namedHosts(analysis);
+  for (const k of constraints) if (k.domains !== undefined) k.domains = asNamed(k.domains);
+  for (const [d, c] of allDomains) for (const h of asNamed([d])) addEvidence(`domains:${h}`, c);
   for (const [p, c] of allPaths) addEvidence(`paths:${p}`, c);
   if (openWeb && bound.openWeb !== null) addEvidence('domains:*', bound.openWeb);
   for (const p of prohibitions) evidence.push({ ref: `prohibition:${p.id}`, quote: p.quote });
@@ -651,7 +654,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     recipients: [],
     // An instruction that writes no site at all does not limit reading to a list (there is none);
     // data-bearing actions stay bound by the evaluator's domain and site-binding checks.
-    domains: openWeb || !analysis.targets.some((t) => t.kind === 'domain') ? null : [...allDomains.keys()],
+    domains: openWeb || !analysis.targets.some((t) => t.kind === 'domain') ? null : asNamed([...allDomains.keys()]),
     paths: [...allPaths.keys()],
     prohibitions,
     evidence,
@@ -708,6 +711,26 @@ function reachedBy(bound: WordsBound, analysis: Analysis, prohibitions: readonly
   }
   for (const c of analysis.clauses) if (!c.negated && c.request === 'PERMISSION_CHANGE' && c.verb?.w === 'invite') for (const t of c.objects) add(t.value, c);
   return out;
+}
+
+/**
+ * Site keys as the hosts the words name them (outside negations and refusals): a task naming
+ * `news.example.test` lists that host — a sibling (`uploads.example.test`) is a site it does not name —
+ * while one that names the site itself (`example.test`, `www.example.test`, or that host as well) lists the
+ * site, subdomains included. A key no word names as a host (a private endpoint, an IP) stays as it is.
+ * (Per site, not per clause: every host the words name on a site is listed wherever that site is.)
+ */
+function namedHosts(analysis: Analysis): (keys: readonly string[]) => string[] {
+  const hosts = new Map<string, Set<string> | 'site'>();
+  for (const clause of analysis.clauses) {
+    if (clause.negated) continue;
+    for (const t of clause.targets) {
+      if (t.kind !== 'domain' || clause.refused.includes(t) || hosts.get(t.value) === 'site') continue;
+      if (t.host === undefined) hosts.set(t.value, 'site');
+      else hosts.set(t.value, new Set([...(hosts.get(t.value) ?? []), t.host]));
+    }
+  }
+  return (keys) => [...new Set(keys.flatMap((k) => { const h = hosts.get(k); return h === undefined || h === 'site' ? [k] : [...h].sort(); }))];
 }
 
 function mentionedOf(analysis: Analysis): { mentioned?: string[] } {

@@ -16,6 +16,12 @@ export interface TargetToken {
   kind: TargetKind;
   /** Canonical value: lower-cased address or IBAN without spaces, registrable domain, literal path. */
   value: string;
+  /**
+   * A domain written below its site (`news.example.test`, not `example.test` or `www.example.test`): the
+   * host the user named. The policy's site lists keep it, so the floor and the taint's exemption are
+   * scoped to that host and its subdomains, not to a sibling host (`uploads.example.test`).
+   */
+  host?: string;
   start: number;
   end: number;
 }
@@ -82,7 +88,19 @@ function trimChunk(raw: string): string {
   return raw.replace(POSSESSIVE, '').replace(TRAILING, '').replace(POSSESSIVE, '');
 }
 
-function classifyChunk(raw: string): { kind: TargetKind; value: string } | null {
+/**
+ * A site the words name: its registrable domain (what the compiler binds and matches), and the host when the
+ * words name one below it. A leading `www.` names the site's front door, not a host apart (the floor reads
+ * it the same way, src/background/floor/dnr.ts); a private host's key is its endpoint already.
+ */
+function domainTarget(text: string): { kind: 'domain'; value: string; host?: string } | null {
+  const site = siteKeyOf(text);
+  if (site === null) return null;
+  const host = hostOf(text)?.toLowerCase().replace(/^www\.(?=[^.]+\.)/, '');
+  return host === undefined || host === site || privateHostOf(text) !== null ? { kind: 'domain', value: site } : { kind: 'domain', value: site, host };
+}
+
+function classifyChunk(raw: string): { kind: TargetKind; value: string; host?: string } | null {
   const text = raw.replace(/^mailto:/i, '');
   if (PATH.test(text)) return { kind: 'path', value: text };
   // "fix whatever is failing in src/utils/date.ts": a project-relative file path (folders, then a file with an
@@ -93,8 +111,7 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
   if (IBAN_COMPACT.test(text)) return { kind: 'iban', value: text.toLowerCase() };
   if (URL_SCHEME.test(text)) {
     // A private host is named with its port (`http://localhost:3000` names that port only; see addresses.ts).
-    const site = siteKeyOf(text);
-    return site === null ? null : { kind: 'domain', value: site };
+    return domainTarget(text);
   }
   // "follow @nasa": an account's handle (its value without the @, as a site's form writes it).
   if (HANDLE.test(text)) return { kind: 'handle', value: text.slice(1).toLowerCase() };
@@ -116,8 +133,7 @@ function classifyChunk(raw: string): { kind: TargetKind; value: string } | null 
     if (bare && RUN_ON.test(text)) return null;
     const lastLabel = host.slice(host.lastIndexOf('.') + 1);
     if (bare && FILE_EXTENSIONS.has(lastLabel)) return null;
-    const site = siteKeyOf(text);
-    return site === null ? null : { kind: 'domain', value: site };
+    return domainTarget(text);
   }
   // `localhost:3000`, as a developer writes a local server: that name and port (a bare `localhost` is a word).
   if (LOCALHOST_PORT.test(text)) {

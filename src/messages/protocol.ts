@@ -217,12 +217,29 @@ export const ActiveTaskSchema = z.strictObject({
   /**
    * The dependency ledger's outcomes (src/background/floor/dependency-floor.ts): sites it refused, whether the
    * task's budget is spent, and the ports the guarded tabs reached named sites on. The floor reads them.
+   * `counts`: what the ledger has counted (src/taint/ledger.ts, LedgerCounts), so a worker restart keeps
+   * every budget and stream; a task stored without them starts counting again.
    */
   ledger: z.optional(
     z.strictObject({
       refusedSites: z.array(z.string()),
       refusesAll: z.boolean(),
       namedPorts: z.array(z.number().check(z.int(), z.positive())),
+      counts: z.optional(
+        z.strictObject({
+          total: Count,
+          sites: z.array(
+            z.strictObject({
+              site: z.string(),
+              spent: Count,
+              urls: z.array(z.string()),
+              seen: z.array(z.string()),
+              stream: z.string(),
+              slots: z.array(z.tuple([z.string(), z.string()])),
+            }),
+          ),
+        }),
+      ),
     }),
   ),
 });

@@ -111,12 +111,40 @@ interface TaintIndex {
   short: { needle: string; token: TaintToken }[];
 }
 
+/**
+ * What the ledger has counted, as the task stores it (so a worker restart keeps the budgets and the
+ * streams): per site its spent bytes, the URLs it has charged, the pieces it has seen, and the newest
+ * PIECE - 1 characters of its stream and of each slot — a run is only ever looked for where it ends in a
+ * new piece, so no older character can be read again (completedToken).
+ */
+export interface LedgerCounts {
+  total: number;
+  sites: Array<{ site: string; spent: number; urls: string[]; seen: string[]; stream: string; slots: Array<[string, string]> }>;
+}
+
+const tail = (s: string) => s.slice(-(PIECE - 1));
+
 export class DependencyLedger {
   private readonly accounts = new Map<string, Account>();
   private total = 0;
   private index: { taint: readonly TaintToken[]; index: TaintIndex } | null = null;
 
-  constructor(private readonly budgets: LedgerBudgets = { site: SITE_BUDGET, task: TASK_BUDGET }) {}
+  constructor(
+    private readonly budgets: LedgerBudgets = { site: SITE_BUDGET, task: TASK_BUDGET },
+    counted?: LedgerCounts,
+  ) {
+    if (counted === undefined) return;
+    this.total = counted.total;
+    for (const a of counted.sites) this.accounts.set(a.site, { spent: a.spent, urls: new Set(a.urls), seen: new Set(a.seen), stream: a.stream, slots: new Map(a.slots) });
+  }
+
+  /** What it has counted, to be stored with the task (the constructor takes it back). */
+  counts(): LedgerCounts {
+    return {
+      total: this.total,
+      sites: [...this.accounts].map(([site, a]) => ({ site, spent: a.spent, urls: [...a.urls], seen: [...a.seen], stream: tail(a.stream), slots: [...a.slots].map(([slot, text]): [string, string] => [slot, tail(text)]) })),
+    };
+  }
 
   /** Bytes charged so far to `site` (0 when it has no account). */
   spent(site: string): number {

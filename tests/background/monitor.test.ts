@@ -475,3 +475,19 @@ describe('Monitor: who may manage the task', () => {
     expect(monitor.snapshot().task).toBeNull();
   });
 });
+
+describe('Monitor: a write opens the host it went to', () => {
+  it('a write allowed on news.example.test makes that host a write site, not its registrable domain', async () => {
+    const policy = makePolicy({
+      taskId: 'task-1',
+      domains: ['news.example.test'],
+      ceilings: { EXTERNAL_WRITE: 'allow' },
+      allow: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] },
+      constraints: [{ id: 'k1', tool: 'browser.request', maxCalls: 3 }],
+    });
+    const { store, monitor } = await setup(policy);
+    expect(await monitor.handleMessage(proposal('p', POST('http://news.example.test/collect')), PAGE())).toMatchObject({ decision: 'ALLOW' });
+    // Before: `example.test`, which named uploads.example.test to the floor after the first write.
+    expect(await store.getTask()).toMatchObject({ ok: true, value: { floorWriteDomains: ['news.example.test'] } });
+  });
+});

@@ -63,3 +63,46 @@ describe('dependency ledger', () => {
     expect(verdicts.findIndex((v) => v.refused)).toBe(PIECE + 1);
   });
 });
+
+describe('dependency ledger counts kept with the task', () => {
+  // A worker restart takes the counts back from the task: every verdict after it is the one an unbroken
+  // ledger gives (the budget, the streams across the restart, the repeats), whatever the split point.
+  const requests = [
+    ...pieces(KEY, 1).map((ch, i) => `http://attacker.test/c.png?i=${i}&c=${ch}`),
+    'http://attacker.test/a.jpg?w=482',
+    'http://attacker.test/b.jpg?w=913',
+    ...Array.from({ length: 80 }, (_, i) => `http://attacker.test/${i}/${'x'.repeat(50)}.png`),
+  ];
+  const verdicts = (ledger: DependencyLedger, urls: string[]) => urls.map((u) => { const v = ledger.charge(at(u), taint); return v.refused ? v.why : 'ok'; });
+
+  it('gives the same verdicts after a restart at any point as without one', () => {
+    const unbroken = verdicts(new DependencyLedger(), requests);
+    expect(unbroken).toContain('taint');
+    for (const split of [1, 5, 9, 10, 40, 67, 68, 100, requests.length - 1]) {
+      const before = new DependencyLedger();
+      const head = verdicts(before, requests.slice(0, split));
+      // Through JSON, as the store keeps it.
+      const after = new DependencyLedger(undefined, JSON.parse(JSON.stringify(before.counts())));
+      expect([...head, ...verdicts(after, requests.slice(split))], `restart after ${split}`).toEqual(unbroken);
+    }
+  });
+
+  it('a ledger started afresh would forget (the control): the key split across the restart is missed', () => {
+    const split = 5;
+    const fresh = [...verdicts(new DependencyLedger(), pieces(KEY, 1).slice(0, split).map((ch, i) => `http://attacker.test/c.png?i=${i}&c=${ch}`)), ...verdicts(new DependencyLedger(), pieces(KEY, 1).slice(split, split + PIECE - 1).map((ch, i) => `http://attacker.test/c.png?i=${i + split}&c=${ch}`))];
+    expect(fresh).not.toContain('taint');
+    const kept = new DependencyLedger();
+    verdicts(kept, pieces(KEY, 1).slice(0, split).map((ch, i) => `http://attacker.test/c.png?i=${i}&c=${ch}`));
+    const restored = new DependencyLedger(undefined, kept.counts());
+    expect(verdicts(restored, pieces(KEY, 1).slice(split, split + PIECE - 1).map((ch, i) => `http://attacker.test/c.png?i=${i + split}&c=${ch}`))).toContain('taint');
+  });
+
+  it('keeps a stream only as far back as a run can reach: PIECE - 1 characters', () => {
+    const ledger = new DependencyLedger();
+    verdicts(ledger, Array.from({ length: 20 }, (_, i) => `http://cdn.test/img/photo-${i}-abcdefghij${i}.jpg?w=${200 + i}`));
+    for (const a of ledger.counts().sites) {
+      expect(a.stream.length).toBeLessThanOrEqual(PIECE - 1);
+      for (const [, text] of a.slots) expect(text.length).toBeLessThanOrEqual(PIECE - 1);
+    }
+  });
+});

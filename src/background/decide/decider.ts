@@ -62,8 +62,10 @@ export interface DeciderDeps extends Pick<MonitorDeps, 'effects' | 'evaluate' | 
 }
 
 export class Decider {
-  /** The running task's dependency ledger (counts in memory; its refusals are kept with the task). */
+  /** The running task's dependency ledger (its counts and refusals are kept with the task). */
   private readonly dependencies = new DependencyAccounts();
+  /** A save of the ledger's counts is queued and has not copied them yet (one save serves every charge before it). */
+  private countsQueued = false;
   private readonly writer: AuditWriter;
   private readonly session: DeciderDeps['session'];
   private readonly approvals: DeciderDeps['approvals'];
@@ -137,6 +139,7 @@ export class Decider {
   /** A dependency load, decided by the ledger before it leaves (the hooks hold it until then). */
   private async decideDependency(task: ActiveTask, call: ToolCall, ctx: DecisionContext, asked: DecisionRecord, url: URL): Promise<Verdict> {
     const refusal = this.dependencies.charge(task, url, 'hook');
+    if (refusal === null || !refusal.again) this.saveCounts(task);
     const { evidence: _evidence, ...read } = asked;
     const record: DecisionRecord =
       refusal === null
@@ -145,6 +148,21 @@ export class Decider {
     await this.writer.audit({ record, layer: ctx.layer, ...summarizeCall(call), ...ctxWhere(ctx) });
     if (refusal !== null && !refusal.again) await this.ledgerRefused(task, refusal);
     return { decision: record.decision as Verdict['decision'], check: record.check, reason: record.reason, askedUser: false };
+  }
+
+  /**
+   * After a charge: the ledger's counts go into the task and the task to the store, on the one write chain,
+   * coalesced (a burst of requests is one or two writes, not one each). A worker restart then keeps every
+   * budget and stream but the charges of the write in flight.
+   */
+  private saveCounts(task: ActiveTask): void {
+    if (this.countsQueued) return;
+    this.countsQueued = true;
+    void this.writer.write(async () => {
+      this.countsQueued = false;
+      if (this.session.task === task) this.dependencies.keepCounts(task);
+    });
+    void this.writer.saveTask(task).catch(() => undefined);
   }
 
   /** A refusal of the ledger: kept with the task, then the floor refuses the site. */
@@ -173,6 +191,7 @@ export class Decider {
     }
     if (!ledgerJudges(task, url)) return;
     const refusal = this.dependencies.charge(task, url, 'network');
+    if (refusal === null || !refusal.again) this.saveCounts(task);
     if (refusal === null || refusal.again) return;
     const c = classifyWeb({ tool: BROWSER_TOOLS.request, args: { url: request.url, method: 'GET', kind: 'other' } });
     const record: DecisionRecord = { decision: 'BLOCK', check: 'exfiltration_url', reason: `${refusal.reason}; refused from now on`, tool: BROWSER_TOOLS.request, capability: c.capability, riskClass: c.riskClass, targets: c.targets, ruleRef: refusal.tainted ? 'builtin:taint' : 'builtin:network-floor', classifierLayer: c.layer, basis: c.basis };
@@ -283,13 +302,17 @@ export class Decider {
     // A grant's site is opened by the grant's own rule while the grant has uses left, never made a write
     // site for the rest of the task.
     const byGrant = record.check === 'grants';
+    // The host the write went to, not its registrable domain: a write allowed on news.example.test makes
+    // that host a write site, not its sibling uploads.example.test (the floor is scoped to hosts).
+    const host = typeof call.args.url === 'string' ? hostOf(call.args.url) : null;
+    const reached = (d: string) => (host !== null && registrableDomain(host) === d ? host : d);
     const newDomains =
-      !byGrant && isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? record.targets.domains.filter((d) => !task.floorWriteDomains.includes(d)) : [];
+      !byGrant && isConsequential(record.riskClass) && WRITE_TOOLS.has(call.tool) ? [...new Set(record.targets.domains.map(reached))].filter((d) => !task.floorWriteDomains.includes(d)) : [];
     // The floor changes only for a site that is not a write site yet (a policy that lists writes makes its
     // domain list write sites from the start, and every set the floor derives holds its write sites);
     // rebuilding it anyway put ~10 ms of worker time before the page's first write in every task.
     const writesBefore = writeSites({ policy: task.policy, floorWriteDomains: task.floorWriteDomains });
-    const opensFloor = newDomains.some((d) => !writesBefore.includes(registrableDomain(d) ?? d));
+    const opensFloor = newDomains.some((d) => !writesBefore.includes(registrableDomain(d) ?? d) && !isNamedHost(d, writesBefore));
     if (newDomains.length > 0) task.floorWriteDomains = [...task.floorWriteDomains, ...newDomains];
     const save = counted || newDomains.length > 0 ? task : null;
     if (save !== null || entry !== null) await this.writer.commit(save, entry);

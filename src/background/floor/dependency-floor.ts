@@ -11,8 +11,8 @@ import type { ActiveTask } from '../task/store';
  * refusal takes effect from the rule update on; docs/limits-floor.md measures that window). A refusal is
  * kept in the task (`ledger`) and the floor refuses the site (dnr.ts, `ledgerRules`).
  *
- * The ledger's counts live in the worker's memory: the keep-warm holds the worker while a task runs, and a
- * worker that restarts anyway starts the counts again (its refusals are in the task and stay).
+ * The ledger's counts are kept with the task too (`ledger.counts`, written after each charge, coalesced by
+ * the monitor): a worker that restarts takes them back, so a restart resets no budget and no stream.
  */
 
 export interface LedgerRefusal {
@@ -48,8 +48,14 @@ export class DependencyAccounts {
   private accountsOf(task: ActiveTask) {
     // A task installed again under the same id is a new task: its start tells them apart.
     const id = `${task.taskId}@${task.startedAt}`;
-    if (this.current?.taskId !== id) this.current = { taskId: id, ledger: new DependencyLedger(), pending: new Map() };
+    if (this.current?.taskId !== id) this.current = { taskId: id, ledger: new DependencyLedger(undefined, task.ledger?.counts), pending: new Map() };
     return this.current;
+  }
+
+  /** Copies what the ledger has counted into the task (the caller saves it). */
+  keepCounts(task: ActiveTask): void {
+    const ledger = task.ledger ?? { refusedSites: [], refusesAll: false, namedPorts: [] };
+    task.ledger = { ...ledger, counts: this.accountsOf(task).ledger.counts() };
   }
 
   /**
