@@ -223,7 +223,8 @@ describe('Monitor: ASK_USER', () => {
     const { store, monitor } = await setup(askPolicy());
     const card = { tool: 'browser.form_submit', args: { url: 'http://api.test/step2', method: 'POST', fields: { 'card-number': '4111 1111 1111 1111', amount: '45' }, submitText: 'Continue' } };
     const held = monitor.handleMessage(proposal('c1', card, 'isolated'), PAGE());
-    await settle();
+    // (Until the ask is up and its audit line written: a fixed wait failed under load.)
+    await until(async () => TaskStateResponseSchema.parse(await monitor.handleMessage({ type: 'task.get' }, POPUP)).pending.length === 1 && (await store.listAudit()).length > 0);
     const diagnostics = { check: 'ceiling', ruleRef: 'ceilings.FINANCIAL', classifierLayer: 'web', basis: 'carries a cardnumber field' };
     const state = TaskStateResponseSchema.parse(await monitor.handleMessage({ type: 'task.get' }, POPUP));
     expect(state.pending[0]).toMatchObject(diagnostics);
