@@ -106,6 +106,9 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.paths;
   if (items) merged.items = items;
   else delete merged.items;
+  const carries = older.carries && newer.carries ? union(older.carries, newer.carries) : undefined;
+  if (carries) merged.carries = carries;
+  else delete merged.carries;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
   // Amounts and quantities merge as across the clauses of one turn (harden.ts boundAmount): the largest binds the

@@ -1,3 +1,4 @@
+import { carriedValues } from './carries';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
@@ -32,6 +33,8 @@ export interface HardenOptions {
   prohibitions: Prohibition[];
   /** Refused as a root, like `/` and `~`. */
   homeDir?: string;
+  /** The user's quoted strings the isolation step removed (Isolated.quoted): values a setting may carry. */
+  quoted?: readonly string[];
   /**
    * Reads the tool names a draft lists: src/tools for any agent's tools (CLI); the extension passes the
    * browser-action classifier, since it proposes no other tools.
@@ -589,6 +592,11 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
         constraint.reaches = [...reached.keys()];
         for (const [r, c] of reached) addEvidence(`reaches:${r}`, c);
       }
+    }
+    if (cls === 'EXTERNAL_WRITE') {
+      // What the writes carry: only when every write clause gives something (one that gives nothing binds nothing).
+      const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? []));
+      if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
     }
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
     for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
