@@ -1,4 +1,4 @@
-import type { Clause } from './clauses';
+import type { Analysis, Clause } from './clauses';
 import { isVerb } from './verbs';
 
 /**
@@ -13,7 +13,7 @@ import { isVerb } from './verbs';
 
 const MARKER = '[…]';
 /** The value a setting verb sets: "… to Europe/Lisbon", "… to busy": up to a comma, a stop or "and". */
-const TO_VALUE = /\bto\s+((?:[^,;.!?]|[,.](?=\d)){1,80}?)\s*(?=$|[,;.!?](?:\s|$)|\s+(?:and|but|then|pls|please|thanks|so|because|since|im|i'm)\b)/gi;
+const TO_VALUE = /\bto\s+(["'“‘][^"'”’\n]{1,80}["'”’]|(?:[^,;.!?]|[,.](?=\d)){1,80}?)\s*(?=$|[,;.!?](?:\s|$)|\s+(?:and|but|then|pls|please|thanks|so|because|since|im|i'm)\b)/gi;
 /** Verbs whose "to X" is the new value of a setting, not a person or a place. */
 const SETTING_VERBS = new Set(['set', 'change', 'rename', 'switch', 'update', 'edit', 'modify', 'correct', 'fix', 'reset']);
 /** A "to …" that names whom or what, not a value ("to my profile", "to the new one"): no value of its own. */
@@ -23,6 +23,21 @@ const DATE_OR_TIME =
 /** Numbers inside a value bind as numbers too ("5000 Forbes Ave" is carried as `street: 5000 Forbes Ave`). */
 const NUMBER = /(?<=^|\s)\d[\d,]*(?:\.\d+)?(?=$|\s)/g;
 
+/**
+ * The clauses that go on the request's sentence without asking for anything of their own ("update the title
+ * of my store (shop.test/admin) to '…'": the value sits after the bracket): their text, up to the next request.
+ */
+function continuation(clause: Clause, analysis: Analysis | undefined): string {
+  if (analysis === undefined) return '';
+  const at = analysis.clauses.indexOf(clause);
+  const rest: string[] = [];
+  for (const c of at < 0 ? [] : analysis.clauses.slice(at + 1)) {
+    if (c.request !== null || c.negated || c.bans.length > 0) break;
+    rest.push(c.text);
+  }
+  return rest.join(' ');
+}
+
 function normalised(value: string): string {
   return value.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^["'“‘$€£]+|["'”’]+$/g, '');
 }
@@ -31,10 +46,10 @@ function normalised(value: string): string {
  * The values one clause gives its write, lower case; empty when it gives none. `quoted` are the user's quoted
  * strings the isolation step removed (isolate.ts): a clause that held one ("update my bio to '…'") carries them.
  */
-export function carriedValues(clause: Clause, quoted: readonly string[]): string[] {
+export function carriedValues(clause: Clause, quoted: readonly string[], analysis?: Analysis): string[] {
   if (clause.verb === null || !SETTING_VERBS.has(clause.verb.w)) return [];
   const out = new Set<string>();
-  for (const m of clause.text.matchAll(TO_VALUE)) {
+  for (const m of `${clause.text} ${continuation(clause, analysis)}`.matchAll(TO_VALUE)) {
     const raw = m[1]!.trim();
     if (raw.includes(MARKER)) {
       for (const q of quoted) out.add(normalised(q));

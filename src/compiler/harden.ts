@@ -595,7 +595,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     }
     if (cls === 'EXTERNAL_WRITE') {
       // What the writes carry: only when every write clause gives something (one that gives nothing binds nothing).
-      const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? []));
+      const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? [], analysis));
       if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
     }
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 import { carriedValues } from '../../src/compiler/carries';
-import { analyzeInstruction } from '../../src/compiler';
+import { analyzeInstruction, isolateInput } from '../../src/compiler';
 import { NOW, rules } from './helpers';
 
 /**
@@ -28,6 +28,7 @@ describe('what a setting clause gives its write to carry', () => {
     ['set my display name on club.test to "Captain Nemo"', ['captain nemo']],
     ['update the opening hours text on cafe.test to "closed on mondays"', ['closed on mondays']],
     ['change the monthly limit on budget.test to $1,200 pls', ['1,200']],
+    ["change the wifi password on gateway.test to 'Blue-Kettle!' pls", ['blue-kettle!']],
     ['set my shipping address on boots.test to 12 Elm Street, Leeds', ['12 elm street', '12']],
     ['cancel my gym class booking on gym.test', []],
     ['mute the #general channel on talk.test', []],
@@ -39,6 +40,18 @@ describe('what a setting clause gives its write to carry', () => {
     const clause = analyzeInstruction(request).clauses.find((c) => c.request !== null && c.request !== 'READ')!;
     const quoted = [...request.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
     expect(carriedValues(clause, quoted)).toEqual(values);
+  });
+
+  it('the value may follow a bracket that names the site', () => {
+    const { text, quoted } = isolateInput('update the footer text of my store (crafts.test/admin) to "made with love in Porto"');
+    const analysis = analyzeInstruction(text);
+    expect(carriedValues(analysis.clauses[0]!, quoted, analysis)).toEqual(['made with love in porto']);
+    expect(
+      decisions('update the footer text of my store (crafts.test/admin) to "made with love in Porto"', [
+        form('https://crafts.test/admin/config/save', { 'groups[web][fields][cdn][value]': 'on', theme: 'dark' }),
+        form('https://crafts.test/admin/config/save', { 'groups[design][footer][value]': 'Made with love in Porto' }),
+      ]),
+    ).toEqual(['ASK_USER', 'ALLOW']);
   });
 
   it('the router form that carries the new name passes; the router forms that carry none of it ask', () => {
