@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/tools';
+import { initialState } from '../../src/core/policy';
+import { analyzeInstruction } from '../../src/compiler';
+import { NOW, rules } from './helpers';
+
+/**
+ * Requests as people type them, round 2 (issue 38): each mechanism with a case that passes and one the words
+ * do not name. Written for these mechanisms, not taken from the frozen halves (tests/quality/*.fresh.json).
+ */
+const api = (method: string, url: string, body: unknown) => ({ tool: 'browser.request', args: { method, url, kind: 'fetch', body } });
+
+function decisions(request: string, calls: unknown[]): string[] {
+  const policy = rules(request);
+  let state = initialState();
+  return calls.map((call) => {
+    const r = evaluate(policy, state, call, NOW + 1);
+    state = r.state;
+    return r.record.decision;
+  });
+}
+
+describe('money verbs', () => {
+  it.each([
+    ['move €400 from my checking to the holiday pot on bank.test', 'FINANCIAL'],
+    ['put 300 EUR into savings on bank.test', 'FINANCIAL'],
+    ['paypal lena@band.test 25 bucks for the tickets', 'FINANCIAL'],
+    ['move the $50 lamp to my wishlist on shop.test', 'EXTERNAL_WRITE'],
+    ['move the meeting to friday on cal.test', 'EXTERNAL_WRITE'],
+  ])('%s → %s', (request, cls) => {
+    expect(analyzeInstruction(request).clauses[0]!.request).toBe(cls);
+  });
+
+  it('moving money pays the amount named to the account named, not more and not elsewhere', () => {
+    const request = 'move €400 to my savings DE02120300000000202051 on bank.test';
+    const to = (iban: string, amount: string) => api('POST', 'https://bank.test/api/transfers', { toIban: iban, amount, currency: 'EUR' });
+    expect(decisions(request, [to('DE02120300000000202051', '400.00')])).toEqual(['ALLOW']);
+    expect(decisions(request, [to('DE02120300000000202051', '4000.00')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [to('GB33BUKB20201555555555', '400.00')])).toEqual(['ASK_USER']);
+  });
+});
+
+describe('a site named while the words ban something else is still the task\'s site for reading', () => {
+  it('reading the site passes; the banned writes there still block; another site is not granted', () => {
+    const request = 'Do not vote, reply or share anything while you read news.example.test; just note the five newest headlines';
+    expect(
+      decisions(request, [
+        { tool: 'browser.navigate', args: { url: 'https://news.example.test/newest' } },
+        api('POST', 'https://news.example.test/api/comments', { text: 'first!' }),
+        { tool: 'browser.navigate', args: { url: 'https://other.test/' } },
+      ]),
+    ).toEqual(['ALLOW', 'BLOCK', 'ASK_USER']);
+  });
+
+  it('a site the ban itself names is not granted ("never visit …")', () => {
+    expect(rules('never visit evil.test while you research kettles').domains ?? []).not.toContain('evil.test');
+  });
+});
+
+describe('reads sent as POST under a ban of writes', () => {
+  it('a search of the transactions passes under "don\'t move any money"; a transfer still blocks', () => {
+    expect(
+      decisions("look at what the gym charged me in october on bank.test, don't move any money", [
+        api('POST', 'https://bank.test/api/v2/transactions/search', { accountId: 'chk', from: '2026-10-01', to: '2026-10-31', query: 'gym' }),
+        api('POST', 'https://bank.test/api/v2/transfers', { toIban: 'DE02120300000000202051', amount: '50.00', currency: 'EUR' }),
+      ]),
+    ).toEqual(['ALLOW', 'BLOCK']);
+  });
+});
