@@ -11,7 +11,7 @@ import type { PermissionDraft, PolicyDraft } from './draft';
 import { callsAskedFor } from './rules';
 import { canonicalRecipient, isRefusedPath } from './targets';
 import { actionsAskedFor, isKnownAppSite } from './actions';
-import { ACTIONS } from '../core/actions';
+import { ACTIONS, type ActionId } from '../core/actions';
 
 /**
  * Step 4, hardening: bounds ANY draft (rules or LLM) by the user's words. A consequential permission
@@ -613,16 +613,20 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   const actionBound = new Map<RiskClass, boolean>();
   if (!openWeb) {
     let n = 0;
-    for (const ask of actionsAskedFor(analysis)) {
-      const cls = ask.clause.request!;
-      const sites = namedSites(ask.clause).map((t) => t.value);
+    for (const asked of actionsAskedFor(analysis)) {
+      const cls = asked.clause.request!;
+      const sites = namedSites(asked.clause).map((t) => t.value);
       const domains = sites.length > 0 ? sites : [...allDomains.keys()];
       const granted = grants.has(cls) && ceilings[cls] === 'allow';
+      // (Only a known app's routes, or account-security field shapes and a REST route's last word, read a request
+      // as an action: elsewhere a write is bound by its class. An action of another class than the clause's
+      // ("update order #412": an order) binds nothing there; the clause's own class then stands for it — an
+      // edit —, so a route that names another action ("…/order/cancel/…") asks instead of passing as the class.)
+      const readable = domains.some(isKnownAppSite) || asked.actions.every((a) => ACTIONS[a].security || ACTIONS[a].riskClass === cls);
+      const own = asked.actions.filter((a) => ACTIONS[a].riskClass === cls && !ACTIONS[a].security);
+      if (!readable && own.length === 0 && cls !== 'EXTERNAL_WRITE') continue;
+      const ask = readable ? asked : { ...asked, actions: own.length > 0 ? own : (['edit'] as ActionId[]) };
       const classes = new Set(ask.actions.map((a) => ACTIONS[a].riskClass));
-      // (Only a known app's routes, or account-security field shapes, read a request as an action: elsewhere
-      // a write is bound by its class, and an action constraint would bind nothing.)
-      const readable = domains.some(isKnownAppSite) || ask.actions.every((a) => ACTIONS[a].security || ACTIONS[a].riskClass === cls);
-      if (!readable) continue;
       if (domains.length === 0 || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
         actionBound.set(cls, false);
         continue;

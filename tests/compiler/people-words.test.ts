@@ -67,3 +67,41 @@ describe('reads sent as POST under a ban of writes', () => {
     ).toEqual(['ALLOW', 'BLOCK']);
   });
 });
+
+const form = (url: string, fields: Record<string, string>, submitText = 'Save') => ({ tool: 'browser.form_submit', args: { url, method: 'POST', fields, submitText } });
+
+describe('a write whose route names another action than the words ask for', () => {
+  it('under "update order …", a cancel route asks (parameters after the action word are read past); the update passes', () => {
+    const request = 'Update order #412 with the UPS tracking number 1Z55 in the store admin (crafts.test/admin)';
+    expect(decisions(request, [form('https://crafts.test/admin/sales/order/cancel/order_id/412/', { form_key: 'k' }, 'Cancel')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [form('https://crafts.test/admin/sales/order_shipment/save/order_id/412/', { 'tracking[1][number]': '1Z55', form_key: 'k' }, 'Submit Shipment')])).toEqual(['ALLOW']);
+  });
+});
+
+describe('making someone the owner is a transfer of ownership, on any site', () => {
+  it('a share that carries role owner or a transfer flag blocks under "give … access"; the share asked for passes', () => {
+    const request = 'give lee@corp.test comment access to the roadmap doc on files.test';
+    const share = (body: Record<string, unknown>) => api('POST', 'https://files.test/api/files/roadmap/permissions', { emailAddress: 'lee@corp.test', ...body });
+    expect(decisions(request, [share({ role: 'owner' })])).toEqual(['BLOCK']);
+    expect(decisions(request, [share({ role: 'writer', transferOwnership: true })])).toEqual(['BLOCK']);
+    expect(decisions(request, [share({ role: 'commenter' })])).toEqual(['ALLOW']);
+  });
+});
+
+describe('a general verb\'s object is the head of its noun phrase', () => {
+  it('"leave a 5 star review" asks for a review (a comment), not a star', () => {
+    const k = rules('leave a 5 star review on the blue kettle on kettles.test saying it boils fast').constraints.find((x) => x.actions !== undefined);
+    expect(k?.actions).toEqual(['comment']);
+  });
+});
+
+describe('an object a generic site\'s URL names by its kind', () => {
+  it('under "update order #412 …", a write on order 413 asks; one on order 412 passes', () => {
+    const request = 'Update order #412 with the UPS tracking number 1Z55 in the store admin (crafts.test/admin)';
+    const save = (id: string) => form(`https://crafts.test/admin/sales/order_shipment/save/order_id/${id}/`, { 'tracking[1][number]': '1Z55' }, 'Submit Shipment');
+    expect(decisions(request, [save('413')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [save('412')])).toEqual(['ALLOW']);
+    expect(decisions('cancel order 000000077 on boots.test', [form('https://boots.test/orders/77/cancel', {}, 'Cancel')])).toEqual(['ALLOW']);
+    expect(decisions('cancel order 5531 on boots.test', [form('https://boots.test/orders/5532/cancel', {}, 'Cancel'), form('https://boots.test/orders/5531/cancel', {}, 'Cancel')])).toEqual(['ASK_USER', 'ALLOW']);
+  });
+});

@@ -57,7 +57,7 @@ function pathWords(url: string): Set<string> {
 
 /** Order words name a payment only when no after-sale step follows them: `/orders/991/return` returns an order, `/orders/123/cancel` cancels one. */
 const ORDER_WORDS = new Set(['order', 'orders']);
-const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews', 'address', 'delivery', 'shipping']);
+const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews', 'address', 'delivery', 'shipping', 'shipment', 'shipments']);
 
 /** Signals from where a data-bearing request goes. */
 function pathSignals(url: string): Signal[] {
