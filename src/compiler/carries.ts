@@ -65,3 +65,18 @@ export function carriedValues(clause: Clause, quoted: readonly string[], analysi
   }
   return [...out].filter((v) => v !== '');
 }
+
+/** "…, not monthly", "but not the suite": a bare refusal right after a request, of one or two words. */
+const BARE_REFUSAL = /^(?:but\s+|and\s+)?(?:not|no|never)\s+(?:the\s+|a\s+|an\s+|any\s+)?([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)$/iu;
+
+/**
+ * The words refused right after a request clause (Constraint.refuses): a negated clause that bans no verb's
+ * class and is only "not X" ("subscribe me to the annual plan on news.test, not monthly"). Lower case.
+ */
+export function refusedValues(clause: Clause, analysis: Analysis): string[] {
+  const at = analysis.clauses.indexOf(clause);
+  const next = at < 0 ? undefined : analysis.clauses[at + 1];
+  if (next === undefined || !next.negated || next.bans.length > 0 || next.request !== null) return [];
+  const m = BARE_REFUSAL.exec(next.text.trim());
+  return m === null ? [] : [m[1]!.toLowerCase()];
+}

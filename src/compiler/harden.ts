@@ -1,4 +1,4 @@
-import { carriedValues } from './carries';
+import { carriedValues, refusedValues } from './carries';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
@@ -598,6 +598,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? [], analysis));
       if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
     }
+    const refuses = [...new Set((bound.requests.get(cls) ?? []).flatMap((c) => refusedValues(c, analysis)))];
+    if (refuses.length > 0) constraint.refuses = refuses;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
     for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
     if (amount !== undefined) addEvidence(`amount:${amountTarget(amount.money)}`, amount.clause);

@@ -43,3 +43,12 @@ export function callCarries(args: unknown, values: readonly string[]): boolean {
   const numbers = new Set(texts.flatMap((t) => [...t.matchAll(NUMBERS)].map((m) => asNumber(m[0]))));
   return values.some((v) => (NUMERIC.test(v) ? numbers.has(asNumber(v)) : texts.some((t) => t.includes(v))));
 }
+
+/** Whether a call's text holds a refused word as a word of its own (`premium-monthly`, `MONTHLY`), in any case. */
+export function callMentions(args: unknown, word: string): boolean {
+  const leaves: string[] = [];
+  leavesOf(args, leaves);
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu');
+  return leaves.some((l) => re.test(decoded(l)));
+}

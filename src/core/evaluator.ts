@@ -1,4 +1,4 @@
-import { callCarries } from './carried';
+import { callCarries, callMentions } from './carried';
 import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
@@ -459,6 +459,8 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
     if (k.carries !== undefined && cls === 'EXTERNAL_WRITE' && c.action?.app == null && !callCarries(call.args, k.carries)) {
       return decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
     }
+    const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(call.args, v));
+    if (refused !== undefined) return decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a
     // payment that carries no amount at all, since it cannot be shown to be within the bound. (A write
     // under a bound — "book the flight under £300" — is held only by the amounts it carries: one that

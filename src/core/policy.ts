@@ -89,6 +89,11 @@ export const ConstraintSchema = z
      */
     carries: z.optional(z.array(NonEmpty)),
     /**
+     * What the words refuse right after the request ("subscribe me to the annual plan, not monthly", "book the
+     * double room, not the suite"): a call of the class that carries one of these words asks. Lower case.
+     */
+    refuses: z.optional(z.array(NonEmpty)),
+    /**
      * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
      * of them, and on its `domains` every write must be one of the policy's named actions (check
      * action_binding). Absent in policies stored before: they bind by class as ever.

@@ -105,3 +105,20 @@ describe('an object a generic site\'s URL names by its kind', () => {
     expect(decisions('cancel order 5531 on boots.test', [form('https://boots.test/orders/5532/cancel', {}, 'Cancel'), form('https://boots.test/orders/5531/cancel', {}, 'Cancel')])).toEqual(['ASK_USER', 'ALLOW']);
   });
 });
+
+describe('a bare refusal right after a request keeps its object', () => {
+  it('"…, not monthly": the annual plan passes, a monthly one asks', () => {
+    const request = 'subscribe me to the annual plan on news.test, not monthly';
+    const sub = (plan: string) => api('POST', 'https://news.test/api/subscriptions', { plan, period: plan.toUpperCase() });
+    expect(decisions(request, [sub('digital-monthly')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [sub('digital-annual')])).toEqual(['ALLOW']);
+  });
+
+  it('"book the double room, not the suite": the suite asks; a refusal that names a verb is a ban, not a value', () => {
+    const request = 'book the double room at inn.test for friday, not the suite';
+    const book = (room: string) => api('POST', 'https://inn.test/api/bookings', { room, night: '2026-12-04' });
+    expect(decisions(request, [book('Junior Suite')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [book('Double Room')])).toEqual(['ALLOW']);
+    expect(rules('book the double room at inn.test, not pay for it').constraints.some((k) => k.refuses !== undefined)).toBe(false);
+  });
+});
