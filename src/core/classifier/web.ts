@@ -201,6 +201,16 @@ function queryRead(url: string, method: string, structured: unknown, bytes: numb
   return null;
 }
 
+/**
+ * A query read reaches the host it is sent to, nothing its query names: a flight search's `origin: "BOS"` is a
+ * value, not a host on the private network. (The request's own URL is still checked for an exfiltration shape.)
+ */
+function onlyUrlDomain(t: Collected, url: string): Collected {
+  const own = emptyCollected();
+  addUrl(own, url);
+  return { ...t, domains: own.domains, urls: own.urls };
+}
+
 /** Recipient values anywhere in a structure (for telling a message's `to` from a route's). */
 function toValues(value: unknown): string[] {
   const found: string[] = [];
@@ -272,7 +282,7 @@ function request(args: Record<string, unknown>): Unclassified {
   const signals = [...pathSignals(url), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
   const read = cut ? null : queryRead(url, method, structured, bytes, signals);
-  if (read !== null) return result(read, t, bytes);
+  if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
   return withAction(facts, readWebAction({ url, method, body: parseBody(body) }));
 }
@@ -330,7 +340,7 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   if (PERMISSION_WORDS.test(submitText)) signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: `button "${submitText}"` });
   // (A button, a password field or a field that deletes is a signal: such a form is never read as a search.)
   const read = fieldsCut ? null : queryRead(url, method, fields, bytes, signals);
-  if (read !== null) return result(read, t, bytes);
+  if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} form sends data` }), t, bytes);
   return withAction(facts, readWebAction({ url, method, body: fields }, { passwordChange }));
 }
