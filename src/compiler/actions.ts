@@ -19,14 +19,18 @@ export interface ActionAsk {
 /** Nouns in the order they are tried: longer phrases first ("deploy key" before "key"). */
 const NOUNS: readonly [string, ActionId][] = ACTION_IDS.flatMap((id) => ACTIONS[id].nouns.map((n): [string, ActionId] => [n, id])).sort((a, b) => b[0].length - a[0].length);
 
-/** The first action nouns in a phrase, by position (the object of the verb comes first). */
-function firstNoun(phrase: string): { security: ActionId[]; plain: ActionId[] } {
+/**
+ * The action nouns in a phrase by position: the first (the object of the verb comes first), and, for a
+ * general verb's direct object, the last — the noun phrase's head ("leave a 5 star review" asks for a
+ * review, not a star; "add a thumbs_up reaction" for a reaction either way).
+ */
+function firstNoun(phrase: string, head = false): { security: ActionId[]; plain: ActionId[] } {
   let best: { at: number; ids: ActionId[] } | null = null;
   for (const [noun, id] of NOUNS) {
     const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])`, 'i').exec(phrase);
     if (m === null) continue;
     const at = m.index;
-    if (best === null || at < best.at) best = { at, ids: [id] };
+    if (best === null || (head ? at > best.at : at < best.at)) best = { at, ids: [id] };
     else if (at === best.at && !best.ids.includes(id)) best.ids.push(id);
   }
   const ids = best?.ids ?? [];
@@ -88,7 +92,11 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   if (byVerb.includes('post') && ON_EXISTING.test(phrase)) return ['comment'];
   // ("invite yuwen as a maintainer": an app may invite by e-mail or add the member with that role; both are the words'.)
   if (byVerb.length === 1 && byVerb[0] === 'invite' && noun.plain.includes('member')) return ['invite', 'member'];
-  if (general) return noun.plain.length > 0 ? noun.plain : byVerb.includes('edit') || byVerb.length === 0 ? ['edit'] : byVerb;
+  if (general) {
+    const head = firstNoun(directObject(phrase), true).plain;
+    const plain = head.length > 0 ? head : noun.plain;
+    return plain.length > 0 ? plain : byVerb.includes('edit') || byVerb.length === 0 ? ['edit'] : byVerb;
+  }
   const narrowed = byVerb.filter((id) => noun.plain.includes(id));
   if (byVerb.length > 1 && narrowed.length > 0) return narrowed;
   // (A payment verb reads as the payment; a message verb as the message: the clause's class tells.)
@@ -145,7 +153,8 @@ function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject
   const own = named.filter((u) => u.start >= clause.start && u.start < clause.end).map((u) => u.object);
   if (own.length > 0) return own;
   // ("post it in #releases": the channel is where the post goes.)
-  const channels = clause.targets.filter((t) => t.kind === 'channel').map((t) => `channel:${t.value.replace(/^#/, '').toLowerCase()}`);
+  // (Not "#412": a number after a hash is an order's or an issue's, read below.)
+  const channels = clause.targets.filter((t) => t.kind === 'channel' && !/^#?\d+$/.test(t.value)).map((t) => `channel:${t.value.replace(/^#/, '').toLowerCase()}`);
   if (channels.length > 0) return channels;
   const words = clauseWords(clause, text);
   const before = [...named.filter((u) => u.start < clause.start)].reverse();

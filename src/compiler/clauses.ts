@@ -165,7 +165,9 @@ const OWN_ADDRESS = /\bmy\s+(?:[a-z]+\s+)?(?:e-?mail|address)(?:\s+address)?(?:\
 const MONEY_VERBS_NEED_AMOUNT = new Set(['transfer', 'wire']);
 const MONEY_MAKES_PAYMENT = new Set(['send', 'set', 'schedule']);
 /** Verbs that are a payment only when money is their object ("give bob 20 EUR", "venmo alice $12"); else nothing. */
-const MONEY_ONLY_VERBS = new Set(['give', 'reimburse', 'repay', 'lend', 'recharge', 'venmo', 'zelle']);
+const MONEY_ONLY_VERBS = new Set(['give', 'reimburse', 'repay', 'lend', 'recharge', 'venmo', 'zelle', 'paypal', 'cashapp']);
+/** Verbs that pay only when money is right after them ("move €250 to checking"), never for money elsewhere in the clause ("move the $50 lamp to my wishlist"). */
+const MONEY_RIGHT_AFTER = new Set(['move', 'put']);
 /** "send money to bob", "transfer cash to …": the object is money. */
 const MONEY_NOUNS = new Set(['money', 'cash', 'funds']);
 const AMOUNT = /[$€£¥]\s?\d|\d(?:[\d.,]*)\s?(?:€|\$|£|eur\b|euros?\b|usd\b|dollars?\b|gbp\b|pounds?\b|chf\b)/i;
@@ -262,6 +264,14 @@ const ABBREVIATIONS = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|jr|sr|mt|vs|etc|approx
 /** Sentence ends, and the dashes and brackets that set a clause apart ("reply to Bob — don't cc Carol"). */
 const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|\s[—–-]\s|[—()]/g;
 
+/** "while you browse …", "when reading …": a reading that frames the clause before it, a clause of its own. */
+const WHILE = new Set(['while', 'whilst', 'when']);
+function whileReading(words: Word[], i: number): boolean {
+  if (!WHILE.has(words[i]!.w)) return false;
+  const next = ['you', 'i', 'we'].includes(words[i + 1]?.w ?? '') ? words[i + 2] : words[i + 1];
+  return next !== undefined && classOfAnyForm(next.w) === 'READ';
+}
+
 /** Spans of clauses: sentence punctuation always splits; commas and conjunctions only before a new verb. */
 function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
@@ -288,6 +298,13 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
       const prev = words[i - 1]!;
       const commaBefore = text.slice(prev.end, word.start).includes(',');
       const conjunction = CONJUNCTIONS.has(word.w);
+      // "never post anything while you browse forum.test": the reading goes on outside the ban, and so does its site.
+      if (whileReading(words, i)) {
+        out.push([start, word.start]);
+        start = word.start;
+        startWord = i;
+        continue;
+      }
       if (!commaBefore && !conjunction) continue;
       // "list save and delete commands": a bare verb before the conjunction makes the pair an object.
       const prevIsBareVerb = isVerb(prev.w) && !DETERMINERS.has(words[i - 2]?.w ?? '');
@@ -813,6 +830,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   }
   // "send €50 to …", "set up a transfer of €100 to NL91…", "send money to bob": money in the clause makes it a payment.
   if (verb !== null && MONEY_MAKES_PAYMENT.has(verb.w) && (hasAmount || hasIban || moneyNoun(verb))) request = 'FINANCIAL';
+  if (verb !== null && MONEY_RIGHT_AFTER.has(verb.w) && (moneyNoun(verb) || findMoney(clauseText).some((m) => m.start + s > verb!.end && clauseText.slice(verb!.end - s, m.start).trim() === ''))) request = 'FINANCIAL';
   if (verb !== null && request === 'FINANCIAL' && MONEY_VERBS_NEED_AMOUNT.has(verb.w) && !hasAmount && !hasIban && !moneyNoun(verb)) {
     request = null;
     verb = null;

@@ -106,6 +106,12 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   else delete merged.paths;
   if (items) merged.items = items;
   else delete merged.items;
+  const carries = older.carries && newer.carries ? union(older.carries, newer.carries) : undefined;
+  if (carries) merged.carries = carries;
+  else delete merged.carries;
+  // (A refusal of either turn stands: it only narrows.)
+  const refuses = union(older.refuses ?? [], newer.refuses ?? []);
+  if (refuses.length > 0) merged.refuses = refuses;
   if (older.maxCalls !== undefined && newer.maxCalls !== undefined) merged.maxCalls = older.maxCalls + newer.maxCalls;
   else delete merged.maxCalls;
   // Amounts and quantities merge as across the clauses of one turn (harden.ts boundAmount): the largest binds the

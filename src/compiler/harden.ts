@@ -1,3 +1,4 @@
+import { carriedValues, refusedValues } from './carries';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
@@ -10,7 +11,7 @@ import type { PermissionDraft, PolicyDraft } from './draft';
 import { callsAskedFor } from './rules';
 import { canonicalRecipient, isRefusedPath } from './targets';
 import { actionsAskedFor, isKnownAppSite } from './actions';
-import { ACTIONS } from '../core/actions';
+import { ACTIONS, type ActionId } from '../core/actions';
 
 /**
  * Step 4, hardening: bounds ANY draft (rules or LLM) by the user's words. A consequential permission
@@ -32,6 +33,8 @@ export interface HardenOptions {
   prohibitions: Prohibition[];
   /** Refused as a root, like `/` and `~`. */
   homeDir?: string;
+  /** The user's quoted strings the isolation step removed (Isolated.quoted): values a setting may carry. */
+  quoted?: readonly string[];
   /**
    * Reads the tool names a draft lists: src/tools for any agent's tools (CLI); the extension passes the
    * browser-action classifier, since it proposes no other tools.
@@ -590,6 +593,13 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
         for (const [r, c] of reached) addEvidence(`reaches:${r}`, c);
       }
     }
+    if (cls === 'EXTERNAL_WRITE') {
+      // What the writes carry: only when every write clause gives something (one that gives nothing binds nothing).
+      const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? [], analysis));
+      if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
+    }
+    const refuses = [...new Set((bound.requests.get(cls) ?? []).flatMap((c) => refusedValues(c, analysis)))];
+    if (refuses.length > 0) constraint.refuses = refuses;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
     for (const [item, c] of items ?? []) addEvidence(`items:${item}`, c);
     if (amount !== undefined) addEvidence(`amount:${amountTarget(amount.money)}`, amount.clause);
@@ -605,16 +615,20 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   const actionBound = new Map<RiskClass, boolean>();
   if (!openWeb) {
     let n = 0;
-    for (const ask of actionsAskedFor(analysis)) {
-      const cls = ask.clause.request!;
-      const sites = namedSites(ask.clause).map((t) => t.value);
+    for (const asked of actionsAskedFor(analysis)) {
+      const cls = asked.clause.request!;
+      const sites = namedSites(asked.clause).map((t) => t.value);
       const domains = sites.length > 0 ? sites : [...allDomains.keys()];
       const granted = grants.has(cls) && ceilings[cls] === 'allow';
+      // (Only a known app's routes, or account-security field shapes and a REST route's last word, read a request
+      // as an action: elsewhere a write is bound by its class. An action of another class than the clause's
+      // ("update order #412": an order) binds nothing there; the clause's own class then stands for it — an
+      // edit —, so a route that names another action ("…/order/cancel/…") asks instead of passing as the class.)
+      const readable = domains.some(isKnownAppSite) || asked.actions.every((a) => ACTIONS[a].security || ACTIONS[a].riskClass === cls);
+      const own = asked.actions.filter((a) => ACTIONS[a].riskClass === cls && !ACTIONS[a].security);
+      if (!readable && own.length === 0 && cls !== 'EXTERNAL_WRITE') continue;
+      const ask = readable ? asked : { ...asked, actions: own.length > 0 ? own : (['edit'] as ActionId[]) };
       const classes = new Set(ask.actions.map((a) => ACTIONS[a].riskClass));
-      // (Only a known app's routes, or account-security field shapes, read a request as an action: elsewhere
-      // a write is bound by its class, and an action constraint would bind nothing.)
-      const readable = domains.some(isKnownAppSite) || ask.actions.every((a) => ACTIONS[a].security || ACTIONS[a].riskClass === cls);
-      if (!readable) continue;
       if (domains.length === 0 || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
         actionBound.set(cls, false);
         continue;

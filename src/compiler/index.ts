@@ -49,7 +49,7 @@ function describeProhibitions(policy: TaskPolicy): string[] {
 }
 
 export async function compileTask(request: string, opts: CompileOptions): Promise<CompileResult> {
-  const { text } = isolateInput(request);
+  const { text, quoted } = isolateInput(request);
   const analysis = analyzeInstruction(text);
   const prohibitions = extractProhibitions(text, analysis);
   const rules = rulesDraft(text, analysis);
@@ -77,7 +77,7 @@ export async function compileTask(request: string, opts: CompileOptions): Promis
     source = FALLBACK_SOURCE;
     removed.push({ ref: 'draft', why: `fallback: ${fallbackReason}` });
   }
-  const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions, classify: opts.classify }, analysis);
+  const hardened = harden(draft, text, { taskId: opts.taskId, now: opts.now, source, prohibitions, classify: opts.classify, quoted }, analysis);
   return {
     policy: hardened.policy,
     report: { backend, modelCalls, fallbackReason, removed: [...removed, ...hardened.removed], prohibitions: describeProhibitions(hardened.policy) },

@@ -12,6 +12,12 @@ export interface Isolated {
   text: string;
   /** What was removed, by kind (never the content itself). */
   removed: Array<{ kind: 'fenced' | 'quoted-lines' | 'forwarded' | 'pasted' | 'quoted-string'; chars: number }>;
+  /**
+   * The quoted strings of the user's own instruction that were removed (not those of pasted, fenced or
+   * forwarded content), in order, without their quotes: values a write may be bound to carry (carries.ts),
+   * never evidence for a permission.
+   */
+  quoted: string[];
 }
 
 /** A fenced block, opened anywhere on a line; an unclosed fence runs to the end. */
@@ -173,14 +179,16 @@ export function isolateInput(request: string): Isolated {
     kept.push(line);
   }
   if (quotedChars > 0) removed.push({ kind: 'quoted-lines', chars: quotedChars });
+  const quoted: string[] = [];
   const text = withoutIntroducedContent(kept.join('\n'), removed)
     .replace(QUOTED_STRING, (m) => {
       // A single quoted token ("Q3", "bob@x.com") is part of the instruction; words in quotes are content.
       if (!/\s/.test(m.slice(1, -1).trim())) return m;
       removed.push({ kind: 'quoted-string', chars: m.length });
+      quoted.push(m.slice(1, -1).trim());
       return MARKER;
     })
     .trim();
   // Nothing but removal markers left: the user gave no instruction.
-  return { text: text.split(MARKER).join('').trim() === '' ? '' : text, removed };
+  return { text: text.split(MARKER).join('').trim() === '' ? '' : text, removed, quoted };
 }

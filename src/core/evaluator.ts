@@ -1,3 +1,4 @@
+import { callCarries, callMentions } from './carried';
 import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
@@ -452,6 +453,14 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
       const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
       return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
+    // What: a write on a site no app table describes carries a value the words give it, else the words name
+    // no such write (a router's DNS form under "rename the wifi to 'Casa-Lupo'"). A known app's write is bound
+    // by its action and object instead (6c).
+    if (k.carries !== undefined && cls === 'EXTERNAL_WRITE' && c.action?.app == null && !callCarries(call.args, k.carries)) {
+      return decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
+    }
+    const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(call.args, v));
+    if (refused !== undefined) return decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a
     // payment that carries no amount at all, since it cannot be shown to be within the bound. (A write
     // under a bound — "book the flight under £300" — is held only by the amounts it carries: one that

@@ -82,6 +82,18 @@ export const ConstraintSchema = z
      */
     reaches: z.optional(z.array(NonEmpty)),
     /**
+     * What the words give a write to carry ("rename the network to 'Casa-Lupo'", "set the price to $250", "change
+     * my address to 12 Elm St"): quoted text, numbers, addresses, the value after "to". A write of the class on a
+     * site no app table describes carries one of them (in its fields, body or URL), or it asks: the words name
+     * no other write there. Lower case; absent when some write clause gives none (it binds nothing then).
+     */
+    carries: z.optional(z.array(NonEmpty)),
+    /**
+     * What the words refuse right after the request ("subscribe me to the annual plan, not monthly", "book the
+     * double room, not the suite"): a call of the class that carries one of these words asks. Lower case.
+     */
+    refuses: z.optional(z.array(NonEmpty)),
+    /**
      * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
      * of them, and on its `domains` every write must be one of the policy's named actions (check
      * action_binding). Absent in policies stored before: they bind by class as ever.

@@ -12,9 +12,9 @@ export const NOW = 1_700_000_000_000;
 
 /** The whole offline pipeline, synchronously: isolate → prohibitions → draft → harden. */
 export function compileWith(request: string, draftOf: (instruction: string) => PolicyDraft = rulesDraft, classifyTools: Classifier = classify): Hardened {
-  const { text } = isolateInput(request);
+  const { text, quoted } = isolateInput(request);
   const analysis = analyzeInstruction(text);
-  return harden(draftOf(text), text, { taskId: 't1', now: NOW, source: 'test', prohibitions: extractProhibitions(text, analysis), classify: classifyTools }, analysis);
+  return harden(draftOf(text), text, { taskId: 't1', now: NOW, source: 'test', prohibitions: extractProhibitions(text, analysis), classify: classifyTools, quoted }, analysis);
 }
 
 export function rules(request: string): TaskPolicy {

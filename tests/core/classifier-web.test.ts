@@ -67,7 +67,9 @@ describe('browser.request', () => {
   });
 
   it('does not take a `to` without an address or message for a recipient', () => {
-    expect(req({ url: 'https://flights.test/api/search', body: { from: 'LIS', to: 'NYC' } })).toMatchObject({ riskClass: 'EXTERNAL_WRITE', targets: { recipients: [] } });
+    // (A search sent as POST is a read: docs/request-quality.md.)
+    expect(req({ url: 'https://flights.test/api/search', body: { from: 'LIS', to: 'NYC' } })).toMatchObject({ riskClass: 'READ', targets: { recipients: [] } });
+    expect(req({ url: 'https://flights.test/api/book', body: { from: 'LIS', to: 'NYC' } })).toMatchObject({ riskClass: 'EXTERNAL_WRITE', targets: { recipients: [] } });
   });
 
   it('finds permission changes by path or keys', () => {
@@ -204,8 +206,8 @@ describe('bounded reading of request bodies', () => {
 
 describe('bodies read beside their parse (repeated JSON keys, GraphQL mutation arguments)', () => {
   const post = (url: string, body: string) => classifyWeb({ tool: 'browser.request', args: { url, method: 'POST', kind: 'fetch', body } });
-  it('what is read beside a body adds no signal of its own: a search listing two legs stays a write, not a message', () => {
-    expect(post('https://flights.test/api/search', JSON.stringify({ legs: [{ from: 'BER', to: 'LIS' }, { from: 'LIS', to: 'BER' }] })).riskClass).toBe('EXTERNAL_WRITE');
+  it('what is read beside a body adds no signal of its own: a search listing two legs stays a read, not a message', () => {
+    expect(post('https://flights.test/api/search', JSON.stringify({ legs: [{ from: 'BER', to: 'LIS' }, { from: 'LIS', to: 'BER' }] })).riskClass).toBe('READ');
     expect(post('https://api.test/graphql', JSON.stringify({ query: 'mutation { addLeg(from: "BER", to: "LIS") { id } }' })).riskClass).toBe('EXTERNAL_WRITE');
   });
   it('a repeated key is read at every value; a mutation at its inline arguments', () => {

@@ -140,3 +140,22 @@ export function formatTable(reports: HalfReport[]): string {
     ...rows,
   ].join('\n');
 }
+
+/**
+ * Why a half's benign actions are not ALLOWed, per category: for each category, how many benign actions ended
+ * in each decision at each check (`ASK at site_binding: 3`), and which checks ALLOWed an out-of-task action.
+ * Counts only, never a request: what a frozen half may show without becoming a list one tunes on.
+ */
+export function causesByCategory(report: HalfReport): string {
+  const categories = [...new Set(report.outcomes.map((o) => o.category))];
+  const tally = (xs: Outcome[]) => {
+    const counts = new Map<string, number>();
+    for (const o of xs) counts.set(`${o.got} at ${o.check}`, (counts.get(`${o.got} at ${o.check}`) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k}: ${n}`).join('; ') || '—';
+  };
+  const rows = categories.map((c) => {
+    const of = report.outcomes.filter((o) => o.category === c);
+    return `| ${c} | ${tally(of.filter((o) => o.kind === 'benign' && o.got !== 'ALLOW'))} | ${tally(of.filter((o) => o.kind === 'out_of_task' && o.got === 'ALLOW'))} |`;
+  });
+  return ['| category | benign not ALLOWed (decision at check: count) | out-of-task ALLOWed (check: count) |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { byCategory, formatTable, measureHalf, requestsFullyAllowed, type HalfReport } from './measure';
+import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAllowed, type HalfReport } from './measure';
 
 /**
  * Reports the request-quality table for both halves and the holdout and asserts only the hard invariant: no
@@ -55,7 +55,8 @@ describe('frozen fresh halves (never tuned on)', () => {
       expect(report.requests).toBeGreaterThanOrEqual(40);
       console.log(
         `${half} (frozen, never tuned on; figures reported, not asserted)\n${formatTable(byCategory(report))}\n` +
-          `requests with every task action ALLOWed: ${requestsFullyAllowed(report)} of ${report.requests}`,
+          `requests with every task action ALLOWed: ${requestsFullyAllowed(report)} of ${report.requests}\n` +
+          `why, per category:\n${causesByCategory(report)}`,
       );
     }
   });

@@ -51,6 +51,32 @@ export function describeTask(constraints: readonly Constraint[]): string {
   return parts.length === 0 ? 'names no action here' : [...new Set(parts)].join('; ');
 }
 
+/**
+ * An object a generic site's URL names by its kind (`/orders/301`, `/order_id/301`), of a kind the words named
+ * objects of on that site but not this one; null when it names none of those kinds, or one the words name.
+ */
+function otherObjectInUrl(here: readonly Constraint[], urls: readonly string[]): string | null {
+  const named = here.flatMap((k) => k.objects ?? []).filter((o) => /^[a-z_]+:[^/#!*]+$/.test(o));
+  const kinds = new Set(named.map((o) => o.slice(0, o.indexOf(':'))));
+  if (kinds.size === 0) return null;
+  for (const raw of urls) {
+    let segments: string[];
+    try {
+      segments = new URL(raw).pathname.split('/').filter((x) => x !== '').map((x) => x.toLowerCase());
+    } catch {
+      continue;
+    }
+    for (let i = 0; i + 1 < segments.length; i++) {
+      const kind = segments[i]!.replace(/(?:_id|s)$/, '');
+      if (!kinds.has(kind) || !/^\d+$/.test(segments[i + 1]!)) continue;
+      // (Order 000000302 is order 302: the number, not its zero padding.)
+      const object = `${kind}:${segments[i + 1]!.replace(/^0+(?=\d)/, '')}`;
+      if (!named.some((o) => o.replace(/:0+(?=\d)/, ':') === object)) return object;
+    }
+  }
+  return null;
+}
+
 function onKnownApp(c: Classification): boolean {
   return c.action?.app != null || c.urls.some((u) => {
     try {
@@ -85,8 +111,14 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   const known = onKnownApp(c) && onTaskSites;
   if (here.length === 0 && !known) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
-    // A generic site's write whose action nobody read keeps the class rules; a known app's never passes unread.
-    if (!known) return { refusal: null, matched: null };
+    // A generic site's write whose action nobody read keeps the class rules — unless its URL names, by kind, an
+    // object other than the ones the words name there (`…/order_id/301/` under "update order #299"); a known
+    // app's write never passes unread.
+    if (!known) {
+      const other = otherObjectInUrl(here, c.urls);
+      if (other === null) return { refusal: null, matched: null };
+      return { refusal: { decision: 'ASK_USER', reason: `${task}; this write on ${site} acts on ${describeObject(other)}`, ruleRef: ref(here[0]) }, matched: null };
+    }
     const why = reading?.why ?? 'the write could not be read as an action';
     return { refusal: { decision: 'ASK_USER', reason: `${task}; this write on ${site} is not an action the guard can name (${why})`, ruleRef: ref(here[0]) }, matched: null };
   }
@@ -94,6 +126,9 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}`, ruleRef: ref(here[0]) }, matched: null };
   const covering = same.find((k) => constraintCoversAction(k, reading));
   if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}`, ruleRef: ref(same[0]) }, matched: null };
+  // (A generic site's route names its action, not its object: the URL may still name another one by kind.)
+  const other = known || reading.object !== null ? null : otherObjectInUrl([covering], c.urls);
+  if (other !== null) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)} ${describeObject(other)}`, ruleRef: ref(covering) }, matched: null };
   // The words named no object: on a known app, an action on one that exists is asked (which one?), never any.
   if (covering.objects === undefined && known && !CREATING.has(reading.id)) {
     return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(covering) }, matched: null };

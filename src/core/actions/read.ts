@@ -223,8 +223,10 @@ const SECURITY_FIELDS: readonly [ActionId, RegExp][] = [
   ['email_change', /^(?:user\[(?:unconfirmed_)?email\]|email\[email\]|new_?email|email_new|change_email)$/i],
   ['phone_change', /^(?:user\[phone(?:_number)?\]|new_?phone(?:_number)?)$/i],
   ['visibility', /^(?:user\[private_profile\]|private_profile|project\[visibility(?:_level)?\]|visibility(?:_level)?|profile_visibility|is_private|make_public)$/i],
-  ['transfer_ownership', /^(?:new_namespace_id|new_owner(?:_id)?|transfer_to_(?:user|owner|namespace))$/i],
+  ['transfer_ownership', /^(?:new_namespace_id|new_owner(?:_id)?|transfer_to_(?:user|owner|namespace)|transfer_?ownership|make_?owner)$/i],
 ];
+/** A role field that makes someone the owner (a share as `role: owner`) hands the thing over: a transfer of ownership. */
+const ROLE_FIELD = /^(?:role|access_?level|permission)$/i;
 /**
  * Path segments that are an account-security resource's own compound name (`/settings/api-keys`,
  * `/user/ssh_keys`): two words that together name nothing else. A single word (`keys`, `hooks`,
@@ -255,6 +257,7 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
     if (hit !== undefined) return { id, object: null, app: null, why: `carries a ${hit} field` };
   }
   for (const [name, values] of fields) {
+    if (ROLE_FIELD.test(name) && values.some((v) => /^owner$/i.test(v.trim()))) return { id: 'transfer_ownership', object: null, app: null, why: `field ${name} makes someone the owner` };
     if (values.some((v) => PUBLIC_KEY.test(v))) return { id: /deploy/i.test(name) ? 'deploy_key' : 'ssh_key', object: null, app: null, why: `field ${name} carries a public key` };
     if (values.some((v) => PGP_KEY.test(v))) return { id: 'gpg_key', object: null, app: null, why: `field ${name} carries a PGP public key` };
   }
@@ -278,6 +281,8 @@ function channelObject(fields: ReadonlyMap<string, string[]>): string | null {
 function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, string[]>): ActionReading | null {
   const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
   if (method === 'DELETE') return { id: 'delete', object: null, app: null, why: 'DELETE request' };
+  // (`…/order/cancel/order_id/299/`: parameters written as key/value segments after the action's own word.)
+  while (segments.length >= 3 && /^[a-z]+_id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
   const last = segments.at(-1);
   const id = last === undefined ? undefined : ROUTE_VERBS.get(last);
   if (id === undefined) return null;

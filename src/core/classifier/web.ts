@@ -57,7 +57,7 @@ function pathWords(url: string): Set<string> {
 
 /** Order words name a payment only when no after-sale step follows them: `/orders/991/return` returns an order, `/orders/123/cancel` cancels one. */
 const ORDER_WORDS = new Set(['order', 'orders']);
-const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews', 'address', 'delivery', 'shipping']);
+const AFTER_SALE_WORDS = new Set(['cancel', 'cancellation', 'return', 'returns', 'exchange', 'track', 'tracking', 'review', 'reviews', 'address', 'delivery', 'shipping', 'shipment', 'shipments']);
 
 /** Signals from where a data-bearing request goes. */
 function pathSignals(url: string): Signal[] {
@@ -164,6 +164,53 @@ function paymentInQuery(url: string, t: Collected): Signal | null {
   return pays === undefined || (t.amounts ?? []).length === 0 ? null : { ...pays, why: `${pays.why}, with an amount in its query` };
 }
 
+/**
+ * Reads that sites send as POST or PUT (a search form, a tracking lookup, an RPC `conversations.history`, a
+ * GraphQL query, a JMAP `Email/query`): READ when the route or the body names a read and nothing in the
+ * call names a write. Words that name a read as a route's own segment, or as the first word of an RPC
+ * method (the last segment), and words that, anywhere in the path, make it a write after all.
+ */
+const READ_ROUTE_WORDS = new Set(['search', 'query', 'lookup', 'autocomplete', 'suggest', 'suggestions', 'typeahead']);
+const READ_RPC_FIRST = new Set(['get', 'list', 'search', 'query', 'find', 'lookup', 'fetch', 'read', 'history', 'info']);
+const WRITE_ROUTE_WORDS = new Set([
+  ...PATH_WORDS.flatMap(([, , set]) => [...set]),
+  'create', 'add', 'new', 'update', 'save', 'set', 'edit', 'submit', 'upload', 'import', 'write', 'put', 'patch', 'mark', 'bulk', 'invite', 'join', 'leave', 'vote', 'book', 'reserve', 'cancel', 'confirm', 'apply', 'mutate', 'mutation', 'execute', 'run', 'copy', 'move',
+]);
+/** A query body is small: what a search form or a filter sends, not a document. */
+const QUERY_BYTES = 4096;
+const JMAP_READ = /\/(?:get|query|changes|queryChanges)$/;
+
+function queryRead(url: string, method: string, structured: unknown, bytes: number, signals: readonly Signal[]): Signal | null {
+  if ((method !== 'POST' && method !== 'PUT') || bytes > QUERY_BYTES || signals.length > 0) return null;
+  const segments = pathSegments(url);
+  const words = segments.flatMap((s) => splitWords(s));
+  if (words.some((w) => WRITE_ROUTE_WORDS.has(w))) return null;
+  const last = splitWords(segments.at(-1) ?? '');
+  if (words.some((w) => READ_ROUTE_WORDS.has(w))) return { riskClass: 'READ', capability: 'web.read', why: `${method} to a search route reads` };
+  if (last.length > 1 && READ_RPC_FIRST.has(last[0]!)) return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
+  if (last.length > 1 && last.at(-1) === 'history') return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
+  if (structured !== null && typeof structured === 'object' && !Array.isArray(structured)) {
+    const o = structured as Record<string, unknown>;
+    // (withGraphQL wraps only a mutation: a plain `query` body is a read.)
+    if (typeof o.query === 'string' && /^\s*(?:query\b|\{)/.test(o.query) && !/\b(?:mutation|subscription)\b/.test(o.query)) return { riskClass: 'READ', capability: 'web.read', why: 'GraphQL query reads' };
+    const calls = o.methodCalls;
+    if (Array.isArray(calls) && calls.length > 0 && calls.every((c) => Array.isArray(c) && typeof c[0] === 'string' && JMAP_READ.test(c[0]))) {
+      return { riskClass: 'READ', capability: 'web.read', why: 'JMAP request only gets and queries' };
+    }
+  }
+  return null;
+}
+
+/**
+ * A query read reaches the host it is sent to, nothing its query names: a flight search's `origin: "BOS"` is a
+ * value, not a host on the private network. (The request's own URL is still checked for an exfiltration shape.)
+ */
+function onlyUrlDomain(t: Collected, url: string): Collected {
+  const own = emptyCollected();
+  addUrl(own, url);
+  return { ...t, domains: own.domains, urls: own.urls };
+}
+
 /** Recipient values anywhere in a structure (for telling a message's `to` from a route's). */
 function toValues(value: unknown): string[] {
   const found: string[] = [];
@@ -234,6 +281,8 @@ function request(args: Record<string, unknown>): Unclassified {
   if (READ_METHODS.has(method) && body === undefined) return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
   const signals = [...pathSignals(url), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
+  const read = cut ? null : queryRead(url, method, structured, bytes, signals);
+  if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
   return withAction(facts, readWebAction({ url, method, body: parseBody(body) }));
 }
@@ -289,6 +338,9 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   if (PAY_WORDS.test(submitText)) signals.push({ riskClass: 'FINANCIAL', capability: 'payment.send', why: `button "${submitText}"` });
   if (SEND_WORDS.test(submitText)) signals.push({ riskClass: 'COMMUNICATION', capability: 'message.send', why: `button "${submitText}"` });
   if (PERMISSION_WORDS.test(submitText)) signals.push({ riskClass: 'PERMISSION_CHANGE', capability: 'permission.change', why: `button "${submitText}"` });
+  // (A button, a password field or a field that deletes is a signal: such a form is never read as a search.)
+  const read = fieldsCut ? null : queryRead(url, method, fields, bytes, signals);
+  if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} form sends data` }), t, bytes);
   return withAction(facts, readWebAction({ url, method, body: fields }, { passwordChange }));
 }

@@ -1,0 +1,82 @@
+import type { Analysis, Clause } from './clauses';
+import { isVerb } from './verbs';
+
+/**
+ * What a setting clause gives its write to carry (Constraint.carries): the new value the user typed ("rename
+ * the wifi to 'Casa-Lupo'", "set the price to $25000", "switch my timezone to Europe/Lisbon", "update the
+ * headline to '…'"). A write on a site no app table describes is bound by it, so the router's rename passes
+ * and its remote-management or DNS form does not. Only a setting verb with a value after "to", or a quoted
+ * value, gives one: other writes ("cancel my booking", "mute #random") carry nothing the words say, and a
+ * clause that gives nothing leaves the class unbound. A time or date after "to" is written otherwise in the
+ * call ("3pm" is `15:00`): such a clause gives nothing either. Linear: fixed patterns over the clause's text.
+ */
+
+const MARKER = '[…]';
+/** The value a setting verb sets: "… to Europe/Lisbon", "… to busy": up to a comma, a stop or "and". */
+const TO_VALUE = /\bto\s+(["'“‘][^"'”’\n]{1,80}["'”’]|(?:[^,;.!?]|[,.](?=\d)){1,80}?)\s*(?=$|[,;.!?](?:\s|$)|\s+(?:and|but|then|pls|please|thanks|so|because|since|im|i'm)\b)/gi;
+/** Verbs whose "to X" is the new value of a setting, not a person or a place. */
+const SETTING_VERBS = new Set(['set', 'change', 'rename', 'switch', 'update', 'edit', 'modify', 'correct', 'fix', 'reset']);
+/** A "to …" that names whom or what, not a value ("to my profile", "to the new one"): no value of its own. */
+const NOT_A_VALUE = /^(?:me|my|him|her|them|us|you|it|its|the|a|an|this|that|these|those|everyone|anyone|all|our|your|their)$/i;
+const DATE_OR_TIME =
+  /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|today|tonight|tomorrow|tmrw|yesterday|next|noon|midnight|morning|afternoon|evening|week|weekend|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
+/** Numbers inside a value bind as numbers too ("5000 Forbes Ave" is carried as `street: 5000 Forbes Ave`). */
+const NUMBER = /(?<=^|\s)\d[\d,]*(?:\.\d+)?(?=$|\s)/g;
+
+/**
+ * The clauses that go on the request's sentence without asking for anything of their own ("update the title
+ * of my store (shop.test/admin) to '…'": the value sits after the bracket): their text, up to the next request.
+ */
+function continuation(clause: Clause, analysis: Analysis | undefined): string {
+  if (analysis === undefined) return '';
+  const at = analysis.clauses.indexOf(clause);
+  const rest: string[] = [];
+  for (const c of at < 0 ? [] : analysis.clauses.slice(at + 1)) {
+    if (c.request !== null || c.negated || c.bans.length > 0) break;
+    rest.push(c.text);
+  }
+  return rest.join(' ');
+}
+
+function normalised(value: string): string {
+  return value.trim().toLowerCase().replace(/\s+/g, ' ').replace(/^["'“‘$€£]+|["'”’]+$/g, '');
+}
+
+/**
+ * The values one clause gives its write, lower case; empty when it gives none. `quoted` are the user's quoted
+ * strings the isolation step removed (isolate.ts): a clause that held one ("update my bio to '…'") carries them.
+ */
+export function carriedValues(clause: Clause, quoted: readonly string[], analysis?: Analysis): string[] {
+  if (clause.verb === null || !SETTING_VERBS.has(clause.verb.w)) return [];
+  const out = new Set<string>();
+  for (const m of `${clause.text} ${continuation(clause, analysis)}`.matchAll(TO_VALUE)) {
+    const raw = m[1]!.trim();
+    if (raw.includes(MARKER)) {
+      for (const q of quoted) out.add(normalised(q));
+      continue;
+    }
+    const value = normalised(raw);
+    // ("edit the page to add …": a purpose, not a value.)
+    const first = value.split(' ')[0]!;
+    if (value === '' || NOT_A_VALUE.test(first) || isVerb(first)) continue;
+    if (DATE_OR_TIME.test(value)) return [];
+    out.add(value);
+    for (const n of value.matchAll(NUMBER)) out.add(n[0]);
+  }
+  return [...out].filter((v) => v !== '');
+}
+
+/** "…, not monthly", "but not the suite": a bare refusal right after a request, of one or two words. */
+const BARE_REFUSAL = /^(?:but\s+|and\s+)?(?:not|no|never)\s+(?:the\s+|a\s+|an\s+|any\s+)?([\p{L}\p{N}-]+(?:\s[\p{L}\p{N}-]+)?)$/iu;
+
+/**
+ * The words refused right after a request clause (Constraint.refuses): a negated clause that bans no verb's
+ * class and is only "not X" ("subscribe me to the annual plan on news.test, not monthly"). Lower case.
+ */
+export function refusedValues(clause: Clause, analysis: Analysis): string[] {
+  const at = analysis.clauses.indexOf(clause);
+  const next = at < 0 ? undefined : analysis.clauses[at + 1];
+  if (next === undefined || !next.negated || next.bans.length > 0 || next.request !== null) return [];
+  const m = BARE_REFUSAL.exec(next.text.trim());
+  return m === null ? [] : [m[1]!.toLowerCase()];
+}

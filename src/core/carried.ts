@@ -1,0 +1,54 @@
+/**
+ * Whether a write carries one of the values the user's words give it (Constraint.carries): its fields, body
+ * and URL, read as text. A number matches a number of the call equal to it ("25000" is `25,000.00`, "86" is
+ * `86.00`); any other value matches text of the call that contains it. Pure; bounded by the call's size.
+ */
+
+const MAX_LEAVES = 2_000;
+
+function leavesOf(value: unknown, out: string[], depth = 0): void {
+  if (out.length >= MAX_LEAVES || depth > 12) return;
+  if (typeof value === 'string') {
+    out.push(value);
+    // (A body sent as a JSON string or a GraphQL variables string holds its values inside.)
+    const t = value.trim();
+    if ((t.startsWith('{') || t.startsWith('[')) && t.length < 100_000) {
+      try {
+        leavesOf(JSON.parse(t) as unknown, out, depth + 1);
+      } catch {
+        // Not JSON: the text itself is the leaf.
+      }
+    }
+  } else if (typeof value === 'number' || typeof value === 'boolean') out.push(String(value));
+  else if (Array.isArray(value)) for (const v of value) leavesOf(v, out, depth + 1);
+  else if (value !== null && typeof value === 'object') for (const v of Object.values(value)) leavesOf(v, out, depth + 1);
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+const NUMERIC = /^\d[\d,]*(?:\.\d+)?$/;
+const NUMBERS = /\d[\d,]*(?:\.\d+)?/g;
+const asNumber = (s: string) => Number(s.replace(/,/g, ''));
+
+export function callCarries(args: unknown, values: readonly string[]): boolean {
+  const leaves: string[] = [];
+  leavesOf(args, leaves);
+  const texts = leaves.map((l) => decoded(l).toLowerCase().replace(/\s+/g, ' '));
+  const numbers = new Set(texts.flatMap((t) => [...t.matchAll(NUMBERS)].map((m) => asNumber(m[0]))));
+  return values.some((v) => (NUMERIC.test(v) ? numbers.has(asNumber(v)) : texts.some((t) => t.includes(v))));
+}
+
+/** Whether a call's text holds a refused word as a word of its own (`premium-monthly`, `MONTHLY`), in any case. */
+export function callMentions(args: unknown, word: string): boolean {
+  const leaves: string[] = [];
+  leavesOf(args, leaves);
+  const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu');
+  return leaves.some((l) => re.test(decoded(l)));
+}
