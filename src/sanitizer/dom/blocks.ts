@@ -100,7 +100,11 @@ export class Blocks {
     const spans = found.filter((span) => span.rule !== 'hidden-instruction' || hidden);
     if (imperative && !hidden) this.valueCandidates.add(element);
     else this.valueCandidates.delete(element);
-    const write = (text: string) => (textarea ? (element.textContent = text) : element.setAttribute('value', text));
+    const write = (text: string) => {
+      if (textarea) element.textContent = text;
+      else element.setAttribute('value', text);
+      this.hidden.forget();
+    };
     if (spans.length > 0) {
       this.shared.removals.push({ rule: 'attribute', chars: spans.reduce((n, s) => n + s.end - s.start, 0) });
       write(applySpans(cleaned.text, spans));
@@ -115,11 +119,13 @@ export class Blocks {
     if (findInstructions(cleaned.text, { visible: false }).length > 0) {
       this.shared.removals.push({ rule: 'comment', chars: node.data.length });
       node.remove();
+      this.hidden.forget();
       return;
     }
     if (cleaned.removed > 0) {
       this.shared.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
       node.data = cleaned.text;
+      this.hidden.forget();
     }
   }
 
@@ -131,9 +137,11 @@ export class Blocks {
     if (spans.length > 0) {
       this.shared.removals.push({ rule: 'attribute', chars: spans.reduce((n, s) => n + s.end - s.start, 0) });
       element.setAttribute(name, applySpans(cleaned.text, spans));
+      this.hidden.forget();
     } else if (cleaned.removed > 0) {
       this.shared.removals.push({ rule: 'invisible-chars', chars: cleaned.removed });
       element.setAttribute(name, cleaned.text);
+      this.hidden.forget();
     }
   }
 
@@ -249,6 +257,7 @@ export class Blocks {
         this.shared.removals.push({ rule: finding === 'addressed' ? 'addressed-to-agent' : 'hidden-instruction', chars: t.text.length });
         cut(t.pieces, { start: 0, end: t.text.length }, i === 0 ? MARKER : '');
       });
+      this.hidden.forget();
     }
   }
 
@@ -269,6 +278,7 @@ export class Blocks {
       this.shared.removals.push({ rule: finding === 'addressed' ? 'addressed-to-agent' : 'hidden-instruction', chars: r.text.length });
       cut(r.pieces, { start: 0, end: r.text.length }, i === 0 ? MARKER : '');
     });
+    this.hidden.forget();
     return true;
   }
 
@@ -289,6 +299,7 @@ export class Blocks {
     }
     if (invisible > 0) {
       this.shared.removals.push({ rule: 'invisible-chars', chars: invisible });
+      this.hidden.forget();
       ({ text, pieces } = piecesOf(block));
       texts?.set(block, { text, pieces });
     }
@@ -306,6 +317,7 @@ export class Blocks {
       this.shared.removals.push({ rule: span.rule, chars: span.end - span.start });
       cut(pieces, span, MARKER);
     }
+    if (apply.length > 0) this.hidden.forget();
     const unreadable = isElement(block) ? this.cutUnreadable(block, apply.length > 0 ? piecesOf(block).pieces : pieces) : 0;
     if (apply.length > 0 || unreadable > 0) texts?.delete(block);
     if (isElement(block)) {
@@ -314,7 +326,11 @@ export class Blocks {
     }
     if (this.shared.mode() === 'model' && this.shared.env.review !== undefined) {
       const after = apply.length > 0 || unreadable > 0 ? piecesOf(block) : { text, pieces };
-      if (isSuspicious(after.text)) this.reviews.review(block, after.text, after.pieces);
+      if (isSuspicious(after.text)) {
+        // Either puts the placeholder in or applies a cached answer: a write.
+        this.reviews.review(block, after.text, after.pieces);
+        this.hidden.forget();
+      }
     }
   }
 
@@ -365,6 +381,7 @@ export class Blocks {
       this.shared.removals.push({ rule: 'unreadable-text', chars: piece.node.data.trim().length });
       piece.node.data = piece.node.data.replace(/\S[\s\S]*\S|\S/, UNREADABLE_MARKER);
     }
+    if (hidden.length > 0) this.hidden.forget();
     return hidden.length;
   }
 }

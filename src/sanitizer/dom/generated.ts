@@ -283,6 +283,8 @@ export class Generated {
     marks.add(pseudo.slice(2));
     this.generatedMarks.set(el, marks);
     this.restoreMarks(el);
+    // Our sheet adopted, a mark set: styles changed.
+    this.hidden.forget();
   }
 
   /** Puts back the marks this Sanitizer set on `el` (a page that removes or rewrites the attribute gets them again). */
@@ -293,6 +295,7 @@ export class Generated {
     if ([...marks].every((m) => present.has(m))) return;
     for (const m of marks) present.add(m);
     el.setAttribute(GENERATED_MARK, [...present].join(' '));
+    this.hidden.forget();
   }
 
 }

@@ -13,9 +13,48 @@ const SVG_UNRENDERED = new Set(['defs', 'symbol', 'mask', 'clipPath', 'pattern',
  */
 export class Hidden {
   private readonly colours: SrgbColours;
+  /**
+   * What this batch read of each element, until our next write (`forget`): the ancestors many blocks share
+   * (an article, the body, the root) are read once per batch, not once per block or piece of text. A
+   * computed style is a live object; the values read from it and the boxes are what a write (ours, or a
+   * custom element's reaction to ours) can change, so the Sanitizer forgets them after every write and at
+   * the start and end of every batch.
+   */
+  private readonly reads = new Map<Element, Read>();
+  private pageSize: { width: number; height: number } | null = null;
 
   constructor(private readonly doc: Document) {
     this.colours = new SrgbColours(doc);
+  }
+
+  /** The page changed (a write of ours, a new batch): what was read of it is read again when asked. */
+  forget(): void {
+    this.reads.clear();
+    this.pageSize = null;
+  }
+
+  private read(el: Element, win: Window): Read {
+    let read = this.reads.get(el);
+    if (read === undefined) this.reads.set(el, (read = { style: win.getComputedStyle(el) }));
+    return read;
+  }
+
+  private style(el: Element, win: Window): CSSStyleDeclaration {
+    return this.read(el, win).style;
+  }
+
+  private view(el: Element, win: Window): StyleView {
+    const read = this.read(el, win);
+    return (read.view ??= styleView(read.style));
+  }
+
+  private box(el: Element, win: Window): Box {
+    const read = this.read(el, win);
+    return (read.box ??= elementBox(el, win));
+  }
+
+  private page(win: Window): { width: number; height: number } {
+    return (this.pageSize ??= { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) });
   }
 
   /** Hidden when every text node the span touches is hidden from a person (for one reason or another). */
@@ -50,13 +89,13 @@ export class Hidden {
     if (win === null) return null;
     // `content-visibility: hidden` skips the element's own contents (its descendants fail checkVisibility,
     // its own text does not), yet the accessibility tree still reports them.
-    if (win.getComputedStyle(parent).contentVisibility === 'hidden') return 'not-rendered';
+    if (this.style(parent, win).contentVisibility === 'hidden') return 'not-rendered';
     const range = this.doc.createRange();
     range.selectNodeContents(node);
     const rect = range.getBoundingClientRect();
-    const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
+    const page = this.page(win);
     const box = { width: rect.width, height: rect.height, left: rect.left + win.scrollX, top: rect.top + win.scrollY, right: rect.right + win.scrollX, bottom: rect.bottom + win.scrollY };
-    const parentStyle = win.getComputedStyle(parent);
+    const parentStyle = this.style(parent, win);
     const tiny = renderedTiny(range, parentStyle.writingMode, node.data);
     if (tiny !== null) return tiny;
     // What of the text shows through the windows above it (viewport coordinates): an ancestor that hides
@@ -71,9 +110,9 @@ export class Hidden {
     const fontSize = parentStyle.fontSize;
     const fontPx = Number.parseFloat(fontSize);
     for (let el: Element | null = parent; el !== null; el = el.parentElement) {
-      const style = el === parent ? parentStyle : win.getComputedStyle(el);
-      const own = el === parent ? box : elementBox(el, win);
-      let view = styleView(style);
+      const style = el === parent ? parentStyle : this.style(el, win);
+      const own = el === parent ? box : this.box(el, win);
+      let view = this.view(el, win);
       let background = 'rgb(255, 255, 255)';
       if (el === parent) {
         painted = this.paintedColours(el, style, win);
@@ -94,7 +133,7 @@ export class Hidden {
       if (escape === 'absolute' && (position !== 'static' || transformed)) escape = 'none';
       else if (escape === 'fixed' && transformed) escape = 'none';
       if ((overflows && escape === 'none') || clipPath || clipRect) {
-        const frame = el === parent ? elementBox(el, win) : own;
+        const frame = el === parent ? this.box(el, win) : own;
         // The text's own element clips it to a box of no height or width (`max-height: 0; overflow: hidden`):
         // the text's range keeps its size, the element shows none of it.
         if (el === parent && overflows && (frame.width <= 1 || frame.height <= 1)) return 'zero-size';
@@ -150,7 +189,7 @@ export class Hidden {
       const outer = frame.ownerDocument.defaultView;
       if (outer === null) break;
       if (!frame.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return 'not-rendered';
-      for (let el: Element | null = frame; el !== null; el = el.parentElement) opacity *= ownOpacity(styleView(outer.getComputedStyle(el)));
+      for (let el: Element | null = frame; el !== null; el = el.parentElement) opacity *= ownOpacity(this.view(el, outer));
       if (opacity <= 0.05) return 'transparent';
       const r = frame.getBoundingClientRect();
       if (r.width < MIN_READABLE_PX || r.height < MIN_READABLE_PX) return 'clipped';
@@ -171,13 +210,18 @@ export class Hidden {
    */
   private firstLineHides(node: Text, parent: Element, range: Range, win: Window, page: { width: number; height: number }): HiddenReason | null {
     let block: Element | null = parent;
-    while (block !== null && /^inline/.test(win.getComputedStyle(block).display)) block = block.parentElement;
+    while (block !== null && /^inline/.test(this.style(block, win).display)) block = block.parentElement;
     if (block === null) return null;
-    const line = win.getComputedStyle(block, '::first-line');
-    // `-webkit-text-fill-color` follows `color` unless set: the pseudo-element's reads as the block's own then.
-    const fill = line.webkitTextFillColor !== win.getComputedStyle(block).webkitTextFillColor ? this.colours.srgb(line.webkitTextFillColor) : '';
-    const view = { ...styleView(line), color: this.colours.srgb(line.color), webkitTextFillColor: fill };
-    const why = hiddenByStyle(view, { width: 2, height: 2, left: 0, top: 0, right: 2, bottom: 2 }, page, this.backgroundOf(block, win));
+    // The block's `::first-line` verdict is the same for every text node in it: read once per batch.
+    const read = this.read(block, win);
+    if (read.firstLine === undefined) {
+      const line = win.getComputedStyle(block, '::first-line');
+      // `-webkit-text-fill-color` follows `color` unless set: the pseudo-element's reads as the block's own then.
+      const fill = line.webkitTextFillColor !== read.style.webkitTextFillColor ? this.colours.srgb(line.webkitTextFillColor) : '';
+      const view = { ...styleView(line), color: this.colours.srgb(line.color), webkitTextFillColor: fill };
+      read.firstLine = hiddenByStyle(view, { width: 2, height: 2, left: 0, top: 0, right: 2, bottom: 2 }, page, this.backgroundOf(block, win));
+    }
+    const why = read.firstLine;
     if (why === null) return null;
     const all = this.doc.createRange();
     all.selectNodeContents(block);
@@ -192,20 +236,36 @@ export class Hidden {
     return this.backgroundElementOf(el, win).colour;
   }
 
-  private backgroundElementOf(el: Element, win: Window): { colour: string; element: Element | null } {
+  private backgroundElementOf(el: Element, win: Window): Background {
+    // Each element up the walk gets the answer too: the blocks of one article share their ancestors'.
+    const walked: Read[] = [];
+    let found: Background = { colour: 'rgb(255, 255, 255)', element: null };
     for (let e: Element | null = el; e !== null; e = e.parentElement) {
-      const style = win.getComputedStyle(e);
+      const read = this.read(e, win);
+      if (read.background !== undefined) {
+        found = read.background;
+        break;
+      }
+      walked.push(read);
+      const style = read.style;
       const bg = this.colours.srgb(style.backgroundColor);
       const parsed = parseColour(bg);
-      if (bg !== '' && bg !== 'transparent' && (parsed === null || parsed.a > 0)) return { colour: bg, element: e };
+      if (bg !== '' && bg !== 'transparent' && (parsed === null || parsed.a > 0)) {
+        found = { colour: bg, element: e };
+        break;
+      }
       // A gradient of one colour paints like a background colour (`linear-gradient(#000, #000)`).
       const image = style.backgroundImage;
       if (image !== undefined && image !== 'none' && image !== '') {
         const solid = solidGradientColour(image);
-        if (solid !== null) return { colour: this.colours.srgb(solid), element: e };
+        if (solid !== null) {
+          found = { colour: this.colours.srgb(solid), element: e };
+          break;
+        }
       }
     }
-    return { colour: 'rgb(255, 255, 255)', element: null };
+    for (const read of walked) read.background = found;
+    return found;
   }
 
   /**
@@ -234,7 +294,7 @@ export class Hidden {
     let blend: string | undefined;
     let belowBackground = true;
     for (let e: Element | null = el; e !== null; e = e.parentElement) {
-      const s = e === el ? style : win.getComputedStyle(e);
+      const s = e === el ? style : this.style(e, win);
       if (e === bgElement) belowBackground = false;
       if (s.filter !== undefined && s.filter !== 'none' && s.filter !== '') {
         fg = filterColour(fg, s.filter);
@@ -254,13 +314,13 @@ export class Hidden {
     if (win === null) return false;
     for (let el: Element | null = element; el !== null; el = el.parentElement) if (el.getAttribute('aria-hidden') === 'true') return true;
     if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
-    const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
+    const page = this.page(win);
     let opacity = 1;
     for (let el: Element | null = element; el !== null; el = el.parentElement) {
-      const style = win.getComputedStyle(el);
-      const view = el === element ? { ...styleView(style), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) } : styleView(style);
+      const style = this.style(el, win);
+      const view = el === element ? { ...this.view(el, win), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) } : this.view(el, win);
       const background = el === element ? this.backgroundOf(el, win) : 'rgb(255, 255, 255)';
-      const why = hiddenByStyle(view, elementBox(el, win), page, background);
+      const why = hiddenByStyle(view, this.box(el, win), page, background);
       opacity *= ownOpacity(view);
       if (el === element ? why !== null : why === 'clipped' || (why === 'zero-size' && style.overflow !== 'visible')) return true;
       if (opacity <= 0.05) return true;
@@ -272,8 +332,8 @@ export class Hidden {
   pseudoHidden(el: Element, style: CSSStyleDeclaration, win: Window): boolean {
     if (this.controlHidden(el)) return true;
     const view = { ...styleView(style), color: this.colours.srgb(style.color), webkitTextFillColor: this.colours.srgb(style.webkitTextFillColor) };
-    const box = elementBox(el, win);
-    const page = { width: Math.max(this.doc.documentElement.scrollWidth, win.innerWidth), height: Math.max(this.doc.documentElement.scrollHeight, win.innerHeight) };
+    const box = this.box(el, win);
+    const page = this.page(win);
     const why = hiddenByStyle(view, { ...box, width: Math.max(box.width, 2), height: Math.max(box.height, 2) }, page, this.backgroundOf(el, win));
     return why !== null;
   }
@@ -297,11 +357,14 @@ export class Hidden {
       const parent = piece.node.parentElement;
       const data = piece.node.data.trim();
       if (parent === null || parent === block || data === '' || data === MARKER || data === UNREADABLE_MARKER) continue;
-      const style = win.getComputedStyle(parent);
+      const style = this.style(parent, win);
       const chain: InlineStyle[] = [];
-      for (let el: Element | null = parent; el !== null && el !== block; el = el.parentElement) chain.push(inlineStyleOf(el === parent ? style : win.getComputedStyle(el)));
+      for (let el: Element | null = parent; el !== null && el !== block; el = el.parentElement) {
+        const read = this.read(el, win);
+        chain.push((read.inline ??= inlineStyleOf(read.style)));
+      }
       if (blockColours === null) {
-        const blockStyle = win.getComputedStyle(block);
+        const blockStyle = this.style(block, win);
         blockColours = { color: blockStyle.color, background: this.backgroundOf(block, win) };
       }
       if (inlineMayHide({ fontSize: style.fontSize, color: style.color, webkitTextFillColor: style.webkitTextFillColor }, chain, blockColours)) suspects.push(piece);
@@ -318,7 +381,7 @@ export class Hidden {
   /** The text's element or an inline ancestor below the block is the visually-hidden screen-reader pattern. */
   private screenReaderLabel(el: Element, block: Element, win: Window): boolean {
     for (let e: Element | null = el; e !== null && e !== block; e = e.parentElement) {
-      const style = win.getComputedStyle(e);
+      const style = this.style(e, win);
       if (style.position !== 'absolute' && style.position !== 'fixed') continue;
       const r = e.getBoundingClientRect();
       return visuallyHiddenLabel(style, r);
@@ -345,7 +408,21 @@ function renderedTiny(range: Range, writingMode: string, text: string): HiddenRe
   return null;
 }
 
-function elementBox(el: Element, win: Window): { width: number; height: number; left: number; top: number; right: number; bottom: number } {
+type Box = { width: number; height: number; left: number; top: number; right: number; bottom: number };
+type Background = { colour: string; element: Element | null };
+/** One element as a batch read it (Hidden.reads). */
+interface Read {
+  style: CSSStyleDeclaration;
+  view?: StyleView;
+  inline?: InlineStyle;
+  box?: Box;
+  /** The colour its text is drawn on, and the element that paints it. */
+  background?: Background;
+  /** What its `::first-line` style hides (null: nothing). */
+  firstLine?: HiddenReason | null;
+}
+
+function elementBox(el: Element, win: Window): Box {
   const r = el.getBoundingClientRect();
   return { width: r.width, height: r.height, left: r.left + win.scrollX, top: r.top + win.scrollY, right: r.right + win.scrollX, bottom: r.bottom + win.scrollY };
 }

@@ -40,6 +40,7 @@ export class Sanitizer {
   private readonly removals: Removal[] = [];
   /** The shadow roots being watched (their own stylesheets and elements are read for generated content). */
   private readonly roots = new Set<ShadowRoot>();
+  private readonly hidden: Hidden;
   private readonly blocks: Blocks;
   private readonly generated: Generated;
   private readonly walker: Walker;
@@ -52,7 +53,7 @@ export class Sanitizer {
     const shared: Shared = { doc, env, removals: this.removals, mode: () => this.mode, batch: (work) => this.batch(work) };
     /** Each watched shadow root by its host (reading a run of blocks across a shadow boundary asks no native call). */
     const hostRoots = new WeakMap<Element, ShadowRoot>();
-    const hidden = new Hidden(doc);
+    const hidden = (this.hidden = new Hidden(doc));
     this.blocks = new Blocks(shared, hidden, new Review(shared), hostRoots);
     this.generated = new Generated(shared, hidden, this.roots, {
       candidatesWaiting: () => this.blocks.candidatesWaiting(),
@@ -240,6 +241,9 @@ export class Sanitizer {
    */
   private batch(work: () => void): void {
     const pending = this.observer.takeRecords();
+    // What was read of the page before this batch is stale (the page ran since); so is what a round read
+    // once records say the page changed again.
+    this.hidden.forget();
     try {
       if (pending.length > 0) this.process(pending);
       work();
@@ -247,10 +251,12 @@ export class Sanitizer {
       for (let round = 0; round < SETTLE_ROUNDS; round++) {
         const made = this.observer.takeRecords();
         if (made.length === 0) break;
+        this.hidden.forget();
         this.process(made);
         this.blocks.readLabels();
       }
     } finally {
+      this.hidden.forget();
       if (this.removals.length > 0) this.env.report(this.removals.splice(0));
     }
   }

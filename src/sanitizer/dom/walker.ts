@@ -87,9 +87,11 @@ export class Walker {
       if (type === 1) {
         const element = n as Element;
         if (element.hasAttributes()) {
-          for (const name of ATTRIBUTES) if (element.hasAttribute(name)) this.blocks.attribute(element, name);
+          // One call for the names (most elements have one or two), not one per attribute read as text.
+          const names = element.getAttributeNames();
+          for (const name of ATTRIBUTES) if (names.includes(name)) this.blocks.attribute(element, name);
           if (tag === 'INPUT') this.blocks.inputValue(element);
-          if (element.hasAttribute('aria-labelledby')) this.blocks.label(element);
+          if (names.includes('aria-labelledby')) this.blocks.label(element);
         }
         if (tag === 'TEMPLATE') {
           const content = (element as HTMLTemplateElement).content;
