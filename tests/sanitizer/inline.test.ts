@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inlineMayHide, visuallyHiddenLabel, type InlineStyle } from '../../src/sanitizer/visibility';
 
 /**
- * The cheap pre-check of inline text inside a visible block (src/sanitizer/dom.ts cutUnreadableInline):
+ * The cheap pre-check of inline text inside a visible block (src/sanitizer/dom/hidden.ts unreadableInline):
  * what it lets through to the full check (boxes, ancestors) and what it spares, from computed styles alone.
  */
 const plain: InlineStyle = { display: 'inline', position: 'static', overflow: 'visible', opacity: '1', filter: 'none', clipPath: 'none', clip: 'auto', transform: 'none', maskImage: 'none', mixBlendMode: 'normal', visibility: 'visible' };
