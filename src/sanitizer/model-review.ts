@@ -2,7 +2,7 @@ import type { Reviewer } from '../background/contracts';
 import { askForJson } from '../llm/client';
 
 /**
- * The Sanitizer's model mode (src/background/sanitizer.ts asks it, one block at a time): the configured
+ * The Sanitizer's model mode (src/background/decide/sanitizer.ts asks it, one block at a time): the configured
  * OpenAI-compatible endpoint names the instructions in a block that the user's task does not ask for. In
  * the extension it lives in the model modes' script (src/llm/model-modes.ts), loaded on the first review.
  */

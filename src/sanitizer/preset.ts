@@ -1,6 +1,6 @@
 /**
  * The Sanitizer's mode as the background registered it: a one-line script that runs in the ISOLATED world
- * just before the frame guard (src/background/registration.ts) sets it, so the first node parsed is
+ * just before the frame guard (src/background/floor/registration.ts) sets it, so the first node parsed is
  * already sanitised. Waiting for the `sanitizer.config` answer instead left a window in which a page
  * that loaded before the answer (a cold worker, a loaded machine) was read untouched.
  */
