@@ -230,7 +230,8 @@ async function main(): Promise<void> {
   const forgeSummaries = summarizeForgeForum(configs, runs);
   if (cascadeOnly || (!quick && !sanitizerOnly && !forgeOnly)) {
     const cascadeIds = cascadeOnly ? CASCADE_CONFIG_IDS : CASCADE_IN_FULL_RUN;
-    const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => cascadeIds.includes(c.id) && (!only || only.includes(c.id)));
+    // With `--cascade`, `--only` may also pick a configuration it does not run by default (`rules-nohooks`: the floor alone).
+    const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => (cascadeIds.includes(c.id) || (cascadeOnly && only !== undefined)) && (!only || only.includes(c.id)));
     const goals = GOALS.filter((g) => match === undefined || g.id.includes(match));
     log(`Cascade: ${goals.length} goals × ${cascadeConfigs.length} configurations`);
     const mock = await startCompilerMock();
