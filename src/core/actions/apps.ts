@@ -145,7 +145,15 @@ const GITLAB: AppSpec = {
     { action: 'comment', methods: POST, path: '/:project+/-/issues/:iid/notes', object: ISSUE },
     { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/notes', object: MR },
     { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/discussions', object: MR },
-    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', object: ['issue:{project}#{target_iid}', 'merge_request:{project}!{merge_request_iid}'] },
+    // The project's notes resource (config/routes/project.rb `resources :notes`): the note goes to Rails'
+    // `target_type` with `target_id` (a database id, which no words name: it asks) or else `target_iid`
+    // (app/finders/notes_finder.rb `find_target_by_type_and_ids`), from the query or the body (the reader
+    // merges them: a name given twice reads as no object); `note[noteable_*]` is overwritten from that
+    // target (app/controllers/concerns/notes_actions.rb `create_note_params`), so it is never read.
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', fields: ['target_id'] },
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', values: { target_type: ['issue'] }, object: ['issue:{project}#{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', values: { target_type: ['merge_request'] }, object: ['merge_request:{project}!{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes' },
     { action: 'react', methods: POST, path: '/:project+/-/issues/:iid/{toggle_}?award_emoji', object: ISSUE },
     { action: 'react', methods: POST, path: '/:project+/-/merge_requests/:iid/{toggle_}?award_emoji', object: MR },
     { action: 'react', methods: POST, path: '/:project+/-/notes/:nid/toggle_award_emoji', object: ['note:{project}/{nid}'] },
