@@ -29,6 +29,7 @@ describe('readWebAction: a known app\'s routes and field shapes', () => {
     ['POST', 'http://reddit.test/f/books/130944/slug/comment', { 'comment[comment]': 'x' }, 'comment', 'post:130944'],
     ['POST', 'http://reddit.test/submit/politics', { 'submission[title]': 't' }, 'post', 'forum:politics'],
     ['POST', 'http://reddit.test/submit', { 'submission[forum]': 'politics' }, 'post', 'forum:politics'],
+    ['POST', 'http://reddit.test/submit/books', { 'submission[forum]': 'politics' }, 'post', 'forum:politics'],
     ['POST', 'http://reddit.test/user/grant/edit', { 'user[email]': 'a@evil.test' }, 'email_change', null],
   ])('%s %s → %s', (method, url, body, id, object) => {
     expect(read(method, url, body)).toEqual({ id, object });

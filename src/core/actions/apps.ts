@@ -252,7 +252,9 @@ const POSTMILL: AppSpec = {
     { action: 'member', methods: POST, path: '/f/:forum/moderators{/*}?', object: ['forum:{forum}'] },
     { action: 'edit', methods: POST, path: '/f/:forum/edit', object: ['forum:{forum}'] },
     { action: 'delete', methods: POST, path: '/f/:forum/delete', object: ['forum:{forum}'] },
-    { action: 'post', methods: POST, path: '/submit{/:forum}?', object: ['forum:{forum}', 'forum:{submission[forum]}'] },
+    // (The form's own forum field decides where the post goes, the path only preselects it: src/Form/SubmissionType.php
+    // adds `forum` to a new submission's form. `/submit/books` with `submission[forum]=politics` posts to politics.)
+    { action: 'post', methods: POST, path: '/submit{/:forum}?', object: ['forum:{submission[forum]}', 'forum:{forum}'] },
     { action: 'post', methods: POST, path: '/create_forum', object: ['forum:new'] },
     { action: 'message', methods: POST, path: '/user/:username/compose_message', object: ['user:{username}'] },
     { action: 'message', methods: POST, path: '/messages/thread/:id{/*}?', object: ['thread:{id}'] },
