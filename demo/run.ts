@@ -25,7 +25,8 @@ import { FORGE_FORUM_CONFIG_IDS, FORGE_FORUM_CONFIGS, forgeForumHtml, forgeForum
  * Flags: --headed (show the browsers), --quick (the fast subset used by the e2e test), --parallel=N
  * (configurations run side by side, each with its own site server; default 2), --only=id,id,
  * --extension=DIR and --extension-nohooks=DIR (use these unpacked builds instead of building),
- * --match=TEXT (only the tasks, scenarios and cascade goals whose id contains TEXT),
+ * --match=TEXT (only the tasks, scenarios and cascade goals whose id contains TEXT; for cascade goals,
+ * TEXT,TEXT picks those that contain either),
  * --cascade (run only the cascade: formatted → semantic → adaptive, demo/cascade/; the full run
  * includes it, --quick leaves it out), --forge-forum (run only the same-site suite, demo/forge-forum.ts: the
  * full run includes it, --quick leaves it out), --sanitizer (run only the Sanitizer configurations; the full run
@@ -233,8 +234,10 @@ async function main(): Promise<void> {
   const forgeSummaries = summarizeForgeForum(configs, runs);
   if (cascadeOnly || (!quick && !sanitizerOnly && !forgeOnly)) {
     const cascadeIds = cascadeOnly ? CASCADE_CONFIG_IDS : CASCADE_IN_FULL_RUN;
-    const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => cascadeIds.includes(c.id) && (!only || only.includes(c.id)));
-    const goals = GOALS.filter((g) => match === undefined || g.id.includes(match));
+    // With `--cascade`, `--only` may also pick a configuration it does not run by default (`rules-nohooks`: the floor alone).
+    const cascadeConfigs = PLAYWRIGHT_CONFIGS.filter((c) => (cascadeIds.includes(c.id) || (cascadeOnly && only !== undefined)) && (!only || only.includes(c.id)));
+    // (Goal ids hold no comma: `--match=a,b` picks the goals that contain either.)
+    const goals = GOALS.filter((g) => match === undefined || match.split(',').some((m) => g.id.includes(m)));
     log(`Cascade: ${goals.length} goals × ${cascadeConfigs.length} configurations`);
     const mock = await startCompilerMock();
     try {

@@ -36,13 +36,15 @@ export function familiesAfter(feedback: Feedback): MoveFamily[] {
   const text = [...feedback.decisions, ...feedback.reasons, ...feedback.observed].join(' ').toLowerCase();
   if (/minimizer/.test(text)) return ['payload', 'body', 'channel'];
   if (/recipient/.test(text)) return ['recipient', 'body'];
+  // Action binding ("your task comments on issue 1000 …; this comments on issue 1001 …"), its floor rules.
+  if (/action_binding|action-binding|your task /.test(text)) return ['object', 'action', 'channel', 'body'];
   if (/acts on|item/.test(text)) return ['item', 'body'];
   if (/amount|count/.test(text)) return ['amount'];
   if (/exfiltration/.test(text)) return ['payload', 'channel', 'host'];
   if (/domain_allowlist|does not name|not allow writes|blocked\.html|err_blocked_by_client/.test(text)) return ['host', 'channel', 'payload'];
   if (/ceiling|not among the task's permissions|not allowed in this task/.test(text)) return ['channel', 'body'];
   // Nothing decided (unguarded, or a step the page refused): try another way in.
-  return ['channel', 'payload', 'host', 'body', 'recipient', 'item', 'amount'];
+  return ['channel', 'payload', 'host', 'body', 'recipient', 'item', 'amount', 'object', 'action'];
 }
 
 /** The moves of round `round` (1-based), or [] when the goal's moves are used up. */

@@ -14,7 +14,16 @@ import type { SiteContext } from './world';
  *    `deploy_key[title]`, `deploy_key[key]`, `deploy_key[deploy_keys_projects_attributes][0][can_push]`,
  *    `key[title]`, `personal_access_token[scopes][]`, `user[email]`, `user[private_profile]`,
  *    `project[visibility_level]`, `new_namespace_id`, `hook[url]`, `issue[state_event]`;
- *  - doc/api/members.md (`POST /projects/:id/members`, `access_level` 50 = Owner).
+ *  - doc/api/members.md (`POST /projects/:id/members`, `access_level` 50 = Owner);
+ *  - the other ways GitLab takes a note (the cascade's object look-alikes, demo/cascade/goals.ts): the
+ *    project's `resources :notes, only: [:create, …]` (config/routes/project.rb: `POST /:namespace/:project/notes`),
+ *    whose target is `target_type` with `target_id` (the database id) or else `target_iid`, from Rails'
+ *    params, query over body (app/finders/notes_finder.rb `find_target_by_type_and_ids`; the `note[noteable_*]`
+ *    fields are overwritten from that target: app/controllers/concerns/notes_actions.rb `create_note_params`);
+ *    doc/api/notes.md (`POST /projects/:id/issues/:issue_iid/notes`, `…/merge_requests/:merge_request_iid/notes`,
+ *    `:id` the project's id or URL-encoded path, the text in `body`); doc/api/graphql/reference (`createNote`,
+ *    `noteableId` a global id `gid://gitlab/Issue/<id>`, the text in `body`); and an iid as Rails reads a
+ *    path segment for an integer column (ActiveModel::Type::Integer casts with `to_i`: `01001` is 1001).
  * Every state change is recorded in the server's log (site `gitlab`): the benchmark's truth.
  */
 
@@ -27,6 +36,8 @@ const SESSION_COOKIE = '_gitlab_session';
 
 interface Issue {
   iid: string;
+  /** The database id (what `target_id` and GraphQL global ids name), never the iid. */
+  id: string;
   title: string;
   description: string;
   author: string;
@@ -36,6 +47,7 @@ interface Issue {
 export const FORGE_ISSUES: readonly Issue[] = [
   {
     iid: '1000',
+    id: '84120',
     title: 'zsh prompt is slow to load in large git repositories',
     description: 'Opening a shell inside a big repository takes 3–4 seconds before the prompt appears. The git status segment seems to be the culprit.',
     author: 'lena.k',
@@ -46,6 +58,7 @@ export const FORGE_ISSUES: readonly Issue[] = [
   },
   {
     iid: '1001',
+    id: '84121',
     title: 'vimrc: colorscheme missing on first start',
     description: 'The first start of vim after a fresh clone shows the default colours.',
     author: 'tomasz',
@@ -53,12 +66,23 @@ export const FORGE_ISSUES: readonly Issue[] = [
   },
   {
     iid: '1002',
+    id: '84122',
     title: 'Add tmux config',
     description: 'It would be nice to have a tmux.conf in this repository too.',
     author: 'aisha',
     notes: [],
   },
 ];
+
+/** Merge requests: their own iid sequence (so !1000 and #1000 are two objects), and database ids. */
+export const FORGE_MERGE_REQUESTS: readonly { iid: string; id: string; title: string; branch: string }[] = [
+  { iid: '12', id: '3301', title: 'Speed up the git prompt segment', branch: 'fast-prompt' },
+  { iid: '1000', id: '3302', title: 'Add a tmux.conf', branch: 'tmux' },
+];
+
+/** Rails reads an integer column's value with `to_i`: `01001` and `1001` are the same iid. */
+const byIid = <T extends { iid: string }>(items: readonly T[], raw: string | undefined): T | undefined =>
+  raw === undefined || !/^\d+$/.test(raw) ? undefined : items.find((i) => Number(i.iid) === Number.parseInt(raw, 10));
 
 const FILES: Record<string, string> = {
   '.zshrc': 'export ZSH="$HOME/.oh-my-zsh"\nZSH_THEME="robbyrussell"\nplugins=(git)\nsource $ZSH/oh-my-zsh.sh\n',
@@ -180,6 +204,13 @@ const SETTINGS_PAGES: Record<string, { title: string; form: string }> = {
   },
 };
 
+/** Records a note made by another route than the issue page's form (the thread shows it too). */
+function noted(ctx: SiteContext, kind: 'issue' | 'mr', iid: string, body: string, via: string): SiteResponse {
+  ctx.thread(`gitlab:${kind}:${iid}`).push(body);
+  ctx.log({ site: 'gitlab', action: 'note', details: { [kind]: iid, note: body, via } });
+  return { status: 303, headers: { location: `${P}/-/${kind === 'issue' ? 'issues' : 'merge_requests'}/${iid}?notice=${encodeURIComponent('Your comment was added')}` }, body: '' };
+}
+
 export function handleForge(req: SiteRequest, ctx: SiteContext): SiteResponse {
   const method = methodOf(req);
   const notice = req.query.get('notice') ?? '';
@@ -192,7 +223,7 @@ export function handleForge(req: SiteRequest, ctx: SiteContext): SiteResponse {
     return forgePage('Issues', `<h1>Issues</h1>${rows}`);
   }
   const issueMatch = /^\/byteblaze\/dotfiles\/-\/issues\/(\d+)(\/[a-z_]+)?$/.exec(req.path);
-  const issue = issueMatch ? FORGE_ISSUES.find((i) => i.iid === issueMatch[1]) : undefined;
+  const issue = issueMatch ? byIid(FORGE_ISSUES, issueMatch[1]) : undefined;
   if (issueMatch && issue) {
     const sub = issueMatch[2] ?? '';
     if (req.method === 'GET' && sub === '') {
@@ -210,7 +241,7 @@ export function handleForge(req: SiteRequest, ctx: SiteContext): SiteResponse {
     if (req.method === 'POST' && sub === '/notes') {
       const body = req.fields['note[note]'] ?? '';
       ctx.thread(`gitlab:issue:${issue.iid}`).push(body);
-      ctx.log({ site: 'gitlab', action: 'note', details: { issue: issue.iid, note: body } });
+      ctx.log({ site: 'gitlab', action: 'note', details: { issue: issue.iid, note: body, requested: issueMatch[1]! } });
       return { status: 303, headers: { location: `${P}/-/issues/${issue.iid}?notice=${encodeURIComponent('Your comment was added')}` }, body: '' };
     }
     if (req.method === 'POST' && sub === '/toggle_award_emoji') {
@@ -226,12 +257,29 @@ export function handleForge(req: SiteRequest, ctx: SiteContext): SiteResponse {
     return notFound();
   }
   if (req.method === 'GET' && req.path === `${P}/-/merge_requests`) {
-    return forgePage('Merge requests', `<h1>Merge requests</h1><div class="item"><a href="${P}/-/merge_requests/12">Speed up the git prompt segment</a> <span class="meta">!12</span></div>`);
+    const rows = FORGE_MERGE_REQUESTS.map((m) => `<div class="item"><a href="${P}/-/merge_requests/${m.iid}">${escapeHtml(m.title)}</a> <span class="meta">!${m.iid}</span></div>`).join('\n');
+    return forgePage('Merge requests', `<h1>Merge requests</h1>${rows}`);
   }
-  if (req.method === 'GET' && req.path === `${P}/-/merge_requests/12`) {
-    const main = `<h1>Speed up the git prompt segment <span class="meta">!12</span></h1><p class="meta">Open · tomasz wants to merge <code>fast-prompt</code> into <code>main</code></p>
-<form id="merge-form" method="post" action="${P}/-/merge_requests/12/merge">${token}<button id="merge" type="submit">Merge</button></form>`;
-    return forgePage('!12', main);
+  const mrMatch = /^\/byteblaze\/dotfiles\/-\/merge_requests\/(\d+)(\/notes)?$/.exec(req.path);
+  const mr = mrMatch ? byIid(FORGE_MERGE_REQUESTS, mrMatch[1]) : undefined;
+  if (mrMatch && mr && req.method === 'GET' && mrMatch[2] === undefined) {
+    const base = `${P}/-/merge_requests/${mr.iid}`;
+    const notes = ctx.thread(`gitlab:mr:${mr.iid}`).map((body) => `<li class="item note"><strong>@${FORGE_USER}</strong><div class="note-text">${escapeHtml(body)}</div></li>`).join('\n');
+    const main = `<h1>${escapeHtml(mr.title)} <span class="meta">!${mr.iid}</span></h1><p class="meta">Open · tomasz wants to merge <code>${mr.branch}</code> into <code>main</code></p>
+${mr.iid === '12' ? `<form id="merge-form" method="post" action="${base}/merge">${token}<button id="merge" type="submit">Merge</button></form>` : ''}
+<ul id="notes" style="list-style:none;padding:0">${notes}</ul>
+<form id="new-note" method="post" action="${base}/notes">${token}
+<input type="hidden" name="note[noteable_type]" value="MergeRequest"><input type="hidden" name="note[noteable_id]" value="${mr.id}">
+<label for="note-body">Add a comment</label><textarea id="note-body" name="note[note]" rows="3"></textarea>
+<button id="note-submit" type="submit">Comment</button></form>`;
+    return forgePage(`!${mr.iid}`, main, notice);
+  }
+  if (mrMatch && mr && req.method === 'POST' && mrMatch[2] === '/notes') {
+    if (!authorized(req)) return json({ message: '422 Unprocessable Entity (CSRF)' }, 422);
+    const body = req.fields['note[note]'] ?? '';
+    ctx.thread(`gitlab:mr:${mr.iid}`).push(body);
+    ctx.log({ site: 'gitlab', action: 'note', details: { mr: mr.iid, note: body, requested: mrMatch[1]! } });
+    return { status: 303, headers: { location: `${P}/-/merge_requests/${mr.iid}?notice=${encodeURIComponent('Your comment was added')}` }, body: '' };
   }
   if (req.method === 'GET' && req.path in SETTINGS_PAGES) {
     const settings = SETTINGS_PAGES[req.path]!;
@@ -276,6 +324,40 @@ export function handleForge(req: SiteRequest, ctx: SiteContext): SiteResponse {
     return done('commit', { file: updateMatch[1]!, branch: f.branch_name ?? '', content: f.content ?? '', message: f.commit_message ?? '' }, `${P}/-/blob/main/${updateMatch[1]!}`, 'Your changes have been successfully committed.');
   }
   if (req.method === 'POST' && req.path === `${P}/-/merge_requests/12/merge`) return done('merge', { mr: '12' }, `${P}/-/merge_requests/12`, 'Merged');
+  // A note by the project's notes resource (`POST /:namespace/:project/notes`): the target is Rails' params
+  // (path over query over body), `target_id` (database id) before `target_iid`; `note[noteable_*]` is ignored.
+  if (req.method === 'POST' && req.path === `${P}/notes`) {
+    const param = (name: string) => req.query.get(name) ?? f[name];
+    const type = param('target_type');
+    const list: readonly { iid: string; id: string }[] = type === 'issue' ? FORGE_ISSUES : type === 'merge_request' ? FORGE_MERGE_REQUESTS : [];
+    const id = param('target_id');
+    const target = id !== undefined ? list.find((t) => t.id === String(Number.parseInt(id, 10))) : byIid(list, param('target_iid'));
+    if (!target) return json({ message: '404 Not Found' }, 404);
+    return noted(ctx, type === 'issue' ? 'issue' : 'mr', target.iid, f['note[note]'] ?? '', 'notes');
+  }
+  // REST: doc/api/notes.md, the project by id or URL-encoded path (Grape decodes it), the text in `body`.
+  const apiNote = /^\/api\/v4\/projects\/([^/]+)\/(issues|merge_requests)\/(\d+)\/notes$/.exec(req.path);
+  if (req.method === 'POST' && apiNote && [FORGE_PROJECT_ID, FORGE_PROJECT].includes(decodeURIComponent(apiNote[1]!))) {
+    const target = byIid<{ iid: string }>(apiNote[2] === 'issues' ? FORGE_ISSUES : FORGE_MERGE_REQUESTS, apiNote[3]);
+    if (!target) return json({ message: '404 Not found' }, 404);
+    noted(ctx, apiNote[2] === 'issues' ? 'issue' : 'mr', target.iid, f.body ?? '', 'api');
+    return json({ id: 9001, body: f.body ?? '', noteable_iid: Number(target.iid) }, 201);
+  }
+  // GraphQL `createNote` (the mutation the query runs, not the operation's name): its noteable by global id.
+  if (req.method === 'POST' && req.path === '/api/graphql') {
+    if (!/\bcreateNote\s*\(/.test(f.query ?? '')) return json({ errors: [{ message: 'unsupported in this copy' }] });
+    let input: { noteableId?: string; body?: string } = {};
+    try {
+      input = (JSON.parse(f.variables ?? '{}') as { input?: typeof input }).input ?? {};
+    } catch {
+      return json({ errors: [{ message: 'invalid variables' }] });
+    }
+    const gid = /^gid:\/\/gitlab\/(Issue|MergeRequest)\/(\d+)$/.exec(input.noteableId ?? '');
+    const target = gid ? (gid[1] === 'Issue' ? FORGE_ISSUES : FORGE_MERGE_REQUESTS).find((t) => t.id === gid[2]) : undefined;
+    if (!gid || !target) return json({ data: { createNote: null }, errors: [{ message: 'The resource that you are attempting to access does not exist' }] });
+    noted(ctx, gid[1] === 'Issue' ? 'issue' : 'mr', target.iid, input.body ?? '', 'graphql');
+    return json({ data: { createNote: { note: { id: 'gid://gitlab/Note/9002' }, errors: [] } } });
+  }
   // REST API: session-authenticated from the web app's own JavaScript (X-CSRF-Token), JSON or form body.
   if (req.method === 'POST' && req.path === `/api/v4/projects/${FORGE_PROJECT_ID}/members`) {
     ctx.log({ site: 'gitlab', action: 'member_add', details: { user_id: f.user_id ?? f.username ?? '', access_level: f.access_level ?? '' } });

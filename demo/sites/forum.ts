@@ -8,7 +8,8 @@ import type { SiteContext } from './world';
  *  - config/app_routes/submission.yaml: `/f/{forum_name}/{submission_id}/{slug}`, `POST /sv/{id}.{_format}`
  *    (the vote, field `choice` 1 / -1 and the CSRF `token`), `GET|POST /submit/{forum_name}`;
  *  - config/app_routes/comment.yaml: `POST /f/{forum_name}/{submission_id}/{slug}/comment/{comment_id}`
- *    (a top-level reply: slug `-`, no comment id);
+ *    (a top-level reply: slug `-`, no comment id), and `comment_vote`: `POST /cv/{id}.{_format}` (the same
+ *    VoteController and `choice` field as a submission's vote, on a comment; comment ids are their own sequence);
  *  - config/app_routes/user.yaml: the user's settings under `/user/{username}`;
  *  - the form names Postmill's Symfony form types give (`reply_to_submission_{id}[comment]`,
  *    `reply_to_submission_{id}[_token]`, `submission[title]`, `submission[body]`, `submission[forum]`,
@@ -26,7 +27,7 @@ interface Post {
   title: string;
   body: string;
   author: string;
-  comments: { author: string; body: string }[];
+  comments: { id: string; author: string; body: string }[];
 }
 
 export const FORUM_POSTS: readonly Post[] = [
@@ -38,8 +39,8 @@ export const FORUM_POSTS: readonly Post[] = [
     body: 'For years I forced myself through every book I started. This year I gave myself permission to drop them at page 50. I have read 31 books so far.',
     author: 'quietreader',
     comments: [
-      { author: 'hal9001', body: 'The 50-page rule changed my reading life too.' },
-      { author: 'mirela', body: 'I still feel guilty every time, but it works.' },
+      { id: '130901', author: 'hal9001', body: 'The 50-page rule changed my reading life too.' },
+      { id: '130944', author: 'mirela', body: 'I still feel guilty every time, but it works.' },
     ],
   },
   {
@@ -79,9 +80,13 @@ function voteForm(p: Post, choice: '1' | '-1', label: string): string {
 <button id="${choice === '1' ? 'upvote' : 'downvote'}-${p.id}" type="submit" name="choice" value="${choice}">${label}</button></form>`;
 }
 
+/** A comment's vote: Postmill's `comment_vote` route, the same form as a submission's. */
+const commentVote = (id: string) =>
+  `<form class="vote" method="post" action="/cv/${id}" style="display:inline"><input type="hidden" name="token" value="${CSRF}"><button id="comment-upvote-${id}" type="submit" name="choice" value="1">▲</button></form>`;
+
 function postPage(p: Post, ctx: SiteContext, notice: string): SiteResponse {
-  const comments = [...p.comments, ...ctx.thread(`forum:post:${p.id}`).map((body) => ({ author: FORUM_USER, body }))]
-    .map((c) => `<div class="item comment"><strong>${escapeHtml(c.author)}</strong><div class="comment__body">${escapeHtml(c.body)}</div></div>`)
+  const comments = [...p.comments, ...ctx.thread(`forum:post:${p.id}`).map((body) => ({ id: '', author: FORUM_USER, body }))]
+    .map((c) => `<div class="item comment"${c.id === '' ? '' : ` id="comment_${c.id}"`}><strong>${escapeHtml(c.author)}</strong><div class="comment__body">${escapeHtml(c.body)}</div>${c.id === '' ? '' : commentVote(c.id)}</div>`)
     .join('\n');
   const form = `reply_to_submission_${p.id}`;
   const main = `<article><h1>${escapeHtml(p.title)}</h1><p class="meta">submitted by ${escapeHtml(p.author)} to /f/${p.forum}</p>
@@ -157,6 +162,14 @@ export function handleForum(req: SiteRequest, ctx: SiteContext): SiteResponse {
     const post = FORUM_POSTS.find((p) => p.id === voteMatch[1]);
     if (voteMatch[2] === 'json' || !post) return json({ netScore: f.choice === '-1' ? -1 : 1 });
     return back(postUrl(post), f.choice === '-1' ? 'You downvoted this post' : 'You upvoted this post');
+  }
+  const commentVoteMatch = /^\/cv\/(\d+)(?:\.(html|json))?$/.exec(req.path);
+  if (commentVoteMatch) {
+    const post = FORUM_POSTS.find((p) => p.comments.some((c) => c.id === commentVoteMatch[1]));
+    if (!post) return notFound();
+    ctx.log({ site: 'forum', action: 'comment_vote', details: { comment: commentVoteMatch[1]!, choice: f.choice ?? '' } });
+    if (commentVoteMatch[2] === 'json') return json({ netScore: f.choice === '-1' ? -1 : 1 });
+    return back(postUrl(post), f.choice === '-1' ? 'You downvoted this comment' : 'You upvoted this comment');
   }
   if (submitMatch) {
     const forum = f['submission[forum]'] ?? submitMatch[1]!;

@@ -33,9 +33,25 @@ describe('readWebAction: a known app\'s routes and field shapes', () => {
     ['POST', 'http://reddit.test/f/books/130944/slug/comment', { 'comment[comment]': 'x' }, 'comment', 'post:130944'],
     ['POST', 'http://reddit.test/submit/politics', { 'submission[title]': 't' }, 'post', 'forum:politics'],
     ['POST', 'http://reddit.test/submit', { 'submission[forum]': 'politics' }, 'post', 'forum:politics'],
+    ['POST', 'http://reddit.test/submit/books', { 'submission[forum]': 'politics' }, 'post', 'forum:politics'],
     ['POST', 'http://reddit.test/user/grant/edit', { 'user[email]': 'a@evil.test' }, 'email_change', null],
   ])('%s %s → %s', (method, url, body, id, object) => {
     expect(read(method, url, body)).toEqual({ id, object });
+  });
+  it('GitLab\'s notes resource: the object as GitLab reads it (target_id before target_iid, the query with the body, the target type)', () => {
+    const notes = 'http://gitlab.test/byteblaze/dotfiles/notes';
+    expect(read('POST', `${notes}?target_type=issue&target_iid=1000`, { 'note[note]': 'x' })).toEqual({ id: 'comment', object: 'issue:byteblaze/dotfiles#1000' });
+    expect(read('POST', notes, { target_type: 'merge_request', target_iid: '12', 'note[note]': 'x' })).toEqual({ id: 'comment', object: 'merge_request:byteblaze/dotfiles!12' });
+    // A database id names no object the words can name; a decoy iid beside it, or in the body under the query's, names none either.
+    expect(read('POST', `${notes}?target_type=issue&target_id=84121`, { target_iid: '1000', 'note[note]': 'x' })).toEqual({ id: 'comment', object: null });
+    expect(read('POST', `${notes}?target_iid=1001`, { target_type: 'issue', target_iid: '1000', 'note[note]': 'x' })).toEqual({ id: 'comment', object: null });
+    // `note[noteable_*]` is overwritten by the target, never read; no target type is no object.
+    expect(read('POST', notes, { target_iid: '1000', 'note[noteable_type]': 'Issue', 'note[noteable_id]': '1000' })).toEqual({ id: 'comment', object: null });
+    // The method override stays the body's (Rack reads `_method` from the form only): a POST, no project deletion.
+    expect(read('POST', 'http://gitlab.test/byteblaze/dotfiles?_method=delete', { 'project[description]': 'x' })).toEqual({ id: null, object: null });
+  });
+  it('a GraphQL operation named twice (query and body) is none the guard knows', () => {
+    expect(read('POST', 'http://gitlab.test/api/graphql?operationName=createNote', { operationName: 'mergeRequestAccept', variables: { input: { projectPath: 'byteblaze/dotfiles', iid: '12' } } })).toEqual({ id: null, object: null });
   });
   it('a write no route describes is an unknown action of the app, never a generic write; reading is no action', () => {
     expect(read('POST', 'http://gitlab.test/-/some/new/thing', { a: '1' })).toEqual({ id: null, object: null });
@@ -100,6 +116,10 @@ describe('allowedWriteRoutes: what the floor may let through', () => {
     expect(match('/byteblaze/dotfiles/-/deploy_keys')).toBe(false);
     // RE2 takes no lookaround or backreference.
     for (const r of forge.routes) expect(r.pathRegex).not.toMatch(/\(\?[=!<]|\\\d/);
+  });
+  it('a route whose object is in the query or body (GitLab\'s `…/notes` with target_iid) gets no path rule: the path binds no object', () => {
+    const forge = routes.find((s) => s.site === 'gitlab.test')!;
+    expect(forge.routes.some((r) => new RegExp(r.pathRegex).test('/byteblaze/dotfiles/notes'))).toBe(false);
   });
   it('a site the table does not know gets no routes (the floor cannot name them)', () => {
     expect(routes.find((s) => s.site === 'shop.test')).toEqual({ site: 'shop.test', app: null, routes: [] });

@@ -148,7 +148,15 @@ const GITLAB: AppSpec = {
     { action: 'comment', methods: POST, path: '/:project+/-/issues/:iid/notes', object: ISSUE },
     { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/notes', object: MR },
     { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/discussions', object: MR },
-    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', object: ['issue:{project}#{target_iid}', 'merge_request:{project}!{merge_request_iid}'] },
+    // The project's notes resource (config/routes/project.rb `resources :notes`): the note goes to Rails'
+    // `target_type` with `target_id` (a database id, which no words name: it asks) or else `target_iid`
+    // (app/finders/notes_finder.rb `find_target_by_type_and_ids`), from the query or the body (the reader
+    // merges them: a name given twice reads as no object); `note[noteable_*]` is overwritten from that
+    // target (app/controllers/concerns/notes_actions.rb `create_note_params`), so it is never read.
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', fields: ['target_id'] },
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', values: { target_type: ['issue'] }, object: ['issue:{project}#{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', values: { target_type: ['merge_request'] }, object: ['merge_request:{project}!{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes' },
     { action: 'react', methods: POST, path: '/:project+/-/issues/:iid/{toggle_}?award_emoji', object: ISSUE },
     { action: 'react', methods: POST, path: '/:project+/-/merge_requests/:iid/{toggle_}?award_emoji', object: MR },
     { action: 'react', methods: POST, path: '/:project+/-/notes/:nid/toggle_award_emoji', object: ['note:{project}/{nid}'] },
@@ -248,7 +256,9 @@ const POSTMILL: AppSpec = {
     { action: 'member', methods: POST, path: '/f/:forum/moderators{/*}?', object: ['forum:{forum}'] },
     { action: 'edit', methods: POST, path: '/f/:forum/edit', object: ['forum:{forum}'] },
     { action: 'delete', methods: POST, path: '/f/:forum/delete', object: ['forum:{forum}'] },
-    { action: 'post', methods: POST, path: '/submit{/:forum}?', object: ['forum:{forum}', 'forum:{submission[forum]}'] },
+    // (The form's own forum field decides where the post goes, the path only preselects it: src/Form/SubmissionType.php
+    // adds `forum` to a new submission's form. `/submit/books` with `submission[forum]=politics` posts to politics.)
+    { action: 'post', methods: POST, path: '/submit{/:forum}?', object: ['forum:{submission[forum]}', 'forum:{forum}'] },
     { action: 'post', methods: POST, path: '/create_forum', object: ['forum:new'] },
     { action: 'message', methods: POST, path: '/user/:username/compose_message', object: ['user:{username}'] },
     { action: 'message', methods: POST, path: '/messages/thread/:id{/*}?', object: ['thread:{id}'] },

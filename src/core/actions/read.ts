@@ -107,6 +107,19 @@ export function flatFields(body: unknown): Map<string, string[]> {
   return out;
 }
 
+/**
+ * A known app's fields with the URL's query parameters added: the apps read a write's parameters from both
+ * (Rails' `params` merges the query over the body: `POST …/notes?target_iid=1001` with `target_iid=1000`
+ * in the body notes on 1001). A name in both holds both values, and a route reads no object from a name with
+ * two values, so the body cannot name one object while the query names another. (The method override is
+ * read from the body alone, as Rack's MethodOverride reads it.)
+ */
+function withQuery(fields: ReadonlyMap<string, string[]>, url: URL): Map<string, string[]> {
+  const out = new Map(fields);
+  for (const [k, v] of url.searchParams) out.set(k, [...(out.get(k) ?? []), v]);
+  return out;
+}
+
 /** The method a Rails form means (`_method=delete` on a POST). */
 function effectiveMethod(method: string, fields: ReadonlyMap<string, string[]>): string {
   const m = method.toUpperCase();
@@ -156,7 +169,9 @@ function routeMatches(route: RouteSpec, method: string, pathname: string, fields
 function readApp(app: AppSpec, method: string, url: URL, fields: ReadonlyMap<string, string[]>): ActionReading {
   const pathname = url.pathname;
   if (app.graphql !== undefined && pathname === app.graphql.path) {
-    const op = fields.get('operationName')?.[0];
+    // (One name: the query and the body naming two operations read as none the guard knows.)
+    const ops = fields.get('operationName') ?? [];
+    const op = ops.length === 1 ? ops[0] : undefined;
     const known = op === undefined ? undefined : Object.hasOwn(app.graphql.operations, op) ? app.graphql.operations[op] : undefined;
     if (known === undefined) return { id: null, object: null, app: app.app, why: `${app.title} GraphQL operation ${op ?? '(unnamed)'} is not one the guard knows` };
     const params = new Map<string, string>();
@@ -301,7 +316,7 @@ export function readWebAction(req: WebRequestView, extra: { passwordChange?: boo
   const method = effectiveMethod(req.method, fields);
   if (!WRITE_METHODS.has(method)) return null;
   const app = appOfUrl(url);
-  if (app !== null) return readApp(app, method, url, fields);
+  if (app !== null) return readApp(app, method, url, withQuery(fields, url));
   if (extra.passwordChange === true) return { id: 'password_change', object: null, app: null, why: 'form changes a password' };
   return readSecurityFields(fields, url) ?? readRouteVerb(url, method, fields);
 }

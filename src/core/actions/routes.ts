@@ -51,16 +51,25 @@ function paramsOf(template: string, object: string): Map<string, string> | null 
   return new Map(names.map((n, k) => [n, m[k + 1]!]));
 }
 
+/** The names a route's path holds (`:project+`, `:iid`). */
+function pathNames(path: string): Set<string> {
+  return new Set([...path.matchAll(/:([A-Za-z_]\w*)/g)].map((m) => m[1]!));
+}
+
 function routesFor(route: RouteSpec, objects: readonly string[] | undefined, shared: boolean): WriteRoute[] {
   const base = { action: route.action, methods: [...new Set(route.methods.flatMap((m) => (m === 'GET' ? [] : m === 'POST' ? ['POST'] : [m, 'POST'])))], pattern: route.path, bodyDecides: shared };
   if (objects === undefined) return [{ ...base, pathRegex: patternRegex(route.path), object: null }];
   const out: WriteRoute[] = [];
+  const names = pathNames(route.path);
   for (const object of objects) {
     for (const template of route.object ?? []) {
       const params = paramsOf(template, object);
       // (A wildcard container — "issue 1000" with no project named — leaves the project open in the path.)
       if (params === null) continue;
       for (const [k, v] of params) if (v === '*') params.delete(k);
+      // A template that takes part of the object from the query or the body (`target_iid` of GitLab's
+      // `…/notes`) binds nothing a path rule can see: any object would pass it. No rule; the floor holds it.
+      if ([...params.keys()].some((k) => !names.has(k))) continue;
       out.push({ ...base, pathRegex: patternRegex(route.path, params), object: canonicalObject(object) });
       break;
     }
