@@ -111,7 +111,11 @@ describe('allowedWriteRoutes: what the floor may let through', () => {
     expect(forge.routes.every((r) => r.action === 'comment')).toBe(true);
     const match = (path: string) => forge.routes.some((r) => new RegExp(r.pathRegex).test(path));
     expect(match('/byteblaze/dotfiles/-/issues/1000/notes')).toBe(true);
-    expect(match('/api/v4/projects/byteblaze%2Fdotfiles/issues/1000/notes')).toBe(false);
+    // The REST API names the project in one segment, percent-encoded (as GitLab's own client sends it).
+    expect(match('/api/v4/projects/byteblaze%2Fdotfiles/issues/1000/notes')).toBe(true);
+    expect(match('/api/v4/projects/byteblaze%2fdotfiles/issues/1000/notes')).toBe(true);
+    expect(match('/api/v4/projects/byteblaze%2Fdotfiles/issues/1001/notes')).toBe(false);
+    expect(match('/api/v4/projects/byteblaze%2Fother/issues/1000/notes')).toBe(false);
     expect(match('/byteblaze/dotfiles/-/issues/1001/notes')).toBe(false);
     expect(match('/byteblaze/dotfiles/-/deploy_keys')).toBe(false);
     // RE2 takes no lookaround or backreference.

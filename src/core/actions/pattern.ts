@@ -45,7 +45,9 @@ export function patternRegex(pattern: string, known: ReadonlyMap<string, string>
         const slash = prefixed ? '/' : '';
         const value = known.get(name);
         if (value !== undefined) {
-          out += `${slash}${escapeRe(value)}`;
+          // One segment holds a path only percent-encoded (GitLab's `/api/v4/projects/byteblaze%2Fdotfiles/…`);
+          // a repeated one holds it as its segments.
+          out += `${slash}${mod === '+' || mod === '*' ? escapeRe(value) : value.split('/').map(escapeRe).join('%2[Ff]')}`;
           continue;
         }
         // `+` and `*` repeat the segment with its slash; the group holds them all ("byteblaze/dotfiles").
