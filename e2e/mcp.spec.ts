@@ -112,10 +112,8 @@ test('held form submit: the snapshot shows it held, the terminal denies it, the 
   await expect.poll(async () => (await tool('browser_snapshot', {})).text, { timeout: 5_000 }).toMatch(/alert[^\n]*blocked by AgentsFence[^\n]*The form was not sent/);
   expect(server.hits('/send', 'mail.test')).toEqual([]);
 
-  // Control: the same form to the task's own recipient is sent. In a new tab: in the tab that was denied, after
-  // it had first shown another of the task's sites, the next submit hung under agentsfence browser (found at
-  // integration, 2026-12-02; not under the harness; open, see docs/clients.md).
-  await tool('browser_tabs', { action: 'new', url: `${server.origin('mail.test')}/compose` });
+  // Control: the same form, in the same tab, to the task's own recipient is sent.
+  await tool('browser_navigate', { url: `${server.origin('mail.test')}/compose` });
   await tool('browser_type', { target: 'input[name=to]', element: 'To', text: 'bob@x.com' });
   await tool('browser_click', { target: 'button', element: 'Send' });
   await expect.poll(() => server.hits('/send', 'mail.test').length, { timeout: 5_000 }).toBe(1);

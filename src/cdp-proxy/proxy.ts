@@ -112,7 +112,11 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
   };
   const key = (sessionId: string | undefined, id: number | undefined) => `${sessionId ?? ''}:${id ?? ''}`;
   // The extension's own world in a page (its content scripts: the form guard, the Sanitizer): never shown
-  // to the agent, and no command may run in it (by id or unique id).
+  // to the agent, and no command may run in it (by id or unique id). A numeric id is unique only among a
+  // process's live contexts: each renderer process numbers its own from 1, and a tab changes process when it
+  // goes to another site. So a new context under an id the extension's world had means that world is gone,
+  // and the id is the page's now (kept, it refused the page's own world: in a Playwright MCP run, its utility
+  // world, and every later action in that tab hung). Unique ids never repeat: they stay refused.
   const extensionContexts = new Set<string>();
   const extensionContextOf = (sessionId: string | undefined, params: Record<string, unknown> | undefined): boolean => {
     if (params === undefined) return false;
@@ -192,8 +196,13 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
         return;
       case 'Runtime.executionContextCreated': {
         const context = m.params?.context as { id?: number; origin?: string; uniqueId?: string } | undefined;
-        if (context === undefined || !isForbiddenUrl(context.origin ?? '')) break;
-        extensionContexts.add(key(m.sessionId, context.id));
+        if (context === undefined) break;
+        const contextKey = key(m.sessionId, context.id);
+        if (!isForbiddenUrl(context.origin ?? '')) {
+          extensionContexts.delete(contextKey);
+          break;
+        }
+        extensionContexts.add(contextKey);
         if (context.uniqueId !== undefined) extensionContexts.add(context.uniqueId);
         return;
       }

@@ -185,6 +185,38 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
     agent.ws.close();
   });
 
+  it("forgets the extension world's id once the page's own world has it (a tab's new renderer process numbers from 1 again)", async () => {
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
+    const agent = await agentSocket();
+    const created = (id: number, origin: string, uniqueId: string, name = '') =>
+      fake!.emit({ method: 'Runtime.executionContextCreated', sessionId: 'S1', params: { context: { id, origin, name, uniqueId, auxData: { isDefault: name === '' } } } });
+    fake.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
+    // news.test's process: the page's worlds 1 and 2, the extension's world 3.
+    created(1, 'http://news.test', 'a-main');
+    created(2, 'http://news.test', 'a-utility', '__playwright_utility_world__');
+    created(3, EXT, 'a-ext', 'AgentsFence');
+    await settle();
+    const evaluateIn = async (contextId: number) => (await agent.call('Runtime.evaluate', { expression: '1', contextId }, 'S1')).error as { message: string } | undefined;
+    // Control: while the extension's world lives, its id is refused.
+    expect((await evaluateIn(3))?.message).toMatch(/the extension's own/);
+    // The tab goes to mail.test in a new process: the page's utility world is 3 there, the extension's world is 4.
+    fake.emit({ method: 'Runtime.executionContextsCleared', sessionId: 'S1', params: {} });
+    created(1, 'http://mail.test', 'b-main');
+    created(3, 'http://mail.test', 'b-utility', '__playwright_utility_world__');
+    created(4, EXT, 'b-ext', 'AgentsFence');
+    await settle();
+    expect(await evaluateIn(3)).toBeUndefined();
+    expect(fake.received.filter((m) => m.method === 'Runtime.evaluate' && m.params?.contextId === 3)).toHaveLength(1);
+    // The page's own world is shown to the agent; the extension's worlds, old and new, stay refused.
+    expect(agent.events.filter((e) => e.method === 'Runtime.executionContextCreated').map((e) => (e.params as { context: { uniqueId: string } }).context.uniqueId)).toEqual(['a-main', 'a-utility', 'b-main', 'b-utility']);
+    expect((await evaluateIn(4))?.message).toMatch(/the extension's own/);
+    for (const uniqueContextId of ['a-ext', 'b-ext']) {
+      expect(((await agent.call('Runtime.evaluate', { expression: '1', uniqueContextId }, 'S1')).error as { message: string }).message).toMatch(/the extension's own/);
+    }
+    agent.ws.close();
+  });
+
   it('refuses a WebSocket straight to an extension target', async () => {
     fake = fakeChromium();
     proxy = await startCdpProxy({ upstream: fake.router });
