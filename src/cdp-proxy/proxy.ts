@@ -147,7 +147,8 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
     }
     pending.set(key(m.sessionId, m.id), m.method);
     const frameId = m.params?.frameId;
-    if (m.method === 'Page.navigate' && typeof target === 'string' && (frameId === undefined || frameId === target) && typeof m.params?.url === 'string') {
+    // A tab's own navigation (its main frame's id is the target's): where the extension shows its blocked page.
+    if (m.method === 'Page.navigate' && typeof target === 'string' && infoOf(target)?.type === 'page' && (frameId === undefined || frameId === target) && typeof m.params?.url === 'string') {
       navigations.set(key(m.sessionId, m.id), { targetId: target, url: m.params.url });
     }
     upstream.send({ ...m, params: rewrite(m.method, m.params) });
