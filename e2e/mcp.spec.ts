@@ -75,16 +75,17 @@ test('blocked navigation: the next browser_snapshot reads what was blocked and w
   const snap = await tool('browser_snapshot', {});
   // The floor for a snapshot in this run (a shared machine): the same tool again, on the page now loaded.
   const floor = (await tool('browser_snapshot', {})).ms;
-  test.info().annotations.push({ type: 'timing', description: `blocked-page snapshot ${snap.ms} ms; again ${floor} ms` });
+  test.info().annotations.push({ type: 'timing', description: `blocked navigate ${nav.ms} ms; blocked-page snapshot ${snap.ms} ms; again ${floor} ms` });
   expect(snap.isError, snap.text).toBe(false);
   expect(snap.text).toContain('Blocked by AgentsFence');
   expect(snap.text).toContain(`${server.origin('evil.test')}/landing?d=secret`);
   expect(snap.text).toMatch(/Why: [^\n]*evil\.test/);
-  // Before the readable copy this snapshot timed out after 30 s. Now it waits for the tab's two hops (the
-  // extension's blocked page, then its copy): 1.11 and 1.13 s in two runs on a loaded shared machine, against
-  // 35 ms for a snapshot of a loaded page; the issue's target is 1 s (not met there), the bound here 2 s.
-  expect(snap.ms).toBeLessThan(floor + 2_000);
-  console.log(`e2e/mcp: blocked-page snapshot ${snap.ms} ms, a second snapshot of it ${floor} ms`);
+  // Before the readable copy this snapshot timed out after 30 s; then, answered while the tab was still on its
+  // way to the copy, it failed once and Playwright tried again a second later (1.11 and 1.13 s). The proxy now
+  // answers the refused navigation once the copy is there, so the snapshot reads it at once: within a second
+  // of what a snapshot of a loaded page costs in this run.
+  expect(snap.ms).toBeLessThan(floor + 1_000);
+  console.log(`e2e/mcp: blocked navigate ${nav.ms} ms, blocked-page snapshot ${snap.ms} ms, a second snapshot of it ${floor} ms`);
   // Words only: the readable page has no control (the "Ask the user" button stays on the extension's page).
   expect(snap.text).not.toMatch(/button|link/);
   expect(server.hits('/landing', 'evil.test')).toEqual([]);
@@ -112,10 +113,8 @@ test('held form submit: the snapshot shows it held, the terminal denies it, the 
   await expect.poll(async () => (await tool('browser_snapshot', {})).text, { timeout: 5_000 }).toMatch(/alert[^\n]*blocked by AgentsFence[^\n]*The form was not sent/);
   expect(server.hits('/send', 'mail.test')).toEqual([]);
 
-  // Control: the same form to the task's own recipient is sent. In a new tab: in the tab that was denied, after
-  // it had first shown another of the task's sites, the next submit hung under agentsfence browser (found at
-  // integration, 2026-12-02; not under the harness; open, see docs/clients.md).
-  await tool('browser_tabs', { action: 'new', url: `${server.origin('mail.test')}/compose` });
+  // Control: the same form, in the same tab, to the task's own recipient is sent.
+  await tool('browser_navigate', { url: `${server.origin('mail.test')}/compose` });
   await tool('browser_type', { target: 'input[name=to]', element: 'To', text: 'bob@x.com' });
   await tool('browser_click', { target: 'button', element: 'Send' });
   await expect.poll(() => server.hits('/send', 'mail.test').length, { timeout: 5_000 }).toBe(1);

@@ -68,9 +68,42 @@ export async function showReadableBlockedPage(router: CdpRouter, targetId: strin
       .reverse()
       .find((e) => e.url !== blockedUrl && !e.url.startsWith('chrome-error:') && !isBlockedPage(e.url, extensionOrigin) && !isReadableBlockedPage(e.url));
     if (cameBack && before !== undefined) await router.call('Page.navigateToHistoryEntry', { entryId: before.id }, sessionId);
-    else await router.call('Page.navigate', { url: readable }, sessionId);
+    else await navigateAndParse(router, sessionId, readable);
   } finally {
     await router.call('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+  }
+}
+
+/** How long the proxy waits for its copy to be parsed (a few ms: it is one short data: page). */
+const PARSED_WITHIN_MS = 2_000;
+
+/**
+ * Navigates the session's tab to `url` and resolves once that document is parsed (its DOMContentLoaded), so
+ * whoever waits on the copy (a refused navigation's answer, proxy.ts) finds its words in place.
+ */
+async function navigateAndParse(router: CdpRouter, sessionId: string, url: string): Promise<void> {
+  const parsed = new Set<string>();
+  let wake = () => undefined as void;
+  const stop = router.onEvent((m) => {
+    if (m.sessionId !== sessionId || m.method !== 'Page.lifecycleEvent' || m.params?.name !== 'DOMContentLoaded') return;
+    parsed.add(String(m.params.loaderId));
+    wake();
+  });
+  try {
+    await router.call('Page.enable', {}, sessionId);
+    await router.call('Page.setLifecycleEventsEnabled', { enabled: true }, sessionId);
+    const { loaderId } = await router.call('Page.navigate', { url }, sessionId);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, PARSED_WITHIN_MS);
+      wake = () => {
+        if (!parsed.has(String(loaderId))) return;
+        clearTimeout(timer);
+        resolve();
+      };
+      wake();
+    });
+  } finally {
+    stop();
   }
 }
 

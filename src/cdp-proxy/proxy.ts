@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import { isBlockedPage } from '../background/floor/guards';
-import { showReadableBlockedPage } from './blocked';
+import { isReadableBlockedPage, showReadableBlockedPage } from './blocked';
 import { isForbiddenUrl, isHiddenTarget, refusal, refusalError, rewrite, type TargetInfoLike } from './rules';
 import type { CdpMessage, CdpRouter, Channel } from './upstream';
 
@@ -22,6 +22,9 @@ export interface CdpProxy {
   port: number;
   close(): Promise<void>;
 }
+
+/** Chromium's error for a request an extension refused (the floor's rules). */
+const BLOCKED_BY_CLIENT = 'net::ERR_BLOCKED_BY_CLIENT';
 
 /** Ids the proxy itself uses upstream on a client's connection (never used by CDP clients in practice). */
 const OWN_ID_BASE = 2_000_000_000;
@@ -97,10 +100,11 @@ class TargetWatcher {
  * One agent connection: `root` is the target a `/devtools/page/<id>` connection is bound to (null for
  * the browser endpoint). Sessions are flattened CDP sessions (`sessionId` on each message).
  */
-function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, root: string | null): void {
+function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, root: string | null, copies: ReadableCopies | null): void {
   const sessions = new Map<string, string>(); // sessionId → targetId, for sessions the agent may use
   const hiddenSessions = new Set<string>(); // auto-attached sessions to hidden targets (run, then detached)
   const pending = new Map<string, string>(); // `${sessionId}:${id}` → method, for answers to post-process
+  const navigations = new Map<string, { targetId: string; url: string }>(); // the same keys: a tab's own navigations
   const announced = new Set<string>(); // targets the agent was told about (their destruction is passed on)
   const seen = new Map<string, TargetInfoLike>(); // target infos this connection's events carried
   let ownId = OWN_ID_BASE;
@@ -112,7 +116,11 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
   };
   const key = (sessionId: string | undefined, id: number | undefined) => `${sessionId ?? ''}:${id ?? ''}`;
   // The extension's own world in a page (its content scripts: the form guard, the Sanitizer): never shown
-  // to the agent, and no command may run in it (by id or unique id).
+  // to the agent, and no command may run in it (by id or unique id). A numeric id is unique only among a
+  // process's live contexts: each renderer process numbers its own from 1, and a tab changes process when it
+  // goes to another site. So a new context under an id the extension's world had means that world is gone,
+  // and the id is the page's now (kept, it refused the page's own world: in a Playwright MCP run, its utility
+  // world, and every later action in that tab hung). Unique ids never repeat: they stay refused.
   const extensionContexts = new Set<string>();
   const extensionContextOf = (sessionId: string | undefined, params: Record<string, unknown> | undefined): boolean => {
     if (params === undefined) return false;
@@ -138,6 +146,11 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
       return;
     }
     pending.set(key(m.sessionId, m.id), m.method);
+    const frameId = m.params?.frameId;
+    // A tab's own navigation (its main frame's id is the target's): where the extension shows its blocked page.
+    if (m.method === 'Page.navigate' && typeof target === 'string' && infoOf(target)?.type === 'page' && (frameId === undefined || frameId === target) && typeof m.params?.url === 'string') {
+      navigations.set(key(m.sessionId, m.id), { targetId: target, url: m.params.url });
+    }
     upstream.send({ ...m, params: rewrite(m.method, m.params) });
   });
 
@@ -154,11 +167,20 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
     if (typeof m.id === 'number') {
       if (m.id >= OWN_ID_BASE) return;
       const method = pending.get(key(m.sessionId, m.id));
+      const navigation = navigations.get(key(m.sessionId, m.id));
       pending.delete(key(m.sessionId, m.id));
+      navigations.delete(key(m.sessionId, m.id));
       if (method === 'Target.getTargets' && Array.isArray(m.result?.targetInfos)) {
         const visible = (m.result.targetInfos as TargetInfoLike[]).filter((t) => !isHiddenTarget(t));
         for (const t of visible) announced.add(t.targetId);
         m.result = { ...m.result, targetInfos: visible };
+      }
+      // A tab's navigation the floor refused is answered once the tab shows why (its readable copy), so the
+      // agent's next read finds the reason at once instead of a page in between (Playwright's snapshot
+      // then waited a second to try again).
+      if (navigation !== undefined && copies !== null && m.result?.errorText === BLOCKED_BY_CLIENT) {
+        void copies.shown(navigation.targetId, navigation.url).then(() => send(client, m));
+        return;
       }
       send(client, m);
       return;
@@ -192,8 +214,13 @@ function bridge(client: WebSocket, upstream: Channel, watcher: TargetWatcher, ro
         return;
       case 'Runtime.executionContextCreated': {
         const context = m.params?.context as { id?: number; origin?: string; uniqueId?: string } | undefined;
-        if (context === undefined || !isForbiddenUrl(context.origin ?? '')) break;
-        extensionContexts.add(key(m.sessionId, context.id));
+        if (context === undefined) break;
+        const contextKey = key(m.sessionId, context.id);
+        if (!isForbiddenUrl(context.origin ?? '')) {
+          extensionContexts.delete(contextKey);
+          break;
+        }
+        extensionContexts.add(contextKey);
         if (context.uniqueId !== undefined) extensionContexts.add(context.uniqueId);
         return;
       }
@@ -221,24 +248,63 @@ function describe(t: TargetInfo, wsUrl: (path: string) => string): Record<string
 /** Target types /json/list shows (as Chromium's own list: no tabs, no browser, no dedicated workers). */
 const LISTED_TYPES = new Set(['page', 'iframe', 'service_worker', 'shared_worker', 'webview']);
 
+/** How long a refused navigation's answer waits for its tab to show why (then it is answered anyway). */
+const SHOWN_WITHIN_MS = 2_000;
+
+/** The tabs on their way to a readable copy of the blocked page, for answers that wait on them. */
+interface ReadableCopies {
+  /**
+   * Resolves once the tab `targetId`, whose navigation to `url` the browser just refused, shows its
+   * readable copy, goes to another page, or after SHOWN_WITHIN_MS.
+   */
+  shown(targetId: string, url: string): Promise<void>;
+}
+
 /**
  * Tabs that land on the extension's blocked page go on to its readable copy (./blocked.ts), one move per
  * tab at a time, and only while the tab still shows that page (the agent may have navigated on).
  */
-function showBlockedPagesReadably(router: CdpRouter, watcher: TargetWatcher, extensionId: string): void {
+function showBlockedPagesReadably(router: CdpRouter, watcher: TargetWatcher, extensionId: string): ReadableCopies {
   const origin = `chrome-extension://${extensionId}`;
   const moving = new Set<string>();
+  const waiting = new Map<string, Array<{ url: string; wake: () => void }>>();
+  /** Wakes the tab's waiters, but those `stay` says are still on their way. */
+  const wake = (targetId: string, stay: (url: string) => boolean = () => false) => {
+    const waiters = waiting.get(targetId) ?? [];
+    for (const w of waiters) if (!stay(w.url)) w.wake();
+    const left = waiters.filter((w) => stay(w.url));
+    if (left.length > 0) waiting.set(targetId, left);
+    else waiting.delete(targetId);
+  };
   router.onEvent((m) => {
+    if (m.sessionId !== undefined) return;
+    if (m.method === 'Target.targetDestroyed') return wake(String(m.params?.targetId));
     const info = m.params?.targetInfo as TargetInfo | undefined;
-    if (m.sessionId !== undefined || info === undefined || info.type !== 'page' || moving.has(info.targetId)) return;
+    if (info === undefined || info.type !== 'page') return;
     if (m.method !== 'Target.targetCreated' && m.method !== 'Target.targetInfoChanged') return;
-    if (!isBlockedPage(info.url, origin)) return;
+    // Still on the way (the browser's error page keeps the refused URL, then the blocked page, then its copy) or gone elsewhere.
+    wake(info.targetId, (url) => info.url === url || isBlockedPage(info.url, origin) || isReadableBlockedPage(info.url));
+    if (moving.has(info.targetId) || !isBlockedPage(info.url, origin)) return;
     moving.add(info.targetId);
     const stillThere = () => watcher.targets.get(info.targetId)?.url === info.url;
     void showReadableBlockedPage(router, info.targetId, info.url, origin, stillThere)
       .catch(() => undefined)
-      .finally(() => moving.delete(info.targetId));
+      .finally(() => {
+        moving.delete(info.targetId);
+        wake(info.targetId);
+      });
   });
+  return {
+    shown: (targetId, url) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SHOWN_WITHIN_MS);
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        waiting.set(targetId, [...(waiting.get(targetId) ?? []), { url, wake: done }]);
+      }),
+  };
 }
 
 export async function startCdpProxy(options: {
@@ -250,7 +316,7 @@ export async function startCdpProxy(options: {
 }): Promise<CdpProxy> {
   const router = options.upstream;
   const watcher = await TargetWatcher.open(router);
-  if (options.extensionId !== undefined) showBlockedPagesReadably(router, watcher, options.extensionId);
+  const copies = options.extensionId === undefined ? null : showBlockedPagesReadably(router, watcher, options.extensionId);
   const product = await router.call('Browser.getVersion');
   const host = options.host ?? '127.0.0.1';
   const browserPath = `/devtools/browser/${randomUUID()}`;
@@ -314,7 +380,7 @@ export async function startCdpProxy(options: {
     router.openChannel(page ? page[1]! : null).then(
       (channel) => {
         if (socket.destroyed) return channel.close();
-        sockets.handleUpgrade(req, socket, head, (client) => bridge(client, channel, watcher, page ? page[1]! : null));
+        sockets.handleUpgrade(req, socket, head, (client) => bridge(client, channel, watcher, page ? page[1]! : null, copies));
       },
       () => socket.end('HTTP/1.1 404 Not Found\r\n\r\n'),
     );

@@ -129,9 +129,13 @@ export class CdpRouter {
     return answer.result ?? {};
   }
 
-  /** Events (and nothing else) on the root session and on sessions the proxy attached itself. */
-  onEvent(handler: (message: CdpMessage) => void): void {
+  /** Events (and nothing else) on the root session and on sessions the proxy attached itself; the function returned stops them. */
+  onEvent(handler: (message: CdpMessage) => void): () => void {
     this.internal.push(handler);
+    return () => {
+      const at = this.internal.indexOf(handler);
+      if (at >= 0) this.internal.splice(at, 1);
+    };
   }
 
   onClose(handler: () => void): void {

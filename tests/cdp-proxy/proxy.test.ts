@@ -48,6 +48,11 @@ function fakeChromium(): Fake {
       } else if (m.method === 'Target.getTargets') reply({ targetInfos: TARGETS });
       // The proxy's own root session attaching to a page (the readable blocked page): a session of its own.
       else if (m.method === 'Target.attachToTarget' && m.sessionId === undefined) reply({ sessionId: `R-${String(m.params?.targetId)}` });
+      // The proxy's own navigation to the readable copy (parsed at once), and an agent's navigation the floor refuses.
+      else if (m.method === 'Page.navigate' && m.sessionId?.startsWith('R-') === true) {
+        reply({ frameId: 'P1', loaderId: `L-${received.length}` });
+        deliver({ method: 'Page.lifecycleEvent', sessionId: m.sessionId, params: { frameId: 'P1', loaderId: `L-${received.length}`, name: 'DOMContentLoaded' } });
+      } else if (m.method === 'Page.navigate' && String(m.params?.url).startsWith('http://evil.test/')) reply({ frameId: 'P1', loaderId: 'L-refused', errorText: 'net::ERR_BLOCKED_BY_CLIENT' });
       else if (m.method === 'Page.getNavigationHistory') reply({ currentIndex: 1, entries: [{ id: 1, url: 'http://news.test/' }, { id: 2, url: 'chrome-error://chromewebdata/' }] });
       else if (m.method === 'Browser.getVersion') reply({ product: 'Fake/1', protocolVersion: '1.3', revision: '@0', userAgent: 'Fake', jsVersion: '1' });
       else reply({ ok: m.method });
@@ -185,6 +190,38 @@ describe('the filtering CDP proxy (against a fake Chromium)', () => {
     agent.ws.close();
   });
 
+  it("forgets the extension world's id once the page's own world has it (a tab's new renderer process numbers from 1 again)", async () => {
+    fake = fakeChromium();
+    proxy = await startCdpProxy({ upstream: fake.router });
+    const agent = await agentSocket();
+    const created = (id: number, origin: string, uniqueId: string, name = '') =>
+      fake!.emit({ method: 'Runtime.executionContextCreated', sessionId: 'S1', params: { context: { id, origin, name, uniqueId, auxData: { isDefault: name === '' } } } });
+    fake.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
+    // news.test's process: the page's worlds 1 and 2, the extension's world 3.
+    created(1, 'http://news.test', 'a-main');
+    created(2, 'http://news.test', 'a-utility', '__playwright_utility_world__');
+    created(3, EXT, 'a-ext', 'AgentsFence');
+    await settle();
+    const evaluateIn = async (contextId: number) => (await agent.call('Runtime.evaluate', { expression: '1', contextId }, 'S1')).error as { message: string } | undefined;
+    // Control: while the extension's world lives, its id is refused.
+    expect((await evaluateIn(3))?.message).toMatch(/the extension's own/);
+    // The tab goes to mail.test in a new process: the page's utility world is 3 there, the extension's world is 4.
+    fake.emit({ method: 'Runtime.executionContextsCleared', sessionId: 'S1', params: {} });
+    created(1, 'http://mail.test', 'b-main');
+    created(3, 'http://mail.test', 'b-utility', '__playwright_utility_world__');
+    created(4, EXT, 'b-ext', 'AgentsFence');
+    await settle();
+    expect(await evaluateIn(3)).toBeUndefined();
+    expect(fake.received.filter((m) => m.method === 'Runtime.evaluate' && m.params?.contextId === 3)).toHaveLength(1);
+    // The page's own world is shown to the agent; the extension's worlds, old and new, stay refused.
+    expect(agent.events.filter((e) => e.method === 'Runtime.executionContextCreated').map((e) => (e.params as { context: { uniqueId: string } }).context.uniqueId)).toEqual(['a-main', 'a-utility', 'b-main', 'b-utility']);
+    expect((await evaluateIn(4))?.message).toMatch(/the extension's own/);
+    for (const uniqueContextId of ['a-ext', 'b-ext']) {
+      expect(((await agent.call('Runtime.evaluate', { expression: '1', uniqueContextId }, 'S1')).error as { message: string }).message).toMatch(/the extension's own/);
+    }
+    agent.ws.close();
+  });
+
   it('refuses a WebSocket straight to an extension target', async () => {
     fake = fakeChromium();
     proxy = await startCdpProxy({ upstream: fake.router });
@@ -243,6 +280,41 @@ describe('the DevTools pipe transport', () => {
     expect(got).toEqual(['{"id":1,"result":{}}', '{"method":"A.b","params":{"x":"é"}}', '{"id":2,"result":{}}']);
     transport.send('{"id":3}');
     expect(toBrowser.read().toString()).toBe('{"id":3}\0');
+  });
+
+  it('answers a navigation the floor refused once the tab shows its readable copy; a proxy not told the extension id answers at once (the control)', async () => {
+    const blocked = `${EXT}/blocked.html?check=domain_allowlist&reason=${encodeURIComponent('evil.test is outside the task')}&url=http://evil.test/x`;
+    const copies = () => fake!.received.filter((m) => m.sessionId === 'R-P1' && m.method === 'Page.navigate');
+    const navigate = async (extensionId: string | undefined) => {
+      fake = fakeChromium();
+      proxy = await startCdpProxy({ upstream: fake.router, ...(extensionId !== undefined ? { extensionId } : {}) });
+      const agent = await agentSocket();
+      fake.emit({ method: 'Target.attachedToTarget', params: { sessionId: 'S1', targetInfo: TARGETS[0], waitingForDebugger: false } });
+      await settle();
+      let answer: Record<string, unknown> | null = null;
+      const answered = agent.call('Page.navigate', { url: 'http://evil.test/x', frameId: 'P1' }, 'S1').then((m) => (answer = m));
+      await settle();
+      return { agent, answered, answer: () => answer };
+    };
+
+    const control = await navigate(undefined);
+    expect((control.answer()?.result as { errorText?: string } | undefined)?.errorText).toBe('net::ERR_BLOCKED_BY_CLIENT');
+    control.agent.ws.close();
+    await proxy!.close();
+    await fake!.close();
+
+    const held = await navigate(new URL(EXT).host);
+    // The browser's error page keeps the refused URL: still on the way.
+    fake!.emit({ method: 'Target.targetInfoChanged', params: { targetInfo: { ...TARGETS[0], url: 'http://evil.test/x' } } });
+    await settle();
+    expect(held.answer()).toBeNull();
+    fake!.emit({ method: 'Target.targetInfoChanged', params: { targetInfo: { ...TARGETS[0], url: blocked } } });
+    await held.answered;
+    expect((held.answer()?.result as { errorText?: string }).errorText).toBe('net::ERR_BLOCKED_BY_CLIENT');
+    expect(copies()).toHaveLength(1);
+    // A navigation that is not refused is answered at once.
+    expect((await held.agent.call('Page.navigate', { url: 'http://news.test/', frameId: 'P1' }, 'S1')).result).toEqual({ ok: 'Page.navigate' });
+    held.agent.ws.close();
   });
 
   it("sends a tab that lands on the extension's blocked page on to its readable copy; a proxy not told the extension's id does not (the control)", async () => {
