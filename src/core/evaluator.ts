@@ -393,7 +393,13 @@ class Walk {
 
   /** The policy's constraints that name this call (by tool, capability, class and action). */
   get constraints(): Constraint[] {
-    return (this.constraintsOnce ??= this.policy.constraints.filter((k) => constraintApplies(k, this.call, this.c)));
+    if (this.constraintsOnce === undefined) {
+      // (Loops, not callbacks, on this path: a decision is a few microseconds, and most policies have none.)
+      const applying: Constraint[] = [];
+      for (const k of this.policy.constraints) if (constraintApplies(k, this.call, this.c)) applying.push(k);
+      this.constraintsOnce = applying;
+    }
+    return this.constraintsOnce;
   }
 
   get binding(): ReturnType<typeof bindAction> {
@@ -403,15 +409,18 @@ class Walk {
   /** The call's domains the task names nowhere (its list or an applying constraint's domains). */
   get offDomains(): { off: string[]; fromConstraints: string[] } {
     if (this.offOnce === undefined) {
-      const fromConstraints = this.constraints.flatMap((k) => (k.domains === undefined ? [] : constraintDomainKeys(k)));
-      const off = this.targets.domains.filter((d) => !this.index.domains.has(d) && !fromConstraints.includes(d));
+      const fromConstraints: string[] = [];
+      for (const k of this.constraints) if (k.domains !== undefined) fromConstraints.push(...constraintDomainKeys(k));
+      const off: string[] = [];
+      for (const d of this.targets.domains) if (!this.index.domains.has(d) && !fromConstraints.includes(d)) off.push(d);
       this.offOnce = { off, fromConstraints };
     }
     return this.offOnce;
   }
 
   evidenceFor(ref: string): string | undefined {
-    return this.policy.evidence.find((e) => e.ref === ref)?.quote;
+    for (const e of this.policy.evidence) if (e.ref === ref) return e.quote;
+    return undefined;
   }
 
   decide(decision: Decision, check: Check, reason: string, ruleRef: RuleRef, state: EvalState = this.state): EvalResult {
@@ -476,7 +485,7 @@ function denyList(w: Walk): EvalResult | null {
  * allowed) nor an exfiltration-shaped URL (the approval showed other data).
  */
 function grants(w: Walk): EvalResult | null {
-  if (w.cls === 'UNKNOWN' || w.exfil) return null;
+  if (w.policy.grants.length === 0 || w.cls === 'UNKNOWN' || w.exfil) return null;
   const { state } = w;
   const grant = w.policy.grants.find((g) => grantCovers(g, w.call, w.c, state.grantCalls[g.id] ?? 0));
   if (!grant) return null;
@@ -507,8 +516,9 @@ function privateNetwork(w: Walk): EvalResult | null {
  */
 function argumentConstraints(w: Walk): EvalResult | null {
   const { targets, cls, state } = w;
-  const evidenceFor = (ref: string) => w.evidenceFor(ref);
   const constraints = w.constraints;
+  if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
+  const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {
     const used = state.constraintCalls[k.id] ?? 0;
     if (k.maxCalls !== undefined && used >= k.maxCalls) {
