@@ -1,4 +1,5 @@
-// First: marks when this bundle's own code began (harness builds only; src/background/platform/startup-marks.ts).
+// First: marks when this bundle's own code began (harness builds only; src/background/platform/startup-marks.ts)
+// and issues the open of the worker's IndexedDB database (src/background/task/store-open.ts).
 import '../src/background/platform/script-start';
 import { startBackground } from '../src/background';
 import { openHarnessChannel } from '../src/background/platform/harness-channel';

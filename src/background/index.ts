@@ -283,11 +283,13 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
   });
 
   // The page a blocked navigation lands on: audit the floor's decision.
+  // (Both blocked-page listeners are filtered to that page: no other navigation wakes or reaches the worker.)
+  const onBlockedPage = { url: [{ urlPrefix: `${extensionOrigin}${BLOCKED_PAGE_PATH}` }] };
   chrome.webNavigation.onCommitted.addListener((details) => {
     if (details.frameId !== 0 || !details.url.startsWith(`${extensionOrigin}${BLOCKED_PAGE_PATH}`)) return;
     const parsed = parseBlockedPageUrl(details.url);
     if (parsed !== null) withBackground((b) => b.decider.auditFloorBlock(parsed.url, parsed.check, parsed.reason, details.tabId));
-  });
+  }, onBlockedPage);
 
   // "Ask the user" on the sandboxed blocked page (guards.ts, ASK_FRAGMENT): proposed for its tab; on ALLOW
   // the tab opens the page, otherwise the page is told why (while it still shows).
@@ -303,7 +305,7 @@ export function startBackground(compiler: TaskCompiler = extensionCompiler): Bac
       const url = allowed ? ask.blocked.url : `${ask.page}#${ANSWER_FRAGMENT}${encodeURIComponent(answer.success ? answer.data.reason : 'no valid answer')}`;
       await chrome.tabs.update(details.tabId, { url }).catch(() => undefined);
     });
-  });
+  }, onBlockedPage);
 
   // A guarded page's request the floor refused before any hook saw it (a dependency, a worker's or a
   // frame's request, every request once the hooks are bypassed): audited, bounded per tab (floor-audit.ts).

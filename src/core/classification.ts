@@ -49,6 +49,23 @@ export interface ActionFacts {
 export interface Classification extends ActionFacts {
   /** The first URL that is exfiltration-shaped, and why; null when none is. */
   exfiltration: { url: string; reason: string } | null;
+  /**
+   * The private-network hosts the action reaches (addresses.ts), read once with the rest of the
+   * classification: each network URL's, then each domain key's (a single-label name counts only inside
+   * a URL). Empty for the public hosts nearly every action reaches, so the evaluator's check costs nothing
+   * there.
+   */
+  privateHosts: readonly PrivateReach[];
+}
+
+/** A private host an action reaches, as the private-network check names it. */
+export interface PrivateReach {
+  /** The target key the task would name it by (`localhost:3000`, see addresses.ts siteKeyOf); null when none. */
+  key: string | null;
+  /** How a reason shows it: the origin (`http://127.0.0.1:8080/`), never a path or query, or the key. */
+  shown: string;
+  /** Which private range or name, in words (addresses.ts PrivateHost.range). */
+  range: string;
 }
 
 export function emptyTargets(): Targets {

@@ -7,7 +7,7 @@ import { classifyWeb, type Classifier } from './classifier';
 import type { Check, Decision, EvaluatorRecord } from './decision';
 import { hostOf } from './domains';
 import { orgAsks, orgDenies, type OrgFloor } from './org';
-import { privateHostOf, siteKeyOf, siteKeysOf } from './addresses';
+import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
@@ -26,7 +26,7 @@ export interface EvalResult {
 /**
  * E(P, σ, t, a) with the classifier passed in (the extension passes the browser-action classifier, the
  * CLI the one for any agent's tools, src/tools): total and deterministic. Checks run in the fixed order
- * docs/architecture.md states ("Evaluation order"; the numbered steps below follow it) and the first that
+ * docs/architecture.md states ("Evaluation order"; the table EVALUATION below is it) and the first that
  * decides wins. Counting is part of the same synchronous step. Any internal error is a BLOCK, never a
  * skipped check.
  *
@@ -160,6 +160,14 @@ function grantDomainKeys(g: Grant): string[] {
   return keys;
 }
 
+/** A constraint's domains as targets, parsed once per constraint object (policies are immutable values). */
+const constraintKeys = new WeakMap<Constraint, string[]>();
+function constraintDomainKeys(k: Constraint): string[] {
+  let keys = constraintKeys.get(k);
+  if (keys === undefined) constraintKeys.set(k, (keys = keysOf(k.domains ?? [])));
+  return keys;
+}
+
 function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number): boolean {
   return (
     g.tool === call.tool &&
@@ -177,40 +185,9 @@ function grantCovers(g: Grant, call: ToolCall, c: Classification, used: number):
   );
 }
 
-/**
- * The first private host the action reaches that the task does not name, or null. The task names a host
- * in its domain list or a constraint's domains (same site rule as the domain allowlist); recipients'
- * domains do not name a host. Both the URLs and the domains from host arguments (`curl`, `host:`) count;
- * a single-label name counts only inside a URL (see privateHostOf).
- */
-function unnamedPrivateHost(policy: TaskPolicy, index: PolicyIndex, c: Classification): { shown: string; range: string } | null {
-  // A private host is named down to its port: `localhost:3000` names neither `localhost:9222`,
-  // `admin.localhost:3000` nor `127.0.0.1:3000` (addresses.ts, siteKeysOf).
-  for (const url of c.urls) {
-    if (schemeOf(url).use !== 'network') continue;
-    const found = privateHostOf(url);
-    if (found !== null && !namedPrivateEndpoint(policy, index, siteKeyOf(url))) return { shown: originOf(url) ?? url, range: found.range };
-  }
-  for (const domain of c.targets.domains) {
-    const found = privateHostOf(domain, { singleLabel: false });
-    if (found !== null && !namedPrivateEndpoint(policy, index, domain)) return { shown: originOf(domain) ?? domain, range: found.range };
-  }
-  return null;
-}
-
 /** Whether the task's domain list or a constraint's domains name this endpoint (only asked for a private host). */
 function namedPrivateEndpoint(policy: TaskPolicy, index: PolicyIndex, key: string | null): boolean {
-  return key !== null && (index.domains.has(key) || policy.constraints.some((k) => k.domains !== undefined && keysOf(k.domains).includes(key)));
-}
-
-/** `http://127.0.0.1:8080/` for a reason: no userinfo, path or query (they may carry data). */
-function originOf(url: string): string | null {
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? null : `${origin}/`;
-  } catch {
-    return null;
-  }
+  return key !== null && (index.domains.has(key) || policy.constraints.some((k) => k.domains !== undefined && constraintDomainKeys(k).includes(key)));
 }
 
 /**
@@ -348,7 +325,7 @@ function firstShapedUrl(urls: readonly string[], named: readonly string[]): Clas
 function publicPostAsWrite(policy: TaskPolicy, c: Classification): Classification | null {
   if (c.riskClass !== 'COMMUNICATION' || c.targets.recipients.length > 0 || c.targets.domains.length === 0) return null;
   const write = policy.constraints.find(
-    (k) => k.publicPost === true && k.riskClass === 'EXTERNAL_WRITE' && k.tool === undefined && k.capability === undefined && k.domains !== undefined && c.targets.domains.every((d) => keysOf(k.domains!).includes(d)),
+    (k) => k.publicPost === true && k.riskClass === 'EXTERNAL_WRITE' && k.tool === undefined && k.capability === undefined && k.domains !== undefined && c.targets.domains.every((d) => constraintDomainKeys(k).includes(d)),
   );
   return write === undefined ? null : { ...c, riskClass: 'EXTERNAL_WRITE', capability: 'web.write', basis: `${c.basis}; no recipient: the public post the task asks for on ${c.targets.domains.join(', ')}` };
 }
@@ -366,219 +343,378 @@ function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: C
 }
 
 function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
-  const index = indexOf(policy);
-  const targets: Targets = c.targets;
-  const cls = c.riskClass;
-  const evidenceFor = (ref: string) => policy.evidence.find((e) => e.ref === ref)?.quote;
-  const decide = (decision: Decision, check: Check, reason: string, ruleRef: RuleRef): EvalResult => {
-    const record: EvaluatorRecord = { decision, check, reason, tool: call.tool, capability: c.capability, riskClass: cls, targets, ruleRef, classifierLayer: c.layer, basis: c.basis };
+  const walk = new Walk(policy, state, call, c, now, org);
+  for (const step of EVALUATION) {
+    const result = step.run(walk);
+    if (result !== null) return result;
+  }
+  // The walk ends in `allowed`, which always decides.
+  throw new Error('the evaluation order ended without a decision');
+}
+
+/**
+ * One decision's inputs, and what a check computes that a later one reads (the exfiltration verdict, the
+ * constraints that apply, the action binding, the rule an ALLOW cites), each computed once when first read.
+ */
+class Walk {
+  readonly index: PolicyIndex;
+  readonly targets: Targets;
+  readonly cls: RiskClass;
+  /** The rule an ALLOW cites, set by the ceiling check. */
+  allowedBy: RuleRef = 'ceilings.READ';
+  private exfilOnce: Classification['exfiltration'] | undefined;
+  private constraintsOnce: Constraint[] | undefined;
+  private bindingOnce: ReturnType<typeof bindAction> | undefined;
+  private offOnce: { off: string[]; fromConstraints: string[] } | undefined;
+
+  constructor(
+    readonly policy: TaskPolicy,
+    readonly state: EvalState,
+    readonly call: ToolCall,
+    readonly c: Classification,
+    readonly now: number,
+    readonly org: OrgFloor | null,
+  ) {
+    this.index = indexOf(policy);
+    this.targets = c.targets;
+    this.cls = c.riskClass;
+  }
+
+  /**
+   * The exfiltration-shaped URL, if any. (A URL whose only shape is an address the user's words name — a
+   * search for that sender — is not a carrier.)
+   */
+  get exfil(): Classification['exfiltration'] {
+    if (this.exfilOnce === undefined) {
+      const mentioned = this.policy.mentioned ?? [];
+      this.exfilOnce = this.c.exfiltration === null || mentioned.length === 0 ? this.c.exfiltration : firstShapedUrl(this.c.urls, mentioned);
+    }
+    return this.exfilOnce;
+  }
+
+  /** The policy's constraints that name this call (by tool, capability, class and action). */
+  get constraints(): Constraint[] {
+    if (this.constraintsOnce === undefined) {
+      // (Loops, not callbacks, on this path: a decision is a few microseconds, and most policies have none.)
+      const applying: Constraint[] = [];
+      for (const k of this.policy.constraints) if (constraintApplies(k, this.call, this.c)) applying.push(k);
+      this.constraintsOnce = applying;
+    }
+    return this.constraintsOnce;
+  }
+
+  get binding(): ReturnType<typeof bindAction> {
+    return (this.bindingOnce ??= bindAction(this.policy, this.c));
+  }
+
+  /** The call's domains the task names nowhere (its list or an applying constraint's domains). */
+  get offDomains(): { off: string[]; fromConstraints: string[] } {
+    if (this.offOnce === undefined) {
+      const fromConstraints: string[] = [];
+      for (const k of this.constraints) if (k.domains !== undefined) fromConstraints.push(...constraintDomainKeys(k));
+      const off: string[] = [];
+      for (const d of this.targets.domains) if (!this.index.domains.has(d) && !fromConstraints.includes(d)) off.push(d);
+      this.offOnce = { off, fromConstraints };
+    }
+    return this.offOnce;
+  }
+
+  evidenceFor(ref: string): string | undefined {
+    for (const e of this.policy.evidence) if (e.ref === ref) return e.quote;
+    return undefined;
+  }
+
+  decide(decision: Decision, check: Check, reason: string, ruleRef: RuleRef, state: EvalState = this.state): EvalResult {
+    const c = this.c;
+    const record: EvaluatorRecord = { decision, check, reason, tool: this.call.tool, capability: c.capability, riskClass: this.cls, targets: this.targets, ruleRef, classifierLayer: c.layer, basis: c.basis };
     if (c.action !== undefined) record.action = { id: c.action.id, object: c.action.object, app: c.action.app };
-    const evidence = evidenceFor(ruleRef);
+    const evidence = this.evidenceFor(ruleRef);
     if (evidence !== undefined) record.evidence = evidence;
     return { record, state };
-  };
-
-  // 1. expiry
-  if (policy.expiresAt !== null && now >= policy.expiresAt) {
-    return decide('BLOCK', 'expiry', 'the task policy has expired', 'expiresAt');
   }
+}
 
-  // 2. guards: only the schemes on the allowlist (schemes.ts); browser internals, extension pages and
-  //    any scheme nobody listed are out of reach of a guarded agent.
-  for (const url of c.urls) {
+/** A check of the walk: the decision it makes, or null to pass the call on to the next. */
+interface Step {
+  check: Exclude<Check, 'schema' | 'minimizer' | 'internal_error' | 'sanitizer'>;
+  run: (w: Walk) => EvalResult | null;
+}
+
+function expiry(w: Walk): EvalResult | null {
+  const { expiresAt } = w.policy;
+  return expiresAt !== null && w.now >= expiresAt ? w.decide('BLOCK', 'expiry', 'the task policy has expired', 'expiresAt') : null;
+}
+
+/**
+ * Only the schemes on the allowlist (schemes.ts): browser internals, extension pages and any scheme
+ * nobody listed are out of reach of a guarded agent.
+ */
+function guards(w: Walk): EvalResult | null {
+  for (const url of w.c.urls) {
     const { scheme, use } = schemeOf(url);
-    if (use === 'forbidden') return decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`, 'builtin:scheme-allowlist');
+    if (use === 'forbidden') return w.decide('BLOCK', 'guards', `guarded tabs may not open ${scheme === 'about:' ? 'about: pages other than about:blank' : `${scheme} URLs`}`, 'builtin:scheme-allowlist');
   }
+  return null;
+}
 
-  // 2b. the organisation's floor: deny-overrides, before anything that can allow.
-  if (org !== null) {
-    const denied = orgDenies(org, c);
-    if (denied !== null) return decide(denied.decision, 'org_floor', denied.reason, denied.ruleRef);
-  }
+/** The organisation's floor: deny-overrides, before anything that can allow. */
+function orgFloor(w: Walk): EvalResult | null {
+  if (w.org === null) return null;
+  const denied = orgDenies(w.org, w.c);
+  return denied === null ? null : w.decide(denied.decision, 'org_floor', denied.reason, denied.ruleRef);
+}
 
-  // 3. prohibitions beat everything that follows, grants included.
-  for (const p of policy.prohibitions) {
-    const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(call.tool);
+/** Prohibitions beat everything that follows, grants included. */
+function prohibitions(w: Walk): EvalResult | null {
+  const { c, cls, targets } = w;
+  for (const p of w.policy.prohibitions) {
+    const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool);
     if (!hit) continue;
     const excepted = targets.recipients.length > 0 && subsetOf(targets.recipients, lower(p.exceptRecipients));
-    if (!excepted) return decide('BLOCK', 'prohibitions', `the user said: "${p.quote}"`, `prohibition:${p.id}`);
+    if (!excepted) return w.decide('BLOCK', 'prohibitions', `the user said: "${p.quote}"`, `prohibition:${p.id}`);
   }
+  return null;
+}
 
-  // 4. deny list
-  const denied = listed(index.deny, call, c);
-  if (denied) return decide('BLOCK', 'deny_list', `denied by the policy (${denied})`, `deny.${denied}`);
+function denyList(w: Walk): EvalResult | null {
+  const denied = listed(w.index.deny, w.call, w.c);
+  return denied ? w.decide('BLOCK', 'deny_list', `denied by the policy (${denied})`, `deny.${denied}`) : null;
+}
 
-  // 5. grants: a user approval covers exactly the approved tool and targets. It never covers UNKNOWN
-  //    (UNKNOWN is never allowed) nor an exfiltration-shaped URL (the approval showed other data).
-  // (A URL whose only shape is an address the user's words name — a search for that sender — is not a carrier.)
-  const exfil = c.exfiltration === null || (policy.mentioned ?? []).length === 0 ? c.exfiltration : firstShapedUrl(c.urls, policy.mentioned!);
-  if (cls !== 'UNKNOWN' && !exfil) {
-    const grant = policy.grants.find((g) => grantCovers(g, call, c, state.grantCalls[g.id] ?? 0));
-    if (grant) {
-      const next: EvalState = { ...state, grantCalls: { ...state.grantCalls, [grant.id]: (state.grantCalls[grant.id] ?? 0) + 1 } };
-      const r = decide('ALLOW', 'grants', `approved by the user (${grant.maxCalls === null ? 'for this task' : 'once'})`, `grant:${grant.id}`);
-      return { record: r.record, state: next };
-    }
+/**
+ * A user approval covers exactly the approved tool and targets. It never covers UNKNOWN (UNKNOWN is never
+ * allowed) nor an exfiltration-shaped URL (the approval showed other data).
+ */
+function grants(w: Walk): EvalResult | null {
+  if (w.policy.grants.length === 0 || w.cls === 'UNKNOWN' || w.exfil) return null;
+  const { state } = w;
+  const grant = w.policy.grants.find((g) => grantCovers(g, w.call, w.c, state.grantCalls[g.id] ?? 0));
+  if (!grant) return null;
+  const next: EvalState = { ...state, grantCalls: { ...state.grantCalls, [grant.id]: (state.grantCalls[grant.id] ?? 0) + 1 } };
+  return w.decide('ALLOW', 'grants', `approved by the user (${grant.maxCalls === null ? 'for this task' : 'once'})`, `grant:${grant.id}`, next);
+}
+
+/**
+ * A host on the user's machine, LAN or intranet (any spelling of the address, see addresses.ts) is reached
+ * only when the task names it or the user approved it (a grant, above). The classifier read the private
+ * hosts with the rest of the action (Classification.privateHosts): a call to public hosts has none, and
+ * nothing is parsed here.
+ */
+function privateNetwork(w: Walk): EvalResult | null {
+  // A private host is named down to its port: `localhost:3000` names neither `localhost:9222`,
+  // `admin.localhost:3000` nor `127.0.0.1:3000` (addresses.ts, siteKeysOf).
+  for (const { key, shown, range } of w.c.privateHosts) {
+    if (namedPrivateEndpoint(w.policy, w.index, key)) continue;
+    if (w.cls === 'READ') return w.decide('ASK_USER', 'private_network', `${shown} is on the private network (${range}) and the task does not name it`, 'builtin:private-network');
+    return w.decide('BLOCK', 'private_network', `${w.cls} to ${shown}, on the private network (${range}), which the task does not name`, 'builtin:private-network');
   }
+  return null;
+}
 
-  // 5b. private network: a host on the user's machine, LAN or intranet (any spelling of the address, see
-  //     addresses.ts) is reached only when the task names it or the user approved it (a grant, above).
-  const unnamed = unnamedPrivateHost(policy, index, c);
-  if (unnamed !== null) {
-    const { shown, range } = unnamed;
-    if (cls === 'READ') return decide('ASK_USER', 'private_network', `${shown} is on the private network (${range}) and the task does not name it`, 'builtin:private-network');
-    return decide('BLOCK', 'private_network', `${cls} to ${shown}, on the private network (${range}), which the task does not name`, 'builtin:private-network');
-  }
-
-  // 6. argument constraints: literal targets and call budgets for a tool, capability or class.
-  const constraints = policy.constraints.filter((k) => constraintApplies(k, call, c));
+/**
+ * Literal targets and call budgets for a tool, capability or class; then money in a consequential action
+ * of another class.
+ */
+function argumentConstraints(w: Walk): EvalResult | null {
+  const { targets, cls, state } = w;
+  const constraints = w.constraints;
+  if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
+  const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {
     const used = state.constraintCalls[k.id] ?? 0;
     if (k.maxCalls !== undefined && used >= k.maxCalls) {
-      return decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
+      return w.decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
     }
     // Named recipients bind every call the constraint covers: one with no readable recipient (a
     // password form under "share X with dave") is not one of them.
     if (k.recipients && (targets.recipients.length === 0 || !subsetOf(targets.recipients, lower(k.recipients)))) {
       const reached = targets.recipients.length === 0 ? 'no readable recipient' : `recipient not among ${k.recipients.join(', ')}`;
-      return decide('ASK_USER', 'argument_constraints', reached, `constraints:${k.id}`);
+      return w.decide('ASK_USER', 'argument_constraints', reached, `constraints:${k.id}`);
     }
-    if (k.domains && !targets.domains.every((d) => keysOf(k.domains!).includes(d))) {
-      return decide('ASK_USER', 'argument_constraints', `domain not among ${k.domains.join(', ')}`, `constraints:${k.id}`);
+    if (k.domains && !targets.domains.every((d) => constraintDomainKeys(k).includes(d))) {
+      return w.decide('ASK_USER', 'argument_constraints', `domain not among ${k.domains.join(', ')}`, `constraints:${k.id}`);
     }
     if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
-      return decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
+      return w.decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
     }
     if (k.items && !itemsCovered(targets.items, k.items)) {
       const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
-      return decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
+      return w.decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
     // What: a write on a site no app table describes carries a value the words give it, else the words name
     // no such write (a router's DNS form under "rename the wifi to 'Casa-Lupo'"). A known app's write is bound
     // by its action and object instead (6c).
-    if (k.carries !== undefined && cls === 'EXTERNAL_WRITE' && c.action?.app == null && !callCarries(call.args, k.carries)) {
-      return decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
+    if (k.carries !== undefined && cls === 'EXTERNAL_WRITE' && w.c.action?.app == null && !callCarries(w.call.args, k.carries)) {
+      return w.decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
     }
-    const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(call.args, v));
-    if (refused !== undefined) return decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
+    const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(w.call.args, v));
+    if (refused !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a
     // payment that carries no amount at all, since it cannot be shown to be within the bound. (A write
     // under a bound — "book the flight under £300" — is held only by the amounts it carries: one that
     // carries none moves no money the guard can see, as it would under no bound.)
     const carriesNone = (targets.amounts ?? []).length === 0;
     const overAmount = k.amount === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
-    if (overAmount !== null) return decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
+    if (overAmount !== null) return w.decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
     // Whom: an amount the user tied to one payee is no bound for another ("pay bob 45 EUR, alice 4,500 EUR").
     const overPayee = k.payeeAmounts === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : payeeAmountOutside(targets.amounts ?? [], targets.recipients, k.payeeAmounts, evidenceFor);
-    if (overPayee !== null) return decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);
+    if (overPayee !== null) return w.decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);
     const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
-    if (overQuantity !== null) return decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
+    if (overQuantity !== null) return w.decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
     if (k.amount !== undefined && k.quantity === undefined && (cls === 'FINANCIAL' || !carriesNone) && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
-      return decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);
+      return w.decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);
     }
   }
 
-  // 6b. money in a consequential action of another class (a "message" whose form carries an amount):
-  //     when the task bounds amounts, every amount such an action carries is within one of the bounds.
-  //     (Reading is left alone: a shop's `?max_price=100` is a filter; a GET to a payment path with an
-  //     amount is classified FINANCIAL.)
+  // Money in a consequential action of another class (a "message" whose form carries an amount): when the
+  // task bounds amounts, every amount such an action carries is within one of the bounds. (Reading is left
+  // alone: a shop's `?max_price=100` is a filter; a GET to a payment path with an amount is classified
+  // FINANCIAL.)
   const carried = targets.amounts ?? [];
   const unchecked = isConsequential(cls) && carried.length > 0 && !constraints.some((k) => k.amount !== undefined);
   if (unchecked) {
     //   A bound with amounts per payee holds only within the payee's (a write naming bob@… that carries
     //   4,500 EUR is not within "pay bob@… 45 EUR, alice@… 4,500 EUR").
-    const bounds = policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount, payees: k.payeeAmounts }]));
+    const bounds = w.policy.constraints.flatMap((k) => (k.amount === undefined ? [] : [{ id: k.id, amount: k.amount, payees: k.payeeAmounts }]));
     const payeeWhy = (b: (typeof bounds)[number]) => (b.payees === undefined ? null : payeeAmountOutside(carried, targets.recipients, b.payees, evidenceFor));
     if (bounds.length > 0 && bounds.every((b) => amountOutsideBound(carried, b.amount) !== null || payeeWhy(b) !== null)) {
       const named = bounds.map((b) => formatMoney(b.amount)).join(' or ');
       const payee = bounds.every((b) => amountOutsideBound(carried, b.amount) === null) ? payeeWhy(bounds[0]!) : null;
-      return decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); ${payee ?? `the task bounds payments to ${named}`}`, `constraints:${bounds[0]!.id}`);
+      return w.decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); ${payee ?? `the task bounds payments to ${named}`}`, `constraints:${bounds[0]!.id}`);
     }
   }
+  return null;
+}
 
-  // 6c. action binding (docs/actions.md): a write on a site the task names actions for, or of a known app,
-  //     is one of the (site, action, object) the words name; an account-security action only by its own words.
-  const binding = bindAction(policy, c);
-  if (binding.refusal !== null) return decide(binding.refusal.decision, 'action_binding', binding.refusal.reason, binding.refusal.ruleRef);
+/**
+ * docs/actions.md: a write on a site the task names actions for, or of a known app, is one of the (site,
+ * action, object) the words name; an account-security action only by its own words.
+ */
+function actionBinding(w: Walk): EvalResult | null {
+  const { refusal } = w.binding;
+  return refusal === null ? null : w.decide(refusal.decision, 'action_binding', refusal.reason, refusal.ruleRef);
+}
 
-  // 7. ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER. An action
-  //    constraint that names the call (6c) is its listing: the words granted that action on that object.
-  const ceiling = policy.ceilings[cls] ?? defaultCeiling(cls);
-  if (ceiling === 'block') return decide('BLOCK', 'ceiling', `${cls} actions are not allowed in this task`, `ceilings.${cls}`);
-  if (cls === 'UNKNOWN') return decide('ASK_USER', 'ceiling', 'the action could not be classified; a person must decide', 'builtin:unclassified-asks');
-  if (ceiling === 'ask') return decide('ASK_USER', 'ceiling', `${cls} actions need approval in this task`, `ceilings.${cls}`);
-  let allowedBy: RuleRef = 'ceilings.READ';
+/**
+ * Ceiling AND listing: a consequential class needs both; UNKNOWN never gets past ASK_USER. An action
+ * constraint that names the call (action_binding) is its listing: the words granted that action on that object.
+ */
+function ceiling(w: Walk): EvalResult | null {
+  const { cls, c } = w;
+  const ceiling = w.policy.ceilings[cls] ?? defaultCeiling(cls);
+  if (ceiling === 'block') return w.decide('BLOCK', 'ceiling', `${cls} actions are not allowed in this task`, `ceilings.${cls}`);
+  if (cls === 'UNKNOWN') return w.decide('ASK_USER', 'ceiling', 'the action could not be classified; a person must decide', 'builtin:unclassified-asks');
+  if (ceiling === 'ask') return w.decide('ASK_USER', 'ceiling', `${cls} actions need approval in this task`, `ceilings.${cls}`);
   if (isConsequential(cls)) {
-    const entry = listed(index.allow, call, c);
-    if (!entry && binding.matched === null) return decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
+    const entry = listed(w.index.allow, w.call, c);
+    const { matched } = w.binding;
+    if (!entry && matched === null) return w.decide('ASK_USER', 'ceiling', `${c.capability} is not among the task's permissions`, `ceilings.${cls}`);
     // (The action constraint that names the call is the rule that decides it: the words' (site, action, object).)
-    allowedBy = binding.matched !== null ? `constraints:${binding.matched.id}` : `allow.${entry!}`;
+    w.allowedBy = matched !== null ? `constraints:${matched.id}` : `allow.${entry!}`;
   }
+  return null;
+}
 
-  // 8. recipient binding: every recipient of a consequential action was named by the user.
-  if (isConsequential(cls)) {
-    const fromConstraints = constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])]));
-    const unbound = targets.recipients.filter((r) => !index.recipients.has(r) && !fromConstraints.includes(r));
-    if (unbound.length > 0) return decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');
-    // (A reply in a conversation the words ask for on a named site has no recipient: check 6 bound it to that site.)
-    const inPlace = targets.domains.length > 0 && constraints.some((k) => k.publicPost === true && k.domains !== undefined);
-    if (cls === 'COMMUNICATION' && targets.recipients.length === 0 && !inPlace) {
-      return decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read', 'builtin:readable-recipient');
-    }
+/** Every recipient of a consequential action was named by the user. */
+function recipientBinding(w: Walk): EvalResult | null {
+  const { cls, targets } = w;
+  if (!isConsequential(cls)) return null;
+  const constraints = w.constraints;
+  const fromConstraints = constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])]));
+  const unbound = targets.recipients.filter((r) => !w.index.recipients.has(r) && !fromConstraints.includes(r));
+  if (unbound.length > 0) return w.decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');
+  // (A reply in a conversation the words ask for on a named site has no recipient: argument_constraints bound it to that site.)
+  const inPlace = targets.domains.length > 0 && constraints.some((k) => k.publicPost === true && k.domains !== undefined);
+  if (cls === 'COMMUNICATION' && targets.recipients.length === 0 && !inPlace) {
+    return w.decide('ASK_USER', 'recipient_binding', 'a message whose recipient could not be read', 'builtin:readable-recipient');
   }
+  return null;
+}
 
-  // 9. domain allowlist. Data-bearing actions off the list are blocked; reading off the list asks,
-  //    unless the URL is also exfiltration-shaped, which check 10 then blocks. Site binding: when the
-  //    task names no site at all and the action's targets are all ones the user named (recipients
-  //    that passed check 8, items that passed check 6), the person is asked once, naming site and
-  //    target — "Reply to alice@x.test" rarely names the mail site. Approval grants that site for
-  //    that target only (grants.ts); anything else off the list still blocks.
-  if (targets.domains.length > 0) {
-    const fromConstraints = keysOf(constraints.flatMap((k) => k.domains ?? []));
-    const off = targets.domains.filter((d) => !index.domains.has(d) && !fromConstraints.includes(d));
-    if (off.length > 0) {
-      const boundTargets = [...targets.recipients, ...(constraints.some((k) => k.items !== undefined) ? targets.items : [])];
-      if (isConsequential(cls) && index.domains.size === 0 && fromConstraints.length === 0 && boundTargets.length > 0 && !exfil) {
-        const sites = [...new Set(c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
-        const where = sites.length > 0 ? sites.join(', ') : off.join(', ');
-        return decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${boundTargets.join(', ')} on ${where}? The task names ${boundTargets.length > 1 ? 'these targets' : 'this target'} but no site`, 'builtin:site-binding');
-      }
-      if (isConsequential(cls)) return decide('BLOCK', 'domain_allowlist', `${cls} to ${off.join(', ')}, which the task does not name`, 'domains');
-      if (policy.domains !== null && !exfil) return decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`, 'domains');
-    }
-  }
+/**
+ * The targets a site-binding question names, when it applies: the task names no site at all and the
+ * action's targets are all ones the user named (recipients that passed recipient_binding, items that passed
+ * argument_constraints). Null when it does not apply.
+ */
+function siteBound(w: Walk): string[] | null {
+  const { targets } = w;
+  if (!isConsequential(w.cls) || w.index.domains.size > 0 || w.offDomains.fromConstraints.length > 0 || w.exfil) return null;
+  const bound = [...targets.recipients, ...(w.constraints.some((k) => k.items !== undefined) ? targets.items : [])];
+  return bound.length > 0 ? bound : null;
+}
 
-  // 10. exfiltration-shaped URL
-  if (exfil) return decide('BLOCK', 'exfiltration_url', exfil.reason, 'builtin:exfiltration-url');
+/**
+ * Data-bearing actions off the list are blocked (unless site_binding asks, below); reading off the list
+ * asks, unless the URL is also exfiltration-shaped, which exfiltration_url then blocks.
+ */
+function domainAllowlist(w: Walk): EvalResult | null {
+  if (w.targets.domains.length === 0) return null;
+  const { off } = w.offDomains;
+  if (off.length === 0) return null;
+  if (isConsequential(w.cls)) return siteBound(w) !== null ? null : w.decide('BLOCK', 'domain_allowlist', `${w.cls} to ${off.join(', ')}, which the task does not name`, 'domains');
+  if (w.policy.domains !== null && !w.exfil) return w.decide('ASK_USER', 'domain_allowlist', `${off.join(', ')} is outside the task's sites`, 'domains');
+  return null;
+}
 
-  // 11. path allowlist: uploads off the list are exfiltration; other writes ask.
-  if (isConsequential(cls) && targets.paths.length > 0) {
-    const allowedPaths = [...policy.paths, ...constraints.flatMap((k) => k.paths ?? [])];
-    // (A document a share or deletion names by title — `drive.share {file: "Q3-plan.docx"}` — is also its item:
-    // an items constraint that passed check 6 already holds it to what the words name.)
-    const named = constraints.flatMap((k) => (k.items === undefined ? [] : [k.items]));
-    const off = targets.paths.filter((p) => !pathCovered(p, allowedPaths) && !(targets.items.includes(p) && named.some((items) => itemsCovered([p], items))));
-    if (off.length > 0) {
-      const decision: Decision = cls === 'EXTERNAL_WRITE' ? 'BLOCK' : 'ASK_USER';
-      return decide(decision, 'path_allowlist', `path ${off.join(', ')} is outside the task's paths`, 'paths');
-    }
-  }
+/**
+ * "Reply to alice@x.test" rarely names the mail site: when the task names no site, a consequential action
+ * off the list whose targets the user all named asks once, naming site and target. Approval grants that
+ * site for that target only (grants.ts); anything else off the list was blocked above.
+ */
+function siteBinding(w: Walk): EvalResult | null {
+  const { targets, cls } = w;
+  if (targets.domains.length === 0 || w.offDomains.off.length === 0) return null;
+  const bound = siteBound(w);
+  if (bound === null) return null;
+  const sites = [...new Set(w.c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
+  const where = sites.length > 0 ? sites.join(', ') : w.offDomains.off.join(', ');
+  return w.decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${bound.join(', ')} on ${where}? The task names ${bound.length > 1 ? 'these targets' : 'this target'} but no site`, 'builtin:site-binding');
+}
 
-  // 12. outbound budget
+function exfiltrationUrl(w: Walk): EvalResult | null {
+  const { exfil } = w;
+  return exfil ? w.decide('BLOCK', 'exfiltration_url', exfil.reason, 'builtin:exfiltration-url') : null;
+}
+
+/** Uploads off the list are exfiltration; other writes ask. */
+function pathAllowlist(w: Walk): EvalResult | null {
+  const { targets, cls } = w;
+  if (!isConsequential(cls) || targets.paths.length === 0) return null;
+  const constraints = w.constraints;
+  const allowedPaths = [...w.policy.paths, ...constraints.flatMap((k) => k.paths ?? [])];
+  // (A document a share or deletion names by title — `drive.share {file: "Q3-plan.docx"}` — is also its item:
+  // an items constraint that passed argument_constraints already holds it to what the words name.)
+  const named = constraints.flatMap((k) => (k.items === undefined ? [] : [k.items]));
+  const off = targets.paths.filter((p) => !pathCovered(p, allowedPaths) && !(targets.items.includes(p) && named.some((items) => itemsCovered([p], items))));
+  if (off.length === 0) return null;
+  const decision: Decision = cls === 'EXTERNAL_WRITE' ? 'BLOCK' : 'ASK_USER';
+  return w.decide(decision, 'path_allowlist', `path ${off.join(', ')} is outside the task's paths`, 'paths');
+}
+
+function outboundBudget(w: Walk): EvalResult | null {
+  if (!OUTBOUND_CLASSES.includes(w.cls)) return null;
+  const b = w.policy.outboundBudget;
+  const { state } = w;
+  if (b.maxCalls !== null && state.outboundCalls >= b.maxCalls) return w.decide('BLOCK', 'outbound_budget', `outbound budget of ${b.maxCalls} calls used up`, 'outboundBudget.maxCalls');
+  if (b.maxBytes !== null && state.outboundBytes + w.c.outboundBytes > b.maxBytes) return w.decide('BLOCK', 'outbound_budget', `outbound budget of ${b.maxBytes} bytes exceeded`, 'outboundBudget.maxBytes');
+  return null;
+}
+
+/** The task's explicit approval requirements. */
+function approvalRequired(w: Walk): EvalResult | null {
+  const needsApproval = listed(w.index.requireApproval, w.call, w.c);
+  return needsApproval ? w.decide('ASK_USER', 'approval_required', `the task asks for approval of each ${needsApproval.split(':')[1]}`, `requireApproval.${needsApproval}`) : null;
+}
+
+/**
+ * Allowed: count it in the same step. σ stays the same object when nothing counts, so callers can tell a
+ * counted ALLOW (which must be persisted) from a free one by identity.
+ */
+function allowed(w: Walk): EvalResult {
+  const { state, cls, c } = w;
+  const constraints = w.constraints;
   const outbound = OUTBOUND_CLASSES.includes(cls);
-  if (outbound) {
-    const b = policy.outboundBudget;
-    if (b.maxCalls !== null && state.outboundCalls >= b.maxCalls) return decide('BLOCK', 'outbound_budget', `outbound budget of ${b.maxCalls} calls used up`, 'outboundBudget.maxCalls');
-    if (b.maxBytes !== null && state.outboundBytes + c.outboundBytes > b.maxBytes) return decide('BLOCK', 'outbound_budget', `outbound budget of ${b.maxBytes} bytes exceeded`, 'outboundBudget.maxBytes');
-  }
-
-  // 13. explicit approval requirements
-  const needsApproval = listed(index.requireApproval, call, c);
-  if (needsApproval) return decide('ASK_USER', 'approval_required', `the task asks for approval of each ${needsApproval.split(':')[1]}`, `requireApproval.${needsApproval}`);
-
-  // Allowed: count it in the same step. σ stays the same object when nothing counts, so callers can
-  // tell a counted ALLOW (which must be persisted) from a free one by identity.
   const budgeted = constraints.filter((k) => k.maxCalls !== undefined);
   let next = state;
   if (budgeted.length > 0 || outbound) {
@@ -591,8 +727,37 @@ function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Clas
       outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
     };
   }
-  const within = boundsApplied(constraints, targets);
-  const named = binding.matched !== null && c.action !== undefined ? `: it ${describeReading(c.action)}, as the task asks` : '';
-  const r = decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${named}${within === null ? '' : ` (${within})`}` : 'reading is allowed', allowedBy);
-  return { record: r.record, state: next };
+  const within = boundsApplied(constraints, w.targets);
+  const { matched } = w.binding;
+  const named = matched !== null && c.action !== undefined ? `: it ${describeReading(c.action)}, as the task asks` : '';
+  return w.decide('ALLOW', 'allowed', isConsequential(cls) ? `${cls} allowed by the task${named}${within === null ? '' : ` (${within})`}` : 'reading is allowed', w.allowedBy, next);
 }
+
+/**
+ * The evaluation order, as a table: each check by the name a decision record carries, in the order they
+ * run (after `schema`, which the caller's parse is). docs/architecture.md ("Evaluation order") states it,
+ * and tests/docs/readme.test.ts keeps that statement, CHECKS (decision.ts) and this table equal.
+ */
+const EVALUATION: readonly Step[] = [
+  { check: 'expiry', run: expiry },
+  { check: 'guards', run: guards },
+  { check: 'org_floor', run: orgFloor },
+  { check: 'prohibitions', run: prohibitions },
+  { check: 'deny_list', run: denyList },
+  { check: 'grants', run: grants },
+  { check: 'private_network', run: privateNetwork },
+  { check: 'argument_constraints', run: argumentConstraints },
+  { check: 'action_binding', run: actionBinding },
+  { check: 'ceiling', run: ceiling },
+  { check: 'recipient_binding', run: recipientBinding },
+  { check: 'domain_allowlist', run: domainAllowlist },
+  { check: 'site_binding', run: siteBinding },
+  { check: 'exfiltration_url', run: exfiltrationUrl },
+  { check: 'path_allowlist', run: pathAllowlist },
+  { check: 'outbound_budget', run: outboundBudget },
+  { check: 'approval_required', run: approvalRequired },
+  { check: 'allowed', run: allowed },
+];
+
+/** The checks of the walk in the order they run, by name (what docs/architecture.md states). */
+export const EVALUATION_ORDER: readonly Check[] = ['schema', ...EVALUATION.map((s) => s.check)];

@@ -30,6 +30,7 @@ const EMPTY_ABOUT = new Set(['blank', 'srcdoc']);
 const EDGE_CONTROLS = /^[\u0000-\u0020]+|[\u0000-\u0020]+$/g;
 const TAB_OR_NEWLINE = /[\t\n\r]/g;
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+const NETWORK_PREFIX = /^(https?|wss?):/i;
 
 export interface UrlScheme {
   /** Lower-case, with the colon (`brave:`); null for a URL with no scheme (a relative reference). */
@@ -39,6 +40,10 @@ export interface UrlScheme {
 
 /** The scheme of `url` as the browser reads it, and how the product treats it. */
 export function schemeOf(url: string): UrlScheme {
+  // Nearly every URL an agent proposes starts with its network scheme as written: that is the scheme the
+  // parser reads (no control, tab or newline comes before the colon), so nothing is parsed for it.
+  const written = NETWORK_PREFIX.exec(url);
+  if (written !== null) return { scheme: `${written[1]!.toLowerCase()}:`, use: 'network' };
   let parsed: URL | null = null;
   try {
     parsed = new URL(url);

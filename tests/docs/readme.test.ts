@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/core/decision';
+import { EVALUATION_ORDER } from '../../src/core/evaluator';
 
 /**
  * The README is the user's entry, and it stays true: every link stays inside the repository and lands
@@ -104,13 +105,15 @@ describe('the docs say each thing once', () => {
     expect(readFileSync(join(ROOT, 'docs/decisions.md'), 'utf8')).toContain('architecture.md#evaluation-order');
   });
 
-  it('the evaluation order in docs/architecture.md is the evaluator\'s own list of checks (CHECKS)', () => {
+  it('the evaluation order in docs/architecture.md is the evaluator\'s own table of checks (EVALUATION_ORDER) and CHECKS', () => {
     const architecture = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
     const section = architecture.slice(architecture.indexOf('### Evaluation order'));
     const walk = /\n\n(`schema`[\s\S]*?`allowed`)\n/.exec(section)?.[1] ?? '';
     const written = [...walk.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]);
     // Not steps of the walk (the section says so): the Minimizer's step after an ALLOW, errors, the Sanitizer's audit.
     expect(written).toEqual(CHECKS.filter((c) => !['minimizer', 'internal_error', 'sanitizer'].includes(c)));
+    // The evaluator walks its table in this order: the statement and the code are one list.
+    expect(written).toEqual([...EVALUATION_ORDER]);
   });
 
   it("no file points at a design.md section that is not in the repository", () => {

@@ -1,4 +1,4 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { IDBPDatabase } from 'idb';
 import type { Options } from '../../messages/protocol';
 import {
   APPROVAL,
@@ -17,6 +17,9 @@ import {
   type StoredApproval,
   type StoredAuditEntry,
 } from './records';
+import { DB_NAME, takeFenceDB, type FenceDB } from './store-open';
+
+export type { FenceDB } from './store-open';
 
 /**
  * Durable state of the background. MV3 service workers are killed after ~30 s idle, so nothing that
@@ -28,11 +31,6 @@ import {
 
 export type { ActiveTask, CollectorCursor, StoredApproval, StoredAuditEntry } from './records';
 
-interface FenceDB extends DBSchema {
-  kv: { key: string; value: unknown };
-  approvals: { key: string; value: unknown };
-  audit: { key: number; value: unknown };
-}
 
 /** What a wake reads before deciding (TaskStore.readWakeState). */
 export interface WakeState {
@@ -65,7 +63,7 @@ function noticeOf(raw: unknown): Notice | null {
   return read?.ok === true ? read.value : null;
 }
 
-export const DB_NAME = 'agentsfence';
+export { DB_NAME } from './store-open';
 export const AUDIT_LIMIT_DEFAULT = 10_000;
 
 const KEY_TASK = 'task';
@@ -81,13 +79,8 @@ export class TaskStore {
   ) {}
 
   static async open(name = DB_NAME, auditLimit = AUDIT_LIMIT_DEFAULT): Promise<TaskStore> {
-    const db = await openDB<FenceDB>(name, 1, {
-      upgrade(database) {
-        database.createObjectStore('kv');
-        database.createObjectStore('approvals', { keyPath: 'id' });
-        database.createObjectStore('audit', { keyPath: 'seq', autoIncrement: true });
-      },
-    });
+    // (The worker's own database may already be opening: store-open.ts.)
+    const db = await takeFenceDB(name);
     return new TaskStore(db, auditLimit);
   }
 

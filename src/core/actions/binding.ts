@@ -25,8 +25,19 @@ export interface Binding {
 function forSites(k: Constraint, domains: readonly string[]): boolean {
   if (k.actions === undefined) return false;
   if (k.domains === undefined) return true;
-  const keys = k.domains.flatMap(siteKeysOf);
-  return domains.some((d) => keys.includes(d));
+  const keys = keysOnce(k, k.domains);
+  return domains.some((d) => keys.has(d));
+}
+
+/**
+ * A policy entry list's targets (siteKeysOf), read once per constraint or policy object: policies are
+ * immutable values, and parsing them again for every call was most of this check's cost.
+ */
+const entryKeys = new WeakMap<object, ReadonlySet<string>>();
+function keysOnce(owner: object, entries: readonly string[]): ReadonlySet<string> {
+  let keys = entryKeys.get(owner);
+  if (keys === undefined) entryKeys.set(owner, (keys = new Set(entries.flatMap(siteKeysOf))));
+  return keys;
 }
 
 /** Whether an action constraint covers a reading: its action, and its object when the constraint names objects. */
@@ -95,20 +106,21 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   if (!isConsequential(c.riskClass)) return { refusal: null, matched: null };
   const reading = c.action;
   const here = policy.constraints.filter((k) => forSites(k, c.targets.domains));
-  const task = `your task ${describeTask(here)}`;
+  // (The refusals' words, built only for a refusal.)
+  const task = () => `your task ${describeTask(here)}`;
   const site = c.targets.domains.join(', ') || 'this site';
   const ref = (k: Constraint | undefined): RuleRef => (k === undefined ? 'builtin:action-binding' : `constraints:${k.id}`);
   // Account security: only its own words grant it, on any site.
   if (reading !== undefined && reading.id !== null && ACTIONS[reading.id].security) {
     const named = here.find((k) => constraintCoversAction(k, reading) || (k.objects === undefined && k.actions!.includes(reading.id!)));
     if (named === undefined) {
-      return { refusal: { decision: 'BLOCK', reason: `${task}; this ${describeReading(reading)} on ${site}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
+      return { refusal: { decision: 'BLOCK', reason: `${task()}; this ${describeReading(reading)} on ${site}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
     }
     return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? named : null };
   }
   // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
-  const onTaskSites = policy.domains === null || c.targets.domains.every((d) => policy.domains!.flatMap(siteKeysOf).includes(d));
-  const known = onKnownApp(c) && onTaskSites;
+  const onTaskSites = () => policy.domains === null || c.targets.domains.every((d) => keysOnce(policy, policy.domains!).has(d));
+  const known = onKnownApp(c) && onTaskSites();
   if (here.length === 0 && !known) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
     // A generic site's write whose action nobody read keeps the class rules — unless its URL names, by kind, an
@@ -117,21 +129,21 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
     if (!known) {
       const other = otherObjectInUrl(here, c.urls);
       if (other === null) return { refusal: null, matched: null };
-      return { refusal: { decision: 'ASK_USER', reason: `${task}; this write on ${site} acts on ${describeObject(other)}`, ruleRef: ref(here[0]) }, matched: null };
+      return { refusal: { decision: 'ASK_USER', reason: `${task()}; this write on ${site} acts on ${describeObject(other)}`, ruleRef: ref(here[0]) }, matched: null };
     }
     const why = reading?.why ?? 'the write could not be read as an action';
-    return { refusal: { decision: 'ASK_USER', reason: `${task}; this write on ${site} is not an action the guard can name (${why})`, ruleRef: ref(here[0]) }, matched: null };
+    return { refusal: { decision: 'ASK_USER', reason: `${task()}; this write on ${site} is not an action the guard can name (${why})`, ruleRef: ref(here[0]) }, matched: null };
   }
   const same = here.filter((k) => k.actions!.includes(reading.id!));
-  if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}`, ruleRef: ref(here[0]) }, matched: null };
+  if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}`, ruleRef: ref(here[0]) }, matched: null };
   const covering = same.find((k) => constraintCoversAction(k, reading));
-  if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}`, ruleRef: ref(same[0]) }, matched: null };
+  if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}`, ruleRef: ref(same[0]) }, matched: null };
   // (A generic site's route names its action, not its object: the URL may still name another one by kind.)
   const other = known || reading.object !== null ? null : otherObjectInUrl([covering], c.urls);
-  if (other !== null) return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)} ${describeObject(other)}`, ruleRef: ref(covering) }, matched: null };
+  if (other !== null) return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)} ${describeObject(other)}`, ruleRef: ref(covering) }, matched: null };
   // The words named no object: on a known app, an action on one that exists is asked (which one?), never any.
   if (covering.objects === undefined && known && !CREATING.has(reading.id)) {
-    return { refusal: { decision: 'ASK_USER', reason: `${task}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(covering) }, matched: null };
+    return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(covering) }, matched: null };
   }
   // (The constraint stands in for a listing only for a call of its action's own class: a route word never
   // lets a write the heuristics read as a message or a payment past the class rules.)

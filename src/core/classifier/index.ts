@@ -1,6 +1,8 @@
 import type { ToolCall } from '../call';
-import { emptyTargets, type ActionFacts, type Classification } from '../classification';
+import { privateHostOf, siteKeyOf } from '../addresses';
+import { emptyTargets, type ActionFacts, type Classification, type PrivateReach } from '../classification';
 import { exfiltrationShape } from '../exfil';
+import { schemeOf } from '../schemes';
 import { WEB_HANDLERS } from './web';
 
 /**
@@ -27,7 +29,7 @@ export function classifyTotal(classifyFacts: (call: ToolCall) => ActionFacts, ca
   } catch (err) {
     facts = unknownClassification(`classifier error: ${err instanceof Error ? err.message : 'unknown'}`);
   }
-  return { ...facts, exfiltration: firstExfiltrationShaped(facts.urls) };
+  return { ...facts, exfiltration: firstExfiltrationShaped(facts.urls), privateHosts: privateHostsOf(facts) };
 }
 
 function webFacts(call: ToolCall): ActionFacts {
@@ -45,4 +47,33 @@ function firstExfiltrationShaped(urls: readonly string[]): Classification['exfil
     if (shape.shaped) return { url, reason: shape.reason };
   }
   return null;
+}
+
+/**
+ * Classification.privateHosts: every network URL's private host, then every domain key's. A domain key
+ * is private only in its own right: a single-label name outside a URL (`ssh prod`) is an alias the user
+ * configured, not an intranet host (addresses.ts privateHostOf).
+ */
+function privateHostsOf(facts: ActionFacts): PrivateReach[] {
+  const found: PrivateReach[] = [];
+  for (const url of facts.urls) {
+    if (schemeOf(url).use !== 'network') continue;
+    const host = privateHostOf(url);
+    if (host !== null) found.push({ key: siteKeyOf(url), shown: originOf(url) ?? url, range: host.range });
+  }
+  for (const domain of facts.targets.domains) {
+    const host = privateHostOf(domain, { singleLabel: false });
+    if (host !== null) found.push({ key: domain, shown: originOf(domain) ?? domain, range: host.range });
+  }
+  return found;
+}
+
+/** `http://127.0.0.1:8080/` for a reason: no userinfo, path or query (they may carry data). */
+function originOf(url: string): string | null {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? null : `${origin}/`;
+  } catch {
+    return null;
+  }
 }
