@@ -62,7 +62,7 @@ function clauseWords(clause: Clause, text: string): string {
 }
 
 /** A preposition before a thing that already exists (not a place to post in, like a forum or a channel). */
-const ON_EXISTING = /\b(?:for|on|to|under|below|in reply to)\s+(?:the\s+|this\s+|that\s+|my\s+|given\s+)*(?:given\s+)?(?:issue|ticket|merge request|mr|pull request|pr|post|thread|submission|comment|review)\b/;
+const ON_EXISTING = /\b(?:for|on|under|below|in reply to)\s+(?:the\s+|this\s+|that\s+|my\s+|given\s+)*(?:given\s+)?(?:issue|ticket|merge request|mr|pull request|pr|post|submission|comment|review)\b/;
 
 /** The actions a request clause asks for; empty when its verb names none the vocabulary knows. */
 export function actionsOfClause(clause: Clause, text: string): ActionId[] {
@@ -84,12 +84,15 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   // ("change the delivery address of order 991" edits an address; "add a reaction to the issue" reacts).
   const noun = firstNoun(general ? directObject(phrase) : phrase);
   // ("create a new public project": the adjective describes what is made, no visibility of an existing thing changes.)
-  if (general && /^(?:(?:a|an|the)\s+)?new\s+(?:(?:public|private|internal)\s+)\S/.test(directObject(phrase)) && noun.security.every((id) => id === 'visibility')) return ['post'];
+  // (On a site no table describes, the creation may travel as its visibility field: the words name that too.)
+  if (general && /^(?:(?:a|an|the)\s+)?new\s+(?:(?:public|private|internal)\s+)\S/.test(directObject(phrase)) && noun.security.every((id) => id === 'visibility')) return ['post', 'visibility'];
   // Account security: only its own nouns, right where the verb's object is.
   if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
   const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));
   // ("post 'lgtm' for merge request 12", "post a reply on the issue": a post on an existing thing is a comment on it.)
-  if (byVerb.includes('post') && ON_EXISTING.test(phrase)) return ['comment'];
+  // (Only when the words name no thing posted: "post a message to the thread" stays a message.)
+  const posted = PREPOSITIONS.has(phrase.split(' ')[0] ?? '') ? '' : directObject(phrase);
+  if (byVerb.includes('post') && ON_EXISTING.test(phrase) && firstNoun(posted).plain.length === 0) return ['comment'];
   // ("invite yuwen as a maintainer": an app may invite by e-mail or add the member with that role; both are the words'.)
   if (byVerb.length === 1 && byVerb[0] === 'invite' && noun.plain.includes('member')) return ['invite', 'member'];
   if (general) {
@@ -143,13 +146,16 @@ const kindOf = (object: string) => object.slice(0, object.indexOf(':'));
  */
 const PROJECT_PATH = /\b(?:of|in|to|on|for|from|project|repo|repository)\s+(?:the\s+)?([a-z0-9][\w.-]*(?:\/[a-z0-9][\w.-]*)+)(?![\w/:.-]*\w)/gi;
 function projectPaths(words: string): string[] {
-  return [...words.matchAll(PROJECT_PATH)].map((m) => m[1]!.replace(/\.+$/, '').toLowerCase()).filter((p) => p.split('/').every((part) => /[a-z]/.test(part)) && !/\.(?:test|com|org|net|io)\b/.test(p));
+  // (A last segment with an extension is a file — "to src/app.ts" — and a host is a site, neither a project.)
+  return [...words.matchAll(PROJECT_PATH)]
+    .map((m) => m[1]!.replace(/\.+$/, '').toLowerCase())
+    .filter((p) => p.split('/').every((part) => /[a-z]/.test(part)) && !/\.(?:test|com|org|net|io)\b/.test(p) && !/\.[a-z0-9]{1,5}$/.test(p));
 }
 /** Kind words of things inside a project: a clause that names one acts on it, not on the project. */
 const INSIDE_A_PROJECT = /\b(?:issues?|tickets?|merge requests?|mrs?|pull requests?|prs?|posts?|comments?|notes?|files?|commits?)\b/i;
 
 /** The objects a clause names: its own URLs, numbers, or "the given issue" / "it" after a named URL. */
-function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject[]): string[] | undefined {
+function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject[], forge: boolean): string[] | undefined {
   const own = named.filter((u) => u.start >= clause.start && u.start < clause.end).map((u) => u.object);
   if (own.length > 0) return own;
   // ("post it in #releases": the channel is where the post goes.)
@@ -158,7 +164,8 @@ function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject
   if (channels.length > 0) return channels;
   const words = clauseWords(clause, text);
   const before = [...named.filter((u) => u.start < clause.start)].reverse();
-  const paths = projectPaths(words);
+  // (Only a forge names projects by their path; elsewhere "a/b" is a folder, a menu, a pair of words.)
+  const paths = forge ? projectPaths(words) : [];
   const numbered: string[] = [];
   for (const [re, make] of NUMBERED) {
     const m = re.exec(words);
@@ -189,6 +196,8 @@ const SEVERAL = /\b(?:each|every|all)\b/i;
 /** Every web action the request clauses ask for, with its objects and budget. */
 export function actionsAskedFor(analysis: Analysis): ActionAsk[] {
   const named = urlObjects(analysis);
+  // (A forge's pages name projects by their path: an app whose page table has a project. A forum's "r/books" is none.)
+  const forge = analysis.targets.some((t) => t.kind === 'domain' && (appOfHost(t.value.replace(/:\d+$/, ''))?.pages.some((p) => p.object.startsWith('project:')) ?? false));
   const out: ActionAsk[] = [];
   for (const clause of analysis.clauses) {
     if (clause.negated || clause.request === null || clause.request === 'READ' || clause.verb === null) continue;
@@ -196,7 +205,7 @@ export function actionsAskedFor(analysis: Analysis): ActionAsk[] {
     if (actions.length === 0) continue;
     const own = clauseWords(clause, analysis.text);
     const several = SEVERAL.test(own);
-    const objects = objectsOfClause(clause, analysis.text, named);
+    const objects = objectsOfClause(clause, analysis.text, named, forge);
     // (One call per object named: "upvote both" is two votes.)
     out.push({ clause, actions, objects, maxCalls: several ? undefined : Math.max(clause.count ?? 1, objects?.length ?? 1) });
     // ("close issue #88 with a comment that …": the comment is asked for too, with a budget of its own.)

@@ -192,7 +192,9 @@ describe('objects and actions as people name them on a forge', () => {
     expect(await bound('On gitlab.test, comment on issue 5 in a11y/webapp saying thanks')).toEqual([{ actions: ['comment'], objects: ['issue:a11y/webapp#5'] }]);
     // An issue the words leave open stays open: the project is no issue.
     expect(await bound('On gitlab.test, comment on my latest issue in byteblaze/dotfiles saying it is fixed.')).toEqual([{ actions: ['comment'], objects: undefined }]);
-    // Not a path: a pair of words with no preposition before it, a site name.
+    // Not a project: a file ("to src/app.ts"), a forum's "r/books", a pair of words with no preposition before it.
+    expect((await bound('On gitlab.test, commit the fix to src/app.ts in byteblaze/dotfiles'))[0]?.objects).toEqual(['project:byteblaze/dotfiles']);
+    expect((await bound('Post in r/books on reddit.test about open-source LLMs'))[0]?.objects).toBeUndefined();
     expect((await bound('Give read/write access to bob on gitlab.test'))[0]?.objects).toBeUndefined();
   });
 
@@ -207,5 +209,13 @@ describe('objects and actions as people name them on a forge', () => {
     const add = (project: string) => form(`http://gitlab.test/${project}/-/project_members`, { 'user_ids': 'yuwen', access_level: '40' }, 'Invite');
     expect(decide(p, add('byteblaze/dotfiles')).decision).toBe('ALLOW');
     expect(decide(p, add('byteblaze/other')).decision).not.toBe('ALLOW');
+  });
+});
+
+describe('an account-security action the words name on one project', () => {
+  it('is bound to that project: the same action on another project is refused', async () => {
+    const p = await compiled('Make byteblaze/dotfiles private on gitlab.test');
+    const settings = (project: string, level: string) => form(`http://gitlab.test/${project}`, { _method: 'patch', 'project[visibility_level]': level }, 'Save changes');
+    expect(decide(p, settings('byteblaze/other', '0')).decision).not.toBe('ALLOW');
   });
 });
