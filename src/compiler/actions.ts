@@ -85,7 +85,7 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   const noun = firstNoun(general ? directObject(phrase) : phrase);
   // ("create a new public project": the adjective describes what is made, no visibility of an existing thing changes.)
   // (On a site no table describes, the creation may travel as its visibility field: the words name that too.)
-  if (general && /^(?:(?:a|an|the)\s+)?new\s+(?:(?:public|private|internal)\s+)\S/.test(directObject(phrase)) && noun.security.every((id) => id === 'visibility')) return ['post', 'visibility'];
+  if (general && /^(?:(?:a|an)\s+(?:new\s+)?|(?:the\s+)?new\s+)(?:public|private|internal)\s+\S/.test(directObject(phrase)) && noun.security.every((id) => id === 'visibility')) return ['post', 'visibility'];
   // Account security: only its own nouns, right where the verb's object is.
   if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
   const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));
@@ -141,7 +141,7 @@ const kindOf = (object: string) => object.slice(0, object.indexOf(':'));
 
 /**
  * A project named by its path, as a forge writes it ("maintainer of byteblaze/dotfiles", "issue 5 in
- * group/sub/proj"): after a preposition or "project"/"repo", never inside a URL, both parts starting with a
+ * group/sub/proj"): after a preposition or "project"/"repo" (right after the verb it may be "read/write"), never inside a URL, both parts starting with a
  * letter or digit and at least one letter in each (so "read/write" needs its preposition, and "1/2" is none).
  */
 const PROJECT_PATH = /\b(?:of|in|to|on|for|from|project|repo|repository)\s+(?:the\s+)?([a-z0-9][\w.-]*(?:\/[a-z0-9][\w.-]*)+)(?![\w/:.-]*\w)/gi;

@@ -606,10 +606,16 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'EXTERNAL_WRITE';
   } else if (first.w === 'make' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 4).some((w) => MADE_THINGS.has(w))) {
     request = 'EXTERNAL_WRITE';
+  } else if (first.w === 'make' && !['a', 'an', 'new', 'sure', 'certain'].includes(next(1)) && clauseWords.slice(1, 6).some((w) => VISIBILITIES.has(w))) {
+    // "make my profile private", "make the repo public": a thing's visibility (its own words, an account-security action).
+    request = 'PERMISSION_CHANGE';
   }
   if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
   return request === null ? { request: null, verb: null } : { request, verb };
 }
+
+/** What "make X …" sets when it is a visibility: "make a public post" makes a post (a/an/new), not this. */
+const VISIBILITIES = new Set(['public', 'private', 'internal']);
 
 /** What a "check out" pays for: a cart or an order, or nothing named ("check out now", "check out on shop.test"). */
 const CHECKOUT_THINGS = new Set(['cart', 'basket', 'bag', 'order', 'orders', 'items', 'item', 'purchase', 'now', 'on', 'at', 'with', 'using', 'from', 'and', 'then']);

@@ -219,3 +219,16 @@ describe('an account-security action the words name on one project', () => {
     expect(decide(p, settings('byteblaze/other', '0')).decision).not.toBe('ALLOW');
   });
 });
+
+describe('"make X private / public" is that visibility, in its own words', () => {
+  it('asks for the visibility action; "make sure … public" and "make a public post" do not', async () => {
+    const p = await compiled('Make my profile private on gitlab.test');
+    expect(p.constraints.filter((k) => k.actions !== undefined).map((k) => k.actions)).toEqual([['visibility']]);
+    const privateProfile = form('http://gitlab.test/-/profile', { _method: 'put', 'user[private_profile]': '1' }, 'Update profile settings');
+    expect(decide(p, privateProfile).decision).toBe('ALLOW');
+    // Another account-security action is not the words'.
+    expect(decide(p, form('http://gitlab.test/-/profile/keys', { 'key[title]': 'x', 'key[key]': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG attacker' }, 'Add key')).decision).toBe('BLOCK');
+    expect((await compiled('Make sure the page is public before you share it')).allow.classes).toEqual([]);
+    expect((await compiled('Make a public post in the books forum on reddit.test')).allow.classes).not.toContain('PERMISSION_CHANGE');
+  });
+});

@@ -116,6 +116,11 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
     if (named === undefined) {
       return { refusal: { decision: 'BLOCK', reason: `${task()}; this ${describeReading(reading)} on ${site}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
     }
+    // ("make my profile private" names no project: the same action on a project that exists asks which one,
+    // as any action does on a known app — never every project's visibility.)
+    if (named.objects === undefined && reading.app !== null && reading.object !== null && !CREATING.has(reading.id)) {
+      return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(named) }, matched: null };
+    }
     return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? named : null };
   }
   // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
