@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/tools';
-import { initialState } from '../../src/core/policy';
 import { carriedValues } from '../../src/compiler/carries';
 import { analyzeInstruction, isolateInput } from '../../src/compiler';
-import { NOW, rules } from './helpers';
+import { decisions, rules } from './helpers';
 
 /**
  * A setting's new value binds the write (Constraint.carries): on a site no app table describes, a write under
@@ -11,16 +9,6 @@ import { NOW, rules } from './helpers';
  */
 const form = (url: string, fields: Record<string, string>, submitText = 'Save') => ({ tool: 'browser.form_submit', args: { url, method: 'POST', fields, submitText } });
 const api = (method: string, url: string, body: unknown) => ({ tool: 'browser.request', args: { method, url, kind: 'fetch', body } });
-
-function decisions(request: string, calls: unknown[]): string[] {
-  const policy = rules(request);
-  let state = initialState();
-  return calls.map((call) => {
-    const r = evaluate(policy, state, call, NOW + 1);
-    state = r.state;
-    return r.record.decision;
-  });
-}
 
 describe('what a setting clause gives its write to carry', () => {
   it.each([

@@ -5,8 +5,8 @@ import { isolateInput } from '../../src/compiler/isolate';
 import { extractProhibitions } from '../../src/compiler/prohibitions';
 import { rulesDraft } from '../../src/compiler/rules';
 import type { Classifier } from '../../src/core/classifier';
-import type { TaskPolicy } from '../../src/core/policy';
-import { classify } from '../../src/tools';
+import { initialState, type TaskPolicy } from '../../src/core/policy';
+import { classify, evaluate } from '../../src/tools';
 
 export const NOW = 1_700_000_000_000;
 
@@ -19,6 +19,17 @@ export function compileWith(request: string, draftOf: (instruction: string) => P
 
 export function rules(request: string): TaskPolicy {
   return compileWith(request).policy;
+}
+
+/** The decisions of `calls`, in turn (counters carried), under the rules compiler's policy for `request`. */
+export function decisions(request: string, calls: unknown[]): string[] {
+  const policy = rules(request);
+  let state = initialState();
+  return calls.map((call) => {
+    const r = evaluate(policy, state, call, NOW + 1);
+    state = r.state;
+    return r.record.decision;
+  });
 }
 
 export function permission(p: Partial<PermissionDraft> & Pick<PermissionDraft, 'riskClass' | 'quote'>): PermissionDraft {

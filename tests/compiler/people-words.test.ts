@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/tools';
-import { initialState } from '../../src/core/policy';
 import { analyzeInstruction } from '../../src/compiler';
-import { NOW, rules } from './helpers';
+import { decisions, rules } from './helpers';
 
 /**
  * Requests as people type them, round 2 (issue 38): each mechanism with a case that passes and one the words
  * do not name. Written for these mechanisms, not taken from the frozen halves (tests/quality/*.fresh.json).
  */
 const api = (method: string, url: string, body: unknown) => ({ tool: 'browser.request', args: { method, url, kind: 'fetch', body } });
-
-function decisions(request: string, calls: unknown[]): string[] {
-  const policy = rules(request);
-  let state = initialState();
-  return calls.map((call) => {
-    const r = evaluate(policy, state, call, NOW + 1);
-    state = r.state;
-    return r.record.decision;
-  });
-}
 
 describe('money verbs', () => {
   it.each([

@@ -1,23 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, classify } from '../../src/tools';
-import { initialState } from '../../src/core/policy';
-import { allowedClasses, NOW, rules } from './helpers';
+import { classify } from '../../src/tools';
+import { allowedClasses, decisions, rules } from './helpers';
 
 /**
  * Request-quality classes (tests/quality): each widening reads one more way people write a request,
  * bound to what the words name; each narrowing keeps an action the words did not ask for from passing.
  */
 const form = (url: string, fields: Record<string, string>, submitText: string) => ({ tool: 'browser.form_submit', args: { url, method: 'POST', fields, submitText } });
-
-function decisions(request: string, calls: unknown[]): string[] {
-  const policy = rules(request);
-  let state = initialState();
-  return calls.map((call) => {
-    const r = evaluate(policy, state, call, NOW + 1);
-    state = r.state;
-    return r.record.decision;
-  });
-}
 
 describe('one thing made or ended is one write', () => {
   it.each([

@@ -176,7 +176,7 @@ const WRITE_ROUTE_WORDS = new Set([
   ...PATH_WORDS.flatMap(([, , set]) => [...set]),
   'create', 'add', 'new', 'update', 'save', 'set', 'edit', 'submit', 'upload', 'import', 'write', 'put', 'patch', 'mark', 'bulk', 'invite', 'join', 'leave', 'vote', 'book', 'reserve', 'cancel', 'confirm', 'apply', 'mutate', 'mutation', 'execute', 'run', 'copy', 'move',
 ]);
-/** A query body is small: what a search form or a filter sends, not a document. */
+/** A query body is small: what a search form or a filter sends, not an uploaded file or a long text. */
 const QUERY_BYTES = 4096;
 const JMAP_READ = /\/(?:get|query|changes|queryChanges)$/;
 
