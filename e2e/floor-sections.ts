@@ -24,6 +24,7 @@ why, is in \`docs/limits-floor.md\`.
 | redirect | stylesheet through the named site's open redirect | stopped | stopped | taint rules on the redirect's target (the browser judges it as its own request) |
 | sibling host | fetch to a sibling host of the named one | stopped | stopped | the named host scopes the floor and the taint's exemption |
 | sibling host | the same, under the policy the compiler writes from the words "news.example.test" | stopped | stopped | the compiler keeps the named host (not \`example.test\`); the named host's own request still goes |
+| timing | an image, a script and a stylesheet carrying the shown code, started the moment the page is parsed | stopped | **races** the taint's first report (measured, logged); stopped once the rules hold the code | the taint, reported ahead of every proposal on the frame's port; without the hooks, from the report at DOMContentLoaded on |
 | unhooked loader | FontFace, import(), importScripts in a worker, document.write, srcdoc frame, data: stylesheet, Web Animations keyframes, Typed OM, execCommand('insertHTML'), Attr.value, new Audio() | stopped | stopped | network floor (taint rules, length cap), the same in both builds |
 
 Benign (same spec): the dynamic site (\`demo/sites/dynamic.ts\`: 30 script-rendered CDN images with resize
