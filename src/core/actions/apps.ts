@@ -152,11 +152,17 @@ const GITLAB: AppSpec = {
     // `target_type` with `target_id` (a database id, which no words name: it asks) or else `target_iid`
     // (app/finders/notes_finder.rb `find_target_by_type_and_ids`), from the query or the body (the reader
     // merges them: a name given twice reads as no object); `note[noteable_*]` is overwritten from that
-    // target (app/controllers/concerns/notes_actions.rb `create_note_params`), so it is never read.
-    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', fields: ['target_id'] },
-    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', values: { target_type: ['issue'] }, object: ['issue:{project}#{target_iid}'] },
-    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes', values: { target_type: ['merge_request'] }, object: ['merge_request:{project}!{target_iid}'] },
-    { action: 'comment', methods: POST, path: '/:project+{/-}?/notes' },
+    // target (app/controllers/concerns/notes_actions.rb `create_note_params`), so it is never read. Each
+    // project route comes with GitLab's `-` scope and without; the scoped one first, so `:project+` (greedy,
+    // as URLPattern's) never takes the `-` (`/byteblaze/dotfiles/-/notes` is the project byteblaze/dotfiles).
+    { action: 'comment', methods: POST, path: '/:project+/-/notes', fields: ['target_id'] },
+    { action: 'comment', methods: POST, path: '/:project+/notes', fields: ['target_id'] },
+    { action: 'comment', methods: POST, path: '/:project+/-/notes', values: { target_type: ['issue'] }, object: ['issue:{project}#{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+/notes', values: { target_type: ['issue'] }, object: ['issue:{project}#{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+/-/notes', values: { target_type: ['merge_request'] }, object: ['merge_request:{project}!{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+/notes', values: { target_type: ['merge_request'] }, object: ['merge_request:{project}!{target_iid}'] },
+    { action: 'comment', methods: POST, path: '/:project+/-/notes' },
+    { action: 'comment', methods: POST, path: '/:project+/notes' },
     { action: 'react', methods: POST, path: '/:project+/-/issues/:iid/{toggle_}?award_emoji', object: ISSUE },
     { action: 'react', methods: POST, path: '/:project+/-/merge_requests/:iid/{toggle_}?award_emoji', object: MR },
     { action: 'react', methods: POST, path: '/:project+/-/notes/:nid/toggle_award_emoji', object: ['note:{project}/{nid}'] },
@@ -188,9 +194,12 @@ const GITLAB: AppSpec = {
     { action: 'integration', methods: W, path: '/:project+/-/(settings/integrations|services){/*}?', object: PROJECT },
     { action: 'member', methods: W, path: '/:project+/-/(project_members|group_members|group_links){/*}?', object: PROJECT },
     { action: 'invite', methods: W, path: '/:project+/-/invites{/*}?', object: PROJECT },
-    { action: 'transfer_ownership', methods: W, path: '/:project+{/-}?/transfer', object: PROJECT },
-    { action: 'archive_project', methods: W, path: '/:project+{/-}?/{un}?archive', object: PROJECT },
-    { action: 'export', methods: W, path: '/:project+{/-}?/{download_}?export', object: PROJECT },
+    { action: 'transfer_ownership', methods: W, path: '/:project+/-/transfer', object: PROJECT },
+    { action: 'transfer_ownership', methods: W, path: '/:project+/transfer', object: PROJECT },
+    { action: 'archive_project', methods: W, path: '/:project+/-/{un}?archive', object: PROJECT },
+    { action: 'archive_project', methods: W, path: '/:project+/{un}?archive', object: PROJECT },
+    { action: 'export', methods: W, path: '/:project+/-/{download_}?export', object: PROJECT },
+    { action: 'export', methods: W, path: '/:project+/{download_}?export', object: PROJECT },
     // (Rails sends a project's settings as PUT/PATCH through `_method`: a bare POST to a path is no project edit.)
     { action: 'visibility', methods: PUT_PATCH, path: '/:project+', fields: ['project[visibility_level]', 'project[visibility]', 'project[project_feature_attributes][repository_access_level]', 'group[visibility_level]'], object: PROJECT },
     { action: 'delete_project', methods: DELETE, path: '/:project+', object: PROJECT },

@@ -127,15 +127,6 @@ function effectiveMethod(method: string, fields: ReadonlyMap<string, string[]>):
   return m === 'POST' && override !== undefined && WRITE_METHODS.has(override) ? override : m;
 }
 
-/**
- * A path group as the app reads it. A repeated `:project+` before an optional `{/-}?` takes the `-` too
- * (`/byteblaze/dotfiles/-/transfer`): GitLab's `-` scopes a project's routes and is never a segment of its
- * path, so it is left out.
- */
-function pathParam(name: string, value: string): string {
-  return name === 'project' ? value.replace(/\/-$/, '') : value;
-}
-
 /** A template such as `issue:{project}#{iid}` filled from the path's groups and the fields; null when a name is missing. */
 function fill(template: string, params: ReadonlyMap<string, string>): string | null {
   let missing = false;
@@ -170,7 +161,7 @@ function routeMatches(route: RouteSpec, method: string, pathname: string, fields
     if (got.length === 0 || !got.every((v) => allowed.includes(v.trim().toLowerCase()))) return null;
   }
   const params = new Map<string, string>();
-  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) params.set(k, pathParam(k, decoded(v)));
+  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) params.set(k, decoded(v));
   for (const [k, v] of fields) if (!params.has(k) && v.length === 1) params.set(k, v[0]!);
   return params;
 }
