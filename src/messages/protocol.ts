@@ -238,6 +238,7 @@ export const ActiveTaskSchema = z.strictObject({
               slots: z.array(z.tuple([z.string(), z.string()])),
             }),
           ),
+          across: z.optional(z.strictObject({ seen: z.array(z.string()), stream: z.string(), slots: z.array(z.tuple([z.string(), z.string()])) })),
         }),
       ),
     }),

@@ -7,7 +7,8 @@ import type { TaintToken } from './tokens';
  * task does not name. Pure (the background feeds it every such request: the MAIN hooks' proposals before
  * the load, webRequest's onBeforeRequest for every request, hooked or not).
  *
- * Two checks, across requests, per unnamed site (registrable domain, so subdomains share one account):
+ * Two checks, across requests, per unnamed site (registrable domain, so subdomains share one account) and,
+ * for the taint, across every unnamed site together (a key cut over fourteen hosts is one key):
  *  - volume: every request costs its URL bytes beyond the site's name — subdomain labels, port, path and
  *    query — once per distinct URL (a repeat costs 1, so a count of repeats is paid for too). A site
  *    over SITE_BUDGET, or every unnamed site once the task is over TASK_BUDGET, is refused from then on;
@@ -16,7 +17,8 @@ import type { TaintToken } from './tokens';
  *    slot (`?w=`, the third path segment) — and a run of PIECE characters of any needle of any taint token
  *    (as shown, reversed, rot13, hex, base64), or a short token whole, refuses the site: a key cut into
  *    pieces of any size, one character per request, or beside an index or a parameter name, in any case,
- *    is found once PIECE characters of it arrived in order.
+ *    is found once PIECE characters of it arrived in order. The same streams are kept for all unnamed
+ *    sites together: a run completed there refuses every unnamed site, since the pieces went to many.
  * What no check here finds: data encoded in a way the needles do not list (compressed, encrypted) or
  * sent out of order with its own reassembly scheme — bounded by the budgets (docs/limits-floor.md).
  */
@@ -37,18 +39,23 @@ export interface LedgerBudgets {
 
 export type LedgerVerdict =
   | { refused: false; cost: number }
-  | { refused: true; cost: number; why: 'taint'; token: TaintToken }
+  /** `across`: the run was completed only by pieces sent to several unnamed sites (every one is refused). */
+  | { refused: true; cost: number; why: 'taint'; token: TaintToken; across: boolean }
   | { refused: true; cost: number; why: 'site-budget' | 'task-budget' };
 
-interface Account {
-  spent: number;
-  urls: Set<string>;
-  /** Pieces already seen for this site: a constant part (`/img/`, `.png`, `?w=`) is not appended again. */
+/** What a stream is kept from: the pieces seen, every new piece in order, each slot's pieces in order. */
+interface Streams {
+  /** Pieces already seen: a constant part (`/img/`, `.png`, `?w=`) is not appended again. */
   seen: Set<string>;
   /** Every new piece, in order. */
   stream: string;
   /** Each slot's pieces, in order (a piece per request in one slot: `?w=482`, `?w=913`). */
   slots: Map<string, string>;
+}
+
+interface Account extends Streams {
+  spent: number;
+  urls: Set<string>;
 }
 
 /** Distinct URLs remembered per site (a URL past this is charged in full each time). */
@@ -120,12 +127,38 @@ interface TaintIndex {
 export interface LedgerCounts {
   total: number;
   sites: Array<{ site: string; spent: number; urls: string[]; seen: string[]; stream: string; slots: Array<[string, string]> }>;
+  /** The streams of all unnamed sites together (absent in a task stored before they were kept). */
+  across?: { seen: string[]; stream: string; slots: Array<[string, string]> };
 }
 
 const tail = (s: string) => s.slice(-(PIECE - 1));
 
+/**
+ * Appends a request's pieces to one set of streams (its slots always, the shared stream only what is new):
+ * the streams to look in, each with how many characters just arrived.
+ */
+function appended(streams: Streams, pieces: readonly UrlPiece[], repeat: boolean): [string, number][] {
+  const changed: [string, number][] = [];
+  let added = 0;
+  for (const piece of pieces) {
+    const slot = streams.slots.get(piece.slot);
+    if (slot !== undefined || streams.slots.size < MAX_SLOTS) {
+      streams.slots.set(piece.slot, ((slot ?? '') + piece.text).slice(-STREAM_LIMIT));
+      changed.push([piece.slot, piece.text.length]);
+    }
+    if (repeat || streams.seen.has(piece.text)) continue;
+    if (streams.seen.size < 4 * MAX_SLOTS * 64) streams.seen.add(piece.text);
+    streams.stream += piece.text;
+    added += piece.text.length;
+  }
+  streams.stream = streams.stream.slice(-STREAM_LIMIT);
+  return [[streams.stream, added], ...changed.map(([slot, n]): [string, number] => [streams.slots.get(slot)!, n])];
+}
+
 export class DependencyLedger {
   private readonly accounts = new Map<string, Account>();
+  /** Every unnamed site's pieces in one set of streams. */
+  private across: Streams = { seen: new Set(), stream: '', slots: new Map() };
   private total = 0;
   private index: { taint: readonly TaintToken[]; index: TaintIndex } | null = null;
 
@@ -136,6 +169,7 @@ export class DependencyLedger {
     if (counted === undefined) return;
     this.total = counted.total;
     for (const a of counted.sites) this.accounts.set(a.site, { spent: a.spent, urls: new Set(a.urls), seen: new Set(a.seen), stream: a.stream, slots: new Map(a.slots) });
+    if (counted.across !== undefined) this.across = { seen: new Set(counted.across.seen), stream: counted.across.stream, slots: new Map(counted.across.slots) };
   }
 
   /** What it has counted, to be stored with the task (the constructor takes it back). */
@@ -143,6 +177,7 @@ export class DependencyLedger {
     return {
       total: this.total,
       sites: [...this.accounts].map(([site, a]) => ({ site, spent: a.spent, urls: [...a.urls], seen: [...a.seen], stream: tail(a.stream), slots: [...a.slots].map(([slot, text]): [string, string] => [slot, tail(text)]) })),
+      across: { seen: [...this.across.seen], stream: tail(this.across.stream), slots: [...this.across.slots].map(([slot, text]): [string, string] => [slot, tail(text)]) },
     };
   }
 
@@ -180,25 +215,17 @@ export class DependencyLedger {
     const cost = repeat ? 1 : urlCost(url, site);
     account.spent += cost;
     this.total += cost;
-    const changed: [string, number][] = [];
-    let added = 0;
-    for (const piece of urlPieces(url, site)) {
-      const text = canonical(piece.text);
-      if (text === '') continue;
-      const slot = account.slots.get(piece.slot);
-      if (slot !== undefined || account.slots.size < MAX_SLOTS) {
-        account.slots.set(piece.slot, ((slot ?? '') + text).slice(-STREAM_LIMIT));
-        changed.push([piece.slot, text.length]);
-      }
-      if (repeat || account.seen.has(text)) continue;
-      if (account.seen.size < 4 * MAX_SLOTS * 64) account.seen.add(text);
-      account.stream += text;
-      added += text.length;
-    }
-    account.stream = account.stream.slice(-STREAM_LIMIT);
-    const streams: [string, number][] = [[account.stream, added], ...changed.map(([slot, n]): [string, number] => [account.slots.get(slot)!, n])];
-    const token = this.completedToken(streams, taint, url.hostname.toLowerCase());
-    if (token !== null) return { refused: true, cost, why: 'taint', token };
+    const pieces = urlPieces(url, site)
+      .map((piece) => ({ slot: piece.slot, text: canonical(piece.text) }))
+      .filter((piece) => piece.text !== '');
+    const host = url.hostname.toLowerCase();
+    // Both sets of streams take the request, whatever either finds.
+    const own = appended(account, pieces, repeat);
+    const everywhere = appended(this.across, pieces, repeat);
+    const token = this.completedToken(own, taint, host);
+    if (token !== null) return { refused: true, cost, why: 'taint', token, across: false };
+    const spread = this.completedToken(everywhere, taint, host);
+    if (spread !== null) return { refused: true, cost, why: 'taint', token: spread, across: true };
     return this.overBudget(account, cost);
   }
 

