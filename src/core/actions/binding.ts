@@ -3,7 +3,7 @@ import type { Classification } from '../classification';
 import type { Constraint, TaskPolicy } from '../policy';
 import type { RuleRef } from '../ruleRef';
 import { isConsequential } from '../risk';
-import { appOfUrl, describeObject, describeReading, objectCovered, type ActionReading } from './read';
+import { describeObject, describeReading, objectCovered, type ActionReading } from './read';
 import { ACTIONS, type ActionId } from './vocabulary';
 
 /**
@@ -88,16 +88,6 @@ function otherObjectInUrl(here: readonly Constraint[], urls: readonly string[]):
   return null;
 }
 
-function onKnownApp(c: Classification): boolean {
-  return c.action?.app != null || c.urls.some((u) => {
-    try {
-      return appOfUrl(new URL(u)) !== null;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /**
  * The binding's refusal of a call, or null when it passes (or does not apply). `matched` is the action
  * constraint that names the call, when one does: it grants the call as a listing would.
@@ -125,7 +115,7 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   }
   // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
   const onTaskSites = () => policy.domains === null || c.targets.domains.every((d) => keysOnce(policy, policy.domains!).has(d));
-  const known = onKnownApp(c) && onTaskSites();
+  const known = c.knownApp && onTaskSites();
   if (here.length === 0 && !known) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
     // A generic site's write whose action nobody read keeps the class rules — unless its URL names, by kind, an
