@@ -26,7 +26,11 @@ const NOUNS: readonly [string, ActionId][] = ACTION_IDS.flatMap((id) => ACTIONS[
  */
 function firstNoun(phrase: string, head = false): { security: ActionId[]; plain: ActionId[] } {
   let best: { at: number; ids: ActionId[] } | null = null;
+  // (A noun the phrase does not hold as text cannot match: its pattern is neither built nor run, which in a
+  // fresh process — the CLI's `compile` — is most of this function's cost.)
+  const lowered = phrase.toLowerCase();
   for (const [noun, id] of NOUNS) {
+    if (!lowered.includes(noun.toLowerCase())) continue;
     const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])`, 'i').exec(phrase);
     if (m === null) continue;
     const at = m.index;

@@ -56,6 +56,13 @@ export interface Classification extends ActionFacts {
    * there.
    */
   privateHosts: readonly PrivateReach[];
+  /**
+   * Whether a consequential action is a known app's (actions/apps.ts): its reading names the app, or one of
+   * its URLs is served by one. Read once with the rest of the classification, where the URLs are parsed
+   * anyway, so the action binding parses nothing per decision; false for READ, which the binding never
+   * looks at.
+   */
+  knownApp: boolean;
 }
 
 /** A private host an action reaches, as the private-network check names it. */

@@ -621,8 +621,13 @@ function recipientBinding(w: Walk): EvalResult | null {
   const { cls, targets } = w;
   if (!isConsequential(cls)) return null;
   const constraints = w.constraints;
-  const fromConstraints = constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])]));
-  const unbound = targets.recipients.filter((r) => !w.index.recipients.has(r) && !fromConstraints.includes(r));
+  // (The constraints' recipients are read only for a recipient the task's list does not name.)
+  let unbound: string[] = [];
+  for (const r of targets.recipients) if (!w.index.recipients.has(r)) unbound.push(r);
+  if (unbound.length > 0 && constraints.length > 0) {
+    const fromConstraints = constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])]));
+    unbound = unbound.filter((r) => !fromConstraints.includes(r));
+  }
   if (unbound.length > 0) return w.decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');
   // (A reply in a conversation the words ask for on a named site has no recipient: argument_constraints bound it to that site.)
   const inPlace = targets.domains.length > 0 && constraints.some((k) => k.publicPost === true && k.domains !== undefined);

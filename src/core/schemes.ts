@@ -38,10 +38,16 @@ export interface UrlScheme {
   use: SchemeUse;
 }
 
+const HTTPS: Readonly<UrlScheme> = Object.freeze({ scheme: 'https:', use: 'network' });
+const HTTP: Readonly<UrlScheme> = Object.freeze({ scheme: 'http:', use: 'network' });
+
 /** The scheme of `url` as the browser reads it, and how the product treats it. */
-export function schemeOf(url: string): UrlScheme {
+export function schemeOf(url: string): Readonly<UrlScheme> {
   // Nearly every URL an agent proposes starts with its network scheme as written: that is the scheme the
-  // parser reads (no control, tab or newline comes before the colon), so nothing is parsed for it.
+  // parser reads (no control, tab or newline comes before the colon), so nothing is parsed for it, and
+  // the common lower-case spellings share one answer each (the evaluator's guards read every URL).
+  if (url.startsWith('https:')) return HTTPS;
+  if (url.startsWith('http:')) return HTTP;
   const written = NETWORK_PREFIX.exec(url);
   if (written !== null) return { scheme: `${written[1]!.toLowerCase()}:`, use: 'network' };
   let parsed: URL | null = null;

@@ -3,7 +3,7 @@ import type { Classification } from '../classification';
 import type { Constraint, TaskPolicy } from '../policy';
 import type { RuleRef } from '../ruleRef';
 import { isConsequential } from '../risk';
-import { appOfUrl, describeObject, describeReading, objectCovered, type ActionReading } from './read';
+import { describeObject, describeReading, objectCovered, type ActionReading } from './read';
 import { ACTIONS, type ActionId } from './vocabulary';
 
 /**
@@ -88,44 +88,34 @@ function otherObjectInUrl(here: readonly Constraint[], urls: readonly string[]):
   return null;
 }
 
-function onKnownApp(c: Classification): boolean {
-  return c.action?.app != null || c.urls.some((u) => {
-    try {
-      return appOfUrl(new URL(u)) !== null;
-    } catch {
-      return false;
-    }
-  });
-}
-
 /**
  * The binding's refusal of a call, or null when it passes (or does not apply). `matched` is the action
  * constraint that names the call, when one does: it grants the call as a listing would.
  */
+// (The refusals' words, built only for a refusal; module functions, not closures made for every call.)
+const taskWords = (here: readonly Constraint[]) => `your task ${describeTask(here)}`;
+const siteWords = (c: Classification) => c.targets.domains.join(', ') || 'this site';
+const refOf = (k: Constraint | undefined): RuleRef => (k === undefined ? 'builtin:action-binding' : `constraints:${k.id}`);
+
 export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Binding | null; matched: Constraint | null } {
   if (!isConsequential(c.riskClass)) return { refusal: null, matched: null };
   const reading = c.action;
   const here = policy.constraints.filter((k) => forSites(k, c.targets.domains));
-  // (The refusals' words, built only for a refusal.)
-  const task = () => `your task ${describeTask(here)}`;
-  const site = c.targets.domains.join(', ') || 'this site';
-  const ref = (k: Constraint | undefined): RuleRef => (k === undefined ? 'builtin:action-binding' : `constraints:${k.id}`);
   // Account security: only its own words grant it, on any site.
   if (reading !== undefined && reading.id !== null && ACTIONS[reading.id].security) {
     const named = here.find((k) => constraintCoversAction(k, reading) || (k.objects === undefined && k.actions!.includes(reading.id!)));
     if (named === undefined) {
-      return { refusal: { decision: 'BLOCK', reason: `${task()}; this ${describeReading(reading)} on ${site}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
+      return { refusal: { decision: 'BLOCK', reason: `${taskWords(here)}; this ${describeReading(reading)} on ${siteWords(c)}: an account-security action needs the user's own words`, ruleRef: 'builtin:action-binding' }, matched: null };
     }
     // ("make my profile private" names no project: the same action on a project that exists asks which one,
     // as any action does on a known app — never every project's visibility.)
     if (named.objects === undefined && reading.app !== null && reading.object !== null && !CREATING.has(reading.id)) {
-      return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(named) }, matched: null };
+      return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: refOf(named) }, matched: null };
     }
     return { refusal: null, matched: ACTIONS[reading.id].riskClass === c.riskClass ? named : null };
   }
   // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
-  const onTaskSites = () => policy.domains === null || c.targets.domains.every((d) => keysOnce(policy, policy.domains!).has(d));
-  const known = onKnownApp(c) && onTaskSites();
+  const known = c.knownApp && (policy.domains === null || c.targets.domains.every((d) => keysOnce(policy, policy.domains!).has(d)));
   if (here.length === 0 && !known) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
     // A generic site's write whose action nobody read keeps the class rules — unless its URL names, by kind, an
@@ -134,21 +124,21 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
     if (!known) {
       const other = otherObjectInUrl(here, c.urls);
       if (other === null) return { refusal: null, matched: null };
-      return { refusal: { decision: 'ASK_USER', reason: `${task()}; this write on ${site} acts on ${describeObject(other)}`, ruleRef: ref(here[0]) }, matched: null };
+      return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} acts on ${describeObject(other)}`, ruleRef: refOf(here[0]) }, matched: null };
     }
     const why = reading?.why ?? 'the write could not be read as an action';
-    return { refusal: { decision: 'ASK_USER', reason: `${task()}; this write on ${site} is not an action the guard can name (${why})`, ruleRef: ref(here[0]) }, matched: null };
+    return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} is not an action the guard can name (${why})`, ruleRef: refOf(here[0]) }, matched: null };
   }
   const same = here.filter((k) => k.actions!.includes(reading.id!));
-  if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}`, ruleRef: ref(here[0]) }, matched: null };
+  if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)}`, ruleRef: refOf(here[0]) }, matched: null };
   const covering = same.find((k) => constraintCoversAction(k, reading));
-  if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}`, ruleRef: ref(same[0]) }, matched: null };
+  if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)}`, ruleRef: refOf(same[0]) }, matched: null };
   // (A generic site's route names its action, not its object: the URL may still name another one by kind.)
   const other = known || reading.object !== null ? null : otherObjectInUrl([covering], c.urls);
-  if (other !== null) return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)} ${describeObject(other)}`, ruleRef: ref(covering) }, matched: null };
+  if (other !== null) return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)} ${describeObject(other)}`, ruleRef: refOf(covering) }, matched: null };
   // The words named no object: on a known app, an action on one that exists is asked (which one?), never any.
   if (covering.objects === undefined && known && !CREATING.has(reading.id)) {
-    return { refusal: { decision: 'ASK_USER', reason: `${task()}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: ref(covering) }, matched: null };
+    return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)}, and the task names no object for it`, ruleRef: refOf(covering) }, matched: null };
   }
   // (The constraint stands in for a listing only for a call of its action's own class: a route word never
   // lets a write the heuristics read as a message or a payment past the class rules.)

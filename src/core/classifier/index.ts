@@ -3,6 +3,8 @@ import { privateHostOf, siteKeyOf } from '../addresses';
 import { emptyTargets, type ActionFacts, type Classification, type PrivateReach } from '../classification';
 import { exfiltrationShape } from '../exfil';
 import { schemeOf } from '../schemes';
+import { isConsequential } from '../risk';
+import { appOfUrl } from '../actions/read';
 import { WEB_HANDLERS } from './web';
 
 /**
@@ -29,7 +31,7 @@ export function classifyTotal(classifyFacts: (call: ToolCall) => ActionFacts, ca
   } catch (err) {
     facts = unknownClassification(`classifier error: ${err instanceof Error ? err.message : 'unknown'}`);
   }
-  return { ...facts, exfiltration: firstExfiltrationShaped(facts.urls), privateHosts: privateHostsOf(facts) };
+  return { ...facts, exfiltration: firstExfiltrationShaped(facts.urls), privateHosts: privateHostsOf(facts), knownApp: knownAppOf(facts) };
 }
 
 function webFacts(call: ToolCall): ActionFacts {
@@ -39,6 +41,22 @@ function webFacts(call: ToolCall): ActionFacts {
 
 export function classifyWeb(call: ToolCall): Classification {
   return classifyTotal(webFacts, call);
+}
+
+/** Classification.knownApp: only a consequential action is bound by its app (actions/binding.ts). */
+function knownAppOf(facts: ActionFacts): boolean {
+  if (!isConsequential(facts.riskClass)) return false;
+  if (facts.action?.app != null) return true;
+  for (const url of facts.urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      continue;
+    }
+    if (appOfUrl(parsed) !== null) return true;
+  }
+  return false;
 }
 
 function firstExfiltrationShaped(urls: readonly string[]): Classification['exfiltration'] {
