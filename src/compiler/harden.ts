@@ -1,10 +1,11 @@
 import { carriedValues, refusedValues } from './carries';
+import { settingOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { privateEndpointOf, siteKeyOf } from '../core/addresses';
 import type { Removal } from './report';
-import { POLICY_VERSION, TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
+import { POLICY_VERSION, TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type Setting, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
 import { analyzeInstruction, openWebClause, type Analysis, type Clause } from './clauses';
 import type { PermissionDraft, PolicyDraft } from './draft';
@@ -598,6 +599,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? [], analysis));
       if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
     }
+    // Which setting, which way: only when every clause of the class changes one ("turn off email notifications").
+    const settings = (bound.requests.get(cls) ?? []).map((c) => settingOfClause(c, analysis.text));
+    if (settings.length > 0 && settings.every((x) => x !== null)) constraint.settings = uniqueSettings(settings as Setting[]);
     const refuses = [...new Set((bound.requests.get(cls) ?? []).flatMap((c) => refusedValues(c, analysis)))];
     if (refuses.length > 0) constraint.refuses = refuses;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
@@ -636,6 +640,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, domains };
       if (ask.objects !== undefined) k.objects = ask.objects;
       if (ask.maxCalls !== undefined) k.maxCalls = ask.maxCalls;
+      const setting = settingOfClause(ask.clause, analysis.text);
+      if (setting !== null) k.settings = [setting];
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';

@@ -16,6 +16,7 @@ import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, Task
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
 import { describeReading } from './actions/read';
+import { settingRefusal } from './actions/settings';
 
 export interface EvalResult {
   record: EvaluatorRecord;
@@ -547,6 +548,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (k.carries !== undefined && cls === 'EXTERNAL_WRITE' && w.c.action?.app == null && !callCarries(w.call.args, k.carries)) {
       return w.decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
     }
+    // Which way: "make it private" never grants "make it public", nor a write that names another setting (issue 35).
+    const unset = k.settings === undefined ? null : settingRefusal(k.settings, w.call.args, w.c.action?.id == null);
+    if (unset !== null) return w.decide('ASK_USER', 'argument_constraints', unset, `constraints:${k.id}`);
     const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(w.call.args, v));
     if (refused !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a

@@ -1,7 +1,7 @@
 import { z } from './zod';
 import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
-import { ACTION_IDS } from './actions/vocabulary';
+import { ACTION_IDS, SETTING_POLE_IDS } from './actions/vocabulary';
 
 /**
  * TaskPolicy: the whole authority of one task. Strict everywhere: an unknown key is an error,
@@ -49,6 +49,13 @@ export const PayeeAmountsSchema = z.strictObject({
 });
 export type PayeeAmounts = z.infer<typeof PayeeAmountsSchema>;
 
+/** A setting the words change (see Constraint.settings): its direction and its own nouns, lower case. */
+export const SettingSchema = z.strictObject({
+  to: z.enum(SETTING_POLE_IDS),
+  about: z.array(NonEmpty),
+});
+export type Setting = z.infer<typeof SettingSchema>;
+
 /** Narrows one tool or capability: literal targets and a call budget. */
 export const ConstraintSchema = z
   .strictObject({
@@ -93,6 +100,13 @@ export const ConstraintSchema = z
      * double room, not the suite"): a call of the class that carries one of these words asks. Lower case.
      */
     refuses: z.optional(z.array(NonEmpty)),
+    /**
+     * The settings the words change and which way ("turn off email notifications", "make my profile private"):
+     * a write of the class that sets the other direction asks, on any site; on a site no app table describes,
+     * so does one whose names, values, button and route do not name the setting's nouns. A call passes when it
+     * is one of them. Absent when some clause of the class gives none (it binds nothing then).
+     */
+    settings: z.optional(z.array(SettingSchema).check(z.minLength(1))),
     /**
      * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
      * of them, and on its `domains` every write must be one of the policy's named actions (check

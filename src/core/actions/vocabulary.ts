@@ -124,3 +124,18 @@ export function isActionId(value: string): value is ActionId {
 }
 
 export const SECURITY_ACTIONS: ReadonlySet<ActionId> = new Set(ACTION_IDS.filter((id) => ACTIONS[id].security));
+
+/**
+ * The directions a setting is changed in (src/core/actions/settings.ts reads them from a write; the compiler
+ * from the words): a visibility is private or public, a switch off or on.
+ */
+export const SETTING_POLE_IDS = ['private', 'public', 'off', 'on'] as const;
+export type SettingPole = (typeof SETTING_POLE_IDS)[number];
+
+/** Words (in the user's request, or in a write's values, names and buttons) that say a direction. */
+export const POLE_WORDS: Readonly<Record<string, SettingPole>> = {
+  private: 'private', hidden: 'private', hide: 'private', invisible: 'private', only_me: 'private', onlyme: 'private', friends_only: 'private', unlisted: 'private',
+  public: 'public', visible: 'public', everyone: 'public', unhide: 'public', publicly: 'public',
+  off: 'off', disable: 'off', disabled: 'off', deactivate: 'off', deactivated: 'off', mute: 'off', muted: 'off', pause: 'off', paused: 'off', inactive: 'off', optout: 'off', opt_out: 'off', stop: 'off', never: 'off', none: 'off',
+  on: 'on', enable: 'on', enabled: 'on', activate: 'on', activated: 'on', unmute: 'on', resume: 'on', active: 'on', optin: 'on', opt_in: 'on', always: 'on',
+};
