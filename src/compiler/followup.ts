@@ -114,6 +114,9 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const settings = older.settings && newer.settings ? uniqueSettings([...older.settings, ...newer.settings]) : undefined;
   if (settings) merged.settings = settings;
   else delete merged.settings;
+  const about = older.about && newer.about ? union(older.about, newer.about) : undefined;
+  if (about) merged.about = about;
+  else delete merged.about;
   // (A refusal of either turn stands: it only narrows.)
   const refuses = union(older.refuses ?? [], newer.refuses ?? []);
   if (refuses.length > 0) merged.refuses = refuses;

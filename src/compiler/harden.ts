@@ -1,5 +1,5 @@
 import { carriedValues, refusedValues } from './carries';
-import { settingOfClause, uniqueSettings } from './settings';
+import { settingOfClause, thingsOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
@@ -602,6 +602,11 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     // Which setting, which way: only when every clause of the class changes one ("turn off email notifications").
     const settings = (bound.requests.get(cls) ?? []).map((c) => settingOfClause(c, analysis.text));
     if (settings.length > 0 && settings.every((x) => x !== null)) constraint.settings = uniqueSettings(settings as Setting[]);
+    // What: the nouns of what every write clause of the class acts on (none named by one: nothing bound).
+    if (cls === 'EXTERNAL_WRITE') {
+      const things = (bound.requests.get(cls) ?? []).map((c) => thingsOfClause(c, analysis.text));
+      if (things.length > 0 && things.every((t) => t.length > 0)) constraint.about = [...new Set(things.flat())];
+    }
     const refuses = [...new Set((bound.requests.get(cls) ?? []).flatMap((c) => refusedValues(c, analysis)))];
     if (refuses.length > 0) constraint.refuses = refuses;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);

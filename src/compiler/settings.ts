@@ -72,3 +72,33 @@ export function uniqueSettings(settings: readonly Setting[]): Setting[] {
   for (const s of settings) seen.set(`${s.to}:${s.about.join(' ')}`, s);
   return [...seen.values()];
 }
+
+/** Words of a write clause that name nothing it acts on ("update", "my", "page", "please"). */
+const NOT_THINGS = new Set([
+  ...NOT_NOUNS, 'up', 'out', 'down', 'over', 'on', 'off', 'in', 'from', 'at', 'with', 'by', 'into', 'onto', 'about', 'as', 'than', 'is', 'are', 'was', 'and', 'or', 'but', 'then',
+  'new', 'old', 'current', 'one', 'ones', 'thing', 'things', 'something', 'site', 'website', 'form', 'details', 'info', 'information', 'stuff', 'i', 'we', 'you', 'us', 'him', 'once', 'twice',
+  'today', 'tomorrow', 'asap', 'right', 'away', 'thanks', 'thank', 'pls', 'please', 'quick', 'quickly', 'same', 'other', 'each', 'every', 'some', 'what', 'which', 'who', 'whatever',
+]);
+
+/** Words that open what a write says or how, not what it acts on ("… asking for a quote", "… saying hi"). */
+const HOW_WORDS = new Set(['asking', 'saying', 'telling', 'using', 'including', 'mentioning', 'explaining', 'requesting', 'stating', 'letting', 'noting', 'ask', 'say', 'tell', 'let', 'know']);
+
+/**
+ * The nouns of what a write clause acts on (Constraint.about): its words after the verb that are no verb,
+ * framing or filler ("cancel my subscription" → subscription; "unfollow @spammer" → spammer; "vote in the poll
+ * on forum.test for option b" → poll, option). A write on a site no app table describes, whose action no route
+ * names, names one of them, else it is another thing than the words name there. Empty: the clause names none.
+ */
+export function thingsOfClause(clause: Clause, text: string): string[] {
+  if (clause.verb === null) return [];
+  const from = clause.verb.end;
+  const handles = clause.targets.filter((t) => t.start >= from && (t.kind === 'handle' || t.kind === 'channel')).map((t) => t.value.replace(/^[#@]/, '').toLowerCase());
+  let raw = text.slice(from, clause.end);
+  const d = clause.dictated;
+  if (d !== null && d[1] > from) raw = raw.slice(0, Math.max(0, d[0] - from));
+  for (const t of clause.targets) if (t.start >= from && t.end <= from + raw.length) raw = raw.slice(0, t.start - from) + ' '.repeat(t.end - t.start) + raw.slice(t.end - from);
+  const words = raw.toLowerCase().replace(/[’']s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && /\p{L}/u.test(w)).slice(0, 12);
+  // (A verb's base form may be a noun — "the contact form", "my hotel booking" —; "asking", "saying" say how, not what.)
+  const things = words.filter((w) => !NOT_THINGS.has(w) && !HOW_WORDS.has(w) && poleOfWord(w) === null);
+  return [...new Set([...handles, ...things])];
+}

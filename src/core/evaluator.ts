@@ -16,7 +16,11 @@ import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, Task
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
 import { describeReading } from './actions/read';
-import { settingRefusal } from './actions/settings';
+import { namesAnyThing, settingRefusal } from './actions/settings';
+import { SECURITY_ACTIONS } from './actions/vocabulary';
+
+/** Browser writes whose fields, button and route say what they act on. */
+const WEB_WRITES: ReadonlySet<string> = new Set(['browser.form_submit', 'browser.request']);
 
 export interface EvalResult {
   record: EvaluatorRecord;
@@ -551,6 +555,10 @@ function argumentConstraints(w: Walk): EvalResult | null {
     // Which way: "make it private" never grants "make it public", nor a write that names another setting (issue 35).
     const unset = k.settings === undefined ? null : settingRefusal(k.settings, w.call.args, w.c.action?.id == null);
     if (unset !== null) return w.decide('ASK_USER', 'argument_constraints', unset, `constraints:${k.id}`);
+    // What: a generic web write that names none of the things the words act on there is another thing (issue 35).
+    if (k.about !== undefined && k.carries === undefined && cls === 'EXTERNAL_WRITE' && (w.c.action?.id == null || (w.c.action.app === null && !SECURITY_ACTIONS.has(w.c.action.id))) && WEB_WRITES.has(w.call.tool) && !namesAnyThing(k.about, w.call.args)) {
+      return w.decide('ASK_USER', 'argument_constraints', `this write names none of what the task's words act on (${k.about.slice(0, 4).join(', ')})`, `constraints:${k.id}`);
+    }
     const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(w.call.args, v));
     if (refused !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a

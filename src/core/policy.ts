@@ -108,6 +108,13 @@ export const ConstraintSchema = z
      */
     settings: z.optional(z.array(SettingSchema).check(z.minLength(1))),
     /**
+     * The nouns of what the writes act on ("cancel my subscription" → subscription, "unfollow @spammer" → spammer):
+     * a browser write of the class on a site no app table describes, whose action no route names and which
+     * carries no `carries` value, names one of them (fields, values, button, route) or it asks. Lower case;
+     * absent when some clause of the class names none.
+     */
+    about: z.optional(z.array(NonEmpty).check(z.minLength(1))),
+    /**
      * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
      * of them, and on its `domains` every write must be one of the policy's named actions (check
      * action_binding). Absent in policies stored before: they bind by class as ever.

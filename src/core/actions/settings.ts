@@ -184,3 +184,9 @@ export function settingRefusal(settings: readonly SettingWords[], args: unknown,
   }
   return why;
 }
+
+/** Whether a write names one of the things the words act on (Constraint.about), by stem, in its words. */
+export function namesAnyThing(about: readonly string[], args: unknown): boolean {
+  const words = wordsOfCall(args);
+  return about.some((n) => namesAll([n], words));
+}
