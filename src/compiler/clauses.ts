@@ -141,6 +141,8 @@ const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', '
 const MENTION_OPENERS = new Set([...NOT_OBJECT_BEFORE, 'for', 'with']);
 const RECIPIENT_OPENERS = new Set(['to', 'cc', 'bcc']);
 const SHARE_VERBS = new Set(['share', 'unshare']);
+/** Verbs that make a meeting: "with" names whom it invites ("schedule a call with bob@…"). */
+const MEETING_VERBS = new Set(['schedule', 'book', 'arrange', 'plan', 'organise', 'organize', 'set', 'setup', 'create', 'add', 'move', 'reschedule']);
 const UNSHARE_VERBS = new Set(['unshare', 'revoke', 'remove']);
 const ACCESS_VERBS = new Set(['grant', 'give', 'revoke', 'remove', 'authorize', 'authorise', 'permit']);
 /** "with carol@… in cc": a copy recipient. */
@@ -872,6 +874,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     const opensRecipient = (w: string) =>
       RECIPIENT_OPENERS.has(w) ||
       (w === 'with' && SHARE_VERBS.has(verb.w)) ||
+      // ("schedule a 1:1 with dev.rao@…": whom the meeting invites.)
+      (w === 'with' && request === 'EXTERNAL_WRITE' && MEETING_VERBS.has(verb.w)) ||
       (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0) ||
       // ("unshare budget.xlsx from contractor@…", "revoke access from bob@…": whose access goes.)
       (w === 'from' && request === 'PERMISSION_CHANGE' && UNSHARE_VERBS.has(verb.w));
