@@ -43,13 +43,30 @@ function normalised(value: string): string {
 }
 
 /**
+ * The clause's text with "in/on/at <site>" cut off where it is said ("set the price to $34 in shop-admin.test"):
+ * the site is where the value is set, not part of it. A host after "to" stays: it may be the value ("set the
+ * homepage to news.test").
+ */
+function withoutSites(clause: Clause): string {
+  let text = clause.text;
+  for (const t of [...clause.targets].filter((x) => x.kind === 'domain').sort((a, b) => b.start - a.start)) {
+    const s = t.start - clause.start;
+    const e = t.end - clause.start;
+    if (s < 0 || e > text.length) continue;
+    const m = /\s(?:in|on|at|from|via)\s+(?:the\s+)?$/i.exec(text.slice(0, s));
+    if (m !== null) text = `${text.slice(0, m.index)};${text.slice(e)}`;
+  }
+  return text;
+}
+
+/**
  * The values one clause gives its write, lower case; empty when it gives none. `quoted` are the user's quoted
  * strings the isolation step removed (isolate.ts): a clause that held one ("update my bio to '…'") carries them.
  */
 export function carriedValues(clause: Clause, quoted: readonly string[], analysis?: Analysis): string[] {
   if (clause.verb === null || !SETTING_VERBS.has(clause.verb.w)) return [];
   const out = new Set<string>();
-  for (const m of `${clause.text} ${continuation(clause, analysis)}`.matchAll(TO_VALUE)) {
+  for (const m of `${withoutSites(clause)} ${continuation(clause, analysis)}`.matchAll(TO_VALUE)) {
     const raw = m[1]!.trim();
     if (raw.includes(MARKER)) {
       for (const q of quoted) out.add(normalised(q));
