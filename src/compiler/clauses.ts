@@ -570,6 +570,8 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   const clauseWords = words.slice(at).map((w) => w.w);
   let verb: Word | null = first;
   let request = requestClassOfVerb(first.w);
+  // ("…, order 000000161": a clause that is only an order's number names the order; it buys nothing.)
+  if (first.w === 'order' && /^\d{4,}$/.test(next(1)) && words.length === at + 2) return { request: null, verb: null };
   if (first.w === 'use' || first.w === 'using') {
     const to = words.findIndex((w, k) => k > at && k <= at + 8 && w.w === 'to' && isVerb(words[k + 1]?.w ?? ''));
     verb = to === -1 ? null : words[to + 1]!;

@@ -1,5 +1,5 @@
 import { carriedValues, refusedValues } from './carries';
-import { settingOfClause, thingsOfClause, uniqueSettings } from './settings';
+import { namesAttachment, settingOfClause, thingsOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
@@ -607,6 +607,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       const things = (bound.requests.get(cls) ?? []).map((c) => thingsOfClause(c, analysis.text));
       if (things.length > 0 && things.every((t) => t.length > 0)) constraint.about = [...new Set(things.flat())];
     }
+    if (cls === 'COMMUNICATION' && (bound.requests.get(cls) ?? []).some((c) => namesAttachment(c, analysis.text))) constraint.attachments = true;
     const refuses = [...new Set((bound.requests.get(cls) ?? []).flatMap((c) => refusedValues(c, analysis)))];
     if (refuses.length > 0) constraint.refuses = refuses;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);

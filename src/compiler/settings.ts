@@ -102,3 +102,14 @@ export function thingsOfClause(clause: Clause, text: string): string[] {
   const things = words.filter((w) => !NOT_THINGS.has(w) && !HOW_WORDS.has(w) && poleOfWord(w) === null);
   return [...new Set([...handles, ...things])];
 }
+
+/** Things a message carries as a file, not as its text ("the contract draft", "the photos", "my CV"). */
+const ATTACHED_THINGS = /\b(?:attach\w*|files?|docs?|documents?|pdfs?|drafts?|contracts?|reports?|invoices?|receipts?|photos?|pictures?|pics?|images?|screenshots?|scans?|spreadsheets?|sheets?|slides?|decks?|presentations?|cv|resume|statements?|tickets?|boarding pass(?:es)?|forms?|zip|archive|videos?|recordings?|notes|minutes|agenda|proposal|quote|estimate|xlsx?|docx?|csv|pptx?)\b/i;
+
+/** Whether a message clause names a thing it carries as a file (Constraint.attachments), beyond the text it dictates. */
+export function namesAttachment(clause: Clause, text: string): boolean {
+  const from = clause.verb?.end ?? clause.start;
+  const d = clause.dictated;
+  const own = d !== null && d[0] >= from ? text.slice(from, d[0]) : text.slice(from, clause.end);
+  return ATTACHED_THINGS.test(own) || clause.targets.some((t) => t.kind === 'path');
+}

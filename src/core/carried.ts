@@ -52,3 +52,17 @@ export function callMentions(args: unknown, word: string): boolean {
   const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu');
   return leaves.some((l) => re.test(decoded(l)));
 }
+
+const STREET_KEY = /^(?:street|street_?address|address_?line_?1|line_?1|address1|street_?line)$/i;
+
+/** The street lines a call carries (`address.street`, `shipping[line1]`): where an order goes. Lower case, spaces squeezed. */
+export function streetsOf(args: unknown, depth = 0): string[] {
+  if (depth > 8 || args === null || typeof args !== 'object') return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(args as Record<string, unknown>).slice(0, 200)) {
+    const key = k.replace(/^.*\[([^\]]+)\]$/, '$1');
+    if (typeof v === 'string' && STREET_KEY.test(key) && /\d/.test(v) && /\p{L}{2}/u.test(v)) out.push(v.toLowerCase().replace(/\s+/g, ' ').trim());
+    else if (typeof v === 'object') out.push(...streetsOf(v, depth + 1));
+  }
+  return out;
+}

@@ -1,4 +1,4 @@
-import { callCarries, callMentions } from './carried';
+import { callCarries, callMentions, streetsOf } from './carried';
 import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
@@ -523,6 +523,18 @@ function privateNetwork(w: Walk): EvalResult | null {
 function argumentConstraints(w: Walk): EvalResult | null {
   const { targets, cls, state } = w;
   const constraints = w.constraints;
+  // What a message carries: an attachment the words name none of is another thing sent than the one they
+  // name ("forward the flight confirmation" never sends file 2 as well).
+  if (cls === 'COMMUNICATION' && targets.items.length > 0 && constraints.length > 0 && !constraints.some((k) => k.items !== undefined || k.attachments === true)) {
+    return w.decide('ASK_USER', 'argument_constraints', `the message carries ${targets.items.join(', ')}, which the task's words do not name`, `constraints:${constraints[0]!.id}`);
+  }
+  // Where an order goes: a street the user's words do not write is another destination than theirs ("to my
+  // saved home address" never ships to 99 Elm St).
+  if (cls === 'FINANCIAL' && constraints.length > 0) {
+    const said = w.policy.evidence.map((e) => e.quote.toLowerCase().replace(/\s+/g, ' '));
+    const street = streetsOf(w.call.args).find((st) => !said.some((q) => q.includes(st)));
+    if (street !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the order goes to ${street}, which the task's words do not name`, `constraints:${constraints[0]!.id}`);
+  }
   if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
   const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {

@@ -115,6 +115,11 @@ export const ConstraintSchema = z
      */
     about: z.optional(z.array(NonEmpty).check(z.minLength(1))),
     /**
+     * The words name a thing a message carries ("email mark the contract draft", "send bob the photos"): a message
+     * of the class may carry attachments. Absent: one that carries an attachment asks (the words send text).
+     */
+    attachments: z.optional(z.literal(true)),
+    /**
      * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
      * of them, and on its `domains` every write must be one of the policy's named actions (check
      * action_binding). Absent in policies stored before: they bind by class as ever.

@@ -314,6 +314,26 @@ function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, str
 }
 
 /**
+ * Route words that change state even when a link is followed (`GET …/order/cancel/order_id/300/`, a one-click
+ * `…/unsubscribe`): verbs only, never a page's noun (`…/comments`, `…/invite` is a form).
+ */
+const GET_ACTION_WORDS: ReadonlySet<string> = new Set(['cancel', 'delete', 'remove', 'destroy', 'unsubscribe', 'subscribe', 'merge', 'approve', 'close', 'reopen', 'leave', 'join', 'accept', 'decline', 'follow', 'unfollow', 'upvote', 'downvote', 'vote', 'like']);
+
+/**
+ * The action a followed link takes, on a site the table does not know: its route ends in one of those verbs
+ * (after any key/value parameters); null for any other page. A known app's links are its pages.
+ */
+export function readLinkAction(raw: string): ActionReading | null {
+  const url = urlOf(raw);
+  if (url === null || appOfUrl(url) !== null) return null;
+  const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
+  while (segments.length >= 3 && /^[a-z]+_id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
+  const last = segments.at(-1);
+  if (last === undefined || !GET_ACTION_WORDS.has(last)) return null;
+  return readRouteVerb(url, 'POST', new Map());
+}
+
+/**
  * The action a web write does and its object: from the app's routes on a known app (a write no route
  * describes reads as an unknown action of that app), else from account-security field shapes, else null
  * (the generic heuristics decide its class). Reading methods are no action.
