@@ -20,6 +20,8 @@ const SETTING_VERBS = new Set(['set', 'change', 'rename', 'switch', 'update', 'e
 const NOT_A_VALUE = /^(?:me|my|him|her|them|us|you|it|its|the|a|an|this|that|these|those|everyone|anyone|all|our|your|their)$/i;
 const DATE_OR_TIME =
   /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|today|tonight|tomorrow|tmrw|yesterday|next|noon|midnight|morning|afternoon|evening|week|weekend|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
+/** Words after a value that say what kind of value it is ("the basic tier", "dark mode", "weekly digest"). */
+const KIND_WORDS = new Set(['plan', 'tier', 'option', 'package', 'digest', 'mode', 'setting', 'subscription', 'version', 'one', 'theme', 'edition', 'level', 'membership', 'emails', 'email', 'summary', 'size']);
 /** Numbers inside a value bind as numbers too ("5000 Forbes Ave" is carried as `street: 5000 Forbes Ave`). */
 const NUMBER = /(?<=^|\s)\d[\d,]*(?:\.\d+)?(?=$|\s)/g;
 
@@ -72,13 +74,18 @@ export function carriedValues(clause: Clause, quoted: readonly string[], analysi
       for (const q of quoted) out.add(normalised(q));
       continue;
     }
-    const value = normalised(raw);
+    // ("change my plan to the basic tier": the article is no part of the value.)
+    const value = normalised(raw).replace(/^(?:the|a|an)\s+(?=\S)/, '');
     // ("edit the page to add …": a purpose, not a value.)
     const first = value.split(' ')[0]!;
     if (value === '' || NOT_A_VALUE.test(first) || isVerb(first)) continue;
     if (DATE_OR_TIME.test(value)) return [];
     out.add(value);
-    for (const n of value.matchAll(NUMBER)) out.add(n[0]);
+    // ("to the basic tier", "to weekly digest": a form says `basic`, `weekly`; the kind word is the words' own.)
+    const words = value.split(' ');
+    if (words.length > 1 && KIND_WORDS.has(words.at(-1)!)) out.add(words.slice(0, -1).join(' '));
+    // (Not a phone number's groups: "+1 415 555 0100" is carried whole, never as "415".)
+    if (/\p{L}/u.test(value)) for (const n of value.matchAll(NUMBER)) out.add(n[0]);
   }
   return [...out].filter((v) => v !== '');
 }

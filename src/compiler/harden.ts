@@ -594,8 +594,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
         for (const [r, c] of reached) addEvidence(`reaches:${r}`, c);
       }
     }
-    if (cls === 'EXTERNAL_WRITE') {
+    if (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') {
       // What the writes carry: only when every write clause gives something (one that gives nothing binds nothing).
+      // ("update my phone number to +1 415 555 0100": an account's own settings carry the value the words give.)
       const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? [], analysis));
       if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
     }
@@ -648,6 +649,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       if (ask.maxCalls !== undefined) k.maxCalls = ask.maxCalls;
       const setting = settingOfClause(ask.clause, analysis.text);
       if (setting !== null) k.settings = [setting];
+      // ("update my phone number to +1 415 555 0100": the new value binds the action, whatever class it is read in.)
+      const carried = carriedValues(ask.clause, opts.quoted ?? [], analysis);
+      if (carried.length > 0) k.carries = carried;
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';

@@ -33,6 +33,7 @@ function decoded(text: string): string {
 }
 
 const NUMERIC = /^\d[\d,]*(?:\.\d+)?$/;
+const PHONE = /^\+?[\d\s().-]{7,}$/;
 const NUMBERS = /\d[\d,]*(?:\.\d+)?/g;
 const asNumber = (s: string) => Number(s.replace(/,/g, ''));
 
@@ -41,7 +42,9 @@ export function callCarries(args: unknown, values: readonly string[]): boolean {
   leavesOf(args, leaves);
   const texts = leaves.map((l) => decoded(l).toLowerCase().replace(/\s+/g, ' '));
   const numbers = new Set(texts.flatMap((t) => [...t.matchAll(NUMBERS)].map((m) => asNumber(m[0]))));
-  return values.some((v) => (NUMERIC.test(v) ? numbers.has(asNumber(v)) : texts.some((t) => t.includes(v))));
+  // (A phone number however the call spaces it, and a `+` a form encoding reads as a space: its digits.)
+  const digits = (t: string) => t.replace(/\D/g, '');
+  return values.some((v) => (NUMERIC.test(v) ? numbers.has(asNumber(v)) : PHONE.test(v) ? leaves.some((l) => digits(l).includes(digits(v))) : texts.some((t) => t.includes(v))));
 }
 
 /** Whether a call's text holds a refused word as a word of its own (`premium-monthly`, `MONTHLY`), in any case. */
