@@ -18,6 +18,8 @@ const TO_VALUE = /\bto\s+(["'“‘][^"'”’\n]{1,80}["'”’]|(?:[^,;.!?]|[,
 const SETTING_VERBS = new Set(['set', 'change', 'rename', 'switch', 'update', 'edit', 'modify', 'correct', 'fix', 'reset']);
 /** A "to …" that names whom or what, not a value ("to my profile", "to the new one"): no value of its own. */
 const NOT_A_VALUE = /^(?:me|my|him|her|them|us|you|it|its|the|a|an|this|that|these|those|everyone|anyone|all|our|your|their)$/i;
+/** After an article, words that point at a thing rather than give a value ("to the new one", "to the same"). */
+const NOT_A_VALUE_AFTER_ARTICLE = new Set(['new', 'old', 'same', 'other', 'next', 'previous', 'one', 'first', 'last', 'right', 'correct']);
 const DATE_OR_TIME =
   /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|today|tonight|tomorrow|tmrw|yesterday|next|noon|midnight|morning|afternoon|evening|week|weekend|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
 /** Words after a value that say what kind of value it is ("the basic tier", "dark mode", "weekly digest"). */
@@ -78,7 +80,7 @@ export function carriedValues(clause: Clause, quoted: readonly string[], analysi
     const value = normalised(raw).replace(/^(?:the|a|an)\s+(?=\S)/, '');
     // ("edit the page to add …": a purpose, not a value.)
     const first = value.split(' ')[0]!;
-    if (value === '' || NOT_A_VALUE.test(first) || isVerb(first)) continue;
+    if (value === '' || NOT_A_VALUE.test(first) || NOT_A_VALUE_AFTER_ARTICLE.has(first) || isVerb(first)) continue;
     if (DATE_OR_TIME.test(value)) return [];
     out.add(value);
     // ("to the basic tier", "to weekly digest": a form says `basic`, `weekly`; the kind word is the words' own.)

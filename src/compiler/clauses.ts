@@ -232,7 +232,17 @@ function insideTarget(word: Word, targets: readonly TargetToken[]): boolean {
 function opensClause(words: Word[], i: number, targets: readonly TargetToken[]): boolean {
   const { at, negated } = stripFraming(words, i);
   const first = words[at];
-  return negated || (first !== undefined && !insideTarget(first, targets) && (isVerb(first.w) || PHRASAL_OPENERS.has(first.w)) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
+  return negated || (first !== undefined && !insideTarget(first, targets) && (isVerb(first.w) || PHRASAL_OPENERS.has(first.w)) && !nounNext(words, at));
+}
+
+/**
+ * Whether the word after a verb makes it a noun ("Email from Alice", "order status"). Not across a quoted text:
+ * "tweet '…' from my x.test account" tweets the text (isolate.ts leaves `[…]` where it stood).
+ */
+function nounNext(words: Word[], at: number, text?: string): boolean {
+  const next = words[at + 1];
+  if (next === undefined || !NOUN_NEXT.has(next.w)) return false;
+  return text === undefined || !text.slice(words[at]!.end, next.start).includes('[…]');
 }
 
 /** Words that open a request only in a phrase (see phrasalRequest): "turn on …", "close issue …", "leave a review". */
@@ -812,7 +822,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
   let moneyOnly: Word | null = null;
-  if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
+  if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !nounNext(words, at, text)) {
     ({ request, verb } = phrasalRequest(words, at, targets));
     // (Not "lend me 20 EUR", "give us 50 EUR": money coming to the user is no payment the task makes.)
     if (request === null && MONEY_ONLY_VERBS.has(first.w) && !PEOPLE_ME.has(words[at + 1]?.w ?? '')) moneyOnly = first;

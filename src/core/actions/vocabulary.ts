@@ -56,7 +56,7 @@ export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'mak
 
 export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review'], false, ['comment', 'comments', 'reply', 'replies']),
-  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star'], false, ['like', 'react', 'reactions', 'star']),
+  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart', 'favorite', 'favourite'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star', 'favorite'], false, ['like', 'react', 'reactions', 'star']),
   upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote'], false, ['vote', 'upvote']),
   downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote'], false, ['downvote']),
   post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet'], false, ['post', 'posts', 'publish']),
@@ -70,8 +70,8 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   assign: spec('assign', 'EXTERNAL_WRITE', 'assigns', ['assign', 'unassign'], ['assignee'], false, ['assign']),
   invite: spec('invite', 'PERMISSION_CHANGE', 'invites someone to', ['invite'], ['invitation', 'invite'], false, ['invite', 'invites']),
   member: spec('member', 'PERMISSION_CHANGE', 'changes the members of', ['grant'], ['member', 'members', 'role', 'access level', 'maintainer', 'owner', 'developer', 'moderator', 'collaborator']),
-  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare'], ['sharing'], false, ['share']),
-  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe'], ['subscription'], false, ['leave', 'join', 'follow', 'unfollow', 'subscribe', 'unsubscribe']),
+  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare', 'retweet', 'repost', 'reblog'], ['sharing', 'retweet', 'repost'], false, ['share']),
+  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe'], ['subscription', 'friendship', 'follower'], false, ['leave', 'join', 'follow', 'unfollow', 'subscribe', 'unsubscribe']),
   rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline'], ['rsvp'], false, ['rsvp', 'respond', 'accept', 'decline']),
   message: spec('message', 'COMMUNICATION', 'sends a message to', ['message', 'dm', 'msg', 'send', 'email', 'text'], ['message', 'dm']),
   order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder'], ['order']),
