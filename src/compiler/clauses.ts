@@ -32,6 +32,8 @@ export interface Clause {
   verb: Word | null;
   /** Classes a negated clause bans (empty otherwise). */
   bans: GrantableClass[];
+  /** The words that ban them, lower case, as written ("downvote", "commenting"): what prohibitions.ts reads actions from. */
+  banWords: string[];
   /** "only read", "read-only", "don't change anything": every consequential class is banned. */
   readOnly: boolean;
   /** "don't buy anything else", "nothing else": the ban spares what the user did request. */
@@ -798,24 +800,34 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const lower = clauseText.toLowerCase();
 
   const bans = new Set<GrantableClass>();
+  const banWords = new Set<string>();
   const passiveFrom: number[] = [];
   if (negated) {
     for (let k = at; k < words.length; k++) {
       const cls = words[k]!.w === 'check' && words[k + 1]?.w === 'out' ? 'FINANCIAL' : classOfAnyForm(words[k]!.w);
-      if (cls !== null && cls !== 'READ') bans.add(cls);
+      if (cls !== null && cls !== 'READ') {
+        bans.add(cls);
+        banWords.add(words[k]!.w);
+      }
     }
   }
   for (const m of lower.matchAll(PASSIVE_BAN)) {
     passiveFrom.push(s + m.index);
     const cls = classOfAnyForm(m[1]!);
-    if (cls !== null && cls !== 'READ') bans.add(cls);
+    if (cls !== null && cls !== 'READ') {
+      bans.add(cls);
+      banWords.add(m[1]!);
+    }
   }
   const negatedFrom: number[] = negated ? [words[0]!.start] : [];
   for (const m of lower.matchAll(WITHOUT_GERUND)) {
     negatedFrom.push(s + m.index);
     for (const gerund of m[1]!.split(/[^a-z-]+/)) {
       const cls = classOfAnyForm(gerund);
-      if (cls !== null && cls !== 'READ') bans.add(cls);
+      if (cls !== null && cls !== 'READ') {
+        bans.add(cls);
+        banWords.add(gerund);
+      }
     }
   }
 
@@ -941,6 +953,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     verb,
     dictated,
     bans: [...bans],
+    banWords: [...banWords],
     readOnly: READ_ONLY.test(clauseText),
     // "only read X, then reply to Y": "only" limits what is done to X; the reply the user asked for stays.
     beyondRequested: BEYOND_REQUESTED.test(clauseText) || ONLY_READING.test(clauseText),

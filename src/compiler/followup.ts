@@ -141,7 +141,7 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
 export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: MergeOptions): { policy: TaskPolicy; removed: Removal[] } {
   const removed: Removal[] = [];
   const banned = new Map<RiskClass, string>();
-  for (const p of newer.prohibitions) for (const c of p.classes) if (p.exceptRecipients.length === 0 && !banned.has(c)) banned.set(c, p.quote);
+  for (const p of newer.prohibitions) for (const c of p.classes) if (p.exceptRecipients.length === 0 && p.actions === undefined && !banned.has(c)) banned.set(c, p.quote);
   const newlyAllowed: ReadonlySet<RiskClass> = new Set(CONSEQUENTIAL_CLASSES.filter((c) => newer.ceilings[c] === 'allow'));
   const isBanned = (c: RiskClass | undefined) => c !== undefined && banned.has(c);
 

@@ -419,7 +419,7 @@ function minCalls(a: number | null, b: number | null): number | null {
 }
 
 function fullyBans(prohibitions: readonly Prohibition[], cls: RiskClass): Prohibition | undefined {
-  return prohibitions.find((p) => p.classes.includes(cls) && p.exceptRecipients.length === 0);
+  return prohibitions.find((p) => p.classes.includes(cls) && p.exceptRecipients.length === 0 && p.actions === undefined);
 }
 
 function hardenProhibitions(draft: PolicyDraft, text: string, deterministic: Prohibition[], analysis: Analysis, removed: Removal[]): Prohibition[] {

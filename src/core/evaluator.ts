@@ -475,6 +475,9 @@ function prohibitions(w: Walk): EvalResult | null {
   for (const p of w.policy.prohibitions) {
     const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool);
     if (!hit) continue;
+    // (A ban of named actions — "don't downvote" — holds those; a write read as no action cannot be told apart: it asks.)
+    if (p.actions !== undefined && c.action?.id != null && !p.actions.includes(c.action.id)) continue;
+    if (p.actions !== undefined && c.action?.id == null) return w.decide('ASK_USER', 'prohibitions', `the user said: "${p.quote}", and this write could not be read as an action`, `prohibition:${p.id}`);
     const excepted = targets.recipients.length > 0 && subsetOf(targets.recipients, lower(p.exceptRecipients));
     if (!excepted) return w.decide('BLOCK', 'prohibitions', `the user said: "${p.quote}"`, `prohibition:${p.id}`);
   }

@@ -148,6 +148,12 @@ export const ProhibitionSchema = z.strictObject({
   tools: z._default(z.array(NonEmpty), []),
   /** "don't send it to anyone except john@x.com": these recipients are not banned. */
   exceptRecipients: z._default(z.array(NonEmpty), []),
+  /**
+   * The ban names these web actions only ("upvote post 130944, don't downvote anything and don't comment"): a
+   * call of its classes is banned when it is read as one of them, and asked when it is read as no action. Absent:
+   * the whole classes are banned. Set only for a class the task also asks for by another action.
+   */
+  actions: z.optional(z.array(z.enum(ACTION_IDS)).check(z.minLength(1))),
   quote: NonEmpty,
 });
 export type Prohibition = z.infer<typeof ProhibitionSchema>;
