@@ -248,7 +248,7 @@ function nounNext(words: Word[], at: number, text?: string): boolean {
 }
 
 /** Words that open a request only in a phrase (see phrasalRequest): "turn on …", "close issue …", "leave a review". */
-const PHRASAL_OPENERS = new Set(['turn', 'switch', 'close', 'leave', 'make']);
+const PHRASAL_OPENERS = new Set(['turn', 'switch', 'close', 'leave', 'make', 'pass', 'drop', 'grab', 'snag']);
 
 /**
  * Negation scopes over a coordination of verbs: in "do not send, post or share anything" and "never
@@ -600,6 +600,15 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'COMMUNICATION';
   } else if (first.w === 'let' && next(1) !== '' && !PEOPLE_ME.has(next(1)) && clauseWords.slice(0, 5).includes('know')) {
     request = 'COMMUNICATION';
+  } else if (first.w === 'pass' && (['on', 'along'].includes(next(1)) || (['it', 'this', 'that'].includes(next(1)) && ['on', 'along'].includes(next(2))))) {
+    // "pass it on to the channel": a message.
+    request = 'COMMUNICATION';
+  } else if (first.w === 'drop' && clauseWords.slice(1, 4).some((w) => LEFT_TEXTS.has(w))) {
+    // "drop a comment on …": a text left where the words say, as "leave a comment".
+    request = 'EXTERNAL_WRITE';
+  } else if ((first.w === 'grab' || first.w === 'snag') && clauseWords.slice(1, 5).some((w) => BOOKED_THINGS.has(w))) {
+    // "grab 2 seats for the 7:40 showing": tickets are bought.
+    request = 'FINANCIAL';
   } else if (['give', 'grant', 'remove', 'revoke'].includes(first.w) && clauseWords.some((w) => ACCESS_WORDS.has(w))) {
     request = 'PERMISSION_CHANGE';
   } else if (first.w === 'open' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 5).some((w) => OPENED_THINGS.has(w))) {
@@ -629,6 +638,9 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
   return request === null ? { request: null, verb: null } : { request, verb };
 }
+
+/** What one grabs by buying it ("grab 2 seats", "snag tickets for friday"). */
+const BOOKED_THINGS = new Set(['seat', 'seats', 'ticket', 'tickets', 'pass', 'passes', 'spot', 'spots']);
 
 /** What "make X …" sets when it is a visibility: "make a public post" makes a post (a/an/new), not this. */
 const VISIBILITIES = new Set(['public', 'private', 'internal']);

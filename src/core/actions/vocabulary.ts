@@ -52,7 +52,7 @@ export interface ActionSpec {
 const spec = (id: ActionId, riskClass: ActionSpec['riskClass'], says: string, verbs: readonly string[], nouns: readonly string[] = [], security = false, routes: readonly string[] = []): ActionSpec => ({ id, riskClass, security, says, verbs, nouns, routes });
 
 /** The general verbs after which a noun says what is done ("add a comment", "set up 2FA", "change my password"). */
-export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'open', 'file', 'manage']);
+export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'open', 'file', 'manage', 'drop']);
 
 export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review'], false, ['comment', 'comments', 'reply', 'replies']),
