@@ -567,7 +567,7 @@ const CLOSED_THINGS = new Set(['pull', 'pr', 'issue', 'issues', 'ticket', 'ticke
 /** What one leaves on a site ("leave a 5 star review", "leave your comments"): a text posted there. */
 const LEFT_TEXTS = new Set(['review', 'reviews', 'comment', 'comments', 'rating', 'feedback', 'note', 'reply']);
 /** Documents and pages one makes ("make a new doc called …"); not "make a list for me". */
-const MADE_THINGS = new Set(['doc', 'document', 'page', 'note', 'folder', 'spreadsheet', 'sheet', 'event', 'post', 'issue', 'ticket', 'playlist', 'board', 'channel']);
+const MADE_THINGS = new Set(['doc', 'document', 'page', 'note', 'folder', 'file', 'spreadsheet', 'sheet', 'event', 'post', 'issue', 'ticket', 'playlist', 'board', 'channel']);
 
 /**
  * The request a clause opens with. Usually its first word's class; a few phrases say otherwise:
@@ -636,6 +636,10 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'PERMISSION_CHANGE';
   }
   if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
+  // ("make a new file called groceries.txt": a file made here.)
+  if (request === 'EXTERNAL_WRITE' && first.w === 'make' && clauseWords.slice(1, 4).some((w) => w === 'file' || w === 'folder') && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
+  // ("post in #general that …": a message to the channel, as "send it to #general".)
+  if (request === 'EXTERNAL_WRITE' && first.w === 'post' && targets.some((t) => t.kind === 'channel' && t.start > first.end) && !targets.some((t) => t.kind === 'domain')) request = 'COMMUNICATION';
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
