@@ -643,6 +643,11 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
+/** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"). */
+const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping', 'text']);
+/** Words after such a verb that are no person ("message the team", "text me", "dm everyone"). */
+const NOT_A_NAME = new Set([...DETERMINERS, ...PEOPLE_ME, 'everyone', 'everybody', 'anyone', 'someone', 'team', 'all', 'them', 'him', 'her', 'back', 'in', 'on', 'to', 'about', 'that', 'saying', 'with', 'from', 'for', 'and', 'or', 'it', 'group', 'channel', 'seller', 'host', 'owner', 'support', 'admin', 'people', 'folks', 'guys']);
+
 /** What one grabs by buying it ("grab 2 seats", "snag tickets for friday"). */
 const BOOKED_THINGS = new Set(['seat', 'seats', 'ticket', 'tickets', 'pass', 'passes', 'spot', 'spots']);
 
@@ -941,6 +946,12 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       const own = request === 'EXTERNAL_WRITE' && OWN_ADDRESS.test(text.slice(Math.max(0, t.start - 40), t.start));
       const reached = own || opensRecipient(before) || (before === 'from' && replies && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
       if (reached) objects.push(t);
+    }
+    // ("dm alice that the report's done", "ping dana": a direct message names its person by name; a chat tool
+    // addresses them so. Only right after the verb, only a name — never a word the clause goes on with.)
+    const named = words[verbIndex + 1];
+    if (request === 'COMMUNICATION' && objects.length === 0 && NAMED_BY_VERBS.has(verb.w) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
+      objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
     }
   }
 
