@@ -643,8 +643,8 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
-/** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"). */
-const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping', 'text']);
+/** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"); not "text", which goes to a number. */
+const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping']);
 /** Words after such a verb that are no person ("message the team", "text me", "dm everyone"). */
 const NOT_A_NAME = new Set([...DETERMINERS, ...PEOPLE_ME, 'everyone', 'everybody', 'anyone', 'someone', 'team', 'all', 'them', 'him', 'her', 'back', 'in', 'on', 'to', 'about', 'that', 'saying', 'with', 'from', 'for', 'and', 'or', 'it', 'group', 'channel', 'seller', 'host', 'owner', 'support', 'admin', 'people', 'folks', 'guys']);
 
