@@ -249,6 +249,8 @@ const SECURITY_FIELDS: readonly [ActionId, RegExp][] = [
   ['visibility', /^(?:user\[private_profile\]|private_profile|project\[visibility(?:_level)?\]|visibility(?:_level)?|profile_visibility|is_private|make_public)$/i],
   ['transfer_ownership', /^(?:new_namespace_id|new_owner(?:_id)?|transfer_to_(?:user|owner|namespace)|transfer_?ownership|make_?owner)$/i],
 ];
+/** Fields that carry the text of a new post or message (its last name part: `status`, `post[body]`, `commentary`). */
+const POSTED_TEXT_FIELD = /(?:^|[[._])(?:status|text|body|content|commentary|message|caption|tweet_text|note)\]?$/i;
 /** A role field that makes someone the owner (a share as `role: owner`) hands the thing over: a transfer of ownership. */
 const ROLE_FIELD = /^(?:role|access_?level|permission)$/i;
 /**
@@ -278,6 +280,9 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
   }
   for (const [id, shape] of SECURITY_FIELDS) {
     const hit = names.find((n) => shape.test(n));
+    // (A post's audience beside its text — `{status, visibility: unlisted}`, `{commentary, visibility: ANYONE}` — is
+    // who sees the new post, not the account's or a project's visibility.)
+    if (hit !== undefined && id === 'visibility' && names.some((n) => POSTED_TEXT_FIELD.test(n))) continue;
     if (hit !== undefined) return { id, object: null, app: null, why: `carries a ${hit} field` };
   }
   for (const [name, values] of fields) {
