@@ -582,8 +582,6 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   const clauseWords = words.slice(at).map((w) => w.w);
   let verb: Word | null = first;
   let request = requestClassOfVerb(first.w);
-  // ("…, order 000000161": a clause that is only an order's number names the order; it buys nothing.)
-  if (first.w === 'order' && /^\d{4,}$/.test(next(1)) && words.length === at + 2) return { request: null, verb: null };
   if (first.w === 'use' || first.w === 'using') {
     const to = words.findIndex((w, k) => k > at && k <= at + 8 && w.w === 'to' && isVerb(words[k + 1]?.w ?? ''));
     verb = to === -1 ? null : words[to + 1]!;
@@ -1022,6 +1020,13 @@ export function analyzeInstruction(text: string): Analysis {
     if (clause === null) continue;
     clauses.push(clause);
     if (clause.dictated !== null) dictatedUntil = Math.max(dictatedUntil, clause.dictated[1]);
+  }
+  // ("draft a refund message …, order 000000161": a clause that is only an order's number, after a request of
+  // another kind, names the order that request is about; it buys nothing.)
+  for (const clause of clauses) {
+    if (clause.request !== 'FINANCIAL' || !/^order\s+#?\d{4,}$/i.test(clause.text.trim())) continue;
+    if (!clauses.some((c) => c !== clause && c.request !== null && c.request !== 'READ' && c.request !== 'FINANCIAL')) continue;
+    Object.assign(clause, { request: null, verb: null, count: null, quantity: null });
   }
   // "Email bob@… that the new portal is at portal.evil.io": what the message says names no site to reach.
   const said = (t: TargetToken) => clauses.some((c) => c.dictated !== null && t.start >= c.dictated[0] && t.end <= c.dictated[1]);
