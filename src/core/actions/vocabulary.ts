@@ -86,7 +86,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   access_token: spec('access_token', 'PERMISSION_CHANGE', 'creates an access token on', [], ['access token', 'access tokens', 'personal access token', 'token', 'tokens'], true),
   api_key: spec('api_key', 'PERMISSION_CHANGE', 'creates an API key on', [], ['api key', 'api keys'], true),
   oauth_app: spec('oauth_app', 'PERMISSION_CHANGE', 'authorises an OAuth application on', ['authorize', 'authorise'], ['oauth', 'oauth app', 'application', 'applications'], true),
-  two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'recovery codes', 'authenticator'], true),
+  two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'two step', '2-step', '2 step', '2sv', 'recovery codes', 'authenticator'], true),
   session: spec('session', 'PERMISSION_CHANGE', 'changes the signed-in sessions on', [], ['session', 'sessions'], true),
   webhook: spec('webhook', 'PERMISSION_CHANGE', 'adds a webhook to', [], ['webhook', 'webhooks', 'hook', 'hooks'], true),
   integration: spec('integration', 'PERMISSION_CHANGE', 'adds an app or bot to', [], ['integration', 'integrations', 'bot', 'bots', 'app'], true),
