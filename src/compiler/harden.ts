@@ -651,7 +651,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       if (setting !== null) k.settings = [setting];
       // ("update my phone number to +1 415 555 0100": the new value binds the action, whatever class it is read in.)
       const carried = carriedValues(ask.clause, opts.quoted ?? [], analysis);
-      if (carried.length > 0) k.carries = carried;
+      // ("add this SSH key …: ssh-ed25519 AAAA…": the key the words give is the one added, no other.)
+      const keys = ask.actions.some((a) => KEY_ACTIONS.has(a)) ? [...instruction.matchAll(KEY_LITERAL)].map((m) => m[1]!.toLowerCase()) : [];
+      if (carried.length > 0 || keys.length > 0) k.carries = [...new Set([...carried, ...keys])];
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';
@@ -694,6 +696,10 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   });
   return { policy, removed: dedupe(removed) };
 }
+
+/** Actions that add a key, and a public key as the words write it (its type, then its base64 body). */
+const KEY_ACTIONS: ReadonlySet<ActionId> = new Set(['ssh_key', 'deploy_key', 'gpg_key']);
+const KEY_LITERAL = /\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+([A-Za-z0-9+/]{16,}={0,3})/g;
 
 /** Write verbs that publish where the words say: "post …", "comment on …", "tweet …", "leave a review …". */
 const PUBLIC_POST_VERBS = new Set(['post', 'comment', 'publish', 'tweet', 'leave']);

@@ -564,7 +564,8 @@ function argumentConstraints(w: Walk): EvalResult | null {
     // What: a write on a site no app table describes carries a value the words give it, else the words name
     // no such write (a router's DNS form under "rename the wifi to 'Casa-Lupo'"). A known app's write is bound
     // by its action and object instead (6c).
-    if (k.carries !== undefined && (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') && w.c.action?.app == null && !callCarries(w.call.args, k.carries)) {
+    // (On a known app too for an account-security action: the key or address the words give is the one set.)
+    if (k.carries !== undefined && (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') && (w.c.action?.app == null || (k.actions !== undefined && w.c.action.id !== null && SECURITY_ACTIONS.has(w.c.action.id))) && !callCarries(w.call.args, k.carries)) {
       return w.decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
     }
     // Which way: "make it private" never grants "make it public", nor a write that names another setting (issue 35).
