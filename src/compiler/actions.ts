@@ -91,7 +91,8 @@ export function actionsOfClause(clause: Clause, text: string): ActionId[] {
   // (On a site no table describes, the creation may travel as its visibility field: the words name that too.)
   if (general && /^(?:(?:a|an)\s+(?:new\s+)?|(?:the\s+)?new\s+)(?:public|private|internal)\s+\S/.test(directObject(phrase)) && noun.security.every((id) => id === 'visibility')) return ['post', 'visibility'];
   // Account security: only its own nouns, right where the verb's object is.
-  if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb))) return noun.security;
+  // ("log me out of all other sessions", "sign out of every session": ending sessions is the session action's own words.)
+  if (noun.security.length > 0 && (general || ['delete', 'remove', 'revoke', 'authorize', 'authorise'].includes(verb) || (['log', 'sign', 'end', 'terminate'].includes(verb) && noun.security.includes('session')))) return noun.security;
   const byVerb = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.includes(verb));
   // ("post 'lgtm' for merge request 12", "post a reply on the issue": a post on an existing thing is a comment on it.)
   // (Only when the words name no thing posted: "post a message to the thread" stays a message.)

@@ -18,8 +18,12 @@ const TO_VALUE = /\bto\s+(["'“‘][^"'”’\n]{1,80}["'”’]|(?:[^,;.!?]|[,
 const SETTING_VERBS = new Set(['set', 'change', 'rename', 'switch', 'update', 'edit', 'modify', 'correct', 'fix', 'reset']);
 /** A "to …" that names whom or what, not a value ("to my profile", "to the new one"): no value of its own. */
 const NOT_A_VALUE = /^(?:me|my|him|her|them|us|you|it|its|the|a|an|this|that|these|those|everyone|anyone|all|our|your|their)$/i;
+/** After an article, words that point at a thing rather than give a value ("to the new one", "to the same"). */
+const NOT_A_VALUE_AFTER_ARTICLE = new Set(['new', 'old', 'same', 'other', 'next', 'previous', 'one', 'first', 'last', 'right', 'correct']);
 const DATE_OR_TIME =
   /\b(?:\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}|today|tonight|tomorrow|tmrw|yesterday|next|noon|midnight|morning|afternoon|evening|week|weekend|mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b/i;
+/** Words after a value that say what kind of value it is ("the basic tier", "dark mode", "weekly digest"). */
+const KIND_WORDS = new Set(['plan', 'tier', 'option', 'package', 'digest', 'mode', 'setting', 'subscription', 'version', 'one', 'theme', 'edition', 'level', 'membership', 'emails', 'email', 'summary', 'size']);
 /** Numbers inside a value bind as numbers too ("5000 Forbes Ave" is carried as `street: 5000 Forbes Ave`). */
 const NUMBER = /(?<=^|\s)\d[\d,]*(?:\.\d+)?(?=$|\s)/g;
 
@@ -43,25 +47,47 @@ function normalised(value: string): string {
 }
 
 /**
+ * The clause's text with "in/on/at <site>" cut off where it is said ("set the price to $34 in shop-admin.test"):
+ * the site is where the value is set, not part of it. A host after "to" stays: it may be the value ("set the
+ * homepage to news.test").
+ */
+function withoutSites(clause: Clause): string {
+  let text = clause.text;
+  for (const t of [...clause.targets].filter((x) => x.kind === 'domain').sort((a, b) => b.start - a.start)) {
+    const s = t.start - clause.start;
+    const e = t.end - clause.start;
+    if (s < 0 || e > text.length) continue;
+    const m = /\s(?:in|on|at|from|via)\s+(?:the\s+)?$/i.exec(text.slice(0, s));
+    if (m !== null) text = `${text.slice(0, m.index)};${text.slice(e)}`;
+  }
+  return text;
+}
+
+/**
  * The values one clause gives its write, lower case; empty when it gives none. `quoted` are the user's quoted
  * strings the isolation step removed (isolate.ts): a clause that held one ("update my bio to '…'") carries them.
  */
 export function carriedValues(clause: Clause, quoted: readonly string[], analysis?: Analysis): string[] {
   if (clause.verb === null || !SETTING_VERBS.has(clause.verb.w)) return [];
   const out = new Set<string>();
-  for (const m of `${clause.text} ${continuation(clause, analysis)}`.matchAll(TO_VALUE)) {
+  for (const m of `${withoutSites(clause)} ${continuation(clause, analysis)}`.matchAll(TO_VALUE)) {
     const raw = m[1]!.trim();
     if (raw.includes(MARKER)) {
       for (const q of quoted) out.add(normalised(q));
       continue;
     }
-    const value = normalised(raw);
+    // ("change my plan to the basic tier": the article is no part of the value.)
+    const value = normalised(raw).replace(/^(?:the|a|an)\s+(?=\S)/, '');
     // ("edit the page to add …": a purpose, not a value.)
     const first = value.split(' ')[0]!;
-    if (value === '' || NOT_A_VALUE.test(first) || isVerb(first)) continue;
+    if (value === '' || NOT_A_VALUE.test(first) || NOT_A_VALUE_AFTER_ARTICLE.has(first) || isVerb(first)) continue;
     if (DATE_OR_TIME.test(value)) return [];
     out.add(value);
-    for (const n of value.matchAll(NUMBER)) out.add(n[0]);
+    // ("to the basic tier", "to weekly digest": a form says `basic`, `weekly`; the kind word is the words' own.)
+    const words = value.split(' ');
+    if (words.length > 1 && KIND_WORDS.has(words.at(-1)!)) out.add(words.slice(0, -1).join(' '));
+    // (Not a phone number's groups: "+1 415 555 0100" is carried whole, never as "415".)
+    if (/\p{L}/u.test(value)) for (const n of value.matchAll(NUMBER)) out.add(n[0]);
   }
   return [...out].filter((v) => v !== '');
 }

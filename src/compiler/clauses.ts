@@ -32,6 +32,8 @@ export interface Clause {
   verb: Word | null;
   /** Classes a negated clause bans (empty otherwise). */
   bans: GrantableClass[];
+  /** The words that ban them, lower case, as written ("downvote", "commenting"): what prohibitions.ts reads actions from. */
+  banWords: string[];
   /** "only read", "read-only", "don't change anything": every consequential class is banned. */
   readOnly: boolean;
   /** "don't buy anything else", "nothing else": the ban spares what the user did request. */
@@ -141,6 +143,8 @@ const NOT_OBJECT_BEFORE = new Set(['from', 'about', 'regarding', 'concerning', '
 const MENTION_OPENERS = new Set([...NOT_OBJECT_BEFORE, 'for', 'with']);
 const RECIPIENT_OPENERS = new Set(['to', 'cc', 'bcc']);
 const SHARE_VERBS = new Set(['share', 'unshare']);
+/** Verbs that make a meeting: "with" names whom it invites ("schedule a call with bob@…"). */
+const MEETING_VERBS = new Set(['schedule', 'book', 'arrange', 'plan', 'organise', 'organize', 'set', 'setup', 'create', 'add', 'move', 'reschedule']);
 const UNSHARE_VERBS = new Set(['unshare', 'revoke', 'remove']);
 const ACCESS_VERBS = new Set(['grant', 'give', 'revoke', 'remove', 'authorize', 'authorise', 'permit']);
 /** "with carol@… in cc": a copy recipient. */
@@ -230,11 +234,21 @@ function insideTarget(word: Word, targets: readonly TargetToken[]): boolean {
 function opensClause(words: Word[], i: number, targets: readonly TargetToken[]): boolean {
   const { at, negated } = stripFraming(words, i);
   const first = words[at];
-  return negated || (first !== undefined && !insideTarget(first, targets) && (isVerb(first.w) || PHRASAL_OPENERS.has(first.w)) && !NOUN_NEXT.has(words[at + 1]?.w ?? ''));
+  return negated || (first !== undefined && !insideTarget(first, targets) && (isVerb(first.w) || PHRASAL_OPENERS.has(first.w)) && !nounNext(words, at));
+}
+
+/**
+ * Whether the word after a verb makes it a noun ("Email from Alice", "order status"). Not across a quoted text:
+ * "tweet '…' from my x.test account" tweets the text (isolate.ts leaves `[…]` where it stood).
+ */
+function nounNext(words: Word[], at: number, text?: string): boolean {
+  const next = words[at + 1];
+  if (next === undefined || !NOUN_NEXT.has(next.w)) return false;
+  return text === undefined || !text.slice(words[at]!.end, next.start).includes('[…]');
 }
 
 /** Words that open a request only in a phrase (see phrasalRequest): "turn on …", "close issue …", "leave a review". */
-const PHRASAL_OPENERS = new Set(['turn', 'switch', 'close', 'leave', 'make']);
+const PHRASAL_OPENERS = new Set(['turn', 'switch', 'close', 'leave', 'make', 'pass', 'drop', 'grab', 'snag']);
 
 /**
  * Negation scopes over a coordination of verbs: in "do not send, post or share anything" and "never
@@ -553,7 +567,7 @@ const CLOSED_THINGS = new Set(['pull', 'pr', 'issue', 'issues', 'ticket', 'ticke
 /** What one leaves on a site ("leave a 5 star review", "leave your comments"): a text posted there. */
 const LEFT_TEXTS = new Set(['review', 'reviews', 'comment', 'comments', 'rating', 'feedback', 'note', 'reply']);
 /** Documents and pages one makes ("make a new doc called …"); not "make a list for me". */
-const MADE_THINGS = new Set(['doc', 'document', 'page', 'note', 'folder', 'spreadsheet', 'sheet', 'event', 'post', 'issue', 'ticket', 'playlist', 'board', 'channel']);
+const MADE_THINGS = new Set(['doc', 'document', 'page', 'note', 'folder', 'file', 'spreadsheet', 'sheet', 'event', 'post', 'issue', 'ticket', 'playlist', 'board', 'channel']);
 
 /**
  * The request a clause opens with. Usually its first word's class; a few phrases say otherwise:
@@ -584,6 +598,15 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'COMMUNICATION';
   } else if (first.w === 'let' && next(1) !== '' && !PEOPLE_ME.has(next(1)) && clauseWords.slice(0, 5).includes('know')) {
     request = 'COMMUNICATION';
+  } else if (first.w === 'pass' && (['on', 'along'].includes(next(1)) || (['it', 'this', 'that'].includes(next(1)) && ['on', 'along'].includes(next(2))))) {
+    // "pass it on to the channel": a message.
+    request = 'COMMUNICATION';
+  } else if (first.w === 'drop' && clauseWords.slice(1, 4).some((w) => LEFT_TEXTS.has(w))) {
+    // "drop a comment on …": a text left where the words say, as "leave a comment".
+    request = 'EXTERNAL_WRITE';
+  } else if ((first.w === 'grab' || first.w === 'snag') && clauseWords.slice(1, 5).some((w) => BOOKED_THINGS.has(w))) {
+    // "grab 2 seats for the 7:40 showing": tickets are bought.
+    request = 'FINANCIAL';
   } else if (['give', 'grant', 'remove', 'revoke'].includes(first.w) && clauseWords.some((w) => ACCESS_WORDS.has(w))) {
     request = 'PERMISSION_CHANGE';
   } else if (first.w === 'open' && ['a', 'an', 'new'].includes(next(1)) && clauseWords.slice(1, 5).some((w) => OPENED_THINGS.has(w))) {
@@ -611,8 +634,20 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
     request = 'PERMISSION_CHANGE';
   }
   if (request === 'EXTERNAL_WRITE' && verb !== null && EDITS_IN_PLACE.has(verb.w) && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
+  // ("make a new file called groceries.txt": a file made here.)
+  if (request === 'EXTERNAL_WRITE' && first.w === 'make' && clauseWords.slice(1, 4).some((w) => w === 'file' || w === 'folder') && targets.some((t) => t.kind === 'path') && !targets.some((t) => t.kind === 'domain')) request = 'LOCAL_WRITE';
+  // ("post in #general that …": a message to the channel, as "send it to #general".)
+  if (request === 'EXTERNAL_WRITE' && first.w === 'post' && targets.some((t) => t.kind === 'channel' && t.start > first.end) && !targets.some((t) => t.kind === 'domain')) request = 'COMMUNICATION';
   return request === null ? { request: null, verb: null } : { request, verb };
 }
+
+/** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"); not "text", which goes to a number. */
+const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping']);
+/** Words after such a verb that are no person ("message the team", "text me", "dm everyone"). */
+const NOT_A_NAME = new Set([...DETERMINERS, ...PEOPLE_ME, 'everyone', 'everybody', 'anyone', 'someone', 'team', 'all', 'them', 'him', 'her', 'back', 'in', 'on', 'to', 'about', 'that', 'saying', 'with', 'from', 'for', 'and', 'or', 'it', 'group', 'channel', 'seller', 'host', 'owner', 'support', 'admin', 'people', 'folks', 'guys']);
+
+/** What one grabs by buying it ("grab 2 seats", "snag tickets for friday"). */
+const BOOKED_THINGS = new Set(['seat', 'seats', 'ticket', 'tickets', 'pass', 'passes', 'spot', 'spots']);
 
 /** What "make X …" sets when it is a visibility: "make a public post" makes a post (a/an/new), not this. */
 const VISIBILITIES = new Set(['public', 'private', 'internal']);
@@ -784,31 +819,41 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const lower = clauseText.toLowerCase();
 
   const bans = new Set<GrantableClass>();
+  const banWords = new Set<string>();
   const passiveFrom: number[] = [];
   if (negated) {
     for (let k = at; k < words.length; k++) {
       const cls = words[k]!.w === 'check' && words[k + 1]?.w === 'out' ? 'FINANCIAL' : classOfAnyForm(words[k]!.w);
-      if (cls !== null && cls !== 'READ') bans.add(cls);
+      if (cls !== null && cls !== 'READ') {
+        bans.add(cls);
+        banWords.add(words[k]!.w);
+      }
     }
   }
   for (const m of lower.matchAll(PASSIVE_BAN)) {
     passiveFrom.push(s + m.index);
     const cls = classOfAnyForm(m[1]!);
-    if (cls !== null && cls !== 'READ') bans.add(cls);
+    if (cls !== null && cls !== 'READ') {
+      bans.add(cls);
+      banWords.add(m[1]!);
+    }
   }
   const negatedFrom: number[] = negated ? [words[0]!.start] : [];
   for (const m of lower.matchAll(WITHOUT_GERUND)) {
     negatedFrom.push(s + m.index);
     for (const gerund of m[1]!.split(/[^a-z-]+/)) {
       const cls = classOfAnyForm(gerund);
-      if (cls !== null && cls !== 'READ') bans.add(cls);
+      if (cls !== null && cls !== 'READ') {
+        bans.add(cls);
+        banWords.add(gerund);
+      }
     }
   }
 
   let request: GrantableClass | null = null;
   let verb: Word | null = null;
   let moneyOnly: Word | null = null;
-  if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !NOUN_NEXT.has(words[at + 1]?.w ?? '')) {
+  if (!negated && !inDictation && first !== null && !insideTarget(first, targets) && !nounNext(words, at, text)) {
     ({ request, verb } = phrasalRequest(words, at, targets));
     // (Not "lend me 20 EUR", "give us 50 EUR": money coming to the user is no payment the task makes.)
     if (request === null && MONEY_ONLY_VERBS.has(first.w) && !PEOPLE_ME.has(words[at + 1]?.w ?? '')) moneyOnly = first;
@@ -872,6 +917,8 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     const opensRecipient = (w: string) =>
       RECIPIENT_OPENERS.has(w) ||
       (w === 'with' && SHARE_VERBS.has(verb.w)) ||
+      // ("schedule a 1:1 with dev.rao@…": whom the meeting invites.)
+      (w === 'with' && request === 'EXTERNAL_WRITE' && MEETING_VERBS.has(verb.w)) ||
       (w === 'for' && ACCESS_VERBS.has(verb.w) && objects.length === 0) ||
       // ("unshare budget.xlsx from contractor@…", "revoke access from bob@…": whose access goes.)
       (w === 'from' && request === 'PERMISSION_CHANGE' && UNSHARE_VERBS.has(verb.w));
@@ -897,6 +944,12 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
       const own = request === 'EXTERNAL_WRITE' && OWN_ADDRESS.test(text.slice(Math.max(0, t.start - 40), t.start));
       const reached = own || opensRecipient(before) || (before === 'from' && replies && !mention) || !(mention || MENTION_OPENERS.has(before)) || IN_COPY.test(text.slice(t.end));
       if (reached) objects.push(t);
+    }
+    // ("dm alice that the report's done", "ping dana": a direct message names its person by name; a chat tool
+    // addresses them so. Only right after the verb, only a name — never a word the clause goes on with.)
+    const named = words[verbIndex + 1];
+    if (request === 'COMMUNICATION' && objects.length === 0 && NAMED_BY_VERBS.has(verb.w) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
+      objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
     }
   }
 
@@ -925,6 +978,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     verb,
     dictated,
     bans: [...bans],
+    banWords: [...banWords],
     readOnly: READ_ONLY.test(clauseText),
     // "only read X, then reply to Y": "only" limits what is done to X; the reply the user asked for stays.
     beyondRequested: BEYOND_REQUESTED.test(clauseText) || ONLY_READING.test(clauseText),
@@ -966,6 +1020,13 @@ export function analyzeInstruction(text: string): Analysis {
     if (clause === null) continue;
     clauses.push(clause);
     if (clause.dictated !== null) dictatedUntil = Math.max(dictatedUntil, clause.dictated[1]);
+  }
+  // ("draft a refund message …, order 000000161": a clause that is only an order's number, after a request of
+  // another kind, names the order that request is about; it buys nothing.)
+  for (const clause of clauses) {
+    if (clause.request !== 'FINANCIAL' || !/^order\s+#?\d{4,}$/i.test(clause.text.trim())) continue;
+    if (!clauses.some((c) => c !== clause && c.request !== null && c.request !== 'READ' && c.request !== 'FINANCIAL')) continue;
+    Object.assign(clause, { request: null, verb: null, count: null, quantity: null });
   }
   // "Email bob@… that the new portal is at portal.evil.io": what the message says names no site to reach.
   const said = (t: TargetToken) => clauses.some((c) => c.dictated !== null && t.start >= c.dictated[0] && t.end <= c.dictated[1]);

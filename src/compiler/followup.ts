@@ -8,6 +8,7 @@ import { analyzeInstruction } from './clauses';
 import type { Removal } from './harden';
 import { isolateInput } from './isolate';
 import { classOfAnyForm } from './verbs';
+import { uniqueSettings } from './settings';
 
 /**
  * Step 5, follow-up turns. A cheap pre-filter skips turns that cannot change authority; the rest
@@ -109,6 +110,13 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
   const carries = older.carries && newer.carries ? union(older.carries, newer.carries) : undefined;
   if (carries) merged.carries = carries;
   else delete merged.carries;
+  // (A setting binds only while every turn's writes of the class change one: "… and turn it back on" adds one.)
+  const settings = older.settings && newer.settings ? uniqueSettings([...older.settings, ...newer.settings]) : undefined;
+  if (settings) merged.settings = settings;
+  else delete merged.settings;
+  const about = older.about && newer.about ? union(older.about, newer.about) : undefined;
+  if (about) merged.about = about;
+  else delete merged.about;
   // (A refusal of either turn stands: it only narrows.)
   const refuses = union(older.refuses ?? [], newer.refuses ?? []);
   if (refuses.length > 0) merged.refuses = refuses;
@@ -133,7 +141,7 @@ function mergeConstraint(older: Constraint, newer: Constraint): Constraint {
 export function mergePolicies(older: TaskPolicy, newer: TaskPolicy, options: MergeOptions): { policy: TaskPolicy; removed: Removal[] } {
   const removed: Removal[] = [];
   const banned = new Map<RiskClass, string>();
-  for (const p of newer.prohibitions) for (const c of p.classes) if (p.exceptRecipients.length === 0 && !banned.has(c)) banned.set(c, p.quote);
+  for (const p of newer.prohibitions) for (const c of p.classes) if (p.exceptRecipients.length === 0 && p.actions === undefined && !banned.has(c)) banned.set(c, p.quote);
   const newlyAllowed: ReadonlySet<RiskClass> = new Set(CONSEQUENTIAL_CLASSES.filter((c) => newer.ceilings[c] === 'allow'));
   const isBanned = (c: RiskClass | undefined) => c !== undefined && banned.has(c);
 

@@ -1,10 +1,11 @@
 import { carriedValues, refusedValues } from './carries';
+import { namesAttachment, settingOfClause, thingsOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { privateEndpointOf, siteKeyOf } from '../core/addresses';
 import type { Removal } from './report';
-import { POLICY_VERSION, TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type TaskPolicy } from '../core/policy';
+import { POLICY_VERSION, TaskPolicySchema, type Constraint, type Evidence, type Prohibition, type Setting, type TaskPolicy } from '../core/policy';
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
 import { analyzeInstruction, openWebClause, type Analysis, type Clause } from './clauses';
 import type { PermissionDraft, PolicyDraft } from './draft';
@@ -418,7 +419,7 @@ function minCalls(a: number | null, b: number | null): number | null {
 }
 
 function fullyBans(prohibitions: readonly Prohibition[], cls: RiskClass): Prohibition | undefined {
-  return prohibitions.find((p) => p.classes.includes(cls) && p.exceptRecipients.length === 0);
+  return prohibitions.find((p) => p.classes.includes(cls) && p.exceptRecipients.length === 0 && p.actions === undefined);
 }
 
 function hardenProhibitions(draft: PolicyDraft, text: string, deterministic: Prohibition[], analysis: Analysis, removed: Removal[]): Prohibition[] {
@@ -593,11 +594,21 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
         for (const [r, c] of reached) addEvidence(`reaches:${r}`, c);
       }
     }
-    if (cls === 'EXTERNAL_WRITE') {
+    if (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') {
       // What the writes carry: only when every write clause gives something (one that gives nothing binds nothing).
+      // ("update my phone number to +1 415 555 0100": an account's own settings carry the value the words give.)
       const values = (bound.requests.get(cls) ?? []).map((c) => carriedValues(c, opts.quoted ?? [], analysis));
       if (values.length > 0 && values.every((v) => v.length > 0)) constraint.carries = [...new Set(values.flat())];
     }
+    // Which setting, which way: only when every clause of the class changes one ("turn off email notifications").
+    const settings = (bound.requests.get(cls) ?? []).map((c) => settingOfClause(c, analysis.text));
+    if (settings.length > 0 && settings.every((x) => x !== null)) constraint.settings = uniqueSettings(settings as Setting[]);
+    // What: the nouns of what every write clause of the class acts on (none named by one: nothing bound).
+    if (cls === 'EXTERNAL_WRITE') {
+      const things = (bound.requests.get(cls) ?? []).map((c) => thingsOfClause(c, analysis.text));
+      if (things.length > 0 && things.every((t) => t.length > 0)) constraint.about = [...new Set(things.flat())];
+    }
+    if (cls === 'COMMUNICATION' && (bound.requests.get(cls) ?? []).some((c) => namesAttachment(c, analysis.text))) constraint.attachments = true;
     const refuses = [...new Set((bound.requests.get(cls) ?? []).flatMap((c) => refusedValues(c, analysis)))];
     if (refuses.length > 0) constraint.refuses = refuses;
     for (const [r, c] of g.recipients) addEvidence(`recipients:${r}`, c);
@@ -636,6 +647,13 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, domains };
       if (ask.objects !== undefined) k.objects = ask.objects;
       if (ask.maxCalls !== undefined) k.maxCalls = ask.maxCalls;
+      const setting = settingOfClause(ask.clause, analysis.text);
+      if (setting !== null) k.settings = [setting];
+      // ("update my phone number to +1 415 555 0100": the new value binds the action, whatever class it is read in.)
+      const carried = carriedValues(ask.clause, opts.quoted ?? [], analysis);
+      // ("add this SSH key …: ssh-ed25519 AAAA…": the key the words give is the one added, no other.)
+      const keys = ask.actions.some((a) => KEY_ACTIONS.has(a)) ? [...instruction.matchAll(KEY_LITERAL)].map((m) => m[1]!.toLowerCase()) : [];
+      if (carried.length > 0 || keys.length > 0) k.carries = [...new Set([...carried, ...keys])];
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';
@@ -678,6 +696,10 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   });
   return { policy, removed: dedupe(removed) };
 }
+
+/** Actions that add a key, and a public key as the words write it (its type, then its base64 body). */
+const KEY_ACTIONS: ReadonlySet<ActionId> = new Set(['ssh_key', 'deploy_key', 'gpg_key']);
+const KEY_LITERAL = /\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+([A-Za-z0-9+/]{16,}={0,3})/g;
 
 /** Write verbs that publish where the words say: "post …", "comment on …", "tweet …", "leave a review …". */
 const PUBLIC_POST_VERBS = new Set(['post', 'comment', 'publish', 'tweet', 'leave']);

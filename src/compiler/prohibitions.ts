@@ -1,6 +1,9 @@
 import { CONSEQUENTIAL_CLASSES, type RiskClass } from '../core/risk';
 import type { Prohibition } from '../core/policy';
+import { ACTIONS, ACTION_IDS, GENERAL_VERBS, type ActionId } from '../core/actions/vocabulary';
+import { actionsAskedFor } from './actions';
 import { analyzeInstruction, type Analysis, type Clause } from './clauses';
+import { classOfAnyForm } from './verbs';
 
 /**
  * Step 2, deterministic prohibitions: bans read from the whole isolated instruction, whatever the
@@ -47,11 +50,11 @@ function objectsOf(analysis: Analysis, classes: readonly RiskClass[]): string[] 
 export function extractProhibitions(instruction: string, analysis: Analysis = analyzeInstruction(instruction)): Prohibition[] {
   const out: Prohibition[] = [];
   const seen = new Set<string>();
-  const push = (classes: RiskClass[], exceptRecipients: string[], quote: string) => {
-    const key = `${classes.join(',')}|${[...exceptRecipients].sort().join(',')}`;
+  const push = (classes: RiskClass[], exceptRecipients: string[], quote: string, actions?: ActionId[]) => {
+    const key = `${classes.join(',')}|${[...exceptRecipients].sort().join(',')}|${actions?.join(',') ?? ''}`;
     if (seen.has(key)) return;
     seen.add(key);
-    out.push({ id: `p${out.length + 1}`, classes, capabilities: [], tools: [], exceptRecipients, quote });
+    out.push({ id: `p${out.length + 1}`, classes, capabilities: [], tools: [], exceptRecipients, ...(actions === undefined ? {} : { actions }), quote });
   };
   for (const clause of analysis.clauses) {
     let classes = bannedClasses(clause);
@@ -77,7 +80,44 @@ export function extractProhibitions(instruction: string, analysis: Analysis = an
       // "don't email carol@x.com": everyone the user did ask for stays reachable, the rest is banned.
       exceptRecipients = objectsOf(analysis, classes);
     }
+    // ("upvote post 130944, don't downvote anything": a ban of named actions in a class the task asks for by another
+    // action holds those actions; the rest of the class stays the task's.)
+    const scoped = exceptRecipients.length === 0 ? actionScoped(clause, classes, analysis) : new Map<RiskClass, ActionId[]>();
+    for (const [cls, actions] of scoped) push([cls], [], clause.text, actions);
+    classes = classes.filter((c) => !scoped.has(c));
+    if (classes.length === 0) continue;
     push(exceptRecipients.length === 0 ? withOutboundChannels(classes, analysis) : classes, exceptRecipients, clause.text);
+  }
+  return out;
+}
+
+/** Actions too broad to scope a ban by: their verbs name a whole class ("don't post", "don't buy", "don't change"). */
+const BROAD: ReadonlySet<ActionId> = new Set(['post', 'edit', 'message', 'pay', 'order', 'share', 'commit', 'delete']);
+
+/** The specific actions a ban word names ("downvoting" → downvote, "comment" → comment); empty when none or a broad one. */
+function actionsOfBanWord(word: string): ActionId[] {
+  const w = word.toLowerCase();
+  const stems = [w, w.replace(/(?:ing|ed|es|s)$/, ''), w.replace(/(?:ing|ed|s)$/, 'e'), w.replace(/([b-df-hj-np-tv-z])\1(?:ing|ed)$/, '$1')];
+  const ids = ACTION_IDS.filter((id) => !ACTIONS[id].security && ACTIONS[id].verbs.some((v) => stems.includes(v)) && !GENERAL_VERBS.has(stems.find((x) => ACTIONS[id].verbs.includes(x))!));
+  return ids.some((id) => BROAD.has(id)) ? [] : ids;
+}
+
+/**
+ * Per banned class the task also asks for, the actions the ban names when every banning word of that class names
+ * specific ones — and none the task asks for ("don't downvote" under "upvote"): a ban of those actions alone.
+ */
+function actionScoped(clause: Clause, classes: readonly RiskClass[], analysis: Analysis): Map<RiskClass, ActionId[]> {
+  const out = new Map<RiskClass, ActionId[]>();
+  const asked = new Set(actionsAskedFor(analysis).flatMap((a) => a.actions));
+  for (const cls of classes) {
+    if (requestsOf(analysis, cls).length === 0) continue;
+    const words = clause.banWords.filter((w) => classOfAnyForm(w) === cls);
+    if (words.length === 0) continue;
+    const per = words.map(actionsOfBanWord);
+    if (per.some((ids) => ids.length === 0)) continue;
+    const ids = [...new Set(per.flat())];
+    if (ids.some((id) => asked.has(id))) continue;
+    out.set(cls, ids);
   }
   return out;
 }

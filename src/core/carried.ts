@@ -33,6 +33,7 @@ function decoded(text: string): string {
 }
 
 const NUMERIC = /^\d[\d,]*(?:\.\d+)?$/;
+const PHONE = /^\+?[\d\s().-]{7,}$/;
 const NUMBERS = /\d[\d,]*(?:\.\d+)?/g;
 const asNumber = (s: string) => Number(s.replace(/,/g, ''));
 
@@ -41,7 +42,9 @@ export function callCarries(args: unknown, values: readonly string[]): boolean {
   leavesOf(args, leaves);
   const texts = leaves.map((l) => decoded(l).toLowerCase().replace(/\s+/g, ' '));
   const numbers = new Set(texts.flatMap((t) => [...t.matchAll(NUMBERS)].map((m) => asNumber(m[0]))));
-  return values.some((v) => (NUMERIC.test(v) ? numbers.has(asNumber(v)) : texts.some((t) => t.includes(v))));
+  // (A phone number however the call spaces it, and a `+` a form encoding reads as a space: its digits.)
+  const digits = (t: string) => t.replace(/\D/g, '');
+  return values.some((v) => (NUMERIC.test(v) ? numbers.has(asNumber(v)) : PHONE.test(v) ? leaves.some((l) => digits(l).includes(digits(v))) : texts.some((t) => t.includes(v))));
 }
 
 /** Whether a call's text holds a refused word as a word of its own (`premium-monthly`, `MONTHLY`), in any case. */
@@ -51,4 +54,18 @@ export function callMentions(args: unknown, word: string): boolean {
   const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(`(?:^|[^\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'iu');
   return leaves.some((l) => re.test(decoded(l)));
+}
+
+const STREET_KEY = /^(?:street|street_?address|address_?line_?1|line_?1|address1|street_?line)$/i;
+
+/** The street lines a call carries (`address.street`, `shipping[line1]`): where an order goes. Lower case, spaces squeezed. */
+export function streetsOf(args: unknown, depth = 0): string[] {
+  if (depth > 8 || args === null || typeof args !== 'object') return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(args as Record<string, unknown>).slice(0, 200)) {
+    const key = k.replace(/^.*\[([^\]]+)\]$/, '$1');
+    if (typeof v === 'string' && STREET_KEY.test(key) && /\d/.test(v) && /\p{L}{2}/u.test(v)) out.push(v.toLowerCase().replace(/\s+/g, ' ').trim());
+    else if (typeof v === 'object') out.push(...streetsOf(v, depth + 1));
+  }
+  return out;
 }

@@ -1,4 +1,4 @@
-import { callCarries, callMentions } from './carried';
+import { callCarries, callMentions, streetsOf } from './carried';
 import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
@@ -16,6 +16,11 @@ import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, Task
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
 import { describeReading } from './actions/read';
+import { namesAnyThing, settingRefusal } from './actions/settings';
+import { SECURITY_ACTIONS } from './actions/vocabulary';
+
+/** Browser writes whose fields, button and route say what they act on. */
+const WEB_WRITES: ReadonlySet<string> = new Set(['browser.form_submit', 'browser.request']);
 
 export interface EvalResult {
   record: EvaluatorRecord;
@@ -470,6 +475,9 @@ function prohibitions(w: Walk): EvalResult | null {
   for (const p of w.policy.prohibitions) {
     const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool);
     if (!hit) continue;
+    // (A ban of named actions — "don't downvote" — holds those; a write read as no action cannot be told apart: it asks.)
+    if (p.actions !== undefined && c.action?.id != null && !p.actions.includes(c.action.id)) continue;
+    if (p.actions !== undefined && c.action?.id == null) return w.decide('ASK_USER', 'prohibitions', `the user said: "${p.quote}", and this write could not be read as an action`, `prohibition:${p.id}`);
     const excepted = targets.recipients.length > 0 && subsetOf(targets.recipients, lower(p.exceptRecipients));
     if (!excepted) return w.decide('BLOCK', 'prohibitions', `the user said: "${p.quote}"`, `prohibition:${p.id}`);
   }
@@ -518,6 +526,18 @@ function privateNetwork(w: Walk): EvalResult | null {
 function argumentConstraints(w: Walk): EvalResult | null {
   const { targets, cls, state } = w;
   const constraints = w.constraints;
+  // What a message carries: an attachment the words name none of is another thing sent than the one they
+  // name ("forward the flight confirmation" never sends file 2 as well).
+  if (cls === 'COMMUNICATION' && targets.items.length > 0 && constraints.length > 0 && !constraints.some((k) => k.items !== undefined || k.attachments === true)) {
+    return w.decide('ASK_USER', 'argument_constraints', `the message carries ${targets.items.join(', ')}, which the task's words do not name`, `constraints:${constraints[0]!.id}`);
+  }
+  // Where an order goes: a street the user's words do not write is another destination than theirs ("to my
+  // saved home address" never ships to 99 Elm St).
+  if (cls === 'FINANCIAL' && constraints.length > 0) {
+    const said = w.policy.evidence.map((e) => e.quote.toLowerCase().replace(/\s+/g, ' '));
+    const street = streetsOf(w.call.args).find((st) => !said.some((q) => q.includes(st)));
+    if (street !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the order goes to ${street}, which the task's words do not name`, `constraints:${constraints[0]!.id}`);
+  }
   if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
   const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {
@@ -544,8 +564,16 @@ function argumentConstraints(w: Walk): EvalResult | null {
     // What: a write on a site no app table describes carries a value the words give it, else the words name
     // no such write (a router's DNS form under "rename the wifi to 'Casa-Lupo'"). A known app's write is bound
     // by its action and object instead (6c).
-    if (k.carries !== undefined && cls === 'EXTERNAL_WRITE' && w.c.action?.app == null && !callCarries(w.call.args, k.carries)) {
+    // (On a known app too for an account-security action: the key or address the words give is the one set.)
+    if (k.carries !== undefined && (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') && (w.c.action?.app == null || (k.actions !== undefined && w.c.action.id !== null && SECURITY_ACTIONS.has(w.c.action.id))) && !callCarries(w.call.args, k.carries)) {
       return w.decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
+    }
+    // Which way: "make it private" never grants "make it public", nor a write that names another setting (issue 35).
+    const unset = k.settings === undefined ? null : settingRefusal(k.settings, w.call.args, w.c.action?.id == null);
+    if (unset !== null) return w.decide('ASK_USER', 'argument_constraints', unset, `constraints:${k.id}`);
+    // What: a generic web write that names none of the things the words act on there is another thing (issue 35).
+    if (k.about !== undefined && k.carries === undefined && cls === 'EXTERNAL_WRITE' && (w.c.action?.id == null || (w.c.action.app === null && !SECURITY_ACTIONS.has(w.c.action.id))) && WEB_WRITES.has(w.call.tool) && !namesAnyThing(k.about, w.call.args)) {
+      return w.decide('ASK_USER', 'argument_constraints', `this write names none of what the task's words act on (${k.about.slice(0, 4).join(', ')})`, `constraints:${k.id}`);
     }
     const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(w.call.args, v));
     if (refused !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);

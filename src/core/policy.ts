@@ -1,7 +1,7 @@
 import { z } from './zod';
 import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
-import { ACTION_IDS } from './actions/vocabulary';
+import { ACTION_IDS, SETTING_POLE_IDS } from './actions/vocabulary';
 
 /**
  * TaskPolicy: the whole authority of one task. Strict everywhere: an unknown key is an error,
@@ -49,6 +49,13 @@ export const PayeeAmountsSchema = z.strictObject({
 });
 export type PayeeAmounts = z.infer<typeof PayeeAmountsSchema>;
 
+/** A setting the words change (see Constraint.settings): its direction and its own nouns, lower case. */
+export const SettingSchema = z.strictObject({
+  to: z.enum(SETTING_POLE_IDS),
+  about: z.array(NonEmpty),
+});
+export type Setting = z.infer<typeof SettingSchema>;
+
 /** Narrows one tool or capability: literal targets and a call budget. */
 export const ConstraintSchema = z
   .strictObject({
@@ -94,6 +101,25 @@ export const ConstraintSchema = z
      */
     refuses: z.optional(z.array(NonEmpty)),
     /**
+     * The settings the words change and which way ("turn off email notifications", "make my profile private"):
+     * a write of the class that sets the other direction asks, on any site; on a site no app table describes,
+     * so does one whose names, values, button and route do not name the setting's nouns. A call passes when it
+     * is one of them. Absent when some clause of the class gives none (it binds nothing then).
+     */
+    settings: z.optional(z.array(SettingSchema).check(z.minLength(1))),
+    /**
+     * The nouns of what the writes act on ("cancel my subscription" → subscription, "unfollow @spammer" → spammer):
+     * a browser write of the class on a site no app table describes, whose action no route names and which
+     * carries no `carries` value, names one of them (fields, values, button, route) or it asks. Lower case;
+     * absent when some clause of the class names none.
+     */
+    about: z.optional(z.array(NonEmpty).check(z.minLength(1))),
+    /**
+     * The words name a thing a message carries ("email mark the contract draft", "send bob the photos"): a message
+     * of the class may carry attachments. Absent: one that carries an attachment asks (the words send text).
+     */
+    attachments: z.optional(z.literal(true)),
+    /**
      * The web actions the words ask for (docs/actions.md): the constraint applies only to a call read as one
      * of them, and on its `domains` every write must be one of the policy's named actions (check
      * action_binding). Absent in policies stored before: they bind by class as ever.
@@ -122,6 +148,12 @@ export const ProhibitionSchema = z.strictObject({
   tools: z._default(z.array(NonEmpty), []),
   /** "don't send it to anyone except john@x.com": these recipients are not banned. */
   exceptRecipients: z._default(z.array(NonEmpty), []),
+  /**
+   * The ban names these web actions only ("upvote post 130944, don't downvote anything and don't comment"): a
+   * call of its classes is banned when it is read as one of them, and asked when it is read as no action. Absent:
+   * the whole classes are banned. Set only for a class the task also asks for by another action.
+   */
+  actions: z.optional(z.array(z.enum(ACTION_IDS)).check(z.minLength(1))),
   quote: NonEmpty,
 });
 export type Prohibition = z.infer<typeof ProhibitionSchema>;

@@ -161,8 +161,8 @@ describe('whom a write is about or for: a draft\'s addressee, an account followe
     expect(decisions(request, [draft('recruiting@bigco.test'), draft('eve@evil.test'), send('recruiting@bigco.test')])).toEqual(['ALLOW', 'ASK_USER', 'BLOCK']);
     expect(decisions("Draft a reply to the email from sam@client.test but don't send it", [draft('sam@client.test'), send('sam@client.test')])).toEqual(['ALLOW', 'BLOCK']);
     const follow = (user: string) => form(`https://social.test/${user}/follow`, { user }, 'Follow');
-    // (A second follow is past the one the words ask for: the follow action's budget blocks it before its recipient asks.)
-    expect(decisions('follow @nasa on social.test and like their latest post', [follow('nasa'), follow('cryptoking')])).toEqual(['ALLOW', 'BLOCK']);
+    // (A second follow names another account than the one the words name: it asks, whatever budget is left.)
+    expect(decisions('follow @nasa on social.test and like their latest post', [follow('nasa'), follow('cryptoking')])).toEqual(['ALLOW', 'ASK_USER']);
     expect(decisions('follow @nasa on social.test and like their latest post', [follow('cryptoking')])).toEqual(['ASK_USER']);
     const event = (attendees: string[]) => ({ tool: 'create_calendar_event', args: { title: 'Lunch', start: '2026-12-04T12:30', attendees } });
     const lunch = 'put lunch w/ maria on my calendar friday 12:30, and invite her, maria.k@friends.test';

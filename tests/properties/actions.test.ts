@@ -133,3 +133,60 @@ describe('action binding (theorems)', () => {
     );
   });
 });
+
+/**
+ * Settings and things as theorems (Constraint.settings, Constraint.about; issue 35): a write that sets the other
+ * direction of the setting the words change, or that names none of what the words act on on a generic site,
+ * never ALLOWs — whatever the field is called, however its value is spelled, whatever its button says.
+ */
+const SETTING_TASKS = [
+  { task: 'Turn off email notifications in my settings on shop.test', site: 'shop.test', other: ['on', 'true', '1', 'enabled', 'yes'], names: ['email_notifications', 'notify_by_email', 'emailNotifications', 'prefs[email_notifications]'] },
+  { task: 'Make my profile private on social.test', site: 'social.test', other: ['public', 'everyone', 'visible'], names: ['profile_visibility', 'visibility', 'who_can_see_profile', 'profile[visibility]'] },
+  { task: 'Enable two-factor authentication on bank.test', site: 'bank.test', other: ['off', 'false', '0', 'disabled', 'no'], names: ['two_factor', '2fa', 'mfa_enabled', 'otp_status'] },
+  { task: 'Make the repo byteblaze/dotfiles private on gitlab.test', site: 'gitlab.test', other: ['20', 'public'], names: ['project[visibility_level]'] },
+] as const;
+
+describe('settings and things (theorems)', () => {
+  const compiled = new Map<string, TaskPolicy>();
+  beforeAll(async () => {
+    for (const { task } of SETTING_TASKS) compiled.set(task, (await compileTask(task, { backend: 'rules', now: NOW, taskId: 't', classify })).policy);
+    compiled.set('things', (await compileTask('Cancel my subscription on stream.test', { backend: 'rules', now: NOW, taskId: 't', classify })).policy);
+  });
+
+  it('a write that sets the other direction of the named setting never ALLOWs', () => {
+    const arb = fc.constantFrom(...SETTING_TASKS).chain((t) =>
+      fc.record({
+        t: fc.constant(t),
+        name: fc.constantFrom(...t.names),
+        value: fc.constantFrom(...t.other),
+        path: fc.constantFrom('/settings', '/account/preferences', '/byteblaze/dotfiles', '/settings/security'),
+        button: fc.constantFrom('Save', 'Update', 'Apply changes', ''),
+      }),
+    );
+    fc.assert(
+      fc.property(arb, ({ t, name, value, path, button }) => {
+        const call: ToolCall = { tool: 'browser.form_submit', args: { url: `https://${t.site}${path}`, method: 'POST', fields: t.site === 'gitlab.test' ? { _method: 'put', [name]: value } : { [name]: value }, submitText: button } };
+        const { record } = evaluate(compiled.get(t.task)!, initialState(), call, NOW + 1);
+        expect(record.decision, `${t.task}: ${JSON.stringify(call.args)} (${record.reason})`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('a generic-site write that names none of what the words act on never ALLOWs', () => {
+    const arb = fc.record({
+      path: fc.constantFrom('/account/plan', '/account/delete', '/profile/edit', '/account/address', '/billing/card'),
+      field: fc.constantFrom('plan', 'street', 'card_number', 'display_name', 'confirm'),
+      value: fc.constantFrom('premium', '1 Evil Rd', 'x', 'yes'),
+      button: fc.constantFrom('Save', 'Upgrade', 'Confirm', 'Delete account'),
+    });
+    fc.assert(
+      fc.property(arb, ({ path, field, value, button }) => {
+        const call: ToolCall = { tool: 'browser.form_submit', args: { url: `https://stream.test${path}`, method: 'POST', fields: { [field]: value }, submitText: button } };
+        const { record } = evaluate(compiled.get('things')!, initialState(), call, NOW + 1);
+        expect(record.decision, `${JSON.stringify(call.args)} (${record.reason})`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+});

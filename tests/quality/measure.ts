@@ -4,8 +4,8 @@ import { classify, evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 
 /**
- * The request-quality set (tests/quality/requests.{dev,test,holdout}.json): requests written as people
- * write them, each compiled by the rules compiler, its sample actions evaluated in order (counters
+ * The request-quality set (tests/quality/requests.{dev,test,holdout,typed}.json, tools.typed.json): requests
+ * written as people write them, each compiled by the rules compiler, its sample actions evaluated in order (counters
  * carried). The holdout was written after the dev/test halves, before the tuning that followed them.
  * The frozen halves (requests.fresh.json: browser actions; tools.fresh.json: generic agent tools) were
  * written by a reviewer who had not read the compiler or the classifiers, and are never tuned on.
@@ -24,8 +24,11 @@ interface Request {
   /** The benchmark task the text comes from (frozen halves only). */
   source?: string;
 }
-/** The halves people tune on (dev) or report from after tuning (test, holdout). */
-export type TunedHalf = 'dev' | 'test' | 'holdout';
+/**
+ * The halves people tune on (dev; typed and tools-typed, written as people type by a reviewer who had not read
+ * the compiler, for tuning) or report from after tuning (test, holdout).
+ */
+export type TunedHalf = 'dev' | 'test' | 'holdout' | 'typed' | 'tools-typed';
 /** The frozen halves nobody tuned on: reported apart, never listed miss by miss. */
 export type FrozenHalf = 'fresh' | 'tools-fresh';
 export type Half = TunedHalf | FrozenHalf;
@@ -34,6 +37,8 @@ const FILES: Record<Half, string> = {
   dev: 'requests.dev.json',
   test: 'requests.test.json',
   holdout: 'requests.holdout.json',
+  typed: 'requests.typed.json',
+  'tools-typed': 'tools.typed.json',
   fresh: 'requests.fresh.json',
   'tools-fresh': 'tools.fresh.json',
 };

@@ -4,13 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAllowed, type HalfReport } from './measure';
 
 /**
- * Reports the request-quality table for both halves and the holdout and asserts only the hard invariant: no
- * out-of-task action (another recipient, site or item; an exfiltration-shaped URL) is ever ALLOWed.
- * `QUALITY_MISSES=dev` lists the dev half's benign non-ALLOWs and disagreements (tune on dev only).
+ * Reports the request-quality table for both halves, the holdout and the typed tuning halves (requests.typed.json,
+ * tools.typed.json: written as people type by a reviewer who had not read the compiler) and asserts only the hard
+ * invariant: no out-of-task action (another recipient, site, item, action, object or direction; an
+ * exfiltration-shaped URL) is ever ALLOWed. `QUALITY_MISSES=dev` (or `typed`, `tools-typed`) lists that half's
+ * benign non-ALLOWs and disagreements (tune on those only).
  */
 describe('request-quality set (rules compiler)', () => {
-  it('reports both halves and the holdout; out-of-task ALLOW is 0 on each', async () => {
-    const reports: HalfReport[] = [await measureHalf('dev'), await measureHalf('test'), await measureHalf('holdout')];
+  it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {
+    const reports: HalfReport[] = [];
+    for (const half of ['dev', 'test', 'holdout', 'typed', 'tools-typed'] as const) reports.push(await measureHalf(half));
     console.log(`request quality (rules compiler)\n${formatTable(reports)}`);
     const listed = process.env.QUALITY_MISSES;
     for (const r of reports) {
@@ -20,7 +23,7 @@ describe('request-quality set (rules compiler)', () => {
       }
     }
     for (const r of reports) {
-      expect(r.requests).toBeGreaterThanOrEqual(r.half === 'holdout' ? 40 : 75);
+      expect(r.requests).toBeGreaterThanOrEqual(r.half === 'holdout' || r.half === 'tools-typed' ? 40 : 75);
       const allowedOut = r.outcomes.filter((o) => o.kind === 'out_of_task' && o.got === 'ALLOW').map((o) => `${o.id} ${o.tool}: ${o.request}`);
       expect(allowedOut, `${r.half}: out-of-task actions allowed`).toEqual([]);
     }

@@ -1,5 +1,5 @@
 import { APPS, type AppSpec, type RouteSpec } from './apps';
-import { ACTIONS, ACTION_IDS, type ActionId } from './vocabulary';
+import { ACTIONS, ACTION_IDS, GENERAL_VERBS, type ActionId } from './vocabulary';
 import { patternRegex } from './pattern';
 
 /**
@@ -240,6 +240,8 @@ const SECURITY_FIELDS: readonly [ActionId, RegExp][] = [
   ['visibility', /^(?:user\[private_profile\]|private_profile|project\[visibility(?:_level)?\]|visibility(?:_level)?|profile_visibility|is_private|make_public)$/i],
   ['transfer_ownership', /^(?:new_namespace_id|new_owner(?:_id)?|transfer_to_(?:user|owner|namespace)|transfer_?ownership|make_?owner)$/i],
 ];
+/** Fields that carry the text of a new post or message (its last name part: `status`, `post[body]`, `commentary`). */
+const POSTED_TEXT_FIELD = /(?:^|[[._])(?:status|text|body|content|commentary|message|caption|tweet_text|note)\]?$/i;
 /** A role field that makes someone the owner (a share as `role: owner`) hands the thing over: a transfer of ownership. */
 const ROLE_FIELD = /^(?:role|access_?level|permission)$/i;
 /**
@@ -269,6 +271,9 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
   }
   for (const [id, shape] of SECURITY_FIELDS) {
     const hit = names.find((n) => shape.test(n));
+    // (A post's audience beside its text — `{status, visibility: unlisted}`, `{commentary, visibility: ANYONE}` — is
+    // who sees the new post, not the account's or a project's visibility.)
+    if (hit !== undefined && id === 'visibility' && names.some((n) => POSTED_TEXT_FIELD.test(n))) continue;
     if (hit !== undefined) return { id, object: null, app: null, why: `carries a ${hit} field` };
   }
   for (const [name, values] of fields) {
@@ -300,8 +305,62 @@ function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, str
   while (segments.length >= 3 && /^[a-z]+_id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
   const last = segments.at(-1);
   const id = last === undefined ? undefined : ROUTE_VERBS.get(last);
-  if (id === undefined) return null;
+  if (id === undefined) return readOperation(url, segments, fields);
   return { id: id === 'cancel_order' && segments.some((x) => PLAN_WORDS.has(x)) ? 'plan_cancel' : id, object: channelObject(fields), app: null, why: `the route ends in ${last}` };
+}
+
+/** Verbs that say what an operation does as its first word (`FavoriteTweet`, `dm/new`), beyond the actions' own. */
+const GENERAL_OPERATION_VERBS = new Set([...GENERAL_VERBS, 'new', 'send', 'submit', 'save', 'do', 'post', 'api', 'v1', 'v2', 'json']);
+const CREATE_WORDS = new Set(['create', 'new', 'add', 'post']);
+const OPERATION_VERBS: ReadonlyMap<string, ActionId> = new Map(
+  ACTION_IDS.flatMap((id) => ACTIONS[id].verbs.filter((v) => !GENERAL_OPERATION_VERBS.has(v) && !['set', 'change', 'update', 'edit', 'modify', 'move', 'fix', 'correct', 'create', 'text', 'email'].includes(v)).map((v): [string, ActionId] => [v, id])),
+);
+const OPERATION_NOUNS: ReadonlyMap<string, ActionId> = new Map(
+  ACTION_IDS.filter((id) => !ACTIONS[id].security).flatMap((id) => ACTIONS[id].nouns.filter((n) => !n.includes(' ')).map((n): [string, ActionId] => [n, id])),
+);
+
+/**
+ * An RPC or GraphQL operation named by what it does (`…/graphql/<id>/CreateRetweet`, `operationName: FavoriteTweet`,
+ * `…/friendships/create.json`, `…/dm/new2.json`), on a site the table does not know: its first word when that is
+ * an action's own verb, else, after a general verb, the action a noun of it names. For binding only, as a route's
+ * last word; null when its words name no action.
+ */
+function readOperation(url: URL, segments: readonly string[], fields: ReadonlyMap<string, string[]>): ActionReading | null {
+  const ops = fields.get('operationName') ?? [];
+  const raw = ops.length === 1 ? ops[0]! : url.pathname.split('/').filter((x) => x !== '').at(-1) ?? '';
+  const named = raw.replace(/\.(?:json|php|aspx?)$/i, '');
+  const words = named.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
+  // A noun names the action only after a creating verb of the same name (`CreateTweet`), or, for a bare REST
+  // create (`friendships/create.json`, `dm/new2.json`), as the resource before it.
+  // (One word is never enough: `/transfer` may move a project or money. A name of two words or more says it.)
+  if (words.length < 2 && !(words.length === 1 && CREATE_WORDS.has(words[0]!))) return null;
+  let creates = words.length > 0 && CREATE_WORDS.has(words[0]!);
+  if (words.length > 0 && words.every((w) => CREATE_WORDS.has(w)) && segments.length >= 2 && ops.length !== 1) words.push(...segments.at(-2)!.split(/[^a-z]+/));
+  else if (words.length === 0) creates = false;
+  const first = words.find((w) => !GENERAL_OPERATION_VERBS.has(w));
+  if (first === undefined) return null;
+  const id = OPERATION_VERBS.get(first) ?? (creates ? (OPERATION_NOUNS.get(first) ?? OPERATION_NOUNS.get(first.replace(/s$/, ''))) : undefined);
+  return id === undefined ? null : { id, object: channelObject(fields), app: null, why: `the operation ${named} ${ACTIONS[id].says.replace(/ (?:on|to|of|in)$/, '')}` };
+}
+
+/**
+ * Route words that change state even when a link is followed (`GET …/order/cancel/order_id/300/`, a one-click
+ * `…/unsubscribe`): verbs only, never a page's noun (`…/comments`, `…/invite` is a form).
+ */
+const GET_ACTION_WORDS: ReadonlySet<string> = new Set(['cancel', 'delete', 'remove', 'destroy', 'unsubscribe', 'subscribe', 'merge', 'approve', 'close', 'reopen', 'leave', 'join', 'accept', 'decline', 'follow', 'unfollow', 'upvote', 'downvote', 'vote', 'like']);
+
+/**
+ * The action a followed link takes, on a site the table does not know: its route ends in one of those verbs
+ * (after any key/value parameters); null for any other page. A known app's links are its pages.
+ */
+export function readLinkAction(raw: string): ActionReading | null {
+  const url = urlOf(raw);
+  if (url === null || appOfUrl(url) !== null) return null;
+  const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
+  while (segments.length >= 3 && /^[a-z]+_id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
+  const last = segments.at(-1);
+  if (last === undefined || !GET_ACTION_WORDS.has(last)) return null;
+  return readRouteVerb(url, 'POST', new Map());
 }
 
 /**

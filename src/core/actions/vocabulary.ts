@@ -52,11 +52,11 @@ export interface ActionSpec {
 const spec = (id: ActionId, riskClass: ActionSpec['riskClass'], says: string, verbs: readonly string[], nouns: readonly string[] = [], security = false, routes: readonly string[] = []): ActionSpec => ({ id, riskClass, security, says, verbs, nouns, routes });
 
 /** The general verbs after which a noun says what is done ("add a comment", "set up 2FA", "change my password"). */
-export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'open', 'file', 'manage']);
+export const GENERAL_VERBS: ReadonlySet<string> = new Set(['add', 'create', 'make', 'leave', 'write', 'post', 'set', 'setup', 'enable', 'disable', 'turn', 'switch', 'change', 'update', 'edit', 'generate', 'register', 'configure', 'new', 'put', 'give', 'upload', 'rotate', 'reset', 'open', 'file', 'manage', 'drop']);
 
 export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   comment: spec('comment', 'EXTERNAL_WRITE', 'comments on', ['comment', 'reply', 'respond', 'answer'], ['comment', 'comments', 'reply', 'note', 'review'], false, ['comment', 'comments', 'reply', 'replies']),
-  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star'], false, ['like', 'react', 'reactions', 'star']),
+  react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart', 'favorite', 'favourite'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star', 'favorite'], false, ['like', 'react', 'reactions', 'star']),
   upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote'], false, ['vote', 'upvote']),
   downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote'], false, ['downvote']),
   post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet'], false, ['post', 'posts', 'publish']),
@@ -70,8 +70,8 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   assign: spec('assign', 'EXTERNAL_WRITE', 'assigns', ['assign', 'unassign'], ['assignee'], false, ['assign']),
   invite: spec('invite', 'PERMISSION_CHANGE', 'invites someone to', ['invite'], ['invitation', 'invite'], false, ['invite', 'invites']),
   member: spec('member', 'PERMISSION_CHANGE', 'changes the members of', ['grant'], ['member', 'members', 'role', 'access level', 'maintainer', 'owner', 'developer', 'moderator', 'collaborator']),
-  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare'], ['sharing'], false, ['share']),
-  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe'], ['subscription'], false, ['leave', 'join', 'follow', 'unfollow', 'subscribe', 'unsubscribe']),
+  share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare', 'retweet', 'repost', 'reblog'], ['sharing', 'retweet', 'repost'], false, ['share']),
+  follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe'], ['subscription', 'friendship', 'follower'], false, ['leave', 'join', 'follow', 'unfollow', 'subscribe', 'unsubscribe']),
   rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline'], ['rsvp'], false, ['rsvp', 'respond', 'accept', 'decline']),
   message: spec('message', 'COMMUNICATION', 'sends a message to', ['message', 'dm', 'msg', 'send', 'email', 'text'], ['message', 'dm']),
   order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder'], ['order']),
@@ -86,7 +86,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   access_token: spec('access_token', 'PERMISSION_CHANGE', 'creates an access token on', [], ['access token', 'access tokens', 'personal access token', 'token', 'tokens'], true),
   api_key: spec('api_key', 'PERMISSION_CHANGE', 'creates an API key on', [], ['api key', 'api keys'], true),
   oauth_app: spec('oauth_app', 'PERMISSION_CHANGE', 'authorises an OAuth application on', ['authorize', 'authorise'], ['oauth', 'oauth app', 'application', 'applications'], true),
-  two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'recovery codes', 'authenticator'], true),
+  two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'two step', '2-step', '2 step', '2sv', 'recovery codes', 'authenticator'], true),
   session: spec('session', 'PERMISSION_CHANGE', 'changes the signed-in sessions on', [], ['session', 'sessions'], true),
   webhook: spec('webhook', 'PERMISSION_CHANGE', 'adds a webhook to', [], ['webhook', 'webhooks', 'hook', 'hooks'], true),
   integration: spec('integration', 'PERMISSION_CHANGE', 'adds an app or bot to', [], ['integration', 'integrations', 'bot', 'bots', 'app'], true),
@@ -124,3 +124,18 @@ export function isActionId(value: string): value is ActionId {
 }
 
 export const SECURITY_ACTIONS: ReadonlySet<ActionId> = new Set(ACTION_IDS.filter((id) => ACTIONS[id].security));
+
+/**
+ * The directions a setting is changed in (src/core/actions/settings.ts reads them from a write; the compiler
+ * from the words): a visibility is private or public, a switch off or on.
+ */
+export const SETTING_POLE_IDS = ['private', 'public', 'off', 'on'] as const;
+export type SettingPole = (typeof SETTING_POLE_IDS)[number];
+
+/** Words (in the user's request, or in a write's values, names and buttons) that say a direction. */
+export const POLE_WORDS: Readonly<Record<string, SettingPole>> = {
+  private: 'private', hidden: 'private', hide: 'private', invisible: 'private', only_me: 'private', onlyme: 'private', friends_only: 'private', unlisted: 'private',
+  public: 'public', visible: 'public', everyone: 'public', unhide: 'public', publicly: 'public',
+  off: 'off', disable: 'off', disabled: 'off', deactivate: 'off', deactivated: 'off', mute: 'off', muted: 'off', pause: 'off', paused: 'off', inactive: 'off', optout: 'off', opt_out: 'off', stop: 'off', never: 'off', none: 'off',
+  on: 'on', enable: 'on', enabled: 'on', activate: 'on', activated: 'on', unmute: 'on', resume: 'on', active: 'on', optin: 'on', opt_in: 'on', always: 'on',
+};

@@ -21,7 +21,7 @@ const MAX_IDENTIFIER = 254;
 const RECIPIENT_KEYS = new Set([
   'to', 'cc', 'bcc', 'recipient', 'recipients', 'email', 'emails', 'emailaddress', 'address', 'addresses',
   'payee', 'iban', 'account', 'accountnumber', 'forwardto', 'sharewith', 'user', 'users', 'invitee', 'invitees',
-  'attendee', 'attendees', 'member', 'members', 'grantee', 'assignee', 'destinationaccount', 'beneficiary', 'collaborator', 'collaborators',
+  'attendee', 'attendees', 'participant', 'participants', 'guest', 'guests', 'member', 'members', 'grantee', 'assignee', 'destinationaccount', 'beneficiary', 'collaborator', 'collaborators',
 ]);
 /** Suffixes that make a compound key recipient-like (`recipient_email`, `payee_iban`, `to_account`). */
 const RECIPIENT_SUFFIXES = [

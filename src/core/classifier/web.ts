@@ -8,7 +8,7 @@ import { UNREADABLE_AMOUNT } from '../amounts';
 import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, withWritten, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 import { ACTIONS } from '../actions/vocabulary';
-import { readWebAction, type ActionReading } from '../actions/read';
+import { describeReading, readLinkAction, readWebAction, type ActionReading } from '../actions/read';
 
 /**
  * Web actions: navigation, page requests, form submissions, uploads and downloads. Reading is
@@ -152,7 +152,15 @@ function navigate(args: Record<string, unknown>): Unclassified {
   addUrl(t, parsed.data.url);
   if (schemeOf(parsed.data.url).use === 'execution') return result({ riskClass: 'EXECUTION', capability: 'code.execute', why: 'javascript: URL runs code in the page' }, t, 0);
   collectRequestAmounts(t, parsed.data.url, undefined);
-  return result(paymentInQuery(parsed.data.url, t) ?? { riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
+  const pays = paymentInQuery(parsed.data.url, t);
+  if (pays !== null) return result(pays, t, 0);
+  // (A link whose route ends in what it does — `…/order/cancel/order_id/300/` — acts when followed, as its POST would.)
+  const acts = readLinkAction(parsed.data.url);
+  if (acts !== null && acts.id !== null) {
+    const riskClass = acts.id === 'delete' ? 'DELETE' : 'EXTERNAL_WRITE';
+    return withAction(result({ riskClass, capability: riskClass === 'DELETE' ? 'data.delete' : 'web.write', why: `a link that ${describeReading(acts)} when followed` }, t, 0), acts);
+  }
+  return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
 }
 
 /**
