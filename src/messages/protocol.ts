@@ -236,9 +236,12 @@ export const ActiveTaskSchema = z.strictObject({
               seen: z.array(z.string()),
               stream: z.string(),
               slots: z.array(z.tuple([z.string(), z.string()])),
+              runs: z.optional(z.array(z.tuple([z.string(), z.array(z.string())]))),
             }),
           ),
-          across: z.optional(z.strictObject({ seen: z.array(z.string()), stream: z.string(), slots: z.array(z.tuple([z.string(), z.string()])) })),
+          across: z.optional(
+            z.strictObject({ seen: z.array(z.string()), stream: z.string(), slots: z.array(z.tuple([z.string(), z.string()])), runs: z.optional(z.array(z.tuple([z.string(), z.array(z.string())]))) }),
+          ),
         }),
       ),
     }),

@@ -29,6 +29,14 @@ export const SITE_BUDGET = 4096;
 export const TASK_BUDGET = 16384;
 /** A run of this many characters of a token's needle in what a site received refuses the site. */
 export const PIECE = 10;
+/**
+ * Out of order: RUNS pieces (URL values), each holding a distinct RUN-character run of one long token (as shown
+ * or reversed), among what a site received, in any order and beside anything (an index, a counter), refuse it. Only tokens of LONG_TOKEN
+ * characters or more (keys), whose runs are random: a short code's or an e-mail's runs are words and numbers.
+ */
+export const RUN = 5;
+export const RUNS = 4;
+const LONG_TOKEN = 16;
 /** How much of each site's stream is kept (the newest part). */
 const STREAM_LIMIT = 16384;
 
@@ -51,6 +59,8 @@ interface Streams {
   stream: string;
   /** Each slot's pieces, in order (a piece per request in one slot: `?w=482`, `?w=913`). */
   slots: Map<string, string>;
+  /** Per long token (its value), the distinct runs of it received, in any order. */
+  runs: Map<string, Set<string>>;
 }
 
 interface Account extends Streams {
@@ -116,6 +126,8 @@ export function urlCost(url: URL, site: string): number {
 interface TaintIndex {
   pieces: Map<string, TaintToken>;
   short: { needle: string; token: TaintToken }[];
+  /** Every RUN-long run of a long token as shown and reversed, to the token (for the out-of-order count). */
+  runs: Map<string, TaintToken>;
 }
 
 /**
@@ -126,12 +138,22 @@ interface TaintIndex {
  */
 export interface LedgerCounts {
   total: number;
-  sites: Array<{ site: string; spent: number; urls: string[]; seen: string[]; stream: string; slots: Array<[string, string]> }>;
+  sites: Array<{ site: string; spent: number; urls: string[]; seen: string[]; stream: string; slots: Array<[string, string]>; runs?: Array<[string, string[]]> }>;
   /** The streams of all unnamed sites together (absent in a task stored before they were kept). */
-  across?: { seen: string[]; stream: string; slots: Array<[string, string]> };
+  across?: { seen: string[]; stream: string; slots: Array<[string, string]>; runs?: Array<[string, string[]]> };
 }
 
 const tail = (s: string) => s.slice(-(PIECE - 1));
+
+/** What a host showed may go back to it (a token's site is the host it was seen on, or an older task's registrable domain). */
+function mayGoTo(token: TaintToken, host: string): boolean {
+  return (host === token.site || host.endsWith(`.${token.site}`)) && mayReturnToItsSite(token.kind);
+}
+
+/** The out-of-order runs to store with the task (a few per token: RUNS at most before a refusal). */
+function keptRuns(streams: Streams): Array<[string, string[]]> {
+  return [...streams.runs].map(([value, runs]): [string, string[]] => [value, [...runs]]);
+}
 
 /**
  * Appends a request's pieces to one set of streams (its slots always, the shared stream only what is new):
@@ -158,7 +180,7 @@ function appended(streams: Streams, pieces: readonly UrlPiece[], repeat: boolean
 export class DependencyLedger {
   private readonly accounts = new Map<string, Account>();
   /** Every unnamed site's pieces in one set of streams. */
-  private across: Streams = { seen: new Set(), stream: '', slots: new Map() };
+  private across: Streams = { seen: new Set(), stream: '', slots: new Map(), runs: new Map() };
   private total = 0;
   private index: { taint: readonly TaintToken[]; index: TaintIndex } | null = null;
 
@@ -168,16 +190,17 @@ export class DependencyLedger {
   ) {
     if (counted === undefined) return;
     this.total = counted.total;
-    for (const a of counted.sites) this.accounts.set(a.site, { spent: a.spent, urls: new Set(a.urls), seen: new Set(a.seen), stream: a.stream, slots: new Map(a.slots) });
-    if (counted.across !== undefined) this.across = { seen: new Set(counted.across.seen), stream: counted.across.stream, slots: new Map(counted.across.slots) };
+    const runsOf = (kept: Array<[string, string[]]> | undefined) => new Map((kept ?? []).map(([value, runs]): [string, Set<string>] => [value, new Set(runs)]));
+    for (const a of counted.sites) this.accounts.set(a.site, { spent: a.spent, urls: new Set(a.urls), seen: new Set(a.seen), stream: a.stream, slots: new Map(a.slots), runs: runsOf(a.runs) });
+    if (counted.across !== undefined) this.across = { seen: new Set(counted.across.seen), stream: counted.across.stream, slots: new Map(counted.across.slots), runs: runsOf(counted.across.runs) };
   }
 
   /** What it has counted, to be stored with the task (the constructor takes it back). */
   counts(): LedgerCounts {
     return {
       total: this.total,
-      sites: [...this.accounts].map(([site, a]) => ({ site, spent: a.spent, urls: [...a.urls], seen: [...a.seen], stream: tail(a.stream), slots: [...a.slots].map(([slot, text]): [string, string] => [slot, tail(text)]) })),
-      across: { seen: [...this.across.seen], stream: tail(this.across.stream), slots: [...this.across.slots].map(([slot, text]): [string, string] => [slot, tail(text)]) },
+      sites: [...this.accounts].map(([site, a]) => ({ site, spent: a.spent, urls: [...a.urls], seen: [...a.seen], stream: tail(a.stream), slots: [...a.slots].map(([slot, text]): [string, string] => [slot, tail(text)]), runs: keptRuns(a) })),
+      across: { seen: [...this.across.seen], stream: tail(this.across.stream), slots: [...this.across.slots].map(([slot, text]): [string, string] => [slot, tail(text)]), runs: keptRuns(this.across) },
     };
   }
 
@@ -196,7 +219,13 @@ export class DependencyLedger {
         else for (let at = 0; at + PIECE <= needle.length; at++) if (!pieces.has(needle.slice(at, at + PIECE))) pieces.set(needle.slice(at, at + PIECE), token);
       }
     }
-    const index = { pieces, short };
+    const runs = new Map<string, TaintToken>();
+    for (const token of taint) {
+      const shown = canonical(token.value);
+      if (shown.length < LONG_TOKEN) continue;
+      for (const form of [shown, [...shown].reverse().join('')]) for (let at = 0; at + RUN <= form.length; at++) if (!runs.has(form.slice(at, at + RUN))) runs.set(form.slice(at, at + RUN), token);
+    }
+    const index = { pieces, short, runs };
     this.index = { taint, index };
     return index;
   }
@@ -208,7 +237,7 @@ export class DependencyLedger {
     const { url, site } = request;
     const key = `${url.protocol}//${url.host}${url.pathname}${url.search}`;
     let account = this.accounts.get(site);
-    if (account === undefined) this.accounts.set(site, (account = { spent: 0, urls: new Set(), seen: new Set(), stream: '', slots: new Map() }));
+    if (account === undefined) this.accounts.set(site, (account = { spent: 0, urls: new Set(), seen: new Set(), stream: '', slots: new Map(), runs: new Map() }));
     // A repeat costs 1 and still counts in its slots: the order of repeats carries data too (`/p/4.png` twice).
     const repeat = account.urls.has(key);
     if (!repeat && account.urls.size < MAX_URLS) account.urls.add(key);
@@ -222,9 +251,10 @@ export class DependencyLedger {
     // Both sets of streams take the request, whatever either finds.
     const own = appended(account, pieces, repeat);
     const everywhere = appended(this.across, pieces, repeat);
-    const token = this.completedToken(own, taint, host);
+    const fresh = repeat ? [] : pieces;
+    const token = this.completedToken(own, taint, host) ?? this.scatteredToken(account, fresh, taint, host);
     if (token !== null) return { refused: true, cost, why: 'taint', token, across: false };
-    const spread = this.completedToken(everywhere, taint, host);
+    const spread = this.completedToken(everywhere, taint, host) ?? this.scatteredToken(this.across, fresh, taint, host);
     if (spread !== null) return { refused: true, cost, why: 'taint', token: spread, across: true };
     return this.overBudget(account, cost);
   }
@@ -235,12 +265,36 @@ export class DependencyLedger {
     return { refused: false, cost };
   }
 
+  /**
+   * A long token RUNS distinct runs of which have now arrived in as many pieces, in any order: each new piece's
+   * RUN-long windows are looked up, and its first run of a token remembered (a reshuffled key, or its pieces
+   * each beside an index).
+   */
+  private scatteredToken(streams: Streams, pieces: readonly UrlPiece[], taint: readonly TaintToken[], host: string): TaintToken | null {
+    if (taint.length === 0 || pieces.length === 0) return null;
+    const { runs } = this.indexOf(taint);
+    if (runs.size === 0) return null;
+    for (const piece of pieces) {
+      // One count per piece, whatever runs it holds: within a piece, order is kept and PIECE rules.
+      const counted = new Set<string>();
+      for (let at = 0; at + RUN <= piece.text.length; at++) {
+        const token = runs.get(piece.text.slice(at, at + RUN));
+        if (token === undefined || counted.has(token.value) || mayGoTo(token, host)) continue;
+        counted.add(token.value);
+        let got = streams.runs.get(token.value);
+        if (got === undefined) streams.runs.set(token.value, (got = new Set()));
+        got.add(piece.text.slice(at, at + RUN));
+        if (got.size >= RUNS) return token;
+      }
+    }
+    return null;
+  }
+
   /** A token a run of which (or, when short, the whole of which) ends in the newest part of one of the streams. */
   private completedToken(streams: readonly [string, number][], taint: readonly TaintToken[], host: string): TaintToken | null {
     if (taint.length === 0) return null;
     const { pieces, short } = this.indexOf(taint);
-    // What a host showed may go back to it (a token's site is the host it was seen on, or an older task's registrable domain).
-    const mayGo = (token: TaintToken) => (host === token.site || host.endsWith(`.${token.site}`)) && mayReturnToItsSite(token.kind);
+    const mayGo = (token: TaintToken) => mayGoTo(token, host);
     for (const [stream, fresh] of streams) {
       if (fresh === 0) continue;
       for (let end = Math.max(PIECE, stream.length - fresh + 1); end <= stream.length; end++) {

