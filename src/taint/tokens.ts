@@ -72,6 +72,38 @@ export function mergeTaint(current: readonly TaintToken[], incoming: readonly Ta
   return kept;
 }
 
+/**
+ * What a task's taint leaves out, kept for one network-floor filter each (src/taint/rules.ts, taintRules'
+ * first round) and nothing more: the taint's bound is what the evaluator and the dependency ledger search
+ * at every request (400 tokens cost the ledger's index some 150 ms to build, measured 2026-12-03), while
+ * one filter per token costs a DNR rule and no search. So a site that shows 100 junk tokens before a key
+ * pushes the key out of the taint but not out of the floor: a URL that carries it whole is refused.
+ */
+export const MAX_OVERFLOW_TOKENS = 2_000;
+export const MAX_OVERFLOW_PER_SITE = 1_000;
+
+/**
+ * The overflow after a merge: `before` (the overflow so far) and then `candidates` (every token the merge
+ * saw), less what `kept` holds, one entry per (canonical value, site), the earliest first, bounded per site
+ * (one site's junk cannot crowd out another's) and per task.
+ */
+export function spillOver(kept: readonly TaintToken[], before: readonly TaintToken[], candidates: readonly TaintToken[]): TaintToken[] {
+  const keyOf = (token: TaintToken) => `${canonical(token.value)}|${token.site}`;
+  const taken = new Set(kept.map(keyOf));
+  const perSite = new Map<string, number>();
+  const out: TaintToken[] = [];
+  for (const token of [...before, ...candidates]) {
+    if (out.length >= MAX_OVERFLOW_TOKENS) break;
+    const key = keyOf(token);
+    const n = perSite.get(token.site) ?? 0;
+    if (taken.has(key) || canonical(token.value).length < MIN_TOKEN_LENGTH || n >= MAX_OVERFLOW_PER_SITE) continue;
+    taken.add(key);
+    perSite.set(token.site, n + 1);
+    out.push(token);
+  }
+  return out;
+}
+
 /** Tokens in priority order (mergeTaint's order): what the network floor spends its rule budget on first. */
 export function byPriority(tokens: readonly TaintToken[]): TaintToken[] {
   return [...tokens].sort((a, b) => PRIORITY[a.kind] - PRIORITY[b.kind]);
