@@ -1,5 +1,5 @@
 import { tokensInText } from '../taint/extract';
-import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/kinds';
+import { canonical, MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/kinds';
 import type { Send, TaintReport } from '../messages/protocol';
 
 /**
@@ -16,8 +16,8 @@ import type { Send, TaintReport } from '../messages/protocol';
  *    document and its storage give any script that reads them, shown or not (without the page hooks a
  *    page script or the agent reads it and loads it in a URL; 2026-12-03 red team):
  *     - text nodes (initial parse and every later insertion, through one MutationObserver), also those
- *       of open shadow roots (observed too, found when their host is read and at each flush) and of
- *       template contents;
+ *       of open shadow roots (observed too, found when their host is read and, for those attached
+ *       later, by a look through the document at most once a second) and of template contents;
  *     - attribute values (meta content, data-*, title, alt, aria-*, value, …; any attribute, at insertion
  *       and when it changes) but those that hold URLs, style, class names, ids, handlers or SVG geometry
  *       (see SKIPPED_ATTRIBUTES), and any value that is itself a URL: a page's own dependency URLs carry
@@ -30,7 +30,7 @@ import type { Send, TaintReport } from '../messages/protocol';
  *       values, re-read at every flush (a string compare for the cookie, one value compare per key):
  *       a storage event fires only in the other documents of the origin, and a write hook would need
  *       the MAIN world this build may lack.
- *   Bounded CPU: at most SCAN_BUDGET characters per flush; a long text is read in overlapping windows of
+ *   Bounded CPU: at most SCAN_BUDGET characters per flush and MAX_SHOWN shown tokens per document; a long text is read in overlapping windows of
  *   CHUNK characters (a token never falls between two), so its end counts as much as its start.
  *
  * Not read: generated content a stylesheet gives through the CSSOM (insertRule) or a linked stylesheet
@@ -46,6 +46,10 @@ const SCAN_BUDGET = 300_000;
 /** Text handed to tokensInText at once (its token limit is per call); a longer text is cut in windows overlapping by a token's length. */
 const CHUNK = 10_000;
 const MAX_BATCH = 100;
+/** Shown tokens reported per document: the background keeps no more for one site (field and typed values are not counted). */
+const MAX_SHOWN = MAX_DISPLAYED_PER_SITE + MAX_OVERFLOW_PER_SITE;
+/** How often a flush looks through the whole document for shadow roots attached after their host was read. */
+const SHADOW_SCAN_MS = 1_000;
 const SKIPPED_PARENTS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
 /**
  * Attributes whose values are not session data the page holds but its structure: URLs (a page's own
@@ -141,9 +145,12 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   const liveRoots = new Set<ShadowRoot>();
   let timer: ReturnType<typeof setTimeout> | null = null;
 
+  let shown = 0;
   const queue = (token: Token) => {
     const key = `${token.kind}|${token.value}`;
-    if (reported.has(key)) return;
+    const typed = token.kind === 'secret-field' || token.kind === 'typed';
+    if (reported.has(key) || (!typed && shown >= MAX_SHOWN)) return;
+    if (!typed) shown++;
     reported.add(key);
     pendingTokens.push(token);
   };
@@ -233,6 +240,7 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   };
 
   /** Shadow roots attached after their host was read (a custom element upgraded later): found at each flush. */
+  let lastShadowScan = -Infinity;
   const newShadowRoots = (): ShadowRoot[] => {
     const found: ShadowRoot[] = [];
     // A root whose host left the document is not searched (nor kept alive here); readElement puts it back.
@@ -251,6 +259,7 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
     timer = null;
     collect(observer.takeRecords());
     // The document element as it is now (a page may have replaced it).
+    const firstFlush = wholeDocumentPending;
     if (wholeDocumentPending && doc.documentElement !== null) pendingNodes.unshift(doc.documentElement);
     wholeDocumentPending = false;
     const scan = new Scan(queue);
@@ -267,9 +276,14 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
       if (!coveredByAncestor(node)) read(node, scan);
     }
     for (const attr of pendingAttributes.splice(0)) scan.add(attr.value);
-    for (const shadow of newShadowRoots()) {
-      watchRoot(shadow);
-      read(shadow, scan);
+    // O(elements): at most once a SHADOW_SCAN_MS (the first flush's walk meets every root there is).
+    const now = Date.now();
+    if (now - lastShadowScan >= SHADOW_SCAN_MS) {
+      if (!firstFlush) for (const shadow of newShadowRoots()) {
+        watchRoot(shadow);
+        read(shadow, scan);
+      }
+      lastShadowScan = now;
     }
     readStorage(scan);
     scan.end();

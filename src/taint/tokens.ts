@@ -1,5 +1,5 @@
 import { z } from '../core/zod';
-import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
+import { canonical, MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
 
 /**
  * Session data as the guarded pages showed it or the agent typed it: the data-lane taint. A token is
@@ -32,7 +32,7 @@ export type TaintToken = z.infer<typeof TaintTokenSchema>;
 
 /** Tokens kept per task, and at most this many shown by one site (so one site's junk cannot crowd out another's secret). */
 export const MAX_TASK_TOKENS = 400;
-export const MAX_DISPLAYED_PER_SITE = 100;
+export { MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE } from './kinds';
 /** And at most this many typed on one site: the earliest stay, so a page flooding its fields evicts nothing. */
 export const MAX_TYPED_PER_SITE = 50;
 
@@ -80,7 +80,6 @@ export function mergeTaint(current: readonly TaintToken[], incoming: readonly Ta
  * pushes the key out of the taint but not out of the floor: a URL that carries it whole is refused.
  */
 export const MAX_OVERFLOW_TOKENS = 2_000;
-export const MAX_OVERFLOW_PER_SITE = 1_000;
 
 /**
  * The overflow after a merge: `before` (the overflow so far) and then `candidates` (every token the merge

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { installTaintCollector } from '../../src/content/taint';
 import type { TaintReport } from '../../src/messages/protocol';
 
@@ -102,13 +102,18 @@ describe('taint collector (data the page holds but does not show as text)', () =
     document.head.innerHTML = '';
     document.body.innerHTML = '<div id="early"></div><x-later id="late"></x-later>';
     document.getElementById('early')!.attachShadow({ mode: 'open' }).innerHTML = `<p>API key: <code>${key('shadow')}</code></p>`;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(0);
     const c = collector();
     c.flush();
     expect(c.values()).toContain(key('shadow'));
-    // A custom element upgraded later: its root appears without any change to the light DOM.
+    // A custom element upgraded later: its root appears without any change to the light DOM (found by
+    // the look through the document a flush makes at most once a second).
     const late = document.getElementById('late')!.attachShadow({ mode: 'open' });
     late.innerHTML = `<span>${key('late')}</span>`;
+    vi.setSystemTime(1_000);
     c.flush();
+    vi.useRealTimers();
     expect(c.values()).toContain(key('late'));
     late.append(Object.assign(document.createElement('b'), { textContent: key('inserted') }));
     await settle();
