@@ -230,7 +230,7 @@ export class Decider {
     const merged = mergeTaint(before, incoming);
     const overflowBefore = task.taintOverflow ?? [];
     const overflow = spillOver(merged, overflowBefore, [...before, ...incoming]);
-    if (JSON.stringify(merged) !== JSON.stringify(before) || overflow.length !== overflowBefore.length) {
+    if (JSON.stringify(merged) !== JSON.stringify(before) || overflow.length !== overflowBefore.length || overflow.some((t, i) => t !== overflowBefore[i])) {
       task.taint = merged;
       task.taintOverflow = overflow;
       // The floor first: it is built from memory, and a load may follow the report at once.
