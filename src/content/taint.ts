@@ -1,10 +1,10 @@
 import { tokensInText } from '../taint/extract';
-import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/kinds';
+import { canonical, MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH } from '../taint/kinds';
 import type { Send, TaintReport } from '../messages/protocol';
 
 /**
  * The data-lane taint collector (ISOLATED world, every frame, from document_start). It records session
- * data as the page shows it or the agent types it, and reports batches to the background, which keeps
+ * data as the page holds it or the agent types it, and reports batches to the background, which keeps
  * them for the task only when this tab is guarded (it ignores reports otherwise). Page script cannot
  * reach this world's listeners or its channel to the background, so a page can add junk (bounded by the
  * background's per-site quota) but cannot remove or hide what was recorded.
@@ -12,21 +12,64 @@ import type { Send, TaintReport } from '../messages/protocol';
  *  - typed values: password and one-time-code fields (4+ characters) as `secret-field`; e-mail,
  *    telephone, text, search fields and text areas as `typed` (e-mail any length, the rest 6+ letters
  *    and digits, so short words do not taint ordinary URLs), once the value settles or on change;
- *  - shown text: text nodes (initial parse and every later insertion, through one MutationObserver)
- *    and input values the page pre-filled, through `tokensInText` (codes, cards, IBANs, e-mail
- *    addresses, keys). Bounded CPU: at most SCAN_BUDGET characters per flush, each node cut at
- *    NODE_LIMIT; what is beyond is not recorded.
+ *  - held data, through `tokensInText` (codes, cards, IBANs, e-mail addresses, keys): whatever the
+ *    document and its storage give any script that reads them, shown or not (without the page hooks a
+ *    page script or the agent reads it and loads it in a URL; 2026-12-03 red team):
+ *     - text nodes (initial parse and every later insertion, through one MutationObserver), also those
+ *       of open shadow roots (observed too, found when their host is read and, for those attached
+ *       later, by a look through the document at most once a second) and of template contents;
+ *     - attribute values (meta content, data-*, title, alt, aria-*, value, …; any attribute, at insertion
+ *       and when it changes) but those that hold URLs, style, class names, ids, handlers or SVG geometry
+ *       (see SKIPPED_ATTRIBUTES), and any value that is itself a URL: a page's own dependency URLs carry
+ *       content hashes, and a hash recorded as taint would refuse the page's own assets on its CDN;
+ *     - the text of data scripts (application/json, ld+json, text/template …; not JavaScript, import
+ *       maps or speculation rules, which are code and URLs) and the strings of `content:` declarations
+ *       in <style> elements (what CSS shows as generated content);
+ *     - input values the page pre-filled;
+ *     - document.cookie (not HttpOnly cookies: no script reads those), localStorage and sessionStorage
+ *       values, re-read at every flush (a string compare for the cookie, one value compare per key):
+ *       a storage event fires only in the other documents of the origin, and a write hook would need
+ *       the MAIN world this build may lack.
+ *   Bounded CPU: at most SCAN_BUDGET characters per flush and MAX_SHOWN shown tokens per document; a long text is read in overlapping windows of
+ *   CHUNK characters (a token never falls between two), so its end counts as much as its start.
+ *
+ * Not read: generated content a stylesheet gives through the CSSOM (insertRule) or a linked stylesheet
+ * (getComputedStyle per element and pseudo-element would force a style recalculation of every
+ * element), closed shadow roots (page script holds them alone), and a storage write followed by no
+ * change to the document (read at the next flush: the next mutation, input, proposal or pagehide).
  */
 
 export type SendReport = Send<'taint.report'>;
 
 const FLUSH_MS = 150;
 const SCAN_BUDGET = 300_000;
-const NODE_LIMIT = 10_000;
+/** Text handed to tokensInText at once (its token limit is per call); a longer text is cut in windows overlapping by a token's length. */
+const CHUNK = 10_000;
 const MAX_BATCH = 100;
+/** Shown tokens reported per document: the background keeps no more for one site (field and typed values are not counted). */
+const MAX_SHOWN = MAX_DISPLAYED_PER_SITE + MAX_OVERFLOW_PER_SITE;
+/** How often a flush looks through the whole document for shadow roots attached after their host was read. */
+const SHADOW_SCAN_MS = 1_000;
 const SKIPPED_PARENTS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+/**
+ * Attributes whose values are not session data the page holds but its structure: URLs (a page's own
+ * asset URLs carry content hashes that would refuse its CDN), style and class names (generated class
+ * hashes), ids and names, handlers (code), integrity hashes and nonces, SVG geometry (digit runs).
+ */
+const SKIPPED_ATTRIBUTES = new Set([
+  'href', 'src', 'srcset', 'imagesrcset', 'action', 'formaction', 'poster', 'cite', 'data', 'codebase', 'background', 'longdesc', 'manifest', 'ping', 'xlink:href', 'srcdoc',
+  'style', 'class', 'id', 'for', 'form', 'name', 'slot', 'part', 'is', 'rel', 'type', 'lang', 'dir', 'role', 'integrity', 'nonce',
+  'd', 'points', 'viewbox', 'transform', 'path', 'x', 'y', 'x1', 'x2', 'y1', 'y2', 'cx', 'cy', 'r', 'rx', 'ry', 'width', 'height', 'fill', 'stroke', 'offset', 'stop-color', 'gradienttransform',
+]);
+/** A value that is itself a URL (absolute, scheme-relative or rooted at the site). */
+const URL_VALUE = /^\s*(?:[a-z][a-z0-9+.-]*:\/\/|\/\/|\/(?!\/)\S*$|data:|blob:)/i;
+/** Script types that run (JavaScript) or are URLs: every other type is data a script reads. */
+const CODE_SCRIPT_TYPES = /^(?:|module|importmap|speculationrules|(?:text|application)\/(?:x-)?(?:java|ecma)script|text\/(?:jscript|livescript)|text\/javascript1\.[0-5])$/i;
+const CSS_CONTENT = /content\s*:\s*(["'])((?:\\.|(?!\1)[^\\])*)\1/gi;
 const TYPED_INPUTS = new Set(['text', 'search', 'email', 'tel', 'url', 'number', '']);
 const OTP_NAME = /otp|one.?time|2fa|totp|mfa|verification|passcode|security.?code/i;
+/** The shortest value any taint shape can have (six digits): shorter attribute values are not read. */
+const SHORTEST = 6;
 
 type Token = TaintReport['tokens'][number];
 
@@ -47,47 +90,105 @@ function fieldToken(el: Element): Token | null {
   return null;
 }
 
+/** Whether an attribute's value is data the page holds (see SKIPPED_ATTRIBUTES). */
+export function isDataAttribute(name: string, value: string): boolean {
+  const n = name.toLowerCase();
+  return value.length >= SHORTEST && !SKIPPED_ATTRIBUTES.has(n) && !n.startsWith('on') && !URL_VALUE.test(value);
+}
+
 /** The collector's handle: `flush` reports what is pending now (before a proposal leaves, so the taint is ahead of it). */
 export interface TaintCollector {
   flush(): void;
+}
+
+/** One flush's reading: text in, tokens out, within the flush's budget. */
+class Scan {
+  left = SCAN_BUDGET;
+  private buffer = '';
+
+  constructor(private readonly found: (token: Token) => void) {}
+
+  add(text: string): void {
+    if (this.left <= 0 || text.length < SHORTEST || text.trim().length === 0) return;
+    const taken = text.slice(0, this.left);
+    this.left -= taken.length;
+    if (taken.length > CHUNK) {
+      this.end();
+      for (let at = 0; ; at += CHUNK - MAX_TOKEN_LENGTH) {
+        this.tokens(taken.slice(at, at + CHUNK));
+        if (at + CHUNK >= taken.length) break;
+      }
+      return;
+    }
+    if (this.buffer.length + taken.length > CHUNK) this.end();
+    this.buffer = this.buffer === '' ? taken : `${this.buffer}\n${taken}`;
+  }
+
+  end(): void {
+    if (this.buffer !== '') this.tokens(this.buffer);
+    this.buffer = '';
+  }
+
+  private tokens(text: string): void {
+    for (const token of tokensInText(text)) this.found(token);
+  }
 }
 
 export function installTaintCollector(win: Window, send: SendReport): TaintCollector {
   const doc = win.document;
   const reported = new Set<string>();
   const pendingNodes: Node[] = [];
+  const pendingAttributes: Attr[] = [];
   const pendingTokens: Token[] = [];
+  const shadowRoots = new WeakSet<ShadowRoot>();
+  /** The shadow roots in the document now, searched for shadow roots attached later (the WeakSet: every one ever observed). */
+  const liveRoots = new Set<ShadowRoot>();
   let timer: ReturnType<typeof setTimeout> | null = null;
 
+  let shown = 0;
   const queue = (token: Token) => {
     const key = `${token.kind}|${token.value}`;
-    if (reported.has(key)) return;
+    const typed = token.kind === 'secret-field' || token.kind === 'typed';
+    if (reported.has(key) || (!typed && shown >= MAX_SHOWN)) return;
+    if (!typed) shown++;
     reported.add(key);
     pendingTokens.push(token);
   };
 
-  const textOf = (root: Node, budget: { left: number }): string => {
-    const parts: string[] = [];
-    const take = (node: Node) => {
-      const parent = node.parentElement;
-      if (parent !== null && SKIPPED_PARENTS.has(parent.tagName)) return;
-      const text = (node.nodeValue ?? '').slice(0, Math.min(NODE_LIMIT, budget.left));
-      budget.left -= text.length;
-      if (text.trim().length > 0) parts.push(text);
-    };
-    if (root.nodeType === Node.TEXT_NODE) take(root);
-    else if (root.nodeType === Node.ELEMENT_NODE && !SKIPPED_PARENTS.has((root as Element).tagName)) {
-      const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node !== null && budget.left > 0; node = walker.nextNode()) take(node);
-      for (const input of (root as Element).querySelectorAll('input[value]')) {
-        const value = (input as HTMLInputElement).value;
-        if (value.length >= 6 && budget.left > 0) {
-          parts.push(value.slice(0, MAX_TOKEN_LENGTH));
-          budget.left -= value.length;
-        }
+  const readElement = (el: Element, scan: Scan) => {
+    for (const attr of el.attributes) if (isDataAttribute(attr.name, attr.value)) scan.add(attr.value);
+    const tag = el.tagName;
+    if (tag === 'SCRIPT' && !CODE_SCRIPT_TYPES.test((el.getAttribute('type') ?? '').trim())) scan.add(el.textContent ?? '');
+    else if (tag === 'STYLE') for (const m of (el.textContent ?? '').matchAll(CSS_CONTENT)) scan.add(m[2]!);
+    else if (el instanceof HTMLInputElement) scan.add(el.value.slice(0, MAX_TOKEN_LENGTH));
+    else if (el instanceof HTMLTemplateElement) read(el.content, scan);
+    const shadow = el.shadowRoot;
+    if (shadow === null) return;
+    if (!shadowRoots.has(shadow)) {
+      watchRoot(shadow);
+      read(shadow, scan);
+    } else liveRoots.add(shadow); // back in the document: its changes were observed meanwhile
+  };
+
+  /** A node and everything under it (shadow roots met on the way included). */
+  const read = (root: Node, scan: Scan) => {
+    if (root.nodeType === Node.TEXT_NODE) {
+      const parent = root.parentElement;
+      if (parent === null || !SKIPPED_PARENTS.has(parent.tagName)) scan.add(root.nodeValue ?? '');
+      // New text of a data script or a style sheet: what the element holds now.
+      else if (parent.tagName === 'SCRIPT' || parent.tagName === 'STYLE') readElement(parent, scan);
+      return;
+    }
+    if (root.nodeType === Node.ELEMENT_NODE) readElement(root as Element, scan);
+    else if (root.nodeType !== Node.DOCUMENT_FRAGMENT_NODE && root.nodeType !== Node.DOCUMENT_NODE) return;
+    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node !== null && scan.left > 0; node = walker.nextNode()) {
+      if (node.nodeType === Node.ELEMENT_NODE) readElement(node as Element, scan);
+      else {
+        const parent = node.parentElement;
+        if (parent === null || !SKIPPED_PARENTS.has(parent.tagName)) scan.add(node.nodeValue ?? '');
       }
     }
-    return parts.join('\n');
   };
 
   // Shown text: everything the parser and scripts insert, from document_start on. Until the first flush
@@ -96,7 +197,10 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   let wholeDocumentPending = true;
   const collect = (records: MutationRecord[]) => {
     for (const record of records) {
-      if (record.type === 'characterData') {
+      if (record.type === 'attributes') {
+        const attr = (record.target as Element).getAttributeNode(record.attributeName ?? '');
+        if (!wholeDocumentPending && attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
+      } else if (record.type === 'characterData') {
         if (!wholeDocumentPending || !record.target.isConnected) pendingNodes.push(record.target);
       } else if (wholeDocumentPending) {
         for (let i = 0; i < record.removedNodes.length; i++) pendingNodes.push(record.removedNodes[i]!);
@@ -106,14 +210,59 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
     }
   };
 
+  // The storage values as last read, so a flush reads again only what changed.
+  let cookieRead = '';
+  const storageRead = new Map<string, string>();
+  const readStorage = (scan: Scan) => {
+    try {
+      const cookie = doc.cookie;
+      if (cookie !== cookieRead) {
+        for (const pair of cookie.split(';')) scan.add(pair.slice(pair.indexOf('=') + 1));
+        cookieRead = cookie;
+      }
+    } catch {
+      // An opaque origin (sandboxed frame) has no cookies.
+    }
+    for (const [label, area] of [['l', () => win.localStorage], ['s', () => win.sessionStorage]] as const) {
+      try {
+        const storage = area();
+        for (let i = 0; i < storage.length && scan.left > 0; i++) {
+          const key = storage.key(i);
+          const value = key === null ? null : storage.getItem(key);
+          if (key === null || value === null || storageRead.get(`${label}|${key}`) === value) continue;
+          scan.add(value);
+          storageRead.set(`${label}|${key}`, value);
+        }
+      } catch {
+        // Storage denied (sandboxed frame, blocked third-party storage): nothing a script there reads either.
+      }
+    }
+  };
+
+  /** Shadow roots attached after their host was read (a custom element upgraded later): found at each flush. */
+  let lastShadowScan = -Infinity;
+  const newShadowRoots = (): ShadowRoot[] => {
+    const found: ShadowRoot[] = [];
+    // A root whose host left the document is not searched (nor kept alive here); readElement puts it back.
+    for (const shadow of liveRoots) if (!shadow.host.isConnected) liveRoots.delete(shadow);
+    for (const scope of [doc, ...liveRoots]) {
+      for (const el of scope.querySelectorAll('*')) {
+        const shadow = el.shadowRoot;
+        if (shadow !== null && !shadowRoots.has(shadow)) found.push(shadow);
+      }
+    }
+    return found;
+  };
+
   const flush = () => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     collect(observer.takeRecords());
     // The document element as it is now (a page may have replaced it).
+    const firstFlush = wholeDocumentPending;
     if (wholeDocumentPending && doc.documentElement !== null) pendingNodes.unshift(doc.documentElement);
     wholeDocumentPending = false;
-    const budget = { left: SCAN_BUDGET };
+    const scan = new Scan(queue);
     const nodes = pendingNodes.splice(0);
     // The parser reports an element and then each of its descendants: a node under another pending node
     // is read with it (the same text nodes and inputs), not once more per ancestor.
@@ -123,10 +272,21 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
       return false;
     };
     for (const node of nodes) {
-      if (budget.left <= 0) break;
-      if (coveredByAncestor(node)) continue;
-      for (const found of tokensInText(textOf(node, budget))) queue(found);
+      if (scan.left <= 0) break;
+      if (!coveredByAncestor(node)) read(node, scan);
     }
+    for (const attr of pendingAttributes.splice(0)) scan.add(attr.value);
+    // O(elements): at most once a SHADOW_SCAN_MS (the first flush's walk meets every root there is).
+    const now = Date.now();
+    if (now - lastShadowScan >= SHADOW_SCAN_MS) {
+      if (!firstFlush) for (const shadow of newShadowRoots()) {
+        watchRoot(shadow);
+        read(shadow, scan);
+      }
+      lastShadowScan = now;
+    }
+    readStorage(scan);
+    scan.end();
     while (pendingTokens.length > 0) {
       const tokens = pendingTokens.splice(0, MAX_BATCH);
       void send({ type: 'taint.report', tokens }).catch(() => undefined);
@@ -151,12 +311,20 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   };
   win.addEventListener('input', onField, true);
   win.addEventListener('change', onField, true);
+  // Another document of the origin wrote storage (this one's own writes fire nothing: read at each flush).
+  win.addEventListener('storage', soon);
 
   const observer = new MutationObserver((records) => {
     collect(records);
     soon();
   });
-  observer.observe(doc, { childList: true, subtree: true, characterData: true });
+  const OBSERVED: MutationObserverInit = { childList: true, subtree: true, characterData: true, attributes: true };
+  const watchRoot = (shadow: ShadowRoot) => {
+    shadowRoots.add(shadow);
+    liveRoots.add(shadow);
+    observer.observe(shadow, OBSERVED);
+  };
+  observer.observe(doc, OBSERVED);
   soon();
   // The parsed document at once, not a flush delay later: without the page hooks the floor learns the page's
   // data only from these reports, and a script may load a URL as soon as the document is parsed.

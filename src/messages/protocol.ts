@@ -214,6 +214,8 @@ export const ActiveTaskSchema = z.strictObject({
    * by `mergeTaint`). Stored with the task so a worker restart loses none of it.
    */
   taint: z.optional(z.array(TaintTokenSchema)),
+  /** What the taint's bound left out: one network-floor filter each, nothing else (src/taint/tokens.ts, spillOver). */
+  taintOverflow: z.optional(z.array(TaintTokenSchema)),
   /**
    * The dependency ledger's outcomes (src/background/floor/dependency-floor.ts): sites it refused, whether the
    * task's budget is spent, and the ports the guarded tabs reached named sites on. The floor reads them.

@@ -6,6 +6,9 @@ export const TAINT_KINDS = ['secret-field', 'typed', 'one-time-code', 'card-or-a
 export type TaintKind = (typeof TAINT_KINDS)[number];
 
 export const MIN_TOKEN_LENGTH = 4;
+/** Shown tokens a site keeps in the task's taint, and past that in its overflow (src/taint/tokens.ts): the collector reports no more per document. */
+export const MAX_DISPLAYED_PER_SITE = 100;
+export const MAX_OVERFLOW_PER_SITE = 1_000;
 export const MAX_TOKEN_LENGTH = 128;
 
 /** The letters and digits of a token, lower-cased: what matching compares. */

@@ -1,7 +1,7 @@
 import type { Browser } from '@wxt-dev/browser';
 import { encodingsOf } from './encode';
 import { mayReturnToItsSite } from './kinds';
-import { byPriority, canonical, MAX_TASK_TOKENS, type TaintToken } from './tokens';
+import { byPriority, canonical, MAX_OVERFLOW_TOKENS, MAX_TASK_TOKENS, type TaintToken } from './tokens';
 
 type Rule = Browser.declarativeNetRequest.Rule;
 type RuleCondition = Browser.declarativeNetRequest.RuleCondition;
@@ -24,8 +24,9 @@ export type RuleSpec = Omit<Rule, 'id'>;
  *    SPACED_WINDOW characters of longer ones (`a[^a-z0-9]?b…`). Chromium's 2 KB regex limit allows no
  *    more (measured with isRegexSupported, case-sensitive: six characters with `{0,3}`, sixteen with `?`;
  *    the rules are case-sensitive for that reason — a separated token in upper case is not matched).
- * Rules are spent in priority order (field values first, mergeTaint's order) within the budgets; what
- * does not fit is still caught on hooked actions by `urlCarriesTaint`.
+ * Rules are spent in priority order (field values first, mergeTaint's order) within the budgets, after
+ * one filter for every token (taintRules); what does not fit is still caught on hooked actions by
+ * `urlCarriesTaint` and, across requests, by the dependency ledger.
  */
 
 export const SHINGLE = 6;
@@ -75,6 +76,24 @@ export function urlFiltersOf(value: string): string[] {
   return [...out];
 }
 
+/**
+ * The one filter every token gets first (taintRules): the first shingle of its first piece as shown, else
+ * of its letters and digits — a URL that carries the token whole, as shown or without separators, holds it.
+ * It is one of urlFiltersOf's (same pieces, same shingles).
+ */
+export function firstFilterOf(value: string): string | null {
+  const full = canonical(value);
+  for (const source of [value, full]) {
+    for (const piece of source.split(/[^A-Za-z0-9]+/)) {
+      if (piece.length < (piece.toLowerCase() === full ? 4 : MIN_PIECE)) continue;
+      const out = new Set<string>();
+      addShingles(out, piece);
+      return [...out][0] ?? null;
+    }
+  }
+  return null;
+}
+
 /** The separator-tolerant RE2 patterns of a token (none for tokens under four letters and digits). */
 export function spacedRegexesOf(value: string): string[] {
   const chars = canonical(value);
@@ -86,6 +105,8 @@ export function spacedRegexesOf(value: string): string[] {
 
 export interface TaintRuleInput {
   tokens: readonly TaintToken[];
+  /** Tokens the taint's bound left out: one filter each, after the tokens' own first round. */
+  overflow?: readonly TaintToken[];
   /** Sites every token may go to (the sites the task names). */
   namedSites: readonly string[];
   resourceTypes: ResourceType[];
@@ -107,8 +128,31 @@ interface Candidate {
 const candidateCache = new Map<string, { urlFilters: Candidate[]; regexes: Candidate[] }>();
 const CANDIDATE_CACHE_LIMIT = 2 * MAX_TASK_TOKENS;
 
+function excludedOf(token: TaintToken, input: TaintRuleInput): string[] {
+  return [...new Set([...input.namedSites, ...(mayReturnToItsSite(token.kind) ? [token.site] : [])])].sort();
+}
+
+/** The first round's rule of a token (firstFilterOf), cached as candidatesOf's are; null when it has none. */
+const firstCache = new Map<string, Candidate | null>();
+const FIRST_CACHE_LIMIT = 2 * (MAX_TASK_TOKENS + MAX_OVERFLOW_TOKENS);
+
+function firstCandidateOf(token: TaintToken, input: TaintRuleInput): Candidate | null {
+  const excluded = excludedOf(token, input);
+  const cacheKey = JSON.stringify([token.value, token.site, excluded, input.resourceTypes, input.priority]);
+  const cached = firstCache.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const filter = firstFilterOf(token.value);
+  const candidate: Candidate | null = filter === null ? null : {
+    key: `u|${filter.toLowerCase()}|${token.site}`,
+    rule: { priority: input.priority, action: { type: 'block' }, condition: { urlFilter: filter, resourceTypes: input.resourceTypes, excludedRequestDomains: excluded } },
+  };
+  if (firstCache.size >= FIRST_CACHE_LIMIT) firstCache.clear();
+  firstCache.set(cacheKey, candidate);
+  return candidate;
+}
+
 function candidatesOf(token: TaintToken, input: TaintRuleInput) {
-  const excluded = [...new Set([...input.namedSites, ...(mayReturnToItsSite(token.kind) ? [token.site] : [])])].sort();
+  const excluded = excludedOf(token, input);
   const cacheKey = JSON.stringify([token.value, token.site, excluded, input.resourceTypes, input.priority]);
   let candidates = candidateCache.get(cacheKey);
   if (candidates !== undefined) return candidates;
@@ -130,12 +174,27 @@ function candidatesOf(token: TaintToken, input: TaintRuleInput) {
   return candidates;
 }
 
+/**
+ * The rules of `input.tokens`, within the budgets, in two rounds. First one filter of every token and then
+ * of every overflow token (its first piece as shown): a URL that carries the token whole is refused
+ * whatever else the budget went to, so a site showing hundreds of junk tokens before a key does not leave
+ * the key without a rule (2026-12-03 red team, taint flood). Then every other filter and regex of the
+ * tokens, in priority order, as far as the budgets go.
+ */
 export function taintRules(input: TaintRuleInput): RuleSpec[] {
   const rules: RuleSpec[] = [];
   const seen = new Set<string>();
   let urlFilters = 0;
   let regexes = 0;
-  for (const token of byPriority(input.tokens)) {
+  const ranked = byPriority(input.tokens);
+  for (const token of [...ranked, ...(input.overflow ?? [])]) {
+    const first = firstCandidateOf(token, input);
+    if (first === null || urlFilters >= input.budget.urlFilters || seen.has(first.key)) continue;
+    seen.add(first.key);
+    urlFilters++;
+    rules.push(first.rule);
+  }
+  for (const token of ranked) {
     const candidates = candidatesOf(token, input);
     for (const { key, rule } of candidates.urlFilters) {
       if (urlFilters >= input.budget.urlFilters || seen.has(key)) continue;

@@ -1,5 +1,5 @@
 import { z } from '../core/zod';
-import { canonical, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
+import { canonical, MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE, MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, TAINT_KINDS, type TaintKind } from './kinds';
 
 /**
  * Session data as the guarded pages showed it or the agent typed it: the data-lane taint. A token is
@@ -32,7 +32,7 @@ export type TaintToken = z.infer<typeof TaintTokenSchema>;
 
 /** Tokens kept per task, and at most this many shown by one site (so one site's junk cannot crowd out another's secret). */
 export const MAX_TASK_TOKENS = 400;
-export const MAX_DISPLAYED_PER_SITE = 100;
+export { MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE } from './kinds';
 /** And at most this many typed on one site: the earliest stay, so a page flooding its fields evicts nothing. */
 export const MAX_TYPED_PER_SITE = 50;
 
@@ -70,6 +70,37 @@ export function mergeTaint(current: readonly TaintToken[], incoming: readonly Ta
     kept.push(token);
   }
   return kept;
+}
+
+/**
+ * What a task's taint leaves out, kept for one network-floor filter each (src/taint/rules.ts, taintRules'
+ * first round) and nothing more: the taint's bound is what the evaluator and the dependency ledger search
+ * at every request (400 tokens cost the ledger's index some 150 ms to build, measured 2026-12-03), while
+ * one filter per token costs a DNR rule and no search. So a site that shows 100 junk tokens before a key
+ * pushes the key out of the taint but not out of the floor: a URL that carries it whole is refused.
+ */
+export const MAX_OVERFLOW_TOKENS = 2_000;
+
+/**
+ * The overflow after a merge: `before` (the overflow so far) and then `candidates` (every token the merge
+ * saw), less what `kept` holds, one entry per (canonical value, site), the earliest first, bounded per site
+ * (one site's junk cannot crowd out another's) and per task.
+ */
+export function spillOver(kept: readonly TaintToken[], before: readonly TaintToken[], candidates: readonly TaintToken[]): TaintToken[] {
+  const keyOf = (token: TaintToken) => `${canonical(token.value)}|${token.site}`;
+  const taken = new Set(kept.map(keyOf));
+  const perSite = new Map<string, number>();
+  const out: TaintToken[] = [];
+  for (const token of [...before, ...candidates]) {
+    if (out.length >= MAX_OVERFLOW_TOKENS) break;
+    const key = keyOf(token);
+    const n = perSite.get(token.site) ?? 0;
+    if (taken.has(key) || canonical(token.value).length < MIN_TOKEN_LENGTH || n >= MAX_OVERFLOW_PER_SITE) continue;
+    taken.add(key);
+    perSite.set(token.site, n + 1);
+    out.push(token);
+  }
+  return out;
 }
 
 /** Tokens in priority order (mergeTaint's order): what the network floor spends its rule budget on first. */

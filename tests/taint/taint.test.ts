@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { base64Alignments, needlesOf, normalizeUrl, urlCarriesTaint } from '../../src/taint/encode';
 import { tokensInText } from '../../src/taint/extract';
-import { SHINGLE, spacedRegexesOf, taintRules, urlFiltersOf } from '../../src/taint/rules';
-import { MAX_DISPLAYED_PER_SITE, MAX_TASK_TOKENS, MAX_TYPED_PER_SITE, mergeTaint, type TaintToken } from '../../src/taint/tokens';
+import { firstFilterOf, SHINGLE, spacedRegexesOf, taintRules, urlFiltersOf } from '../../src/taint/rules';
+import { MAX_DISPLAYED_PER_SITE, MAX_OVERFLOW_PER_SITE, MAX_OVERFLOW_TOKENS, MAX_TASK_TOKENS, MAX_TYPED_PER_SITE, mergeTaint, spillOver, type TaintToken } from '../../src/taint/tokens';
 
 const SECRET = 'sk_live_4f9a2b7c1d8e3f60a5b9c2d7e1f4a8b3';
 const token = (value: string, kind: TaintToken['kind'] = 'token', site = 'bank.test'): TaintToken => ({ value, kind, site });
@@ -151,5 +151,38 @@ describe('taintRules: DNR rules within Chromium budgets', () => {
     expect(shown[0]!.condition.excludedRequestDomains).toEqual(['allowed.test', 'news.test']);
     // Case-insensitive, these patterns exceed Chromium's 2 KB limit when the rule is added (measured).
     for (const r of rules.filter((x) => x.condition.regexFilter !== undefined)) expect(r.condition.isUrlFilterCaseSensitive).toBe(true);
+  });
+
+  it('gives every token, and every overflow token, one filter before any token a second: junk spent first leaves none out', () => {
+    const junk = Array.from({ length: 110 }, (_, i) => token(`junk${i}x${'a1'.repeat(10)}`));
+    const late = token(`late${'K3y'.repeat(8)}`);
+    const spilled = token(`spilled${'Q7w'.repeat(8)}`);
+    // 200 filters: fewer than the junk's own (about 40 each), more than one per token.
+    const rules = taintRules({ tokens: [...junk, late], overflow: [spilled], namedSites: ['allowed.test'], resourceTypes: ['image'], priority: 20, budget: { urlFilters: 200, regexes: 3 } });
+    for (const value of [late.value, spilled.value]) {
+      const url = `http://attacker.test/p/${value}.png`.toLowerCase();
+      expect(rules.some((r) => r.condition.urlFilter !== undefined && url.includes(r.condition.urlFilter.toLowerCase())), value).toBe(true);
+    }
+    expect(rules.filter((r) => r.condition.urlFilter !== undefined)).toHaveLength(200);
+    for (const t of [...junk, late, spilled]) expect(urlFiltersOf(t.value)).toContain(firstFilterOf(t.value));
+    expect(firstFilterOf('4111 1111 1111 1111')).toBe('4111111111111111');
+  });
+});
+
+describe('spillOver: what the taint leaves out keeps one filter', () => {
+  it('keeps the tokens a flooded site could not hold, earliest first, bounded per site and task', () => {
+    const junk = Array.from({ length: 110 }, (_, i) => token(`junk${i}x${'a1'.repeat(8)}`, 'token', 'news.test'));
+    const secret = token(SECRET, 'token', 'news.test');
+    const incoming = [...junk, secret];
+    const kept = mergeTaint([], incoming);
+    expect(kept).not.toContainEqual(secret);
+    const overflow = spillOver(kept, [], incoming);
+    expect(overflow).toContainEqual(secret);
+    expect(overflow).toHaveLength(11);
+    const flood = Array.from({ length: 3_000 }, (_, i) => token(`f${i}x${'b2'.repeat(8)}`, 'token', `s${i % 3}.test`));
+    const bounded = spillOver([], overflow, flood);
+    expect(bounded).toHaveLength(MAX_OVERFLOW_TOKENS);
+    expect(bounded).toContainEqual(secret);
+    for (const site of ['s0.test', 's1.test', 's2.test']) expect(bounded.filter((t) => t.site === site).length).toBeLessThanOrEqual(MAX_OVERFLOW_PER_SITE);
   });
 });

@@ -8,7 +8,7 @@ import type { EvalResult } from '../../core/evaluator';
 import { isConsequential } from '../../core/risk';
 import type { TaintReport } from '../../messages/protocol';
 import { urlCarriesTaint } from '../../taint/encode';
-import { KIND_WORDS, mergeTaint } from '../../taint/tokens';
+import { KIND_WORDS, mergeTaint, spillOver } from '../../taint/tokens';
 import { floorOf } from '../../org/managed';
 import type { Finding } from '../../minimizer/detect';
 import type { DecisionContext, MessageSender, MonitorDeps, Verdict } from '../contracts';
@@ -226,9 +226,13 @@ export class Decider {
     const site = sender.url === undefined ? null : hostOf(sender.url);
     if (task === null || site === null || sender.tab?.id === undefined || !this.session.isGuarded(sender.tab.id, sender.tab.windowId)) return { ok: true, kept: 0 };
     const before = task.taint ?? [];
-    const merged = mergeTaint(before, message.tokens.map((t) => ({ ...t, site })));
-    if (JSON.stringify(merged) !== JSON.stringify(before)) {
+    const incoming = message.tokens.map((t) => ({ ...t, site }));
+    const merged = mergeTaint(before, incoming);
+    const overflowBefore = task.taintOverflow ?? [];
+    const overflow = spillOver(merged, overflowBefore, [...before, ...incoming]);
+    if (JSON.stringify(merged) !== JSON.stringify(before) || overflow.length !== overflowBefore.length || overflow.some((t, i) => t !== overflowBefore[i])) {
       task.taint = merged;
+      task.taintOverflow = overflow;
       // The floor first: it is built from memory, and a load may follow the report at once.
       this.applyFloorSoon();
       await this.writer.saveTask(task);

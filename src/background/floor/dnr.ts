@@ -175,6 +175,8 @@ export interface FloorInput {
   floorWriteDomains?: readonly string[];
   /** The task's data-lane taint (what guarded pages showed or the agent typed). */
   taint?: readonly TaintToken[];
+  /** What the taint's bound left out: one filter each (src/taint/tokens.ts, spillOver). */
+  taintOverflow?: readonly TaintToken[];
   /** The organisation's blocked sites (core/org.ts): every request to them, above every grant. */
   orgBlockedSites?: readonly string[];
   /** Sites the dependency ledger refused (over their budget, or they received a token): every request. */
@@ -584,8 +586,8 @@ function outOfScope(scope: FloorScope, extensionId: string): ScopeCondition[] {
  * UpdateDynamicRulesInternal). Priorities compare across an extension's rulesets.
  */
 export function buildTaintRules(input: FloorInput): RuleSpec[] {
-  if (input.taint === undefined || input.taint.length === 0) return [];
-  return taintRules({ tokens: input.taint, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_TAINT, budget: TAINT_BUDGET });
+  if ((input.taint?.length ?? 0) + (input.taintOverflow?.length ?? 0) === 0) return [];
+  return taintRules({ tokens: input.taint ?? [], overflow: input.taintOverflow, namedSites: namedSites(input), resourceTypes: ALL_TYPES, priority: PRIORITY_TAINT, budget: TAINT_BUDGET });
 }
 
 function isMainFrameOnly(spec: RuleSpec): boolean {

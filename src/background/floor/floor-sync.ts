@@ -107,6 +107,7 @@ export function floorUpdater() {
       policy: floorPolicy(task),
       floorWriteDomains: task.floorWriteDomains,
       taint: task.taint,
+      taintOverflow: task.taintOverflow,
       orgBlockedSites: org?.blockedSites ?? [],
       ledgerRefusedSites: task.ledger?.refusedSites ?? [],
       ledgerRefusesAll: task.ledger?.refusesAll ?? false,
