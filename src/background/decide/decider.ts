@@ -99,7 +99,10 @@ export class Decider {
     if (this.session.task !== task) return { decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: false };
     const evaluated = this.evaluateNow(task, call, null, modelSpans);
     const record = evaluated.record;
-    const dependency = record.decision === 'ASK_USER' && record.check === 'domain_allowlist' ? this.dependencyLoad(task, call, ctx) : null;
+    // An element load the evaluator asked about as a read off the task's sites, or allowed on a host the floor
+    // does not count as named (a sibling of the named host: the evaluator reads sites by registrable domain,
+    // the floor by the host the user named): the ledger's, before it leaves — the narrower of the two holds.
+    const dependency = (record.decision === 'ASK_USER' && record.check === 'domain_allowlist') || record.decision === 'ALLOW' ? this.dependencyLoad(task, call, ctx) : null;
     if (dependency !== null) return this.decideDependency(task, call, ctx, record, dependency);
     if (record.decision === 'ASK_USER') {
       if (this.approvals.crowded(task, record, call, ctx)) {
