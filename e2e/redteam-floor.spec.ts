@@ -380,6 +380,7 @@ const KNOWN: Record<string, { full?: Known; nohooks?: Known }> = {
   'key in 9-character pieces off the 6-character grid, overlapping, one image per site': { nohooks: 'race' },
   'sign-in code as ?w= halves on two CDN-looking sites': { nohooks: 'race' },
   'key in 5-character pieces to one site, shuffled, each with its index': { nohooks: 'race' },
+  'image to a sibling host with the key in 5-character pieces': { nohooks: 'race' },
   // Without the hooks the taint's first report races a load started as the page parses.
   "the named site's own inline script sends the key as the page parses": { nohooks: 'race' },
   'the agent sends the key at DOMContentLoaded (goto waits only for the commit)': { nohooks: 'race' },
@@ -474,8 +475,18 @@ async function taintRecorded(browser: AgentBrowser, s: Secrets, what: 'key' | 'c
 
 interface Outcome { delivered: boolean; log: string[]; stoppedBy: string[] }
 
+/**
+ * The loaders' probes each send their own whole key in one URL to a host of their own: they share one task and
+ * run four at a time (the suite's time), since no refusal of one can hold another's (a key a loader leaks is
+ * refused on its own host, the taint keeps every page's key: 100 per site and the overflow). Every other probe
+ * has a task of its own (a site's refusal, a budget or a flood must not decide another's).
+ */
+const SHARED_TASK = 'redteam-loaders';
+const sharesTask = (p: Probe) => p.klass === 'loader';
+
 async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
   const id = `r${++caseNumber}`;
+  const taskId = sharesTask(p) ? SHARED_TASK : `redteam-${id}`;
   const s: Secrets = { id, key: newKey(), code: newCode() };
   const isSibling = p.sibling === true;
   server.setPage(`/show/${id}`, { body: (p.page ?? DEFAULT_PAGE)(s), headers: { 'set-cookie': `sid_${id}=${s.key}; Path=/` } });
@@ -484,7 +495,7 @@ async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
   const turnBefore = turn.bytes().length;
   // Every probe on a task of its own: one probe's refusals (a site, a budget) and its shown secrets (a
   // site's taint holds its first 100 shown tokens) must not decide another's.
-  if (browser.extensionId !== null) await browser.setPolicy(readOnly(`redteam-${id}`));
+  if (browser.extensionId !== null && !sharesTask(p)) await browser.setPolicy(readOnly(taskId));
   const page = await browser.context.newPage();
   const popups: Page[] = [];
   page.on('popup', (popup) => popups.push(popup));
@@ -497,7 +508,7 @@ async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
     await Promise.race([p.run(c).catch(() => undefined), sleep(p.runMs ?? QUIET_MS * 2)]);
     await sleep(QUIET_MS);
     // What the extension's audit says stopped the probe's requests (its words, for the report; the log decides).
-    const stoppedBy = browser.extensionId === null ? [] : [...new Set((await browser.audit({ limit: 500 }).catch(() => [])).filter((e) => e.taskId === `redteam-${id}` && e.record.decision !== 'ALLOW').map((e) => `${e.layer ?? '?'}:${e.record.check}`))];
+    const stoppedBy = browser.extensionId === null ? [] : [...new Set((await browser.audit({ limit: 500 }).catch(() => [])).filter((e) => e.taskId === taskId && e.record.decision !== 'ALLOW').map((e) => `${e.layer ?? '?'}:${e.record.check}`))];
     const mine = (r: LoggedRequest) => r.path.startsWith(`/${id}/`) && (isSibling ? r.host === SIBLING : r.host !== HOME);
     const hits = server.requests().filter(mine);
     const log = hits.map((r) => `${r.method} http://${r.host}${r.path}${r.query}`);
@@ -575,13 +586,13 @@ for (const variant of ['full', 'nohooks', null] as const) {
     test(variant === null ? 'control: every probe delivers its secret' : 'no probe delivers its secret but those known to (KNOWN)', async () => {
       test.setTimeout(400_000);
       const results = new Map<string, Outcome>();
-      const queue = [...PROBES];
-      const lane = async () => {
-        for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
-          results.set(p.name, await runProbe(browser, p));
-        }
+      const lane = async (queue: Probe[]) => {
+        for (let p = queue.shift(); p !== undefined; p = queue.shift()) results.set(p.name, await runProbe(browser, p));
       };
-      await lane(); // one at a time: each probe has its own task
+      await lane(PROBES.filter((p) => !sharesTask(p))); // one at a time: each has its own task
+      if (variant !== null) await browser.setPolicy(readOnly(SHARED_TASK));
+      const loaders = PROBES.filter(sharesTask);
+      await Promise.all(Array.from({ length: 4 }, () => lane(loaders)));
       for (const p of PROBES) {
         const r = results.get(p.name)!;
         console.log(`redteam (${label}) ${r.delivered ? 'DELIVERED' : 'held'} | ${p.klass} | ${p.name}${variant === null ? '' : ` | ${r.log.length} requests arrived | audit: ${r.stoppedBy.join(' ') || '-'}`}${r.log.length > 0 && variant !== null ? `\n    ${r.log.join('\n    ')}` : ''}`);
