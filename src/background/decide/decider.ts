@@ -44,6 +44,11 @@ interface Evaluated {
 /** Tools whose ALLOW opens the network floor for data-bearing requests to the call's domains. */
 const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
 
+/**
+ * How long taint reports are gathered before the floor is rebuilt. (Rebuilding at the first report raced the
+ * rebuild an approval makes, and an approved write stayed held: e2e/terminal.spec.ts.)
+ */
+const TAINT_FLOOR_DELAY_MS = 50;
 /** Tools whose URL the taint check reads. */
 const TAINT_CHECKED_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.navigate, BROWSER_TOOLS.formSubmit]);
 /**
@@ -243,29 +248,14 @@ export class Decider {
     return { ok: true, kept: merged.length };
   }
 
-  /**
-   * Taint reports arrive in bursts: the first rebuilds the floor at once (without the page hooks, a load a
-   * script starts right after the page showed its data races this rebuild), and every report that arrives
-   * while a rebuild runs is served by one more rebuild after it.
-   */
-  private floorRebuild: Promise<void> | null = null;
-  private floorAgain = false;
+  /** Taint reports arrive in bursts: one floor rebuild per burst. */
+  private floorSoon: Promise<void> | null = null;
   private applyFloorSoon(): void {
-    if (this.floorRebuild !== null) {
-      this.floorAgain = true;
-      return;
-    }
-    const rebuild = async () => {
-      do {
-        this.floorAgain = false;
-        await this.session.applyFloor();
-      } while (this.floorAgain);
-    };
-    this.floorRebuild = rebuild()
-      .catch(() => undefined)
-      .finally(() => {
-        this.floorRebuild = null;
-      });
+    if (this.floorSoon !== null) return;
+    this.floorSoon = new Promise<void>((done) => this.deps.effects.setTimer(done, TAINT_FLOOR_DELAY_MS)).then(() => {
+      this.floorSoon = null;
+      return this.session.applyFloor();
+    });
   }
 
   /**
