@@ -2,9 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { launchAgentBrowser, type AgentBrowser } from '../src/harness';
+import type { AgentBrowser } from '../src/harness';
 import type { TaskPolicyInput } from '../src/core/policy';
-import { buildExtension, type ExtensionVariant } from './fixtures/extension';
+import { launchFence } from './fixtures/extension';
 import { startTestServer, type LoggedRequest, type TestServer } from './fixtures/server';
 
 /**
@@ -458,10 +458,6 @@ test.afterAll(async () => {
 
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-function launch(variant: ExtensionVariant | null): Promise<AgentBrowser> {
-  if (variant === null) return launchAgentBrowser({ extension: false });
-  return launchAgentBrowser({ extensionPath: buildExtension(variant) });
-}
 
 /** Waits until the floor holds what the page showed (its rules carry the code, and a piece of the key when asked). */
 async function taintRecorded(browser: AgentBrowser, s: Secrets, what: 'key' | 'code'): Promise<void> {
@@ -578,7 +574,7 @@ for (const variant of ['full', 'nohooks', null] as const) {
     let browser: AgentBrowser;
     test.beforeAll(async () => {
       test.setTimeout(90_000);
-      browser = await launch(variant);
+      browser = await launchFence(variant === null ? { extension: false } : { mainHooks: variant === 'full' });
       if (variant !== null) await browser.setPolicy(readOnly());
     });
     test.afterAll(async () => browser?.close());
