@@ -45,8 +45,9 @@ interface Evaluated {
 const WRITE_TOOLS: ReadonlySet<string> = new Set([BROWSER_TOOLS.request, BROWSER_TOOLS.formSubmit, BROWSER_TOOLS.upload]);
 
 /**
- * How long taint reports are gathered before the floor is rebuilt. (Rebuilding at the first report raced the
- * rebuild an approval makes, and an approved write stayed held: e2e/terminal.spec.ts.)
+ * How long taint reports are gathered before the floor is rebuilt: a page's collector reports in bursts, and
+ * one rebuild per burst keeps DNR updates off every report. Hooked loads do not wait on it (the frame reports
+ * ahead of each proposal); loads the hooks do not see race it (docs/limits-floor.md).
  */
 const TAINT_FLOOR_DELAY_MS = 50;
 /** Tools whose URL the taint check reads. */
