@@ -12,7 +12,8 @@ import { listWords, secondsLeft } from '../ui/words';
  * - every pending approval is listed with a number of its own (never reused), what it does, its target,
  *   why it is held and its countdown;
  * - a line typed while nothing is listed is discarded (and says so); on a terminal, what is half-typed
- *   when the list changes is cleared;
+ *   when the list changes is cleared (but not when the change is the person's own answer: "3 n", then "2 y"
+ *   typed straight after, answers both);
  * - a bare answer (`y`) applies only when exactly one approval is listed and the list has not changed in
  *   the last second (a second `y` typed right after the first cannot answer the next one); with more than
  *   one, an answer names its number (`2 y`), and only a number already on screen when the line arrived;
@@ -184,12 +185,15 @@ export function approveInTerminal(source: ApprovalSource, options: { input?: Nod
   // On a terminal readline owns the line (raw mode): what is half-typed can be cleared when the list changes.
   const rl = createInterface({ input, output: tty ? output : undefined, terminal: tty });
   let stopped = false;
-  const say = (lines: string[]) => {
+  /** `kept`: the person's own answer left the list; what they are typing next was typed against what they saw. */
+  const say = (lines: string[], kept = false) => {
     if (lines.length === 0) return;
     if (tty) {
-      // Clear the half-typed line: it was typed against a list that has changed.
-      rl.write(null, { ctrl: true, name: 'e' });
-      rl.write(null, { ctrl: true, name: 'u' });
+      // Clear the half-typed line: it was typed against a list that has changed under it.
+      if (!kept) {
+        rl.write(null, { ctrl: true, name: 'e' });
+        rl.write(null, { ctrl: true, name: 'u' });
+      }
       output.write('\r\x1b[K');
     }
     output.write(`${lines.join('\n')}\n`);
@@ -209,7 +213,7 @@ export function approveInTerminal(source: ApprovalSource, options: { input?: Nod
     if (result === null) return refreshPrompt(false);
     if ('message' in result) return say([result.message]);
     void source.answer(result.answer.id, result.answer.answer).then(
-      () => say([desk.answered(result.answer, Date.now())]),
+      () => say([desk.answered(result.answer, Date.now())], true),
       (err: unknown) => say([desk.answered(result.answer, Date.now(), err instanceof Error ? err.message : String(err))]),
     );
   });
