@@ -478,6 +478,8 @@ interface Outcome { delivered: boolean; log: string[]; stoppedBy: string[] }
  * has a task of its own (a site's refusal, a budget or a flood must not decide another's).
  */
 const SHARED_TASK = 'redteam-loaders';
+/** Browsers the probes with a task of their own are spread over (the extension runs one task at a time). */
+const OWN_TASK_LANES = 3;
 const sharesTask = (p: Probe) => p.klass === 'loader';
 
 async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
@@ -582,13 +584,26 @@ for (const variant of ['full', 'nohooks', null] as const) {
     test(variant === null ? 'control: every probe delivers its secret' : 'no probe delivers its secret but those known to (KNOWN)', async () => {
       test.setTimeout(400_000);
       const results = new Map<string, Outcome>();
-      const lane = async (queue: Probe[]) => {
-        for (let p = queue.shift(); p !== undefined; p = queue.shift()) results.set(p.name, await runProbe(browser, p));
+      const lane = async (on: AgentBrowser, queue: Probe[]) => {
+        for (let p = queue.shift(); p !== undefined; p = queue.shift()) results.set(p.name, await runProbe(on, p));
       };
-      await lane(PROBES.filter((p) => !sharesTask(p))); // one at a time: each has its own task
-      if (variant !== null) await browser.setPolicy(readOnly(SHARED_TASK));
-      const loaders = PROBES.filter(sharesTask);
-      await Promise.all(Array.from({ length: 4 }, () => lane(loaders)));
+      if (variant === null) {
+        // No extension, no tasks: every probe only has to reach its attacker, four at a time.
+        const all = [...PROBES];
+        await Promise.all(Array.from({ length: 4 }, () => lane(browser, all)));
+      } else {
+        // A probe with a task of its own has its browser to itself while it runs: OWN_TASK_LANES browsers, one probe each at a time.
+        const own = PROBES.filter((p) => !sharesTask(p));
+        const more = await Promise.all(Array.from({ length: OWN_TASK_LANES - 1 }, () => launchFence({ mainHooks: variant === 'full' })));
+        try {
+          await Promise.all([browser, ...more].map((b) => lane(b, own)));
+        } finally {
+          await Promise.all(more.map((b) => b.close().catch(() => undefined)));
+        }
+        await browser.setPolicy(readOnly(SHARED_TASK));
+        const loaders = PROBES.filter(sharesTask);
+        await Promise.all(Array.from({ length: 4 }, () => lane(browser, loaders)));
+      }
       for (const p of PROBES) {
         const r = results.get(p.name)!;
         console.log(`redteam (${label}) ${r.delivered ? 'DELIVERED' : 'held'} | ${p.klass} | ${p.name}${variant === null ? '' : ` | ${r.log.length} requests arrived | audit: ${r.stoppedBy.join(' ') || '-'}`}${r.log.length > 0 && variant !== null ? `\n    ${r.log.join('\n    ')}` : ''}`);
