@@ -16,7 +16,7 @@ import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, Task
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
 import { describeReading } from './actions/read';
-import { namesAnyThing, settingRefusal } from './actions/settings';
+import { namesAnyThing, settingRefusal, unnamedObjectSlug } from './actions/settings';
 import { SECURITY_ACTIONS } from './actions/vocabulary';
 
 /** Browser writes whose fields, button and route say what they act on. */
@@ -215,6 +215,18 @@ function amountOutsideBound(proposed: readonly string[], bound: Money, named = `
     // An amount without a currency is taken in the named one: a form's currency is often only on its label.
     if (m.currency !== null && m.currency !== bound.currency) return `amount ${amountWords(target)} is in another currency than ${named}`;
     if (compareDecimal(m.value, bound.value) > 0) return `amount ${formatMoney({ value: m.value, currency: m.currency ?? bound.currency })} is above ${named}`;
+  }
+  return null;
+}
+
+/** The first amount a write carries that is not the value the words set (same number, same or no currency); null when none. */
+function amountOtherThanSet(proposed: readonly string[], set: Money): string | null {
+  for (const target of proposed) {
+    const m = target === UNREADABLE_AMOUNT ? null : moneyOfTarget(target);
+    if (m === null) return `the amount could not be read; the user set it to ${formatMoney(set)}`;
+    if ((m.currency !== null && m.currency !== set.currency) || compareDecimal(m.value, set.value) !== 0) {
+      return `the user's words set it to ${formatMoney(set)}; this write carries ${formatMoney({ value: m.value, currency: m.currency ?? set.currency })}`;
+    }
   }
   return null;
 }
@@ -575,6 +587,10 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (k.about !== undefined && k.carries === undefined && cls === 'EXTERNAL_WRITE' && (w.c.action?.id == null || (w.c.action.app === null && !SECURITY_ACTIONS.has(w.c.action.id))) && WEB_WRITES.has(w.call.tool) && !namesAnyThing(k.about, w.call.args)) {
       return w.decide('ASK_USER', 'argument_constraints', `this write names none of what the task's words act on (${k.about.slice(0, 4).join(', ')})`, `constraints:${k.id}`);
     }
+    // Which thing: a share whose route names its object by name (`/files/finance-2027/permissions`) shares that
+    // thing; one the words do not name is another thing, whatever word the rest of the call shares with them.
+    const other = k.about === undefined || cls !== 'PERMISSION_CHANGE' || !WEB_WRITES.has(w.call.tool) || w.c.action?.app != null ? null : unnamedObjectSlug(k.about, w.call.args);
+    if (other !== null) return w.decide('ASK_USER', 'argument_constraints', `this acts on ${other}, which is none of what the task's words name (${(k.about ?? []).slice(0, 4).join(', ')})`, `constraints:${k.id}`);
     const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(w.call.args, v));
     if (refused !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a
@@ -584,6 +600,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     const carriesNone = (targets.amounts ?? []).length === 0;
     const overAmount = k.amount === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
     if (overAmount !== null) return w.decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
+    // Which value: "change the price to $25000" sets 25000; a write carrying $2500 sets another price (issue 35).
+    const otherValue = k.amount === undefined || k.amountIsValue !== true ? null : amountOtherThanSet(targets.amounts ?? [], k.amount);
+    if (otherValue !== null) return w.decide('ASK_USER', 'argument_constraints', otherValue, `constraints:${k.id}`);
     // Whom: an amount the user tied to one payee is no bound for another ("pay bob 45 EUR, alice 4,500 EUR").
     const overPayee = k.payeeAmounts === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : payeeAmountOutside(targets.amounts ?? [], targets.recipients, k.payeeAmounts, evidenceFor);
     if (overPayee !== null) return w.decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);

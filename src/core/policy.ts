@@ -71,6 +71,11 @@ export const ConstraintSchema = z
     maxCalls: z.optional(Count),
     /** The most the user named for one call ("pay my bill of 45 EUR"); exact, see amounts.ts. */
     amount: z.optional(MoneySchema),
+    /**
+     * The words give `amount` as the value a setting takes ("change the price to $25000"), not as a most: a write
+     * of the class that carries another amount (a price of $2500) sets something the words do not ask for; it asks.
+     */
+    amountIsValue: z.optional(z.literal(true)),
     /** Per-recipient bounds within `amount` ("pay bob 45 EUR, alice 4,500 EUR"); see PayeeAmountsSchema. */
     payeeAmounts: z.optional(PayeeAmountsSchema),
     /** The most items one call may order ("buy two packs"). */

@@ -21,7 +21,7 @@ export const ACTION_IDS = [
   // account security: integrations
   'webhook', 'integration',
   // account security: identity
-  'email_change', 'password_change', 'phone_change', 'recovery_change',
+  'email_change', 'password_change', 'phone_change', 'recovery_change', 'mail_forward',
   // account security: visibility, ownership, export
   'visibility', 'transfer_ownership', 'archive_project', 'delete_project', 'delete_account', 'export',
 ] as const;
@@ -94,6 +94,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   password_change: spec('password_change', 'PERMISSION_CHANGE', 'changes the password of', [], ['password', 'passphrase'], true),
   phone_change: spec('phone_change', 'PERMISSION_CHANGE', 'changes the phone number of', [], ['phone number', 'phone', 'mobile number'], true),
   recovery_change: spec('recovery_change', 'PERMISSION_CHANGE', 'changes the account recovery of', [], ['recovery email', 'recovery address', 'recovery phone', 'security question', 'security questions'], true),
+  mail_forward: spec('mail_forward', 'PERMISSION_CHANGE', 'forwards or redirects the mail of', [], ['forwarding', 'mail forwarding', 'email forwarding', 'auto-forward', 'auto forward', 'autoforward', 'forwarding address', 'forwarding rule', 'redirect rule'], true),
   visibility: spec('visibility', 'PERMISSION_CHANGE', 'changes the visibility of', [], ['visibility', 'private', 'public', 'privacy'], true),
   transfer_ownership: spec('transfer_ownership', 'PERMISSION_CHANGE', 'transfers the ownership of', [], ['ownership'], true),
   archive_project: spec('archive_project', 'PERMISSION_CHANGE', 'archives', [], [], true),

@@ -156,11 +156,14 @@ function navigate(args: Record<string, unknown>): Unclassified {
   if (pays !== null) return result(pays, t, 0);
   // (A link whose route ends in what it does — `…/order/cancel/order_id/300/` — acts when followed, as its POST would.)
   const acts = readLinkAction(parsed.data.url);
-  if (acts !== null && acts.id !== null) {
-    const riskClass = acts.id === 'delete' ? 'DELETE' : 'EXTERNAL_WRITE';
-    return withAction(result({ riskClass, capability: riskClass === 'DELETE' ? 'data.delete' : 'web.write', why: `a link that ${describeReading(acts)} when followed` }, t, 0), acts);
-  }
+  if (acts !== null && acts.id !== null) return linkWrite(acts, t);
   return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
+}
+
+/** A link that acts when followed or fetched: a write of its action's kind (a delete, else a write). */
+function linkWrite(acts: ActionReading, t: Collected): Unclassified {
+  const riskClass = acts.id === 'delete' ? 'DELETE' : 'EXTERNAL_WRITE';
+  return withAction(result({ riskClass, capability: riskClass === 'DELETE' ? 'data.delete' : 'web.write', why: `a link that ${describeReading(acts)} when followed` }, t, 0), acts);
 }
 
 /**
@@ -286,7 +289,14 @@ function request(args: Record<string, unknown>): Unclassified {
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
-  if (READ_METHODS.has(method) && body === undefined) return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
+  if (READ_METHODS.has(method) && body === undefined) {
+    const pays = paymentInQuery(url, t);
+    if (pays !== null) return result(pays, t, 0);
+    // (A page script's GET of a link that acts — `?action=mark&as=spam` — changes state as following it would.)
+    const acts = method === 'GET' ? readLinkAction(url) : null;
+    if (acts !== null && acts.id !== null) return linkWrite(acts, t);
+    return result({ riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
+  }
   const signals = [...pathSignals(url), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
   const read = cut ? null : queryRead(url, method, structured, bytes, signals);
