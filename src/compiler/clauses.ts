@@ -295,6 +295,8 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
   let last = 0;
   for (const m of text.matchAll(SENTENCE)) {
     if ((m[0] === '(' || m[0] === ')') && addressed.some((t) => m.index >= t.start - 3 && m.index < t.end + 3)) continue;
+    // ("phone (412) 268-2000": a bracket inside a phone number is part of it.)
+    if (targets.some((t) => t.kind === 'phone' && m.index >= t.start && m.index < t.end)) continue;
     if (m[0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
     // ("tweet 'we're hiring! link in bio' on social.test": a quote's own punctuation ends no sentence.)
     if (quotes.some(([qs, qe]) => m.index > qs && m.index < qe)) continue;

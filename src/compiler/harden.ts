@@ -1,3 +1,4 @@
+import { productsNamed } from '../core/products';
 import { carriedValues, refusedValues, setsAmount } from './carries';
 import { namesAttachment, settingOfClause, thingsOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
@@ -698,6 +699,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     source: opts.source,
     // Addresses the words name (not refused, outside negations): a search for that sender is no exfiltration shape.
     ...mentionedOf(analysis),
+    // Sites named by product name ("on gitlab", "my linkedin"): their real host asks once, it is not blocked.
+    ...productsOf(analysis),
   });
   return { policy, removed: dedupe(removed) };
 }
@@ -772,6 +775,11 @@ function namedHosts(analysis: Analysis): (keys: readonly string[]) => string[] {
     }
   }
   return (keys) => [...new Set(keys.flatMap((k) => { const h = hosts.get(k); return h === undefined || h === 'site' ? [k] : [...h].sort(); }))];
+}
+
+function productsOf(analysis: Analysis): { products?: string[] } {
+  const named = productsNamed(analysis.text);
+  return named.length === 0 ? {} : { products: named };
 }
 
 function mentionedOf(analysis: Analysis): { mentioned?: string[] } {

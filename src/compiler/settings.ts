@@ -48,6 +48,8 @@ export function settingOfClause(clause: Clause, text: string): Setting | null {
     const w = words[i]!;
     if (w === TARGET) break;
     if ((w === 'on' || w === 'off') && (AFTER_PREPOSITION.has(words[i + 1] ?? '') || words[i + 1] === TARGET)) break;
+    // ("update my information on OneStopShopping": "on" between a noun and a name is where, not which way.)
+    if (w === 'on' && verbPole === null && nouns.length > 0 && words[i + 1] !== undefined && !PHRASE_ENDS.has(words[i + 1]!) && !NOT_NOUNS.has(words[i + 1]!) && poleOfWord(words[i + 1]!) === null) break;
     if (verb === 'opt' && (w === 'out' || w === 'in')) {
       pole ??= w === 'out' ? 'off' : 'on';
       continue;

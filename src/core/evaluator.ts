@@ -11,6 +11,7 @@ import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
+import { productOfHost } from './products';
 import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
@@ -691,7 +692,15 @@ function recipientBinding(w: Walk): EvalResult | null {
  */
 function siteBound(w: Walk): string[] | null {
   const { targets } = w;
-  if (!isConsequential(w.cls) || w.index.domains.size > 0 || w.offDomains.fromConstraints.length > 0 || w.exfil) return null;
+  if (!isConsequential(w.cls) || w.exfil) return null;
+  // ("update my linkedin headline": the words name the site by its product's name; its real host asks once.)
+  const products = w.policy.products ?? [];
+  const off = w.offDomains.off;
+  if (products.length > 0 && off.length > 0) {
+    const named = off.map((d) => productOfHost(d, products));
+    if (named.every((p) => p !== null)) return [...new Set(named as string[])];
+  }
+  if (w.index.domains.size > 0 || w.offDomains.fromConstraints.length > 0) return null;
   const bound = [...targets.recipients, ...(w.constraints.some((k) => k.items !== undefined) ? targets.items : [])];
   return bound.length > 0 ? bound : null;
 }
@@ -721,6 +730,10 @@ function siteBinding(w: Walk): EvalResult | null {
   if (bound === null) return null;
   const sites = [...new Set(w.c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
   const where = sites.length > 0 ? sites.join(', ') : w.offDomains.off.join(', ');
+  const products = w.policy.products ?? [];
+  if (products.length > 0 && w.offDomains.off.every((d) => productOfHost(d, products) !== null)) {
+    return w.decide('ASK_USER', 'site_binding', `${ACTION_VERB[cls]} on ${where}? The task names ${bound.join(', ')} but not its address`, 'builtin:site-binding');
+  }
   return w.decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${bound.join(', ')} on ${where}? The task names ${bound.length > 1 ? 'these targets' : 'this target'} but no site`, 'builtin:site-binding');
 }
 

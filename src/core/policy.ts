@@ -231,6 +231,12 @@ export const TaskPolicySchema = z.strictObject({
    * nothing: no recipient, no site.
    */
   mentioned: z.optional(z.array(NonEmpty)),
+  /**
+   * Sites the words name by product name without an address ("on gitlab", "my linkedin"; src/core/products.ts):
+   * a consequential call to that product's real host asks once (site binding) instead of being blocked as a site
+   * the task does not name. It allows nothing by itself.
+   */
+  products: z.optional(z.array(NonEmpty)),
   /** Where the policy came from, e.g. `rules`, `openai:model`, `fallback:read-only`. */
   source: z._default(z.string(), 'manual'),
 });

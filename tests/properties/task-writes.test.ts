@@ -14,7 +14,11 @@ import { NUM_RUNS } from '../support/arbitraries';
  * - the amount a setting clause gives is the value set ("change the price to $N"): a write carrying another never ALLOWs;
  * - a link that acts through its query (`?action=item_delete`, `?action=mark&as=spam`) is a write, followed or fetched;
  * - a share whose route names its object by name shares that object: another one never ALLOWs, whatever word the
- *   rest of the call shares with the task's words.
+ *   rest of the call shares with the task's words;
+ * - a site named by its product's name ("my linkedin") is one site-binding ask on its real host, never a block, never
+ *   an allow; a host that only looks like it is no such site;
+ * - a form's POST handler (`…/formPost/…`) and a national phone number in the words ("(412) 268-2000") name no message
+ *   and no sum: an address change the words ask for passes as the write it is.
  */
 
 const NOW = 1_800_000_000_000;
@@ -124,4 +128,40 @@ describe('task-scoped writes on generic sites (theorems)', () => {
       params,
     );
   });
+
+  it('a site named by product name asks once on its real host; a look-alike host never ALLOWs', async () => {
+    const products = [['linkedin', 'www.linkedin.com'], ['discord', 'discord.com'], ['gitlab', 'gitlab.com'], ['venmo', 'venmo.com']] as const;
+    const phrasings = [(p: string) => `update my ${p} headline to 'Staff Engineer'`, (p: string) => `change my display name on ${p} to 'ana'`, (p: string) => `set my ${p} bio to 'hi there'`];
+    for (const [p] of products) for (const f of phrasings) await policyOf(f(p));
+    fc.assert(
+      fc.property(fc.constantFrom(...products), fc.constantFrom(0, 1, 2), fc.constantFrom('', '-verify', 'app', '-login'), (product, which, lookalike) => {
+        const [name, host] = product;
+        const policy = policies.get(phrasings[which]!(name))!;
+        const target = lookalike === '' ? host : `${name}${lookalike}.test`;
+        const call: ToolCall = { tool: 'browser.request', args: { method: 'PATCH', url: `https://${target}/api/v9/users/@me`, kind: 'xhr', body: { headline: 'Staff Engineer', global_name: 'ana', bio: 'hi there' } } };
+        const record = decide(policy, call);
+        // (On a known app's host the write's unread action asks first; elsewhere the site binding does.)
+        if (lookalike === '') expect([record.decision, name === 'gitlab' ? 'action_binding' : 'site_binding'], record.reason).toEqual(['ASK_USER', record.check]);
+        else expect(record.decision, `${target}: ${record.reason}`).toBe('BLOCK');
+      }),
+      params,
+    );
+  });
+
+  it('an address form posted to a form handler, with a national phone number in the words, passes as the write the words ask for', async () => {
+    const phones = ['(412) 268-2000', '412-268-2000', '412.268.2000'] as const;
+    for (const ph of phones) await policyOf(`change my default shipping address on shop.test to 5000 Forbes Ave, Pittsburgh PA 15213, phone ${ph}`);
+    fc.assert(
+      fc.property(fc.constantFrom(...phones), fc.constantFrom('formPost', 'editPost', 'save'), (ph, handler) => {
+        const policy = policies.get(`change my default shipping address on shop.test to 5000 Forbes Ave, Pittsburgh PA 15213, phone ${ph}`)!;
+        const call = form(`https://shop.test/customer/address/${handler}/id/12/`, { firstname: 'Emma', telephone: ph, 'street[]': '5000 Forbes Ave', city: 'Pittsburgh', postcode: '15213' });
+        expect(classify(call).riskClass).toBe('EXTERNAL_WRITE');
+        expect(decide(policy, call).decision, decide(policy, call).reason).toBe('ALLOW');
+        // (Another street is another address: the words give this one.)
+        expect(decide(policy, form(`https://shop.test/customer/address/${handler}/id/12/`, { firstname: 'Emma', telephone: ph, 'street[]': '1 Evil Rd', city: 'Elsewhere', postcode: '00000' })).decision).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
 });
+

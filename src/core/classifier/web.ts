@@ -47,9 +47,15 @@ const SEND_WORDS = /\b(?:send|reply|post|publish|comment|tweet|forward)\b/i;
 const PERMISSION_WORDS = /\b(?:share|grant|invite|change password|update password|set password|add collaborator|enable forwarding|add forwarding|create filter|save filter)\b/i;
 const SEARCH_FIELDS = new Set(['q', 'query', 'search', 's', 'term', 'keywords', 'k']);
 
+/**
+ * A segment that names a form's POST handler (`formPost`, `loginPost`, `editPost`, Rails/Magento style): its
+ * `post` is the HTTP method the form is sent with, not a post to anyone.
+ */
+const FORM_HANDLER = /^(?:form|login|edit|save|update|reset|forgot|confirm|address|account|create)_?post$/i;
+
 function pathWords(url: string): Set<string> {
   try {
-    return new Set(splitWords(new URL(url).pathname));
+    return new Set(new URL(url).pathname.split('/').flatMap((segment) => (FORM_HANDLER.test(segment) ? splitWords(segment).slice(0, -1) : splitWords(segment))));
   } catch {
     return new Set();
   }
