@@ -18,7 +18,9 @@ import { NUM_RUNS } from '../support/arbitraries';
  * - a site named by its product's name ("my linkedin") is one site-binding ask on its real host, never a block, never
  *   an allow; a host that only looks like it is no such site;
  * - a form's POST handler (`…/formPost/…`) and a national phone number in the words ("(412) 268-2000") name no message
- *   and no sum: an address change the words ask for passes as the write it is.
+ *   and no sum: an address change the words ask for passes as the write it is;
+ * - a number the words give inside a project they name by URL ("issue 42 in gitlab.test/finch/api") is the object:
+ *   that issue's comment (or a reply in one of its threads) passes, another issue's asks.
  */
 
 const NOW = 1_800_000_000_000;
@@ -163,5 +165,19 @@ describe('task-scoped writes on generic sites (theorems)', () => {
       params,
     );
   });
-});
 
+  it('a numbered thing inside a project named by URL is the object: another number never ALLOWs', async () => {
+    const nums = [42, 43, 88, 1000] as const;
+    for (const n of nums) await policyOf(`drop a comment on issue ${n} in gitlab.test/finch/api saying 'on it'`);
+    fc.assert(
+      fc.property(fc.constantFrom(...nums), fc.constantFrom(...nums), fc.constantFrom('notes', 'discussions/5d2f/notes'), (named, sent, route) => {
+        const policy = policies.get(`drop a comment on issue ${named} in gitlab.test/finch/api saying 'on it'`)!;
+        const call: ToolCall = { tool: 'browser.request', args: { method: 'POST', url: `https://gitlab.test/finch/api/-/issues/${sent}/${route}`, kind: 'xhr', body: { note: { note: 'on it' } } } };
+        const record = decide(policy, call);
+        if (named === sent) expect(record.decision, record.reason).toBe('ALLOW');
+        else expect(record.decision, record.reason).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+});
