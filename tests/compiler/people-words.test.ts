@@ -15,6 +15,8 @@ describe('money verbs', () => {
     ['paypal lena@band.test 25 bucks for the tickets', 'FINANCIAL'],
     ['move the $50 lamp to my wishlist on shop.test', 'EXTERNAL_WRITE'],
     ['move the meeting to friday on cal.test', 'EXTERNAL_WRITE'],
+    // (An edit verb of the shared action vocabulary, src/core/actions/vocabulary.ts.)
+    ['reschedule my dentist appointment on cal.test to tuesday', 'EXTERNAL_WRITE'],
   ])('%s → %s', (request, cls) => {
     expect(analyzeInstruction(request).clauses[0]!.request).toBe(cls);
   });
