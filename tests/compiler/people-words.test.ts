@@ -112,3 +112,19 @@ describe('a bare refusal right after a request keeps its object', () => {
     expect(rules('book the double room at inn.test, not pay for it').constraints.some((k) => k.refuses !== undefined)).toBe(false);
   });
 });
+
+describe('brackets that set nothing apart', () => {
+  it('a phone number in brackets after a name is whom the text goes to; another number asks', () => {
+    const request = 'send a text to mom (+1 412 555 0187) thru messages.test saying ill be there by 6';
+    const text = (to: string) => api('POST', 'https://messages.test/api/v1/messages', { to: [to], body: "I'll be there by 6" });
+    expect(decisions(request, [text('+14125550187')])).toEqual(['ALLOW']);
+    expect(decisions(request, [text('+14125550999')])).toEqual(['ASK_USER']);
+  });
+
+  it('an aside the clause goes on after ("… (it\'s in my downloads) to bob@…") keeps the recipient in the request', () => {
+    const request = "email the pdf invoice from acme (it's in my downloads) to accounts@acme-supplies.test, mail.test";
+    const send = (to: string) => ({ tool: 'browser.form_submit', args: { url: 'https://mail.test/?_task=mail&_action=send', method: 'POST', fields: { _to: to, _subject: 'Invoice', _message: 'attached' }, submitText: 'Send' } });
+    expect(decisions(request, [send('accounts@acme-supplies.test')])).toEqual(['ALLOW']);
+    expect(decisions(request, [send('eve@evil.test')])).toEqual(['ASK_USER']);
+  });
+});
