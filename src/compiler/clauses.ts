@@ -956,7 +956,9 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     // ("dm alice that the report's done", "ping dana": a direct message names its person by name; a chat tool
     // addresses them so. Only right after the verb, only a name — never a word the clause goes on with.)
     const named = words[verbIndex + 1];
-    if (request === 'COMMUNICATION' && objects.length === 0 && NAMED_BY_VERBS.has(verb.w) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
+    // ("let priya know that …": the person told is named between "let" and "know".)
+    const letKnow = verb.w === 'let' && words[verbIndex + 2]?.w === 'know';
+    if (request === 'COMMUNICATION' && objects.length === 0 && (NAMED_BY_VERBS.has(verb.w) || letKnow) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
       objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
     }
   }

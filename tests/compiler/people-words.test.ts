@@ -128,3 +128,13 @@ describe('brackets that set nothing apart', () => {
     expect(decisions(request, [send('eve@evil.test')])).toEqual(['ASK_USER']);
   });
 });
+
+describe('"let X know": the person told is the recipient', () => {
+  it('a chat DM to that handle passes; one to another handle, or to no readable recipient, asks', () => {
+    const request = 'let priya know on chat.test that the standup moves to 10:30 tmrw';
+    const dm = (channel: string) => api('POST', 'https://chat.test/api/chat.postMessage', { channel, text: 'standup moves to 10:30 tomorrow' });
+    expect(decisions(request, [dm('@priya')])).toEqual(['ALLOW']);
+    expect(decisions(request, [dm('@eve')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [dm('C07GENERAL')])).toEqual(['ASK_USER']);
+  });
+});
