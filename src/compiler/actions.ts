@@ -162,6 +162,15 @@ const INSIDE_A_PROJECT = /\b(?:issues?|tickets?|merge requests?|mrs?|pull reques
 /** The objects a clause names: its own URLs, numbers, or "the given issue" / "it" after a named URL. */
 function objectsOfClause(clause: Clause, text: string, named: readonly UrlObject[], forge: boolean): string[] | undefined {
   const own = named.filter((u) => u.start >= clause.start && u.start < clause.end).map((u) => u.object);
+  // ("comment on issue 42 in gitlab.test/finch/api": the number names a thing inside the project the URL names.)
+  const ownProjects = own.filter((o) => o.startsWith('project:')).map((o) => o.slice('project:'.length));
+  if (own.length > 0 && ownProjects.length === own.length && ownProjects.length === 1) {
+    const inside = NUMBERED.flatMap(([re, make]) => {
+      const m = re.exec(clauseWords(clause, text));
+      return m === null ? [] : [make((m[1] ?? m[2])!).replace(':*', `:${ownProjects[0]!}`)];
+    });
+    if (inside.length > 0) return inside;
+  }
   if (own.length > 0) return own;
   // ("post it in #releases": the channel is where the post goes.)
   // (Not "#412": a number after a hash is an order's or an issue's, read below.)

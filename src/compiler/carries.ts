@@ -106,3 +106,11 @@ export function refusedValues(clause: Clause, analysis: Analysis): string[] {
   const m = BARE_REFUSAL.exec(next.text.trim());
   return m === null ? [] : [m[1]!.toLowerCase()];
 }
+
+/**
+ * Whether a setting clause gives this amount as the new value ("change the price to $25000", "set the rent to
+ * 1,200 EUR"): the value after "to" is the amount itself. Such an amount is what the write sets, not a most.
+ */
+export function setsAmount(clause: Clause, value: string, analysis?: Analysis): boolean {
+  return carriedValues(clause, [], analysis).some((v) => /^[\d,]+(?:\.\d+)?(?:\s*[a-z]{3})?$/i.test(v) && Number(v.replace(/[^\d.]/g, '')) === Number(value));
+}

@@ -291,10 +291,18 @@ function clauseSpans(text: string, targets: readonly TargetToken[]): Array<[numb
   const spans: Array<[number, number]> = [];
   const quotes = quotedSpans(text);
   // ("share it with uncle joe (joe.p@family.test)": brackets around an address say whose it is, they set no clause apart.)
-  const addressed = targets.filter((t) => t.kind === 'email' && /\(\s*$/.test(text.slice(Math.max(0, t.start - 3), t.start)) && /^\s*\)/.test(text.slice(t.end, t.end + 3)));
+  // ("text mom (+1 412 555 0187)": so do brackets around a phone number.)
+  const addressed = targets.filter((t) => (t.kind === 'email' || t.kind === 'phone') && /\(\s*$/.test(text.slice(Math.max(0, t.start - 3), t.start)) && (/^\s*\)/.test(text.slice(t.end, t.end + 3)) || text[t.end - 1] === ')'));
+  // ("email the invoice from acme (it's in my downloads) to accounts@…": an aside the clause goes on after, with a
+  // preposition, is no clause of its own; its brackets set nothing apart.)
+  const asides: Array<[number, number]> = [];
+  for (const m of text.matchAll(/\(([^()]{1,120})\)\s+(?=(?:to|for|with|on|in|at|via|from|by|into)\s)/gi)) asides.push([m.index, m.index + m[0].indexOf(')')]);
   let last = 0;
   for (const m of text.matchAll(SENTENCE)) {
     if ((m[0] === '(' || m[0] === ')') && addressed.some((t) => m.index >= t.start - 3 && m.index < t.end + 3)) continue;
+    if (asides.some(([a, b]) => m.index >= a && m.index <= b)) continue;
+    // ("phone (412) 268-2000": a bracket inside a phone number is part of it.)
+    if (targets.some((t) => t.kind === 'phone' && m.index >= t.start && m.index < t.end)) continue;
     if (m[0] === '.' && ABBREVIATIONS.test(text.slice(Math.max(0, m.index - 8), m.index))) continue;
     // ("tweet 'we're hiring! link in bio' on social.test": a quote's own punctuation ends no sentence.)
     if (quotes.some(([qs, qe]) => m.index > qs && m.index < qe)) continue;
@@ -948,7 +956,9 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     // ("dm alice that the report's done", "ping dana": a direct message names its person by name; a chat tool
     // addresses them so. Only right after the verb, only a name — never a word the clause goes on with.)
     const named = words[verbIndex + 1];
-    if (request === 'COMMUNICATION' && objects.length === 0 && NAMED_BY_VERBS.has(verb.w) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
+    // ("let priya know that …": the person told is named between "let" and "know".)
+    const letKnow = verb.w === 'let' && words[verbIndex + 2]?.w === 'know';
+    if (request === 'COMMUNICATION' && objects.length === 0 && (NAMED_BY_VERBS.has(verb.w) || letKnow) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
       objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
     }
   }

@@ -1,4 +1,5 @@
-import { carriedValues, refusedValues } from './carries';
+import { productsNamed } from '../core/products';
+import { carriedValues, refusedValues, setsAmount } from './carries';
 import { namesAttachment, settingOfClause, thingsOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
@@ -571,6 +572,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     // So do amounts and quantities: "45 EUR" and "two packs" bound the class whatever a draft says.
     const amount = bound.amounts.get(cls);
     if (amount !== undefined) constraint.amount = amount.money;
+    // ("change the price to $25000": the amount is the value set, so $2500 is another setting, not one within it.)
+    if (amount !== undefined && (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') && setsAmount(amount.clause, amount.money.value, analysis)) constraint.amountIsValue = true;
     // And whom each amount was named for: a payee never borrows another's larger bound.
     const payeeAmounts = amount === undefined ? undefined : bound.payeeAmounts.get(cls);
     // (Not when it says nothing the class bound and the recipient list do not: every payee a listed
@@ -604,7 +607,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     const settings = (bound.requests.get(cls) ?? []).map((c) => settingOfClause(c, analysis.text));
     if (settings.length > 0 && settings.every((x) => x !== null)) constraint.settings = uniqueSettings(settings as Setting[]);
     // What: the nouns of what every write clause of the class acts on (none named by one: nothing bound).
-    if (cls === 'EXTERNAL_WRITE') {
+    if (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE') {
       const things = (bound.requests.get(cls) ?? []).map((c) => thingsOfClause(c, analysis.text));
       if (things.length > 0 && things.every((t) => t.length > 0)) constraint.about = [...new Set(things.flat())];
     }
@@ -654,6 +657,9 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       // ("add this SSH key …: ssh-ed25519 AAAA…": the key the words give is the one added, no other.)
       const keys = ask.actions.some((a) => KEY_ACTIONS.has(a)) ? [...instruction.matchAll(KEY_LITERAL)].map((m) => m[1]!.toLowerCase()) : [];
       if (carried.length > 0 || keys.length > 0) k.carries = [...new Set([...carried, ...keys])];
+      // ("forward my mail to bob@…": mail sent on reaches the address the words give, and no other.)
+      const forwardTo = ask.actions.includes('mail_forward') ? ask.clause.targets.filter((t) => t.kind === 'email').map((t) => t.value) : [];
+      if (forwardTo.length > 0) k.recipients = [...new Set(forwardTo)];
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';
@@ -693,6 +699,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     source: opts.source,
     // Addresses the words name (not refused, outside negations): a search for that sender is no exfiltration shape.
     ...mentionedOf(analysis),
+    // Sites named by product name ("on gitlab", "my linkedin"): their real host asks once, it is not blocked.
+    ...productsOf(analysis),
   });
   return { policy, removed: dedupe(removed) };
 }
@@ -767,6 +775,11 @@ function namedHosts(analysis: Analysis): (keys: readonly string[]) => string[] {
     }
   }
   return (keys) => [...new Set(keys.flatMap((k) => { const h = hosts.get(k); return h === undefined || h === 'site' ? [k] : [...h].sort(); }))];
+}
+
+function productsOf(analysis: Analysis): { products?: string[] } {
+  const named = productsNamed(analysis.text);
+  return named.length === 0 ? {} : { products: named };
 }
 
 function mentionedOf(analysis: Analysis): { mentioned?: string[] } {

@@ -1,3 +1,4 @@
+import { wordsNumber } from '../core/amounts';
 import { dimensionOf, poleOfWord, type SettingPole } from '../core/actions/settings';
 import type { Setting } from '../core/policy';
 import type { Clause } from './clauses';
@@ -47,6 +48,8 @@ export function settingOfClause(clause: Clause, text: string): Setting | null {
     const w = words[i]!;
     if (w === TARGET) break;
     if ((w === 'on' || w === 'off') && (AFTER_PREPOSITION.has(words[i + 1] ?? '') || words[i + 1] === TARGET)) break;
+    // ("update my information on OneStopShopping": "on" between a noun and a name is where, not which way.)
+    if (w === 'on' && verbPole === null && nouns.length > 0 && words[i + 1] !== undefined && !PHRASE_ENDS.has(words[i + 1]!) && !NOT_NOUNS.has(words[i + 1]!) && poleOfWord(words[i + 1]!) === null) break;
     if (verb === 'opt' && (w === 'out' || w === 'in')) {
       pole ??= w === 'out' ? 'off' : 'on';
       continue;
@@ -77,7 +80,7 @@ export function uniqueSettings(settings: readonly Setting[]): Setting[] {
 const NOT_THINGS = new Set([
   ...NOT_NOUNS, 'up', 'out', 'down', 'over', 'on', 'off', 'in', 'from', 'at', 'with', 'by', 'into', 'onto', 'about', 'as', 'than', 'is', 'are', 'was', 'and', 'or', 'but', 'then',
   'new', 'old', 'current', 'one', 'ones', 'thing', 'things', 'something', 'site', 'website', 'form', 'details', 'info', 'information', 'stuff', 'i', 'we', 'you', 'us', 'him', 'once', 'twice',
-  'today', 'tomorrow', 'asap', 'right', 'away', 'thanks', 'thank', 'pls', 'please', 'quick', 'quickly', 'same', 'other', 'each', 'every', 'some', 'what', 'which', 'who', 'whatever',
+  'today', 'tomorrow', 'asap', 'right', 'away', 'thanks', 'thank', 'pls', 'please', 'quick', 'quickly', 'same', 'other', 'each', 'every', 'some', 'what', 'which', 'who', 'whatever', 'well', 'too',
 ]);
 
 /** Words that open what a write says or how, not what it acts on ("… asking for a quote", "… saying hi"). */
@@ -99,7 +102,8 @@ export function thingsOfClause(clause: Clause, text: string): string[] {
   for (const t of clause.targets) if (t.start >= from && t.end <= from + raw.length) raw = raw.slice(0, t.start - from) + ' '.repeat(t.end - t.start) + raw.slice(t.end - from);
   const words = raw.toLowerCase().replace(/[’']s\b/g, '').split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && /\p{L}/u.test(w)).slice(0, 12);
   // (A verb's base form may be a noun — "the contact form", "my hotel booking" —; "asking", "saying" say how, not what.)
-  const things = words.filter((w) => !NOT_THINGS.has(w) && !HOW_WORDS.has(w) && poleOfWord(w) === null);
+  // (A count — "invite three people" — and "as well" name no thing: one word every write may share binds nothing.)
+  const things = words.filter((w) => !NOT_THINGS.has(w) && !HOW_WORDS.has(w) && poleOfWord(w) === null && wordsNumber(w) === null);
   return [...new Set([...handles, ...things])];
 }
 

@@ -62,6 +62,8 @@ const RESERVED_SUFFIXES = new Set(['test', 'localhost', 'example', 'invalid']);
 const IBAN_SPACED = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
 const IBAN_COMPACT = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 /** A `+`, then digits in groups of up to five joined by one space, dash, dot or bracket (not a date or an amount). */
+/** A national phone number with its area code: `(412) 268-2000`, `412-268-2000`, `412.268.2000` (never a bare run of digits). */
+const NATIONAL_PHONE = /(?<![\w+])(?:\(\d{3}\)\s?|\d{3}[-.])\d{3}[-.]\d{4}(?![\w-])/g;
 const PHONE = /(?<![\w+])\+\d{1,4}(?:[ .-]?\(?\d{1,5}\)?){2,6}(?![\w@])/g;
 /** A chunk, where a URL's bracketed IPv6 host (`http://[::1]:3000/`) stays in one piece. */
 const CHUNK = /[a-zA-Z][a-zA-Z0-9+.-]*:\/\/\[[0-9a-fA-F:.]+\][^\s<>"“”()[\]{},;]*|[^\s<>"“”()[\]{},;]+/g;
@@ -188,6 +190,12 @@ export function extractTargets(text: string): TargetToken[] {
   for (const m of text.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '');
     if (digits.length < 8 || digits.length > 15 || taken.some(([s, e]) => m.index < e && m.index + m[0].length > s)) continue;
+    out.push({ kind: 'phone', value: phoneForm(m[0]), start: m.index, end: m.index + m[0].length });
+    taken.push([m.index, m.index + m[0].length]);
+  }
+  // "(412) 268-2000", "412-268-2000": a national number written with its area code (North American style).
+  for (const m of text.matchAll(NATIONAL_PHONE)) {
+    if (taken.some(([s, e]) => m.index < e && m.index + m[0].length > s)) continue;
     out.push({ kind: 'phone', value: phoneForm(m[0]), start: m.index, end: m.index + m[0].length });
     taken.push([m.index, m.index + m[0].length]);
   }

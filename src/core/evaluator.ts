@@ -11,12 +11,13 @@ import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
+import { productOfHost } from './products';
 import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
 import { describeReading } from './actions/read';
-import { namesAnyThing, settingRefusal } from './actions/settings';
+import { namesAnyThing, settingRefusal, unnamedObjectSlug } from './actions/settings';
 import { SECURITY_ACTIONS } from './actions/vocabulary';
 
 /** Browser writes whose fields, button and route say what they act on. */
@@ -215,6 +216,18 @@ function amountOutsideBound(proposed: readonly string[], bound: Money, named = `
     // An amount without a currency is taken in the named one: a form's currency is often only on its label.
     if (m.currency !== null && m.currency !== bound.currency) return `amount ${amountWords(target)} is in another currency than ${named}`;
     if (compareDecimal(m.value, bound.value) > 0) return `amount ${formatMoney({ value: m.value, currency: m.currency ?? bound.currency })} is above ${named}`;
+  }
+  return null;
+}
+
+/** The first amount a write carries that is not the value the words set (same number, same or no currency); null when none. */
+function amountOtherThanSet(proposed: readonly string[], set: Money): string | null {
+  for (const target of proposed) {
+    const m = target === UNREADABLE_AMOUNT ? null : moneyOfTarget(target);
+    if (m === null) return `the amount could not be read; the user set it to ${formatMoney(set)}`;
+    if ((m.currency !== null && m.currency !== set.currency) || compareDecimal(m.value, set.value) !== 0) {
+      return `the user's words set it to ${formatMoney(set)}; this write carries ${formatMoney({ value: m.value, currency: m.currency ?? set.currency })}`;
+    }
   }
   return null;
 }
@@ -575,6 +588,10 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (k.about !== undefined && k.carries === undefined && cls === 'EXTERNAL_WRITE' && (w.c.action?.id == null || (w.c.action.app === null && !SECURITY_ACTIONS.has(w.c.action.id))) && WEB_WRITES.has(w.call.tool) && !namesAnyThing(k.about, w.call.args)) {
       return w.decide('ASK_USER', 'argument_constraints', `this write names none of what the task's words act on (${k.about.slice(0, 4).join(', ')})`, `constraints:${k.id}`);
     }
+    // Which thing: a share whose route names its object by name (`/files/finance-2027/permissions`) shares that
+    // thing; one the words do not name is another thing, whatever word the rest of the call shares with them.
+    const other = k.about === undefined || cls !== 'PERMISSION_CHANGE' || !WEB_WRITES.has(w.call.tool) || w.c.action?.app != null ? null : unnamedObjectSlug(k.about, w.call.args);
+    if (other !== null) return w.decide('ASK_USER', 'argument_constraints', `this acts on ${other}, which is none of what the task's words name (${(k.about ?? []).slice(0, 4).join(', ')})`, `constraints:${k.id}`);
     const refused = k.refuses === undefined ? undefined : k.refuses.find((v) => callMentions(w.call.args, v));
     if (refused !== undefined) return w.decide('ASK_USER', 'argument_constraints', `the call carries "${refused}", which the user's words refuse`, `constraints:${k.id}`);
     // How much: an amount above the named one, in another currency, or unreadable asks; so does a
@@ -584,6 +601,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     const carriesNone = (targets.amounts ?? []).length === 0;
     const overAmount = k.amount === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : amountOutsideBound(targets.amounts ?? [], k.amount);
     if (overAmount !== null) return w.decide('ASK_USER', 'argument_constraints', overAmount, `constraints:${k.id}`);
+    // Which value: "change the price to $25000" sets 25000; a write carrying $2500 sets another price (issue 35).
+    const otherValue = k.amount === undefined || k.amountIsValue !== true ? null : amountOtherThanSet(targets.amounts ?? [], k.amount);
+    if (otherValue !== null) return w.decide('ASK_USER', 'argument_constraints', otherValue, `constraints:${k.id}`);
     // Whom: an amount the user tied to one payee is no bound for another ("pay bob 45 EUR, alice 4,500 EUR").
     const overPayee = k.payeeAmounts === undefined || (carriesNone && cls !== 'FINANCIAL') ? null : payeeAmountOutside(targets.amounts ?? [], targets.recipients, k.payeeAmounts, evidenceFor);
     if (overPayee !== null) return w.decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);
@@ -672,7 +692,15 @@ function recipientBinding(w: Walk): EvalResult | null {
  */
 function siteBound(w: Walk): string[] | null {
   const { targets } = w;
-  if (!isConsequential(w.cls) || w.index.domains.size > 0 || w.offDomains.fromConstraints.length > 0 || w.exfil) return null;
+  if (!isConsequential(w.cls) || w.exfil) return null;
+  // ("update my linkedin headline": the words name the site by its product's name; its real host asks once.)
+  const products = w.policy.products ?? [];
+  const off = w.offDomains.off;
+  if (products.length > 0 && off.length > 0) {
+    const named = off.map((d) => productOfHost(d, products));
+    if (named.every((p) => p !== null)) return [...new Set(named as string[])];
+  }
+  if (w.index.domains.size > 0 || w.offDomains.fromConstraints.length > 0) return null;
   const bound = [...targets.recipients, ...(w.constraints.some((k) => k.items !== undefined) ? targets.items : [])];
   return bound.length > 0 ? bound : null;
 }
@@ -702,6 +730,10 @@ function siteBinding(w: Walk): EvalResult | null {
   if (bound === null) return null;
   const sites = [...new Set(w.c.urls.map((u) => hostOf(u) ?? '').filter((h) => h !== ''))];
   const where = sites.length > 0 ? sites.join(', ') : w.offDomains.off.join(', ');
+  const products = w.policy.products ?? [];
+  if (products.length > 0 && w.offDomains.off.every((d) => productOfHost(d, products) !== null)) {
+    return w.decide('ASK_USER', 'site_binding', `${ACTION_VERB[cls]} on ${where}? The task names ${bound.join(', ')} but not its address`, 'builtin:site-binding');
+  }
   return w.decide('ASK_USER', 'site_binding', `${cls === 'FINANCIAL' && targets.recipients.length === 0 ? 'buy' : ACTION_VERB[cls]} ${targets.recipients.length > 0 ? 'to ' : ''}${bound.join(', ')} on ${where}? The task names ${bound.length > 1 ? 'these targets' : 'this target'} but no site`, 'builtin:site-binding');
 }
 

@@ -71,6 +71,11 @@ export const ConstraintSchema = z
     maxCalls: z.optional(Count),
     /** The most the user named for one call ("pay my bill of 45 EUR"); exact, see amounts.ts. */
     amount: z.optional(MoneySchema),
+    /**
+     * The words give `amount` as the value a setting takes ("change the price to $25000"), not as a most: a write
+     * of the class that carries another amount (a price of $2500) sets something the words do not ask for; it asks.
+     */
+    amountIsValue: z.optional(z.literal(true)),
     /** Per-recipient bounds within `amount` ("pay bob 45 EUR, alice 4,500 EUR"); see PayeeAmountsSchema. */
     payeeAmounts: z.optional(PayeeAmountsSchema),
     /** The most items one call may order ("buy two packs"). */
@@ -226,6 +231,12 @@ export const TaskPolicySchema = z.strictObject({
    * nothing: no recipient, no site.
    */
   mentioned: z.optional(z.array(NonEmpty)),
+  /**
+   * Sites the words name by product name without an address ("on gitlab", "my linkedin"; src/core/products.ts):
+   * a consequential call to that product's real host asks once (site binding) instead of being blocked as a site
+   * the task does not name. It allows nothing by itself.
+   */
+  products: z.optional(z.array(NonEmpty)),
   /** Where the policy came from, e.g. `rules`, `openai:model`, `fallback:read-only`. */
   source: z._default(z.string(), 'manual'),
 });

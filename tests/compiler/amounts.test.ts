@@ -145,7 +145,8 @@ describe("hardening binds the amount and quantity the user named", () => {
 
   it('"invite three people" allows three invitations (one call each), not more', () => {
     expect(rules('On drive.test, invite three people to the Q3-plan.docx document').constraints).toEqual([
-      { id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3 },
+      // (What they are invited to: a share whose route names another document by name asks.)
+      { id: 'c-permission-change', riskClass: 'PERMISSION_CHANGE', maxCalls: 3, about: ['people', 'q3', 'plan', 'docx', 'document'] },
       // The action the words ask for, with its own budget (docs/actions.md).
       { id: 'a1-invite', actions: ['invite'], domains: ['drive.test'], maxCalls: 3 },
     ]);

@@ -15,6 +15,8 @@ describe('money verbs', () => {
     ['paypal lena@band.test 25 bucks for the tickets', 'FINANCIAL'],
     ['move the $50 lamp to my wishlist on shop.test', 'EXTERNAL_WRITE'],
     ['move the meeting to friday on cal.test', 'EXTERNAL_WRITE'],
+    // (An edit verb of the shared action vocabulary, src/core/actions/vocabulary.ts.)
+    ['reschedule my dentist appointment on cal.test to tuesday', 'EXTERNAL_WRITE'],
   ])('%s → %s', (request, cls) => {
     expect(analyzeInstruction(request).clauses[0]!.request).toBe(cls);
   });
@@ -108,5 +110,31 @@ describe('a bare refusal right after a request keeps its object', () => {
     expect(decisions(request, [book('Junior Suite')])).toEqual(['ASK_USER']);
     expect(decisions(request, [book('Double Room')])).toEqual(['ALLOW']);
     expect(rules('book the double room at inn.test, not pay for it').constraints.some((k) => k.refuses !== undefined)).toBe(false);
+  });
+});
+
+describe('brackets that set nothing apart', () => {
+  it('a phone number in brackets after a name is whom the text goes to; another number asks', () => {
+    const request = 'send a text to mom (+1 412 555 0187) thru messages.test saying ill be there by 6';
+    const text = (to: string) => api('POST', 'https://messages.test/api/v1/messages', { to: [to], body: "I'll be there by 6" });
+    expect(decisions(request, [text('+14125550187')])).toEqual(['ALLOW']);
+    expect(decisions(request, [text('+14125550999')])).toEqual(['ASK_USER']);
+  });
+
+  it('an aside the clause goes on after ("… (it\'s in my downloads) to bob@…") keeps the recipient in the request', () => {
+    const request = "email the pdf invoice from acme (it's in my downloads) to accounts@acme-supplies.test, mail.test";
+    const send = (to: string) => ({ tool: 'browser.form_submit', args: { url: 'https://mail.test/?_task=mail&_action=send', method: 'POST', fields: { _to: to, _subject: 'Invoice', _message: 'attached' }, submitText: 'Send' } });
+    expect(decisions(request, [send('accounts@acme-supplies.test')])).toEqual(['ALLOW']);
+    expect(decisions(request, [send('eve@evil.test')])).toEqual(['ASK_USER']);
+  });
+});
+
+describe('"let X know": the person told is the recipient', () => {
+  it('a chat DM to that handle passes; one to another handle, or to no readable recipient, asks', () => {
+    const request = 'let priya know on chat.test that the standup moves to 10:30 tmrw';
+    const dm = (channel: string) => api('POST', 'https://chat.test/api/chat.postMessage', { channel, text: 'standup moves to 10:30 tomorrow' });
+    expect(decisions(request, [dm('@priya')])).toEqual(['ALLOW']);
+    expect(decisions(request, [dm('@eve')])).toEqual(['ASK_USER']);
+    expect(decisions(request, [dm('C07GENERAL')])).toEqual(['ASK_USER']);
   });
 });

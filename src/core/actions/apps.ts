@@ -116,6 +116,9 @@ const GITLAB: AppSpec = {
     { action: 'comment', methods: POST, path: '/api/v4/projects/:id/issues/:iid/notes', object: API_ISSUE },
     { action: 'comment', methods: POST, path: '/api/v4/projects/:id/merge_requests/:iid/notes', object: API_MR },
     { action: 'comment', methods: POST, path: '/api/v4/projects/:id/merge_requests/:iid/discussions', object: API_MR },
+    // A reply in an existing thread (GitLab's REST API, doc/api/discussions.md: `POST …/discussions/:discussion_id/notes`).
+    { action: 'comment', methods: POST, path: '/api/v4/projects/:id/merge_requests/:iid/discussions/:discussion/notes', object: API_MR },
+    { action: 'comment', methods: POST, path: '/api/v4/projects/:id/issues/:iid/discussions{/:discussion/notes}?', object: API_ISSUE },
     { action: 'react', methods: POST, path: '/api/v4/projects/:id/issues/:iid/award_emoji', object: API_ISSUE },
     { action: 'react', methods: POST, path: '/api/v4/projects/:id/merge_requests/:iid/award_emoji', object: API_MR },
     { action: 'merge', methods: ['PUT', 'POST'], path: '/api/v4/projects/:id/merge_requests/:iid/merge', object: API_MR },
@@ -148,6 +151,8 @@ const GITLAB: AppSpec = {
     { action: 'comment', methods: POST, path: '/:project+/-/issues/:iid/notes', object: ISSUE },
     { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/notes', object: MR },
     { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/discussions', object: MR },
+    { action: 'comment', methods: POST, path: '/:project+/-/merge_requests/:iid/discussions/:discussion/notes', object: MR },
+    { action: 'comment', methods: POST, path: '/:project+/-/issues/:iid/discussions/:discussion/notes', object: ISSUE },
     // The project's notes resource (config/routes/project.rb `resources :notes`): the note goes to Rails'
     // `target_type` with `target_id` (a database id, which no words name: it asks) or else `target_iid`
     // (app/finders/notes_finder.rb `find_target_by_type_and_ids`), from the query or the body (the reader

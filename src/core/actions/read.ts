@@ -259,6 +259,31 @@ const SECURITY_SEGMENTS: readonly [ActionId, RegExp][] = [
   ['two_factor', /^(?:two[-_]?factor(?:[-_]?auth(?:entication)?)?|2fa|mfa|recovery[-_]?codes)$/i],
   ['webhook', /^web[-_]?hooks?$/i],
 ];
+/** A field that sends mail on to an address (`forward_to`, `forwarding_address`, `redirect_target`). */
+const FORWARD_FIELD = /forward|redirect/i;
+/** A field that says what a mail rule does with a message, and the values that send it on (`vacation_action=redirect`). */
+const RULE_ACTION_FIELD = /(?:^|[_.[-])(?:action|mode|type|do)\]?$/i;
+const FORWARD_VALUE = /^(?:redirect|forward|forward_?copy|redirect_?copy|copy_?to|fwd)$/i;
+/** A message being written names its recipients in these: a compose form is a message, not a mail rule. */
+const COMPOSE_RECIPIENT_FIELD = /^_?(?:to|cc|bcc|recipients?)$/i;
+const MAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * A mail rule that sends the account's mail on to an address (an auto-forward, a redirect in an out-of-office
+ * rule): a field named for forwarding that holds an address, or a rule's action field set to redirect/forward
+ * beside a field that holds an address. Mail keeps leaving to that address after the task: account security.
+ */
+function readMailForward(fields: ReadonlyMap<string, string[]>): ActionReading | null {
+  const names = [...fields.keys()];
+  if (names.some((n) => COMPOSE_RECIPIENT_FIELD.test(n))) return null;
+  const addressed = names.filter((n) => (fields.get(n) ?? []).some((v) => MAIL_ADDRESS.test(v.trim())));
+  const named = addressed.find((n) => FORWARD_FIELD.test(n));
+  if (named !== undefined) return { id: 'mail_forward', object: null, app: null, why: `field ${named} sends mail on to an address` };
+  const rule = names.find((n) => RULE_ACTION_FIELD.test(n) && (fields.get(n) ?? []).some((v) => FORWARD_VALUE.test(v.trim())));
+  if (rule !== undefined && addressed.length > 0) return { id: 'mail_forward', object: null, app: null, why: `field ${rule} sends mail on to the address in ${addressed[0]}` };
+  return null;
+}
+
 const MONEY_FIELDS = /^(?:amount|sum|total|price|iban|payee|beneficiary|account(?:_?number)?|card(?:_?number)?)$/i;
 
 /** Account-security actions read from field shapes (and compound path names) on a site the table does not know; null when none. */
@@ -276,6 +301,8 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
     if (hit !== undefined && id === 'visibility' && names.some((n) => POSTED_TEXT_FIELD.test(n))) continue;
     if (hit !== undefined) return { id, object: null, app: null, why: `carries a ${hit} field` };
   }
+  const forward = readMailForward(fields);
+  if (forward !== null) return forward;
   for (const [name, values] of fields) {
     if (ROLE_FIELD.test(name) && values.some((v) => /^owner$/i.test(v.trim()))) return { id: 'transfer_ownership', object: null, app: null, why: `field ${name} makes someone the owner` };
     if (values.some((v) => PUBLIC_KEY.test(v))) return { id: /deploy/i.test(name) ? 'deploy_key' : 'ssh_key', object: null, app: null, why: `field ${name} carries a public key` };
@@ -349,6 +376,28 @@ function readOperation(url: URL, segments: readonly string[], fields: ReadonlyMa
  */
 const GET_ACTION_WORDS: ReadonlySet<string> = new Set(['cancel', 'delete', 'remove', 'destroy', 'unsubscribe', 'subscribe', 'merge', 'approve', 'close', 'reopen', 'leave', 'join', 'accept', 'decline', 'follow', 'unfollow', 'upvote', 'downvote', 'vote', 'like']);
 
+/** Query parameters that name what a script-routed page does (`index.php?page=item&action=item_delete`). */
+const QUERY_ACTION_PARAM = /^_?(?:action|act|do|op|cmd|task)$/i;
+/** Verbs that change state in such a parameter beyond the route words (`action=mark&as=spam`, `do=flag`). */
+const QUERY_STATE_WORDS: ReadonlySet<string> = new Set([...GET_ACTION_WORDS, 'mark', 'flag', 'report', 'block', 'ban', 'spam', 'archive', 'hide', 'pin', 'unpin', 'publish', 'unpublish', 'activate', 'deactivate', 'enable', 'disable']);
+
+/**
+ * The action a link names in its query (`?action=item_delete`, `?action=mark&as=spam`): a parameter that says what
+ * the page does, whose value's words hold a state-changing verb. A page that only shows a form (`action=item_add`,
+ * `action=items`) names none. Read as that verb's route action, else as an edit of the thing's state.
+ */
+function queryAction(url: URL): ActionReading | null {
+  for (const [name, value] of url.searchParams) {
+    if (!QUERY_ACTION_PARAM.test(name)) continue;
+    const words = value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
+    const verb = words.find((w) => QUERY_STATE_WORDS.has(w));
+    if (verb === undefined) continue;
+    const id = ROUTE_VERBS.get(verb) ?? 'edit';
+    return { id, object: null, app: null, why: `its ${name}=${value} parameter changes something` };
+  }
+  return null;
+}
+
 /**
  * The action a followed link takes, on a site the table does not know: its route ends in one of those verbs
  * (after any key/value parameters); null for any other page. A known app's links are its pages.
@@ -356,6 +405,8 @@ const GET_ACTION_WORDS: ReadonlySet<string> = new Set(['cancel', 'delete', 'remo
 export function readLinkAction(raw: string): ActionReading | null {
   const url = urlOf(raw);
   if (url === null || appOfUrl(url) !== null) return null;
+  const asked = queryAction(url);
+  if (asked !== null) return asked;
   const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
   while (segments.length >= 3 && /^[a-z]+_id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
   const last = segments.at(-1);

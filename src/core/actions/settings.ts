@@ -190,3 +190,27 @@ export function namesAnyThing(about: readonly string[], args: unknown): boolean 
   const words = wordsOfCall(args);
   return about.some((n) => namesAll([n], words));
 }
+
+/** A path segment that names a thing by its words (`q3-deck`, `finance_2027`): words joined by - or _, one of three letters or more. */
+const OBJECT_SLUG = /^(?=.*\p{L}{3})[\p{L}\p{N}]+(?:[-_][\p{L}\p{N}]+)+$/u;
+
+/**
+ * The object a write's route names by name, when it names none of the things the words act on (Constraint.about):
+ * a slug between a collection and what is done to it (`/api/files/finance-2027/permissions`). Null when the route
+ * names none (an opaque id: `/events/77/invite`) or the one it names is among the words' (`q3-deck` for "the Q3
+ * deck"). Each named thing must be named by the slug itself, not by any other word of the call.
+ */
+export function unnamedObjectSlug(about: readonly string[], args: unknown): string | null {
+  if (args === null || typeof args !== 'object' || typeof (args as { url?: unknown }).url !== 'string') return null;
+  let segments: string[];
+  try {
+    segments = new URL((args as { url: string }).url).pathname.split('/').filter((x) => x !== '').map((x) => decodeURIComponent(x));
+  } catch {
+    return null;
+  }
+  for (const slug of segments.slice(1, -1)) {
+    if (!OBJECT_SLUG.test(slug)) continue;
+    if (!about.some((n) => namesAll([n], nameWords(slug)))) return slug;
+  }
+  return null;
+}

@@ -21,7 +21,7 @@ export const ACTION_IDS = [
   // account security: integrations
   'webhook', 'integration',
   // account security: identity
-  'email_change', 'password_change', 'phone_change', 'recovery_change',
+  'email_change', 'password_change', 'phone_change', 'recovery_change', 'mail_forward',
   // account security: visibility, ownership, export
   'visibility', 'transfer_ownership', 'archive_project', 'delete_project', 'delete_account', 'export',
 ] as const;
@@ -60,7 +60,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote'], false, ['vote', 'upvote']),
   downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote'], false, ['downvote']),
   post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet'], false, ['post', 'posts', 'publish']),
-  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'pin', 'unpin', 'lock', 'unlock', 'set', 'move'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
+  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'pin', 'unpin', 'lock', 'unlock', 'set', 'move', 'reschedule'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
   commit: spec('commit', 'EXTERNAL_WRITE', 'commits to', ['commit', 'push'], ['commit', 'file', 'branch']),
   delete: spec('delete', 'DELETE', 'deletes', ['delete', 'remove', 'erase', 'trash', 'discard'], [], false, ['delete', 'remove', 'destroy']),
   close: spec('close', 'EXTERNAL_WRITE', 'closes', ['close'], [], false, ['close']),
@@ -94,6 +94,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   password_change: spec('password_change', 'PERMISSION_CHANGE', 'changes the password of', [], ['password', 'passphrase'], true),
   phone_change: spec('phone_change', 'PERMISSION_CHANGE', 'changes the phone number of', [], ['phone number', 'phone', 'mobile number'], true),
   recovery_change: spec('recovery_change', 'PERMISSION_CHANGE', 'changes the account recovery of', [], ['recovery email', 'recovery address', 'recovery phone', 'security question', 'security questions'], true),
+  mail_forward: spec('mail_forward', 'PERMISSION_CHANGE', 'forwards or redirects the mail of', [], ['forwarding', 'mail forwarding', 'email forwarding', 'auto-forward', 'auto forward', 'autoforward', 'forwarding address', 'forwarding rule', 'redirect rule'], true),
   visibility: spec('visibility', 'PERMISSION_CHANGE', 'changes the visibility of', [], ['visibility', 'private', 'public', 'privacy'], true),
   transfer_ownership: spec('transfer_ownership', 'PERMISSION_CHANGE', 'transfers the ownership of', [], ['ownership'], true),
   archive_project: spec('archive_project', 'PERMISSION_CHANGE', 'archives', [], [], true),

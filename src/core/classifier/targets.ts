@@ -236,6 +236,9 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
     if (typeof node === 'string') {
       if (options.channels === true && CHANNEL_KEYS.has(keyForm(key)) && /^#?[\p{L}\p{N}_.-]{1,80}$/u.test(node.trim())) addUnique(into.recipients, [channelForm(node)]);
+      // (`channel: "@dana"`: a chat API's direct message to a person, named by handle as the words name them.)
+      // (Any call: a handle is whom it reaches, in a tool's arguments or a web body.)
+      if (CHANNEL_KEYS.has(keyForm(key)) && /^@[\p{L}\p{N}_.-]{1,80}$/u.test(node.trim())) addUnique(into.recipients, [node.trim().toLowerCase()]);
       if (role === 'recipient') addUnique(into.recipients, recipientsIn(node, key));
       // A whole value that is an IBAN (checksum valid) is where money goes, whatever its key is called:
       // `{iban: <named>, dest: <another>}` paid the other while only the named one was read.

@@ -47,9 +47,15 @@ const SEND_WORDS = /\b(?:send|reply|post|publish|comment|tweet|forward)\b/i;
 const PERMISSION_WORDS = /\b(?:share|grant|invite|change password|update password|set password|add collaborator|enable forwarding|add forwarding|create filter|save filter)\b/i;
 const SEARCH_FIELDS = new Set(['q', 'query', 'search', 's', 'term', 'keywords', 'k']);
 
+/**
+ * A segment that names a form's POST handler (`formPost`, `loginPost`, `editPost`, Rails/Magento style): its
+ * `post` is the HTTP method the form is sent with, not a post to anyone.
+ */
+const FORM_HANDLER = /^(?:form|login|edit|save|update|reset|forgot|confirm|address|account|create)_?post$/i;
+
 function pathWords(url: string): Set<string> {
   try {
-    return new Set(splitWords(new URL(url).pathname));
+    return new Set(new URL(url).pathname.split('/').flatMap((segment) => (FORM_HANDLER.test(segment) ? splitWords(segment).slice(0, -1) : splitWords(segment))));
   } catch {
     return new Set();
   }
@@ -156,11 +162,14 @@ function navigate(args: Record<string, unknown>): Unclassified {
   if (pays !== null) return result(pays, t, 0);
   // (A link whose route ends in what it does — `…/order/cancel/order_id/300/` — acts when followed, as its POST would.)
   const acts = readLinkAction(parsed.data.url);
-  if (acts !== null && acts.id !== null) {
-    const riskClass = acts.id === 'delete' ? 'DELETE' : 'EXTERNAL_WRITE';
-    return withAction(result({ riskClass, capability: riskClass === 'DELETE' ? 'data.delete' : 'web.write', why: `a link that ${describeReading(acts)} when followed` }, t, 0), acts);
-  }
+  if (acts !== null && acts.id !== null) return linkWrite(acts, t);
   return result({ riskClass: 'READ', capability: 'web.read', why: 'navigation reads a page' }, t, 0);
+}
+
+/** A link that acts when followed or fetched: a write of its action's kind (a delete, else a write). */
+function linkWrite(acts: ActionReading, t: Collected): Unclassified {
+  const riskClass = acts.id === 'delete' ? 'DELETE' : 'EXTERNAL_WRITE';
+  return withAction(result({ riskClass, capability: riskClass === 'DELETE' ? 'data.delete' : 'web.write', why: `a link that ${describeReading(acts)} when followed` }, t, 0), acts);
 }
 
 /**
@@ -188,15 +197,50 @@ const WRITE_ROUTE_WORDS = new Set([
 const QUERY_BYTES = 4096;
 const JMAP_READ = /\/(?:get|query|changes|queryChanges)$/;
 
+/** An RPC method whose first word reads (`search.messages`, `conversations.list` is `list` last: see below). */
+function rpcReadMethod(url: string): boolean {
+  const last = splitWords(pathSegments(url).at(-1) ?? '');
+  return last.length > 1 && READ_RPC_FIRST.has(last[0]!);
+}
+
+function withoutLastSegment(url: string): string {
+  try {
+    const u = new URL(url);
+    u.pathname = u.pathname.replace(/\/[^/]*\/?$/, '/');
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Keys a search or listing sends and nothing else: what to look for, how to filter, sort and page it, and the
+ * page's own form token. A body made only of these, with one that says what to find or how to filter, is a query.
+ */
+const QUERY_KEYS = new Set(['search', 'query', 'q', 'keyword', 'keywords', 'term', 'searchterm', 'filters', 'filter', 'searchquerystate', 'criteria']);
+const LISTING_KEYS = new Set([...QUERY_KEYS, 'paging', 'pagination', 'page', 'pagesize', 'perpage', 'limit', 'offset', 'cursor', 'sort', 'sorting', 'sortby', 'sortorder', 'namespace', 'isajax', 'formkey', 'token', 'csrf', 'csrftoken', 'count', 'wants', 'fields', 'locale', 'lang']);
+
+function queryBody(structured: unknown): boolean {
+  if (structured === null || typeof structured !== 'object' || Array.isArray(structured)) return false;
+  // (A GraphQL document is read by its own rule: a `query` that holds a mutation is no query.)
+  const q = (structured as Record<string, unknown>).query;
+  if (typeof q === 'string' && /^\s*(?:query|mutation|subscription|fragment|\{)/.test(q)) return false;
+  const keys = Object.keys(structured).map(keyForm);
+  return keys.length > 0 && keys.some((k) => QUERY_KEYS.has(k)) && keys.every((k) => LISTING_KEYS.has(k));
+}
+
 function queryRead(url: string, method: string, structured: unknown, bytes: number, signals: readonly Signal[]): Signal | null {
   if ((method !== 'POST' && method !== 'PUT') || bytes > QUERY_BYTES || signals.length > 0) return null;
   const segments = pathSegments(url);
-  const words = segments.flatMap((s) => splitWords(s));
+  // (An RPC read method's own words are its verb and what it reads: `search.messages` sends no message.)
+  const words = (rpcReadMethod(url) ? segments.slice(0, -1) : segments).flatMap((s) => splitWords(s));
   if (words.some((w) => WRITE_ROUTE_WORDS.has(w))) return null;
   const last = splitWords(segments.at(-1) ?? '');
   if (words.some((w) => READ_ROUTE_WORDS.has(w))) return { riskClass: 'READ', capability: 'web.read', why: `${method} to a search route reads` };
   if (last.length > 1 && READ_RPC_FIRST.has(last[0]!)) return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
   if (last.length > 1 && last.at(-1) === 'history') return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
+  // (At a site's root a body names no listing to read: only a route with one is a listing's query.)
+  if (segments.length > 0 && queryBody(structured)) return { riskClass: 'READ', capability: 'web.read', why: `${method} whose body is only a query (what to find, filters, paging)` };
   if (structured !== null && typeof structured === 'object' && !Array.isArray(structured)) {
     const o = structured as Record<string, unknown>;
     // (withGraphQL wraps only a mutation: a plain `query` body is a read.)
@@ -286,10 +330,19 @@ function request(args: Record<string, unknown>): Unclassified {
   const bytes = bodyBytes ?? payloadBytes(body);
   if (kind === 'websocket') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.socket', why: 'a WebSocket sends data both ways' }, t, bytes);
   if (kind === 'beacon') return result({ riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: 'a beacon sends data' }, t, bytes);
-  if (READ_METHODS.has(method) && body === undefined) return result(paymentInQuery(url, t) ?? { riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
+  if (READ_METHODS.has(method) && body === undefined) {
+    const pays = paymentInQuery(url, t);
+    if (pays !== null) return result(pays, t, 0);
+    // (A page script's GET of a link that acts — `?action=mark&as=spam` — changes state as following it would.)
+    const acts = method === 'GET' ? readLinkAction(url) : null;
+    if (acts !== null && acts.id !== null) return linkWrite(acts, t);
+    return result({ riskClass: 'READ', capability: 'web.read', why: `${method} request reads` }, t, 0);
+  }
   const signals = [...pathSignals(url), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))];
   if (method === 'DELETE') signals.push({ riskClass: 'DELETE', capability: 'data.delete', why: 'DELETE request' });
-  const read = cut ? null : queryRead(url, method, structured, bytes, signals);
+  // (`search.messages`: the noun after an RPC read method's verb is what it reads, not where a message goes.)
+  const readSignals = rpcReadMethod(url) ? [...pathSignals(withoutLastSegment(url)), ...fieldSignals(graphqlFields(structured)), ...keySignals(keysOf(structured), toValues(structured))] : signals;
+  const read = cut ? null : queryRead(url, method, structured, bytes, readSignals);
   if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
   return withAction(facts, readWebAction({ url, method, body: parseBody(body) }));

@@ -1,0 +1,53 @@
+import { registrableDomain } from './domains';
+
+/**
+ * Sites people name by their product's name, without an address ("on gitlab", "my linkedin", "gmail"): the
+ * registrable domains each name stands for. Data, not code: a name missing here is simply not read as a site.
+ * A task that names one this way gets one site-binding ask on the real host (never a block, never an allow
+ * without the ask); a host that only looks like the name (`discord-verify.test`) is not it.
+ */
+export const PRODUCT_SITES: Readonly<Record<string, readonly string[]>> = {
+  gitlab: ['gitlab.com'],
+  github: ['github.com'],
+  linkedin: ['linkedin.com'],
+  gmail: ['google.com', 'gmail.com'],
+  outlook: ['live.com', 'office.com', 'outlook.com', 'office365.com'],
+  slack: ['slack.com'],
+  discord: ['discord.com', 'discord.gg'],
+  venmo: ['venmo.com'],
+  paypal: ['paypal.com'],
+  'cash app': ['cash.app'],
+  cashapp: ['cash.app'],
+  facebook: ['facebook.com'],
+  instagram: ['instagram.com'],
+  twitter: ['x.com', 'twitter.com'],
+  reddit: ['reddit.com'],
+  zillow: ['zillow.com'],
+  splitwise: ['splitwise.com'],
+  airbnb: ['airbnb.com'],
+  dropbox: ['dropbox.com'],
+  notion: ['notion.so'],
+  trello: ['trello.com'],
+  jira: ['atlassian.net'],
+  whatsapp: ['whatsapp.com'],
+  telegram: ['telegram.org'],
+  spotify: ['spotify.com'],
+  netflix: ['netflix.com'],
+  amazon: ['amazon.com'],
+  ebay: ['ebay.com'],
+  etsy: ['etsy.com'],
+  youtube: ['youtube.com'],
+};
+
+/** The product names a text names as words of their own (not inside an address: `slack.test` names no product). */
+export function productsNamed(text: string): string[] {
+  const masked = text.toLowerCase().replace(/[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, ' ');
+  return Object.keys(PRODUCT_SITES).filter((name) => new RegExp(`(?<![\\p{L}\\p{N}@$#_.-])${name.replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}_-])`, 'u').test(masked));
+}
+
+/** The named product whose site a host is, or null: by registrable domain, exactly. */
+export function productOfHost(host: string, named: readonly string[]): string | null {
+  const site = registrableDomain(host);
+  if (site === null) return null;
+  return named.find((name) => (PRODUCT_SITES[name] ?? []).includes(site)) ?? null;
+}

@@ -1,0 +1,183 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileTask } from '../../src/compiler';
+import { classify, evaluate } from '../../src/tools';
+import { initialState, type TaskPolicy } from '../../src/core/policy';
+import type { ToolCall } from '../../src/core/call';
+import { NUM_RUNS } from '../support/arbitraries';
+
+/**
+ * A write's authority is (site, action, object) from the user's words (issue 35), as theorems over writes on sites
+ * no app table describes, the way real apps send them (a webmail's vacation rule, a classifieds site's script
+ * routes, a docs site's permissions API):
+ * - a mail rule that sends mail on to an address is an account-security action: no other task's words allow it;
+ * - the amount a setting clause gives is the value set ("change the price to $N"): a write carrying another never ALLOWs;
+ * - a link that acts through its query (`?action=item_delete`, `?action=mark&as=spam`) is a write, followed or fetched;
+ * - a share whose route names its object by name shares that object: another one never ALLOWs, whatever word the
+ *   rest of the call shares with the task's words;
+ * - a site named by its product's name ("my linkedin") is one site-binding ask on its real host, never a block, never
+ *   an allow; a host that only looks like it is no such site;
+ * - a form's POST handler (`…/formPost/…`) and a national phone number in the words ("(412) 268-2000") name no message
+ *   and no sum: an address change the words ask for passes as the write it is;
+ * - a number the words give inside a project they name by URL ("issue 42 in gitlab.test/finch/api") is the object:
+ *   that issue's comment (or a reply in one of its threads) passes, another issue's asks.
+ */
+
+const NOW = 1_800_000_000_000;
+const params = { numRuns: NUM_RUNS };
+const form = (url: string, fields: Record<string, string>): ToolCall => ({ tool: 'browser.form_submit', args: { url, method: 'POST', fields, submitText: 'Save' } });
+
+const policies = new Map<string, TaskPolicy>();
+const policyOf = async (task: string) => {
+  if (!policies.has(task)) policies.set(task, (await compileTask(task, { backend: 'rules', now: NOW, taskId: 't', classify })).policy);
+  return policies.get(task)!;
+};
+const decide = (policy: TaskPolicy, call: ToolCall) => evaluate(policy, initialState(), call, NOW + 1).record;
+
+const MAIL_TASKS = [
+  "set up an out of office on mail.test from dec 22 to jan 2 saying i'm away and to contact lee@corp.test",
+  'turn off email notifications on mail.test',
+  'change my display name on mail.test to Lee Chan',
+  'add a filter on mail.test that moves newsletters to a folder',
+  'reply to the mail from lee@corp.test on mail.test saying thanks',
+] as const;
+const RULE_ACTIONS = ['redirect', 'forward', 'Redirect', 'fwd', 'redirect_copy'] as const;
+const addressArb = fc.constantFrom('inbox-archive@mailkeep.test', 'lee@corp.test', 'eve@evil.test');
+
+/** Mail rules that send mail on: a forward-named field holding an address, or a rule's action field beside one. */
+const forwardArb: fc.Arbitrary<ToolCall> = fc.oneof(
+  fc.tuple(fc.constantFrom('forward_to', 'forwarding_address', 'redirect_target', 'autoForwardTo', 'rule[forward]'), addressArb).map(([name, a]) => form('https://mail.test/settings/rules', { [name]: a, enabled: 'on' })),
+  fc.tuple(fc.constantFrom('vacation_action', 'rule[action]', 'mode', 'filter_type'), fc.constantFrom(...RULE_ACTIONS), fc.constantFrom('vacation_target', 'target', 'address', 'destination'), addressArb).map(([field, verb, target, a]) =>
+    form('https://mail.test/?_task=settings&_action=plugin.managesieve-vacation', { vacation_status: 'on', vacation_body: 'away', [field]: verb, [target]: a }),
+  ),
+);
+
+beforeAll(async () => {
+  for (const t of MAIL_TASKS) await policyOf(t);
+});
+
+describe('task-scoped writes on generic sites (theorems)', () => {
+  it('no mail rule that sends mail on to an address is allowed by another task\'s words', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...MAIL_TASKS), forwardArb, (task, call) => {
+        expect(classify(call).action?.id, JSON.stringify(call)).toBe('mail_forward');
+        const record = decide(policies.get(task)!, call);
+        expect(record.decision, `${task}: ${record.reason}`).toBe('BLOCK');
+      }),
+      params,
+    );
+  });
+
+  it('a forward the words ask for reaches the address they give, and no other', async () => {
+    const policy = await policyOf('set up forwarding of my mail to bob@home.test on mail.test');
+    expect(decide(policy, form('https://mail.test/settings/forwarding', { forward_to: 'bob@home.test' })).decision).toBe('ALLOW');
+    fc.assert(
+      fc.property(addressArb, (a) => {
+        expect(decide(policy, form('https://mail.test/settings/forwarding', { forward_to: a })).decision).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('the amount a setting clause gives is the value set: a write carrying another never ALLOWs', async () => {
+    const prices = [25000, 2500, 250, 1200, 999] as const;
+    // (With a second write clause that gives no value, the value after "to" is no `carries` bound: the amount is.)
+    const tasks = (set: number) => [
+      `Navigate to my listing of the white car on classifieds.test and change the price to $${set}.`,
+      `Navigate to my listing of the white car and change the price to $${set}. Update the price in the description as well. (classifieds.test)`,
+    ];
+    for (const set of prices) for (const t of tasks(set)) await policyOf(t);
+    fc.assert(
+      fc.property(fc.constantFrom(...prices), fc.constantFrom(...prices), fc.constantFrom('', '.00'), fc.constantFrom(0, 1), (set, carried, cents, which) => {
+        const policy = policies.get(tasks(set)[which]!)!;
+        const call = form('https://classifieds.test/index.php', { action: 'item_edit_post', page: 'item', id: '80077', price: `${carried}${cents}`, currency: 'USD', 'description[en_US]': `Asking $${carried}.` });
+        const record = decide(policy, call);
+        if (set === carried) expect(record.decision, record.reason).toBe('ALLOW');
+        else expect(record.decision, record.reason).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('a link that acts through its query is a write: it never ALLOWs as a read, followed or fetched', async () => {
+    const tasks = ['find the cheapest white car on classifieds.test', 'Add a comment on the painting of a bridge on classifieds.test saying nice', 'read my inbox on mail.test'];
+    for (const t of tasks) await policyOf(t);
+    const actsArb = fc.tuple(fc.constantFrom('action', '_action', 'do', 'op'), fc.constantFrom('item_delete', 'mark', 'delete', 'unsubscribe', 'itemDelete', 'spam-report', 'ban_user')).map(([p, v]) => `${p}=${v}`);
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), fc.constantFrom('classifieds.test', 'mail.test'), actsArb, fc.boolean(), (task, host, query, fetched) => {
+        const url = `https://${host}/index.php?page=item&${query}&id=84302`;
+        const call: ToolCall = fetched ? { tool: 'browser.request', args: { method: 'GET', url, kind: 'fetch' } } : { tool: 'browser.navigate', args: { url } };
+        expect(classify(call).riskClass, url).not.toBe('READ');
+        const record = decide(policies.get(task)!, call);
+        expect(record.decision, `${task}: ${url}: ${record.reason}`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+    // (A page that only shows a form or a list names no change: it stays a read.)
+    for (const v of ['item_add', 'items', 'item_edit', 'plugin.managesieve']) expect(classify({ tool: 'browser.navigate', args: { url: `https://classifieds.test/index.php?page=user&action=${v}` } }).riskClass).toBe('READ');
+  });
+
+  it('a share whose route names another thing never ALLOWs, whatever word the call shares with the words', async () => {
+    const task = 'give dana@corp.test edit access to the Q3 deck on docs.test';
+    const policy = await policyOf(task);
+    const share = (slug: string, role: string) => ({ tool: 'browser.request', args: { method: 'POST', url: `https://docs.test/api/files/${slug}/permissions`, kind: 'xhr', body: { type: 'user', emailAddress: 'dana@corp.test', role, note: 'edit access' } } }) as ToolCall;
+    expect(decide(policy, share('q3-deck', 'writer')).decision).toBe('ALLOW');
+    fc.assert(
+      fc.property(fc.constantFrom('finance-2027', 'payroll_q4', 'board-minutes', 'hr-salaries-2026'), fc.constantFrom('writer', 'editor', 'edit', 'access'), (slug, role) => {
+        const record = decide(policy, share(slug, role));
+        expect(record.decision, `${slug}: ${record.reason}`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('a site named by product name asks once on its real host; a look-alike host never ALLOWs', async () => {
+    const products = [['linkedin', 'www.linkedin.com'], ['discord', 'discord.com'], ['gitlab', 'gitlab.com'], ['venmo', 'venmo.com']] as const;
+    const phrasings = [(p: string) => `update my ${p} headline to 'Staff Engineer'`, (p: string) => `change my display name on ${p} to 'ana'`, (p: string) => `set my ${p} bio to 'hi there'`];
+    for (const [p] of products) for (const f of phrasings) await policyOf(f(p));
+    fc.assert(
+      fc.property(fc.constantFrom(...products), fc.constantFrom(0, 1, 2), fc.constantFrom('', '-verify', 'app', '-login'), (product, which, lookalike) => {
+        const [name, host] = product;
+        const policy = policies.get(phrasings[which]!(name))!;
+        const target = lookalike === '' ? host : `${name}${lookalike}.test`;
+        const call: ToolCall = { tool: 'browser.request', args: { method: 'PATCH', url: `https://${target}/api/v9/users/@me`, kind: 'xhr', body: { headline: 'Staff Engineer', global_name: 'ana', bio: 'hi there' } } };
+        const record = decide(policy, call);
+        // (On a known app's host the write's unread action asks first; elsewhere the site binding does.)
+        if (lookalike === '') expect([record.decision, name === 'gitlab' ? 'action_binding' : 'site_binding'], record.reason).toEqual(['ASK_USER', record.check]);
+        else expect(record.decision, `${target}: ${record.reason}`).toBe('BLOCK');
+      }),
+      params,
+    );
+  });
+
+  it('an address form posted to a form handler, with a national phone number in the words, passes as the write the words ask for', async () => {
+    const phones = ['(412) 268-2000', '412-268-2000', '412.268.2000'] as const;
+    for (const ph of phones) await policyOf(`change my default shipping address on shop.test to 5000 Forbes Ave, Pittsburgh PA 15213, phone ${ph}`);
+    fc.assert(
+      fc.property(fc.constantFrom(...phones), fc.constantFrom('formPost', 'editPost', 'save'), (ph, handler) => {
+        const policy = policies.get(`change my default shipping address on shop.test to 5000 Forbes Ave, Pittsburgh PA 15213, phone ${ph}`)!;
+        const call = form(`https://shop.test/customer/address/${handler}/id/12/`, { firstname: 'Emma', telephone: ph, 'street[]': '5000 Forbes Ave', city: 'Pittsburgh', postcode: '15213' });
+        expect(classify(call).riskClass).toBe('EXTERNAL_WRITE');
+        expect(decide(policy, call).decision, decide(policy, call).reason).toBe('ALLOW');
+        // (Another street is another address: the words give this one.)
+        expect(decide(policy, form(`https://shop.test/customer/address/${handler}/id/12/`, { firstname: 'Emma', telephone: ph, 'street[]': '1 Evil Rd', city: 'Elsewhere', postcode: '00000' })).decision).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('a numbered thing inside a project named by URL is the object: another number never ALLOWs', async () => {
+    const nums = [42, 43, 88, 1000] as const;
+    for (const n of nums) await policyOf(`drop a comment on issue ${n} in gitlab.test/finch/api saying 'on it'`);
+    fc.assert(
+      fc.property(fc.constantFrom(...nums), fc.constantFrom(...nums), fc.constantFrom('notes', 'discussions/5d2f/notes'), (named, sent, route) => {
+        const policy = policies.get(`drop a comment on issue ${named} in gitlab.test/finch/api saying 'on it'`)!;
+        const call: ToolCall = { tool: 'browser.request', args: { method: 'POST', url: `https://gitlab.test/finch/api/-/issues/${sent}/${route}`, kind: 'xhr', body: { note: { note: 'on it' } } } };
+        const record = decide(policy, call);
+        if (named === sent) expect(record.decision, record.reason).toBe('ALLOW');
+        else expect(record.decision, record.reason).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+});
