@@ -211,7 +211,7 @@ export async function sanitizerFigures(): Promise<Figure[]> {
           await off.page.waitForTimeout(AFTER_LOAD_MS);
         }
       });
-      const taintMs = offTrace.byScript.find((l) => l.script === SANITIZER_SCRIPT)?.msPerLoad ?? 0;
+      const taintMs = offTrace.cpuByScript.find((l) => l.script === SANITIZER_SCRIPT)?.msPerLoad ?? 0;
       const taintLongestMs = offTrace.longest.find((l) => l.script === SANITIZER_SCRIPT)?.ms ?? 0;
       const heaviest = Object.entries(trace.byEvent).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([event, msPerLoad]) => ({ event, msPerLoad }));
       scale.push({ elements: count, loads, hiddenLoadMs: median(runs.hidden.map((r) => r.load)), offLoadMs: median(runs.off.map((r) => r.load)), pairedLoadMs: pairedLoad, pairedDclMs: pairedDcl, perThousandMs: pairedLoad / (count / 1000), jsMs, jsPerThousandMs: jsMs / (count / 1000), heaviest, taintMs, taintLongestMs, runs });
@@ -256,7 +256,7 @@ export async function sanitizerFigures(): Promise<Figure[]> {
         measured: scale.map((s) => `${s.elements} elements: ${ms(s.taintMs)} per load, longest call ${ms(s.taintLongestMs)}`).join('; '),
         ratio: `largest ${ms(Math.max(...scale.map((s) => s.taintMs)))} per load, longest call ${ms(Math.max(...scale.map((s) => s.taintLongestMs)))}`,
         verdict: 'info',
-        method: `The browser with the Sanitizer off (so ${SANITIZER_SCRIPT}'s work on a load is the taint collector's: the form guard and bridge only listen), 2 loads of each scaled page traced (Chrome trace, devtools.timeline), each followed by ${AFTER_LOAD_MS} ms so the reading the collector leaves for idle time after load counts: top-most JS calls into ${SANITIZER_SCRIPT} per load (wall time of the calls), and the longest single call (a task the page waits on).`,
+        method: `The browser with the Sanitizer off (so ${SANITIZER_SCRIPT}'s work on a load is the taint collector's: the form guard and bridge only listen), 2 loads of each scaled page traced (Chrome trace, devtools.timeline), each followed by ${AFTER_LOAD_MS} ms so the reading the collector leaves for idle time after load counts: top-most JS calls into ${SANITIZER_SCRIPT} per load in thread time (CPU; the trace's wall times are inflated on shared cores), and the longest single call (a task the page waits on; thread time too).`,
         data: { scale: scale.map((s) => ({ elements: s.elements, taintMs: s.taintMs, taintLongestMs: s.taintLongestMs })) },
       },
       {

@@ -155,6 +155,7 @@ type Idle = { requestIdleCallback?(fn: (deadline: { timeRemaining(): number; did
 
 export function installTaintCollector(win: Window, send: SendReport): TaintCollector {
   const doc = win.document;
+  const installed = performance.now();
   const reported = new Set<string>();
   /** Nodes whose subtrees are still to be read, the next on top: the document's walk and what was inserted since. */
   const stack: Node[] = [];
@@ -262,24 +263,44 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   };
 
   // Shown text: everything the parser and scripts insert, from document_start on. Until the document's
-  // walk starts (at DOMContentLoaded or an earlier flush) the whole document is pending (read then, as it
-  // is), so the parser's insertions need no entry each; what is removed before the walk has read it is
-  // kept for it instead (it was shown meanwhile).
+  // walk starts (in idle time, at DOMContentLoaded or at an earlier flush) the whole document is pending
+  // (read then, as it is), so the parser's insertions need no entry each; what is removed before the walk
+  // has read it is kept for it instead (it was shown meanwhile).
   let wholeDocumentPending = true;
   /** The document's walk is under way: nodes removed now may not have been read yet. */
   let walking = false;
+  /** Records made since the walk started. */
   const collect = (records: MutationRecord[]) => {
     for (const record of records) {
       if (record.type === 'attributes') {
         const attr = (record.target as Element).getAttributeNode(record.attributeName ?? '');
-        if (!wholeDocumentPending && attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
-      } else if (record.type === 'characterData') {
-        if (!wholeDocumentPending || !record.target.isConnected) incoming.push(record.target);
-      } else {
-        if (wholeDocumentPending || walking) for (let i = 0; i < record.removedNodes.length; i++) incoming.push(record.removedNodes[i]!);
-        if (!wholeDocumentPending) for (let i = 0; i < record.addedNodes.length; i++) incoming.push(record.addedNodes[i]!);
+        if (attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
+      } else if (record.type === 'characterData') incoming.push(record.target);
+      else {
+        if (walking) for (let i = 0; i < record.removedNodes.length; i++) incoming.push(record.removedNodes[i]!);
+        for (let i = 0; i < record.addedNodes.length; i++) incoming.push(record.addedNodes[i]!);
       }
     }
+  };
+  /**
+   * Records made before the walk started (the parser's, one per node): only what they removed counts, the
+   * rest is in the document the walk reads. Read `CLOCK_EVERY` at a time until `deadline`; true when none is left.
+   */
+  const early: MutationRecord[][] = [];
+  let earlyAt = 0;
+  const collectEarly = (deadline: number): boolean => {
+    while (early.length > 0) {
+      const records = early[0]!;
+      for (; earlyAt < records.length; earlyAt++) {
+        if (earlyAt % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() >= deadline) return false;
+        // An attribute or text change has no removed nodes (a text node changed once removed was reported removed).
+        const removed = records[earlyAt]!.removedNodes;
+        for (let i = 0; i < removed.length; i++) incoming.push(removed[i]!);
+      }
+      early.shift();
+      earlyAt = 0;
+    }
+    return true;
   };
 
   // The storage values as last read, so a flush reads again only what changed.
@@ -341,8 +362,10 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
    * reported either way, so the floor learns the start of a large page before the rest is read.
    */
   const work = (deadline: number): boolean => {
-    collect(observer.takeRecords());
-    if (wholeDocumentPending) {
+    // The walk starts once the document is parsed, at a flush, or FLUSH_MS into a long parse (a page that
+    // streams): earlier idle slices read only the parser's records, so most pages are walked once, whole.
+    if (wholeDocumentPending && (deadline === Infinity || doc.readyState !== 'loading' || performance.now() - installed >= FLUSH_MS)) {
+      early.push(observer.takeRecords());
       wholeDocumentPending = false;
       // The document element as it is now (a page may have replaced it).
       if (doc.documentElement !== null) {
@@ -350,9 +373,14 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
         walking = true;
       }
     }
-    takeIncoming();
+    // Before the walk: only the parser's records, until more come (the observer asks for the next slice).
+    if (wholeDocumentPending) return collectEarly(deadline);
+    for (const records of delivered.splice(0)) collect(records);
+    collect(observer.takeRecords());
     scan ??= new Scan(queue);
-    let done = readStack(scan, deadline);
+    let done = collectEarly(deadline);
+    takeIncoming();
+    done &&= readStack(scan, deadline);
     if (done) {
       walking = false;
       for (const attr of pendingAttributes.splice(0)) scan.add(attr.value);
@@ -430,8 +458,11 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   // Another document of the origin wrote storage (this one's own writes fire nothing: read at each flush).
   win.addEventListener('storage', soon);
 
+  // The observer's records are read when the reading is (idle time, a flush), not as they are delivered:
+  // the parser makes one per node, delivered between its chunks, so reading them then is page-load time.
+  const delivered: MutationRecord[][] = [];
   const observer = new MutationObserver((records) => {
-    collect(records);
+    (wholeDocumentPending ? early : delivered).push(records);
     soon();
   });
   const OBSERVED: MutationObserverInit = { childList: true, subtree: true, characterData: true, attributes: true };
