@@ -269,36 +269,39 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   let wholeDocumentPending = true;
   /** The document's walk is under way: nodes removed now may not have been read yet. */
   let walking = false;
-  /** Records made since the walk started. */
-  const collect = (records: MutationRecord[]) => {
-    for (const record of records) {
-      if (record.type === 'attributes') {
-        const attr = (record.target as Element).getAttributeNode(record.attributeName ?? '');
-        if (attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
-      } else if (record.type === 'characterData') incoming.push(record.target);
-      else {
-        if (walking) for (let i = 0; i < record.removedNodes.length; i++) incoming.push(record.removedNodes[i]!);
-        for (let i = 0; i < record.addedNodes.length; i++) incoming.push(record.addedNodes[i]!);
-      }
+  /** A record made since the walk started. */
+  const collect = (record: MutationRecord) => {
+    if (record.type === 'attributes') {
+      const attr = (record.target as Element).getAttributeNode(record.attributeName ?? '');
+      if (attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
+    } else if (record.type === 'characterData') incoming.push(record.target);
+    else {
+      if (walking) for (let i = 0; i < record.removedNodes.length; i++) incoming.push(record.removedNodes[i]!);
+      for (let i = 0; i < record.addedNodes.length; i++) incoming.push(record.addedNodes[i]!);
     }
   };
   /**
-   * Records made before the walk started (the parser's, one per node): only what they removed counts, the
-   * rest is in the document the walk reads. Read `CLOCK_EVERY` at a time until `deadline`; true when none is left.
+   * The observer's records, in order, each list marked early when it was made before the walk started (the
+   * parser's, one per node: only what they removed counts, the rest is in the document the walk reads).
    */
-  const early: MutationRecord[][] = [];
-  let earlyAt = 0;
-  const collectEarly = (deadline: number): boolean => {
-    while (early.length > 0) {
-      const records = early[0]!;
-      for (; earlyAt < records.length; earlyAt++) {
-        if (earlyAt % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() >= deadline) return false;
-        // An attribute or text change has no removed nodes (a text node changed once removed was reported removed).
-        const removed = records[earlyAt]!.removedNodes;
-        for (let i = 0; i < removed.length; i++) incoming.push(removed[i]!);
+  const records: { list: MutationRecord[]; early: boolean }[] = [];
+  let recordAt = 0;
+  /** Reads the records `CLOCK_EVERY` at a time until `deadline`; true when none is left. */
+  const collectRecords = (deadline: number): boolean => {
+    while (records.length > 0) {
+      const { list, early } = records[0]!;
+      for (; recordAt < list.length; recordAt++) {
+        if (recordAt % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() >= deadline) return false;
+        const record = list[recordAt]!;
+        if (!early) collect(record);
+        else {
+          // An attribute or text change has no removed nodes (a text node changed once removed was reported removed).
+          const removed = record.removedNodes;
+          for (let i = 0; i < removed.length; i++) incoming.push(removed[i]!);
+        }
       }
-      early.shift();
-      earlyAt = 0;
+      records.shift();
+      recordAt = 0;
     }
     return true;
   };
@@ -364,8 +367,8 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   const work = (deadline: number): boolean => {
     // The walk starts once the document is parsed, at a flush, or FLUSH_MS into a long parse (a page that
     // streams): earlier idle slices read only the parser's records, so most pages are walked once, whole.
+    records.push({ list: observer.takeRecords(), early: wholeDocumentPending });
     if (wholeDocumentPending && (deadline === Infinity || doc.readyState !== 'loading' || performance.now() - installed >= FLUSH_MS)) {
-      early.push(observer.takeRecords());
       wholeDocumentPending = false;
       // The document element as it is now (a page may have replaced it).
       if (doc.documentElement !== null) {
@@ -374,11 +377,9 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
       }
     }
     // Before the walk: only the parser's records, until more come (the observer asks for the next slice).
-    if (wholeDocumentPending) return collectEarly(deadline);
-    for (const records of delivered.splice(0)) collect(records);
-    collect(observer.takeRecords());
+    if (wholeDocumentPending) return collectRecords(deadline);
     scan ??= new Scan(queue);
-    let done = collectEarly(deadline);
+    let done = collectRecords(deadline);
     takeIncoming();
     done &&= readStack(scan, deadline);
     if (done) {
@@ -460,9 +461,8 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
 
   // The observer's records are read when the reading is (idle time, a flush), not as they are delivered:
   // the parser makes one per node, delivered between its chunks, so reading them then is page-load time.
-  const delivered: MutationRecord[][] = [];
-  const observer = new MutationObserver((records) => {
-    (wholeDocumentPending ? early : delivered).push(records);
+  const observer = new MutationObserver((list) => {
+    records.push({ list, early: wholeDocumentPending });
     soon();
   });
   const OBSERVED: MutationObserverInit = { childList: true, subtree: true, characterData: true, attributes: true };
