@@ -30,8 +30,12 @@ import type { Send, TaintReport } from '../messages/protocol';
  *       values, re-read at every flush (a string compare for the cookie, one value compare per key):
  *       a storage event fires only in the other documents of the origin, and a write hook would need
  *       the MAIN world this build may lack.
- *   Bounded CPU: at most SCAN_BUDGET characters per flush and MAX_SHOWN shown tokens per document; a long text is read in overlapping windows of
- *   CHUNK characters (a token never falls between two), so its end counts as much as its start.
+ *   Bounded CPU: at most SCAN_BUDGET characters per reading (from its first node to the report that ends
+ *   it) and MAX_SHOWN shown tokens per document; a long text is read in overlapping windows of CHUNK
+ *   characters (a token never falls between two), so its end counts as much as its start. Off the page
+ *   load: the parsed document is read for PARSED_SLICE_MS at DOMContentLoaded and the rest in idle slices
+ *   (the observer's records too); `flush` reads all that is left, so a proposal leaves knowing everything
+ *   the frame showed before it.
  *
  * Not read: generated content a stylesheet gives through the CSSOM (insertRule) or a linked stylesheet
  * (getComputedStyle per element and pseudo-element would force a style recalculation of every
