@@ -260,6 +260,10 @@ export interface MainThreadTime {
   byScript: { script: string; msPerLoad: number }[];
   /** The same, by script file and function (minified names), per load, largest first. */
   top: { fn: string; msPerLoad: number }[];
+  /** Top-most JS calls and evaluations by script file, in thread (CPU) time per load: not inflated when other processes take the core. */
+  cpuByScript: { script: string; msPerLoad: number }[];
+  /** The longest single top-most JS call or evaluation per script file (thread ms): the longest task it adds. */
+  longest: { script: string; ms: number }[];
   /** Main-thread CPU (thread time of the top-level tasks) per load. */
   cpuMsPerLoad: number;
   /**
@@ -299,6 +303,8 @@ export async function traceMainThread(page: Page, loads: number, work: () => Pro
   const byScript = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const byEvent = new Map<string, number>();
+  const longest = new Map<string, number>();
+  const cpuByScript = new Map<string, number>();
   const open: { end: number; js: boolean; key: string }[] = [];
   for (const e of complete) {
     if (e.pid !== pagePid) continue;
@@ -315,6 +321,8 @@ export async function traceMainThread(page: Page, loads: number, work: () => Pro
     if (js && !open.some((o) => o.js)) {
       const script = fileOf(e.args?.data?.url ?? '') || '(unknown)';
       byScript.set(script, (byScript.get(script) ?? 0) + dur);
+      cpuByScript.set(script, (cpuByScript.get(script) ?? 0) + thread);
+      longest.set(script, Math.max(longest.get(script) ?? 0, thread));
       const fn = `${script} ${e.name === 'EvaluateScript' ? '(evaluation)' : e.args?.data?.functionName || '(anonymous)'}`;
       byFunction.set(fn, (byFunction.get(fn) ?? 0) + dur);
     }
@@ -327,5 +335,7 @@ export async function traceMainThread(page: Page, loads: number, work: () => Pro
     byEvent: Object.fromEntries([...byEvent.entries()].map(([name, us]) => [name, perLoad(us)])),
     byScript: [...byScript.entries()].sort((a, b) => b[1] - a[1]).map(([script, us]) => ({ script, msPerLoad: perLoad(us) })),
     top: [...byFunction.entries()].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([fn, us]) => ({ fn, msPerLoad: perLoad(us) })),
+    cpuByScript: [...cpuByScript.entries()].sort((a, b) => b[1] - a[1]).map(([script, us]) => ({ script, msPerLoad: perLoad(us) })),
+    longest: [...longest.entries()].sort((a, b) => b[1] - a[1]).map(([script, us]) => ({ script, ms: Math.round(us / 10) / 100 })),
   };
 }

@@ -30,8 +30,12 @@ import type { Send, TaintReport } from '../messages/protocol';
  *       values, re-read at every flush (a string compare for the cookie, one value compare per key):
  *       a storage event fires only in the other documents of the origin, and a write hook would need
  *       the MAIN world this build may lack.
- *   Bounded CPU: at most SCAN_BUDGET characters per flush and MAX_SHOWN shown tokens per document; a long text is read in overlapping windows of
- *   CHUNK characters (a token never falls between two), so its end counts as much as its start.
+ *   Bounded CPU: at most SCAN_BUDGET characters per reading (from its first node to the report that ends
+ *   it) and MAX_SHOWN shown tokens per document; a long text is read in overlapping windows of CHUNK
+ *   characters (a token never falls between two), so its end counts as much as its start. Off the page
+ *   load: the parsed document is read for PARSED_SLICE_MS at DOMContentLoaded and the rest in idle slices
+ *   (the observer's records too); `flush` reads all that is left, so a proposal leaves knowing everything
+ *   the frame showed before it.
  *
  * Not read: generated content a stylesheet gives through the CSSOM (insertRule) or a linked stylesheet
  * (getComputedStyle per element and pseudo-element would force a style recalculation of every
@@ -134,16 +138,38 @@ class Scan {
   }
 }
 
+/**
+ * The elements that can host a shadow root (DOM standard, "valid shadow host name"), besides custom
+ * elements (a hyphen in the name): no other element is asked for one (a binding call per element).
+ */
+const SHADOW_HOSTS = new Set(['ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'DIV', 'FOOTER', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'MAIN', 'NAV', 'P', 'SECTION', 'SPAN']);
+/** Work of one idle slice at most (ms): the rest waits for the next idle period. */
+const SLICE_MS = 5;
+/** What the DOMContentLoaded slice reads at once (ms): a small page whole, a large one's start (the rest in idle slices). */
+const PARSED_SLICE_MS = 2;
+/** Nodes read between two looks at the clock. */
+const CLOCK_EVERY = 32;
+/** Node types (Node.ELEMENT_NODE …), as literals: a global's property read per node otherwise. */
+const ELEMENT = 1;
+const TEXT = 3;
+const DOCUMENT = 9;
+const FRAGMENT = 11;
+
+type Idle = { requestIdleCallback?(fn: (deadline: { timeRemaining(): number; didTimeout: boolean }) => void, options?: { timeout: number }): number };
+
 export function installTaintCollector(win: Window, send: SendReport): TaintCollector {
   const doc = win.document;
+  const installed = performance.now();
   const reported = new Set<string>();
-  const pendingNodes: Node[] = [];
+  /** Nodes whose subtrees are still to be read, the next on top: the document's walk and what was inserted since. */
+  const stack: Node[] = [];
+  /** Nodes the observer reported, not yet on the stack. */
+  const incoming: Node[] = [];
   const pendingAttributes: Attr[] = [];
   const pendingTokens: Token[] = [];
   const shadowRoots = new WeakSet<ShadowRoot>();
   /** The shadow roots in the document now, searched for shadow roots attached later (the WeakSet: every one ever observed). */
   const liveRoots = new Set<ShadowRoot>();
-  let timer: ReturnType<typeof setTimeout> | null = null;
 
   let shown = 0;
   const queue = (token: Token) => {
@@ -155,59 +181,133 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
     pendingTokens.push(token);
   };
 
-  const readElement = (el: Element, scan: Scan) => {
-    for (const attr of el.attributes) if (isDataAttribute(attr.name, attr.value)) scan.add(attr.value);
+  /** What an element holds itself (attributes, a data script's text, a style sheet's strings, a value); whether its children are read as text. */
+  const readElement = (el: Element, scan: Scan): boolean => {
+    if (el.hasAttributes()) {
+      // The names first: most attributes are skipped by name, and their values are never read.
+      for (const name of el.getAttributeNames()) {
+        if (SKIPPED_ATTRIBUTES.has(name) || name.startsWith('on')) continue;
+        const value = el.getAttribute(name);
+        if (value !== null && isDataAttribute(name, value)) scan.add(value);
+      }
+    }
     const tag = el.tagName;
-    if (tag === 'SCRIPT' && !CODE_SCRIPT_TYPES.test((el.getAttribute('type') ?? '').trim())) scan.add(el.textContent ?? '');
-    else if (tag === 'STYLE') for (const m of (el.textContent ?? '').matchAll(CSS_CONTENT)) scan.add(m[2]!);
-    else if (el instanceof HTMLInputElement) scan.add(el.value.slice(0, MAX_TOKEN_LENGTH));
-    else if (el instanceof HTMLTemplateElement) read(el.content, scan);
+    if (SKIPPED_PARENTS.has(tag)) {
+      if (tag === 'SCRIPT') {
+        if (!CODE_SCRIPT_TYPES.test((el.getAttribute('type') ?? '').trim())) scan.add(el.textContent ?? '');
+      } else if (tag === 'STYLE') for (const m of (el.textContent ?? '').matchAll(CSS_CONTENT)) scan.add(m[2]!);
+      else if (tag === 'TEMPLATE') stack.push((el as HTMLTemplateElement).content);
+      return false;
+    }
+    if (tag === 'INPUT') scan.add((el as HTMLInputElement).value.slice(0, MAX_TOKEN_LENGTH));
+    else if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return true;
     const shadow = el.shadowRoot;
-    if (shadow === null) return;
+    if (shadow === null) return true;
     if (!shadowRoots.has(shadow)) {
       watchRoot(shadow);
-      read(shadow, scan);
+      stack.push(shadow);
     } else liveRoots.add(shadow); // back in the document: its changes were observed meanwhile
+    return true;
   };
 
-  /** A node and everything under it (shadow roots met on the way included). */
-  const read = (root: Node, scan: Scan) => {
-    if (root.nodeType === Node.TEXT_NODE) {
-      const parent = root.parentElement;
-      if (parent === null || !SKIPPED_PARENTS.has(parent.tagName)) scan.add(root.nodeValue ?? '');
-      // New text of a data script or a style sheet: what the element holds now.
-      else if (parent.tagName === 'SCRIPT' || parent.tagName === 'STYLE') readElement(parent, scan);
-      return;
+  /**
+   * Reads the stack until it is empty (true) or `deadline` (performance.now()) has passed (false). The
+   * text nodes on it are shown text (those under scripts, styles and templates are never pushed).
+   */
+  const readStack = (scan: Scan, deadline: number): boolean => {
+    for (let count = 0; stack.length > 0; count++) {
+      if (scan.left <= 0) {
+        stack.length = 0;
+        break;
+      }
+      if (count % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() >= deadline) return false;
+      const node = stack.pop()!;
+      const type = node.nodeType;
+      if (type === TEXT) {
+        scan.add((node as Text).data);
+        continue;
+      }
+      if (type === ELEMENT) {
+        if (!readElement(node as Element, scan)) continue;
+      } else if (type !== FRAGMENT && type !== DOCUMENT) continue;
+      // Children pushed last first, so the page is read in document order.
+      for (let child = node.lastChild; child !== null; child = child.previousSibling) {
+        const t = child.nodeType;
+        if (t === ELEMENT || t === TEXT) stack.push(child);
+      }
     }
-    if (root.nodeType === Node.ELEMENT_NODE) readElement(root as Element, scan);
-    else if (root.nodeType !== Node.DOCUMENT_FRAGMENT_NODE && root.nodeType !== Node.DOCUMENT_NODE) return;
-    const walker = doc.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node !== null && scan.left > 0; node = walker.nextNode()) {
-      if (node.nodeType === Node.ELEMENT_NODE) readElement(node as Element, scan);
-      else {
+    return true;
+  };
+
+  /**
+   * The observer's nodes onto the stack. The parser reports an element and then each of its descendants:
+   * a node under another reported node is read with it, not once more per ancestor. A text node of a data
+   * script or a style sheet stands for its element (what it holds now); one of a template or noscript is none.
+   */
+  const takeIncoming = () => {
+    if (incoming.length === 0) return;
+    const nodes = incoming.splice(0);
+    const pending = new Set(nodes);
+    const coveredByAncestor = (node: Node) => {
+      for (let p = node.parentNode; p !== null; p = p.parentNode) if (pending.has(p)) return true;
+      return false;
+    };
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      let node = nodes[i]!;
+      if (coveredByAncestor(node)) continue;
+      if (node.nodeType === Node.TEXT_NODE) {
         const parent = node.parentElement;
-        if (parent === null || !SKIPPED_PARENTS.has(parent.tagName)) scan.add(node.nodeValue ?? '');
+        if (parent !== null && SKIPPED_PARENTS.has(parent.tagName)) {
+          if (parent.tagName !== 'SCRIPT' && parent.tagName !== 'STYLE') continue;
+          node = parent;
+        }
       }
+      stack.push(node);
     }
   };
 
-  // Shown text: everything the parser and scripts insert, from document_start on. Until the first flush
-  // the whole document is pending (read then, as it is), so the parser's insertions need no entry each;
-  // what is removed before that flush is kept for it instead (it was shown meanwhile).
+  // Shown text: everything the parser and scripts insert, from document_start on. Until the document's
+  // walk starts (in idle time, at DOMContentLoaded or at an earlier flush) the whole document is pending
+  // (read then, as it is), so the parser's insertions need no entry each; what is removed before the walk
+  // has read it is kept for it instead (it was shown meanwhile).
   let wholeDocumentPending = true;
-  const collect = (records: MutationRecord[]) => {
-    for (const record of records) {
-      if (record.type === 'attributes') {
-        const attr = (record.target as Element).getAttributeNode(record.attributeName ?? '');
-        if (!wholeDocumentPending && attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
-      } else if (record.type === 'characterData') {
-        if (!wholeDocumentPending || !record.target.isConnected) pendingNodes.push(record.target);
-      } else if (wholeDocumentPending) {
-        for (let i = 0; i < record.removedNodes.length; i++) pendingNodes.push(record.removedNodes[i]!);
-      } else {
-        for (let i = 0; i < record.addedNodes.length; i++) pendingNodes.push(record.addedNodes[i]!);
-      }
+  /** The document's walk is under way: nodes removed now may not have been read yet. */
+  let walking = false;
+  /** A record made since the walk started. */
+  const collect = (record: MutationRecord) => {
+    if (record.type === 'attributes') {
+      const attr = (record.target as Element).getAttributeNode(record.attributeName ?? '');
+      if (attr !== null && isDataAttribute(attr.name, attr.value)) pendingAttributes.push(attr);
+    } else if (record.type === 'characterData') incoming.push(record.target);
+    else {
+      if (walking) for (let i = 0; i < record.removedNodes.length; i++) incoming.push(record.removedNodes[i]!);
+      for (let i = 0; i < record.addedNodes.length; i++) incoming.push(record.addedNodes[i]!);
     }
+  };
+  /**
+   * The observer's records, in order, each list marked early when it was made before the walk started (the
+   * parser's, one per node: only what they removed counts, the rest is in the document the walk reads).
+   */
+  const records: { list: MutationRecord[]; early: boolean }[] = [];
+  let recordAt = 0;
+  /** Reads the records `CLOCK_EVERY` at a time until `deadline`; true when none is left. */
+  const collectRecords = (deadline: number): boolean => {
+    while (records.length > 0) {
+      const { list, early } = records[0]!;
+      for (; recordAt < list.length; recordAt++) {
+        if (recordAt % CLOCK_EVERY === CLOCK_EVERY - 1 && performance.now() >= deadline) return false;
+        const record = list[recordAt]!;
+        if (!early) collect(record);
+        else {
+          // An attribute or text change has no removed nodes (a text node changed once removed was reported removed).
+          const removed = record.removedNodes;
+          for (let i = 0; i < removed.length; i++) incoming.push(removed[i]!);
+        }
+      }
+      records.shift();
+      recordAt = 0;
+    }
+    return true;
   };
 
   // The storage values as last read, so a flush reads again only what changed.
@@ -246,54 +346,103 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
     // A root whose host left the document is not searched (nor kept alive here); readElement puts it back.
     for (const shadow of liveRoots) if (!shadow.host.isConnected) liveRoots.delete(shadow);
     for (const scope of [doc, ...liveRoots]) {
-      for (const el of scope.querySelectorAll('*')) {
-        const shadow = el.shadowRoot;
+      const elements = scope.querySelectorAll('*');
+      for (let i = 0; i < elements.length; i++) {
+        const shadow = elements[i]!.shadowRoot;
         if (shadow !== null && !shadowRoots.has(shadow)) found.push(shadow);
       }
     }
     return found;
   };
 
-  const flush = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    collect(observer.takeRecords());
-    // The document element as it is now (a page may have replaced it).
-    const firstFlush = wholeDocumentPending;
-    if (wholeDocumentPending && doc.documentElement !== null) pendingNodes.unshift(doc.documentElement);
-    wholeDocumentPending = false;
-    const scan = new Scan(queue);
-    const nodes = pendingNodes.splice(0);
-    // The parser reports an element and then each of its descendants: a node under another pending node
-    // is read with it (the same text nodes and inputs), not once more per ancestor.
-    const pending = new Set(nodes);
-    const coveredByAncestor = (node: Node) => {
-      for (let p = node.parentNode; p !== null; p = p.parentNode) if (pending.has(p)) return true;
-      return false;
-    };
-    for (const node of nodes) {
-      if (scan.left <= 0) break;
-      if (!coveredByAncestor(node)) read(node, scan);
-    }
-    for (const attr of pendingAttributes.splice(0)) scan.add(attr.value);
-    // O(elements): at most once a SHADOW_SCAN_MS (the first flush's walk meets every root there is).
-    const now = Date.now();
-    if (now - lastShadowScan >= SHADOW_SCAN_MS) {
-      if (!firstFlush) for (const shadow of newShadowRoots()) {
-        watchRoot(shadow);
-        read(shadow, scan);
-      }
-      lastShadowScan = now;
-    }
-    readStorage(scan);
-    scan.end();
+  /** The reading under way: one budget from the first node it reads to the report that ends it. */
+  let scan: Scan | null = null;
+  const report = () => {
     while (pendingTokens.length > 0) {
       const tokens = pendingTokens.splice(0, MAX_BATCH);
       void send({ type: 'taint.report', tokens }).catch(() => undefined);
     }
   };
+
+  /**
+   * Reads what is pending until `deadline`: true when all of it was read and reported. What it found is
+   * reported either way, so the floor learns the start of a large page before the rest is read.
+   */
+  const work = (deadline: number): boolean => {
+    // The walk starts once the document is parsed, at a flush, or FLUSH_MS into a long parse (a page that
+    // streams): earlier idle slices read only the parser's records, so most pages are walked once, whole.
+    records.push({ list: observer.takeRecords(), early: wholeDocumentPending });
+    if (wholeDocumentPending && (deadline === Infinity || doc.readyState !== 'loading' || performance.now() - installed >= FLUSH_MS)) {
+      wholeDocumentPending = false;
+      // The document element as it is now (a page may have replaced it).
+      if (doc.documentElement !== null) {
+        stack.unshift(doc.documentElement);
+        walking = true;
+      }
+    }
+    // Before the walk: only the parser's records, until more come (the observer asks for the next slice).
+    if (wholeDocumentPending) return collectRecords(deadline);
+    scan ??= new Scan(queue);
+    let done = collectRecords(deadline);
+    takeIncoming();
+    done &&= readStack(scan, deadline);
+    if (done) {
+      walking = false;
+      for (const attr of pendingAttributes.splice(0)) scan.add(attr.value);
+      // O(elements): at most once a SHADOW_SCAN_MS (the document's walk meets every root there is then).
+      const now = Date.now();
+      if (now - lastShadowScan >= SHADOW_SCAN_MS) {
+        const first = lastShadowScan === -Infinity;
+        lastShadowScan = now;
+        if (!first) {
+          for (const shadow of newShadowRoots()) {
+            watchRoot(shadow);
+            stack.push(shadow);
+          }
+          done = readStack(scan, deadline);
+        }
+      }
+    }
+    if (done) {
+      readStorage(scan);
+      scan.end();
+      scan = null;
+    } else scan.end();
+    report();
+    return done;
+  };
+
+  /**
+   * Everything pending, read and reported now: before a proposal leaves (so the background decides it
+   * knowing all the frame showed so far), on a change and at pagehide. It pays for what idle time left.
+   */
+  const flush = () => {
+    cancelIdle();
+    work(Infinity);
+  };
+
+  // Idle slices: the reading a page load or a burst of insertions leaves waits for idle time (or, on a page
+  // that is never idle, FLUSH_MS at most), SLICE_MS at a time.
+  const idle = (win as Window & Idle).requestIdleCallback?.bind(win);
+  let handle: { cancel(): void } | null = null;
+  const cancelIdle = () => {
+    handle?.cancel();
+    handle = null;
+  };
+  const slice = (remaining: number) => {
+    handle = null;
+    if (!work(performance.now() + Math.max(1, Math.min(SLICE_MS, remaining)))) soon();
+  };
   const soon = () => {
-    if (timer === null) timer = setTimeout(flush, FLUSH_MS);
+    if (handle !== null) return;
+    if (idle !== undefined) {
+      // A callback the timeout forced (a busy page) has no idle time left, and takes a whole slice.
+      const id = idle((deadline) => slice(deadline.didTimeout ? SLICE_MS : deadline.timeRemaining()), { timeout: FLUSH_MS });
+      handle = { cancel: () => win.cancelIdleCallback(id) };
+    } else {
+      const id = setTimeout(() => slice(SLICE_MS), FLUSH_MS);
+      handle = { cancel: () => clearTimeout(id) };
+    }
   };
 
   // Typed values: on input (settled by the flush delay) and on change.
@@ -314,8 +463,10 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   // Another document of the origin wrote storage (this one's own writes fire nothing: read at each flush).
   win.addEventListener('storage', soon);
 
-  const observer = new MutationObserver((records) => {
-    collect(records);
+  // The observer's records are read when the reading is (idle time, a flush), not as they are delivered:
+  // the parser makes one per node, delivered between its chunks, so reading them then is page-load time.
+  const observer = new MutationObserver((list) => {
+    records.push({ list, early: wholeDocumentPending });
     soon();
   });
   const OBSERVED: MutationObserverInit = { childList: true, subtree: true, characterData: true, attributes: true };
@@ -326,9 +477,13 @@ export function installTaintCollector(win: Window, send: SendReport): TaintColle
   };
   observer.observe(doc, OBSERVED);
   soon();
-  // The parsed document at once, not a flush delay later: without the page hooks the floor learns the page's
-  // data only from these reports, and a script may load a URL as soon as the document is parsed.
-  doc.addEventListener('DOMContentLoaded', flush);
+  // The parsed document's start at once, not a flush delay later: without the page hooks the floor learns
+  // the page's data only from these reports, and a script may load a URL as soon as the document is parsed.
+  // A small page is read whole here; a large one's rest in idle slices (a proposal pays for what is left).
+  doc.addEventListener('DOMContentLoaded', () => {
+    cancelIdle();
+    if (!work(performance.now() + PARSED_SLICE_MS)) soon();
+  });
   win.addEventListener('pagehide', flush);
   return { flush };
 }

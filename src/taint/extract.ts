@@ -12,7 +12,34 @@ export interface FoundToken {
   kind: Exclude<TaintKind, 'secret-field' | 'typed'>;
 }
 
-const EMAIL = /[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.[a-z]{2,24}/gi;
+/**
+ * E-mail addresses, as `/[a-z0-9._%+-]{1,64}@DOMAIN/gi` finds them, but from each `@`: that regex tries a
+ * match at every letter of the text (and scans up to 64 characters from each), two thirds of this file's
+ * time on prose. Its leftmost match for an `@` starts where the run of local-part characters before it
+ * does (at most 64 back, not before the previous match's end), and the domain is the same pattern.
+ */
+const EMAIL_DOMAIN = /[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63})*\.[a-z]{2,24}/iy;
+
+function isLocalPart(c: number): boolean {
+  // [a-z0-9._%+-], case-insensitive (ASCII only: without the u flag, /i folds no other letter into these).
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 46 || c === 95 || c === 37 || c === 43 || c === 45;
+}
+
+function emails(text: string): string[] {
+  const out: string[] = [];
+  let end = 0;
+  for (let at = text.indexOf('@'); at !== -1; at = text.indexOf('@', at + 1)) {
+    let start = at;
+    const earliest = Math.max(end, at - 64);
+    while (start > earliest && isLocalPart(text.charCodeAt(start - 1))) start--;
+    if (start === at) continue;
+    EMAIL_DOMAIN.lastIndex = at + 1;
+    if (EMAIL_DOMAIN.exec(text) === null) continue;
+    end = EMAIL_DOMAIN.lastIndex;
+    out.push(text.slice(start, end));
+  }
+  return out;
+}
 /** 13–19 digits in groups (cards), or an IBAN (2 letters, 2 digits, 11–30 alphanumerics, spaces allowed). */
 const CARD = /\b\d{4}(?:[ -]?\d{3,4}){2,3}(?:[ -]?\d{1,3})?\b/g;
 const IBAN = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g;
@@ -34,7 +61,7 @@ export function tokensInText(text: string, limit = 200): FoundToken[] {
     seen.add(v);
     out.push({ value: v, kind });
   };
-  for (const m of text.matchAll(EMAIL)) push(m[0], 'email');
+  for (const email of emails(text)) push(email, 'email');
   for (const m of text.matchAll(IBAN)) push(m[0], 'card-or-account');
   for (const m of text.matchAll(CARD)) if (m[0].replace(/\D/g, '').length >= 13) push(m[0], 'card-or-account');
   for (const m of text.matchAll(DIGITS)) push(m[0], 'one-time-code');

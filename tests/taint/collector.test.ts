@@ -147,3 +147,30 @@ describe('taint collector (data the page holds but does not show as text)', () =
     expect(c.values()).toContain(key('edge'));
   });
 });
+
+describe('taint collector (a large page read in slices)', () => {
+  /** 800 paragraphs, each with a code of its own among prose, as a long report or feed shows them. */
+  const page = () => {
+    document.head.innerHTML = '';
+    document.body.innerHTML = Array.from({ length: 800 }, (_, i) => `<p>Entry ${i}: the committee noted a change in <em>quarterly</em> figures; reference <span>${700000 + i}</span>.</p>`).join('');
+  };
+  const codes = () => Array.from({ length: 800 }, (_, i) => String(700000 + i));
+
+  it('a flush after DOMContentLoaded (a proposal leaving) covers the whole page, what was removed meanwhile included', () => {
+    page();
+    const c = collector();
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    // The last paragraph's code leaves before the rest of the page was read (its paragraph still waiting): it was shown.
+    document.body.lastElementChild!.querySelector('span')!.remove();
+    c.flush();
+    expect(c.values().filter((v) => /^7\d{5}$/.test(v)).sort()).toEqual(codes());
+  });
+
+  it('reads the rest of the page in idle time without a flush', async () => {
+    page();
+    const c = collector();
+    document.dispatchEvent(new Event('DOMContentLoaded'));
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline && !c.values().includes('700799'); ) await new Promise((r) => setTimeout(r, 50));
+    expect(c.values().filter((v) => /^7\d{5}$/.test(v)).sort()).toEqual(codes());
+  });
+});
