@@ -25,6 +25,8 @@ import { startTestServer, type LoggedRequest, type TestServer } from './fixtures
 const HOME = 'news.example.test';
 const SIBLING = 'static.example.test';
 const QUIET_MS = 1_200;
+/** How long the no-extension control waits for a probe's secret to arrive before calling it not delivered. */
+const CONTROL_MS = 10_000;
 
 const readOnly = (taskId = 'redteam-floor'): TaskPolicyInput => ({
   version: 1,
@@ -479,7 +481,7 @@ interface Outcome { delivered: boolean; log: string[]; stoppedBy: string[] }
  */
 const SHARED_TASK = 'redteam-loaders';
 /** Browsers the probes with a task of their own are spread over (the extension runs one task at a time). */
-const OWN_TASK_LANES = 3;
+const OWN_TASK_LANES = 2;
 const sharesTask = (p: Probe) => p.klass === 'loader';
 
 async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
@@ -504,19 +506,27 @@ async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
     await page.goto(`${c.home}/show/${id}`, { waitUntil: wait === 'none' ? 'commit' : 'load' });
     if (wait !== 'none') await taintRecorded(browser, s, wait);
     await Promise.race([p.run(c).catch(() => undefined), sleep(p.runMs ?? QUIET_MS * 2)]);
+    const mine = (r: LoggedRequest) => r.path.startsWith(`/${id}/`) && (isSibling ? r.host === SIBLING : r.host !== HOME);
+    const judge = (): Omit<Outcome, 'stoppedBy'> => {
+      const hits = server.requests().filter(mine);
+      const log = hits.map((r) => `${r.method} http://${r.host}${r.path}${r.query}`);
+      if (p.turn === true) {
+        const bytes = turn.bytes().slice(turnBefore);
+        const got = bytes.includes(s.key);
+        return { delivered: got, log: got ? [`TURN username ${s.key} (${bytes.length} bytes)`] : [] };
+      }
+      const rebuilt = (p.rebuild ?? ((h: LoggedRequest[]) => h.map((r) => pieceOf(id, r)).join('')))(hits, s);
+      return { delivered: canon(rebuilt).includes(canon(p.secret(s))), log };
+    };
+    if (browser.extensionId === null) {
+      // The control only has to show the attack works: it ends once the secret is in, and a loaded machine gets time.
+      for (const deadline = Date.now() + CONTROL_MS; Date.now() < deadline && !judge().delivered; ) await sleep(150);
+      return { ...judge(), stoppedBy: [] };
+    }
     await sleep(QUIET_MS);
     // What the extension's audit says stopped the probe's requests (its words, for the report; the log decides).
-    const stoppedBy = browser.extensionId === null ? [] : [...new Set((await browser.audit({ limit: 500 }).catch(() => [])).filter((e) => e.taskId === taskId && e.record.decision !== 'ALLOW').map((e) => `${e.layer ?? '?'}:${e.record.check}`))];
-    const mine = (r: LoggedRequest) => r.path.startsWith(`/${id}/`) && (isSibling ? r.host === SIBLING : r.host !== HOME);
-    const hits = server.requests().filter(mine);
-    const log = hits.map((r) => `${r.method} http://${r.host}${r.path}${r.query}`);
-    if (p.turn === true) {
-      const bytes = turn.bytes().slice(turnBefore);
-      const got = bytes.includes(s.key);
-      return { delivered: got, log: got ? [`TURN username ${s.key} (${bytes.length} bytes)`] : [], stoppedBy };
-    }
-    const rebuilt = (p.rebuild ?? ((h: LoggedRequest[]) => h.map((r) => pieceOf(id, r)).join('')))(hits, s);
-    return { delivered: canon(rebuilt).includes(canon(p.secret(s))), log, stoppedBy };
+    const stoppedBy = [...new Set((await browser.audit({ limit: 500 }).catch(() => [])).filter((e) => e.taskId === taskId && e.record.decision !== 'ALLOW').map((e) => `${e.layer ?? '?'}:${e.record.check}`))];
+    return { ...judge(), stoppedBy };
   } finally {
     for (const open of popups) await Promise.race([open.close({ runBeforeUnload: false }).catch(() => undefined), sleep(2_000)]);
     await Promise.race([page.close({ runBeforeUnload: false }).catch(() => undefined), sleep(2_000)]);
