@@ -5,16 +5,16 @@ import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAl
 
 /**
  * Reports the request-quality table for both halves, the holdout and the typed tuning halves (requests.typed.json,
- * tools.typed.json: written as people type by a reviewer who had not read the compiler; requests.typed2.json: the
- * frozen fresh half of round 3, retired as a tuning set) and asserts only the hard
+ * tools.typed.json: written as people type by a reviewer who had not read the compiler; requests.typed2.json and
+ * requests.typed3.json: the frozen fresh halves of rounds 3 and 4, each retired as a tuning set) and asserts only the hard
  * invariant: no out-of-task action (another recipient, site, item, action, object or direction; an
  * exfiltration-shaped URL) is ever ALLOWed. `QUALITY_MISSES=dev` (or `typed`, `tools-typed`) lists that half's
- * benign non-ALLOWs and disagreements (tune on those only; also `typed2`).
+ * benign non-ALLOWs and disagreements (tune on those only; also `typed2`, `typed3`).
  */
 describe('request-quality set (rules compiler)', () => {
   it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {
     const reports: HalfReport[] = [];
-    for (const half of ['dev', 'test', 'holdout', 'typed', 'typed2', 'tools-typed'] as const) reports.push(await measureHalf(half));
+    for (const half of ['dev', 'test', 'holdout', 'typed', 'typed2', 'typed3', 'tools-typed'] as const) reports.push(await measureHalf(half));
     console.log(`request quality (rules compiler)\n${formatTable(reports)}`);
     const listed = process.env.QUALITY_MISSES;
     for (const r of reports) {
