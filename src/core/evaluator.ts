@@ -400,11 +400,12 @@ class Walk {
 
   /**
    * The exfiltration-shaped URL, if any. (A URL whose only shape is an address the user's words name — a
-   * search for that sender — is not a carrier.)
+   * search for that sender — is not a carrier on the task's own sites; sent to a host the task does not name,
+   * while it names its sites by address or by product name, the address is carried off as any other.)
    */
   get exfil(): Classification['exfiltration'] {
     if (this.exfilOnce === undefined) {
-      const mentioned = this.policy.mentioned ?? [];
+      const mentioned = this.carriesOff() ? [] : (this.policy.mentioned ?? []);
       this.exfilOnce = this.c.exfiltration === null || mentioned.length === 0 ? this.c.exfiltration : firstShapedUrl(this.c.urls, mentioned);
     }
     return this.exfilOnce;
@@ -423,6 +424,13 @@ class Walk {
 
   get binding(): ReturnType<typeof bindAction> {
     return (this.bindingOnce ??= bindAction(this.policy, this.c));
+  }
+
+  /** The call goes to a host the task does not name, while the task names its sites (by address or product). */
+  private carriesOff(): boolean {
+    const products = this.policy.products ?? [];
+    if (this.policy.domains === null && products.length === 0) return false;
+    return this.offDomains.off.some((d) => productOfHost(d, products) === null);
   }
 
   /** The call's domains the task names nowhere (its list or an applying constraint's domains). */

