@@ -11,6 +11,7 @@ import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
+import { personalFieldCarried } from './personal';
 import { productOfHost } from './products';
 import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
@@ -496,6 +497,12 @@ function prohibitions(w: Walk): EvalResult | null {
   for (const p of w.policy.prohibitions) {
     const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool);
     if (!hit) continue;
+    // (A ban of the user's own data — "don't share my phone number" — holds the writes that carry it.)
+    if (p.data !== undefined) {
+      const carried = personalFieldCarried(w.call.args, p.data);
+      if (carried === null) continue;
+      return w.decide('BLOCK', 'prohibitions', `the user said: "${p.quote}", and this call carries their ${carried}`, `prohibition:${p.id}`);
+    }
     // (A ban of named actions — "don't downvote" — holds those; a write read as no action cannot be told apart: it asks.)
     if (p.actions !== undefined && c.action?.id != null && !p.actions.includes(c.action.id)) continue;
     if (p.actions !== undefined && c.action?.id == null) return w.decide('ASK_USER', 'prohibitions', `the user said: "${p.quote}", and this write could not be read as an action`, `prohibition:${p.id}`);

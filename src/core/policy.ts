@@ -2,6 +2,7 @@ import { z } from './zod';
 import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
 import { ACTION_IDS, SETTING_POLE_IDS } from './actions/vocabulary';
+import { PERSONAL_DATA_KINDS, type PersonalDatum } from './personal';
 
 /**
  * TaskPolicy: the whole authority of one task. Strict everywhere: an unknown key is an error,
@@ -159,6 +160,11 @@ export const ProhibitionSchema = z.strictObject({
    * the whole classes are banned. Set only for a class the task also asks for by another action.
    */
   actions: z.optional(z.array(z.enum(ACTION_IDS)).check(z.minLength(1))),
+  /**
+   * The ban names the user's own data ("don't share my phone number"): a call of its classes is banned when it
+   * carries a field of one of these kinds (src/core/personal.ts); the classes are not banned otherwise.
+   */
+  data: z.optional(z.array(z.enum(PERSONAL_DATA_KINDS as [PersonalDatum, ...PersonalDatum[]])).check(z.minLength(1))),
   quote: NonEmpty,
 });
 export type Prohibition = z.infer<typeof ProhibitionSchema>;

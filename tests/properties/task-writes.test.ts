@@ -198,4 +198,29 @@ describe('task-scoped writes on generic sites (theorems)', () => {
     // (A search for that sender on the site the words name is a read, as before.)
     expect(decide(policies.get(tasks[1])!, { tool: 'browser.navigate', args: { url: 'https://mail.test/?_task=mail&_search=mia.chen%40family.test' } }).decision).toBe('ALLOW');
   });
+
+  it('a ban of the user\'s own data holds every write that carries it, of any class; writes without it are not banned', async () => {
+    const bans = [['dont share my phone number', 'phone'], ["don't give them my email", 'email'], ['never send my home address', 'address']] as const;
+    const task = (ban: string) => `book a table for 2 at nori on dine.test friday 8pm, ${ban}`;
+    for (const [b] of bans) await policyOf(task(b));
+    const fieldArb = fc.record({
+      phone: fc.constantFrom('phone', 'phone_number', 'phoneNumber', 'guest[telephone]', 'mobile'),
+      email: fc.constantFrom('email', 'contactEmail', 'guest[e_mail]'),
+      address: fc.constantFrom('address', 'home_address', 'street'),
+    });
+    const values = { phone: '+1 207 555 0143', email: 'sam.r@mail.test', address: '12 Elm St' } as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...bans), fieldArb, fc.constantFrom('request', 'form'), ([ban, kind], fields, how) => {
+        const body = { restaurant: 'nori', party_size: 2, time: '2026-12-04T20:00', name: 'Sam R', [fields[kind]]: values[kind] };
+        const call: ToolCall = how === 'form' ? form('https://dine.test/reservations', Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]))) : { tool: 'browser.request', args: { method: 'POST', url: 'https://dine.test/api/reservations', kind: 'fetch', body } };
+        const record = decide(policies.get(task(ban))!, call);
+        expect(record.decision, `${ban}: ${record.reason}`).toBe('BLOCK');
+        expect(record.check).toBe('prohibitions');
+      }),
+      params,
+    );
+    // (The same booking without that field is the task's write.)
+    const plain: ToolCall = { tool: 'browser.request', args: { method: 'POST', url: 'https://dine.test/api/reservations', kind: 'fetch', body: { restaurant: 'nori', party_size: 2, time: '2026-12-04T20:00', name: 'Sam R' } } };
+    expect(decide(policies.get(task(bans[0][0]))!, plain).decision).not.toBe('BLOCK');
+  });
 });
