@@ -1,4 +1,4 @@
-import { callCarries, callMentions, streetsOf } from './carried';
+import { callCarries, callMentions, countOtherThanSaid, streetsOf } from './carried';
 import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
@@ -624,6 +624,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (overPayee !== null) return w.decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);
     const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
     if (overQuantity !== null) return w.decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
+    // How many of what: "1 room 2 adults" books one room; a booking of 3 rooms is another booking.
+    const miscount = k.counts === undefined ? null : countOtherThanSaid(w.call.args, k.counts);
+    if (miscount !== null) return w.decide('ASK_USER', 'argument_constraints', miscount, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
     if (k.amount !== undefined && k.quantity === undefined && (cls === 'FINANCIAL' || !carriesNone) && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
       return w.decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);

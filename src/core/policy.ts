@@ -107,6 +107,11 @@ export const ConstraintSchema = z
      */
     refuses: z.optional(z.array(NonEmpty)),
     /**
+     * Counts the words give a noun ("1 room 2 adults", "grab 2 seats"), by the noun as written: a write of the
+     * class whose field for that noun (`rooms`, `num_seats`) carries another count asks. Quantities are exact.
+     */
+    counts: z.optional(z.record(NonEmpty, z.number().check(z.nonnegative()))),
+    /**
      * The settings the words change and which way ("turn off email notifications", "make my profile private"):
      * a write of the class that sets the other direction asks, on any site; on a site no app table describes,
      * so does one whose names, values, button and route do not name the setting's nouns. A call passes when it

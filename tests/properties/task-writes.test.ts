@@ -223,4 +223,20 @@ describe('task-scoped writes on generic sites (theorems)', () => {
     const plain: ToolCall = { tool: 'browser.request', args: { method: 'POST', url: 'https://dine.test/api/reservations', kind: 'fetch', body: { restaurant: 'nori', party_size: 2, time: '2026-12-04T20:00', name: 'Sam R' } } };
     expect(decide(policies.get(task(bans[0][0]))!, plain).decision).not.toBe('BLOCK');
   });
+
+  it('a count the words give a noun is exact: a write whose field for that noun carries another count never ALLOWs', async () => {
+    const task = (rooms: number, adults: number) => `book the cheapest hotel in porto for mar 3-5 on travel.test, ${rooms} room ${adults} adults`;
+    const counts = [1, 2, 3] as const;
+    for (const r of counts) for (const a of counts) await policyOf(task(r, a));
+    const roomKey = fc.constantFrom('rooms', 'num_rooms', 'roomCount', 'number_of_rooms', 'booking[rooms]');
+    fc.assert(
+      fc.property(fc.constantFrom(...counts), fc.constantFrom(...counts), fc.constantFrom(...counts), roomKey, fc.boolean(), (said, adults, sent, key, asText) => {
+        const body = { hotel_id: 'PT-OPO-118', checkin: '2027-03-03', checkout: '2027-03-05', [key]: asText ? String(sent) : sent, adults };
+        const record = decide(policies.get(task(said, adults))!, { tool: 'browser.request', args: { method: 'POST', url: 'https://travel.test/api/bookings', kind: 'fetch', body } });
+        if (said === sent) expect(record.decision, record.reason).toBe('ALLOW');
+        else expect(record.decision, record.reason).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
 });
