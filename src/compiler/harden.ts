@@ -1,7 +1,7 @@
 import { productsNamed } from '../core/products';
 import { carriedValues, refusedValues, setsAmount } from './carries';
 import { namesAttachment, settingOfClause, thingsOfClause, uniqueSettings } from './settings';
-import { amountTarget, compareDecimal, type MoneyMention, type UnreadMoney } from '../core/amounts';
+import { amountTarget, compareDecimal, currencyOf, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
 import { BROWSER_EQUIVALENTS, canonicalCapability, capabilityClass } from '../core/classifier/capabilities';
 import { privateEndpointOf, siteKeyOf } from '../core/addresses';
@@ -82,6 +82,26 @@ export interface WordsBound {
    * "tip 15%", "don't spend more than 50"): the class asks rather than binding wider than it reads.
    */
   unreadAmounts: Map<RiskClass, UnreadMoney & { clause: Clause }>;
+}
+
+/** A count and the noun it counts, as written: "1 room", "2 adults", "grab 2 seats" (never inside quoted text). */
+const COUNTED = /(?<![\p{L}\p{N}.,$€£:/-])(\d{1,4})\s+([a-z]{3,})(?![\p{L}\p{N}])/giu;
+const NOT_COUNTED = /^(?:and|the|for|from|with|but|nor|per|via|then|times)$/;
+
+/** The counts the words give nouns in these clauses (Constraint.counts); undefined when none, or when one noun gets two. */
+function countsOf(clauses: readonly Clause[]): Record<string, number> | undefined {
+  const out: Record<string, number> = {};
+  for (const clause of clauses) {
+    const text = clause.text.replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ');
+    for (const m of text.matchAll(COUNTED)) {
+      const noun = m[2]!.toLowerCase();
+      // (Money is no count: "45 EUR", "20 euros", "5 dollars" are amounts, bound as such.)
+      if (NOT_COUNTED.test(noun) || currencyOf(noun) !== null) continue;
+      if (out[noun] !== undefined && out[noun] !== Number(m[1])) return undefined;
+      out[noun] = Number(m[1]);
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** Classes whose clauses bind an amount and a quantity: money moves only there. */
@@ -588,6 +608,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     }
     const quantity = bound.quantities.get(cls);
     if (quantity !== undefined) constraint.quantity = quantity.quantity;
+    const counts = countsOf(bound.requests.get(cls) ?? []);
+    if (counts !== undefined) constraint.counts = counts;
     if (cls === 'COMMUNICATION' && constraint.domains !== undefined && g.recipients.size === 0 && answersInPlace(bound.requests.get(cls) ?? [])) constraint.publicPost = true;
     if (cls === 'EXTERNAL_WRITE' && g.domains.size > 0 && [...g.domains.keys()].every((d) => postSites.has(d))) constraint.publicPost = true;
     if (cls === 'EXTERNAL_WRITE') {

@@ -4,6 +4,7 @@ import { ACTIONS, ACTION_IDS, GENERAL_VERBS, type ActionId } from '../core/actio
 import { actionsAskedFor } from './actions';
 import { analyzeInstruction, type Analysis, type Clause } from './clauses';
 import { classOfAnyForm } from './verbs';
+import { personalDataNamed } from '../core/personal';
 
 /**
  * Step 2, deterministic prohibitions: bans read from the whole isolated instruction, whatever the
@@ -59,6 +60,17 @@ export function extractProhibitions(instruction: string, analysis: Analysis = an
   for (const clause of analysis.clauses) {
     let classes = bannedClasses(clause);
     if (classes.length === 0) continue;
+    // ("book a table, dont share my phone number": the ban's object is the user's own data; whatever write carries
+    // it is what the ban holds, of any class — the verb's class is not banned for the rest.)
+    const data = clause.negated && !clause.readOnly ? personalDataNamed(clause.text) : [];
+    if (data.length > 0) {
+      const key = `data|${data.join(',')}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push({ id: `p${out.length + 1}`, classes: CONSEQUENTIAL_CLASSES, capabilities: [], tools: [], exceptRecipients: [], data, quote: clause.text });
+      }
+      continue;
+    }
     if (clause.beyondRequested) {
       // "buy one charger, don't buy anything else": what was requested stays, bounded by its own
       // constraint; recipients other than the requested ones are banned; the rest of the class too.

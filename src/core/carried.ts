@@ -69,3 +69,27 @@ export function streetsOf(args: unknown, depth = 0): string[] {
   }
   return out;
 }
+
+/** A counted noun as its field names write it: `num_rooms`, `roomCount`, `number_of_adults`, `guests[adults]` → `room`, `adult`. */
+function countedNoun(key: string): string {
+  const w = key.replace(/^.*\[([^\]]+)\]$/, '$1').toLowerCase().replace(/[^a-z]/g, '');
+  return w.replace(/^(?:numberof|numof|num|no|nb|total)(?=[a-z]{3})/, '').replace(/(?<=[a-z]{3})(?:count|qty|number|num|total)$/, '').replace(/(?:es|s)$/, '');
+}
+const countedWord = (noun: string) => noun.toLowerCase().replace(/(?:es|s)$/, '');
+
+/**
+ * A count the words give for a noun ("1 room 2 adults", "grab 2 seats") that a call's field for that noun
+ * (`rooms: 3`, `num_seats`) contradicts, as a plain sentence; null when every such field carries the count said.
+ */
+export function countOtherThanSaid(args: unknown, counts: Readonly<Record<string, number>>, depth = 0): string | null {
+  if (depth > 8 || args === null || typeof args !== 'object') return null;
+  const said = new Map(Object.entries(counts).map(([noun, n]): [string, [string, number]] => [countedWord(noun), [noun, n]]));
+  for (const [k, v] of Object.entries(args as Record<string, unknown>).slice(0, 200)) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,6}\s*$/.test(v) ? Number(v) : null;
+    const hit = n === null ? undefined : said.get(countedNoun(k));
+    if (hit !== undefined && n !== hit[1]) return `the user's words say ${hit[1]} ${hit[0]}; this write carries ${n} (${k})`;
+    const inner = typeof v === 'object' ? countOtherThanSaid(v, counts, depth + 1) : null;
+    if (inner !== null) return inner;
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-import { callCarries, callMentions, streetsOf } from './carried';
+import { callCarries, callMentions, countOtherThanSaid, streetsOf } from './carried';
 import { exfiltrationShape } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
@@ -11,6 +11,7 @@ import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
+import { personalFieldCarried } from './personal';
 import { productOfHost } from './products';
 import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
@@ -400,11 +401,12 @@ class Walk {
 
   /**
    * The exfiltration-shaped URL, if any. (A URL whose only shape is an address the user's words name — a
-   * search for that sender — is not a carrier.)
+   * search for that sender — is not a carrier on the task's own sites; sent to a host the task does not name,
+   * while it names its sites by address or by product name, the address is carried off as any other.)
    */
   get exfil(): Classification['exfiltration'] {
     if (this.exfilOnce === undefined) {
-      const mentioned = this.policy.mentioned ?? [];
+      const mentioned = this.carriesOff() ? [] : (this.policy.mentioned ?? []);
       this.exfilOnce = this.c.exfiltration === null || mentioned.length === 0 ? this.c.exfiltration : firstShapedUrl(this.c.urls, mentioned);
     }
     return this.exfilOnce;
@@ -423,6 +425,13 @@ class Walk {
 
   get binding(): ReturnType<typeof bindAction> {
     return (this.bindingOnce ??= bindAction(this.policy, this.c));
+  }
+
+  /** The call goes to a host the task does not name, while the task names its sites (by address or product). */
+  private carriesOff(): boolean {
+    const products = this.policy.products ?? [];
+    if (this.policy.domains === null && products.length === 0) return false;
+    return this.offDomains.off.some((d) => productOfHost(d, products) === null);
   }
 
   /** The call's domains the task names nowhere (its list or an applying constraint's domains). */
@@ -488,6 +497,12 @@ function prohibitions(w: Walk): EvalResult | null {
   for (const p of w.policy.prohibitions) {
     const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool);
     if (!hit) continue;
+    // (A ban of the user's own data — "don't share my phone number" — holds the writes that carry it.)
+    if (p.data !== undefined) {
+      const carried = personalFieldCarried(w.call.args, p.data);
+      if (carried === null) continue;
+      return w.decide('BLOCK', 'prohibitions', `the user said: "${p.quote}", and this call carries their ${carried}`, `prohibition:${p.id}`);
+    }
     // (A ban of named actions — "don't downvote" — holds those; a write read as no action cannot be told apart: it asks.)
     if (p.actions !== undefined && c.action?.id != null && !p.actions.includes(c.action.id)) continue;
     if (p.actions !== undefined && c.action?.id == null) return w.decide('ASK_USER', 'prohibitions', `the user said: "${p.quote}", and this write could not be read as an action`, `prohibition:${p.id}`);
@@ -609,6 +624,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (overPayee !== null) return w.decide('ASK_USER', 'argument_constraints', overPayee, `constraints:${k.id}`);
     const overQuantity = k.quantity === undefined ? null : quantityOutsideBound(targets.quantities ?? [], k.quantity);
     if (overQuantity !== null) return w.decide('ASK_USER', 'argument_constraints', overQuantity, `constraints:${k.id}`);
+    // How many of what: "1 room 2 adults" books one room; a booking of 3 rooms is another booking.
+    const miscount = k.counts === undefined ? null : countOtherThanSaid(w.call.args, k.counts);
+    if (miscount !== null) return w.decide('ASK_USER', 'argument_constraints', miscount, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
     if (k.amount !== undefined && k.quantity === undefined && (cls === 'FINANCIAL' || !carriesNone) && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
       return w.decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);

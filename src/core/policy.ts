@@ -2,6 +2,7 @@ import { z } from './zod';
 import { canonicalDecimal } from './amounts';
 import { RiskClassSchema } from './risk';
 import { ACTION_IDS, SETTING_POLE_IDS } from './actions/vocabulary';
+import { PERSONAL_DATA_KINDS, type PersonalDatum } from './personal';
 
 /**
  * TaskPolicy: the whole authority of one task. Strict everywhere: an unknown key is an error,
@@ -106,6 +107,11 @@ export const ConstraintSchema = z
      */
     refuses: z.optional(z.array(NonEmpty)),
     /**
+     * Counts the words give a noun ("1 room 2 adults", "grab 2 seats"), by the noun as written: a write of the
+     * class whose field for that noun (`rooms`, `num_seats`) carries another count asks. Quantities are exact.
+     */
+    counts: z.optional(z.record(NonEmpty, z.number().check(z.nonnegative()))),
+    /**
      * The settings the words change and which way ("turn off email notifications", "make my profile private"):
      * a write of the class that sets the other direction asks, on any site; on a site no app table describes,
      * so does one whose names, values, button and route do not name the setting's nouns. A call passes when it
@@ -159,6 +165,11 @@ export const ProhibitionSchema = z.strictObject({
    * the whole classes are banned. Set only for a class the task also asks for by another action.
    */
   actions: z.optional(z.array(z.enum(ACTION_IDS)).check(z.minLength(1))),
+  /**
+   * The ban names the user's own data ("don't share my phone number"): a call of its classes is banned when it
+   * carries a field of one of these kinds (src/core/personal.ts); the classes are not banned otherwise.
+   */
+  data: z.optional(z.array(z.enum(PERSONAL_DATA_KINDS as [PersonalDatum, ...PersonalDatum[]])).check(z.minLength(1))),
   quote: NonEmpty,
 });
 export type Prohibition = z.infer<typeof ProhibitionSchema>;

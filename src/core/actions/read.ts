@@ -264,6 +264,11 @@ const FORWARD_FIELD = /forward|redirect/i;
 /** A field that says what a mail rule does with a message, and the values that send it on (`vacation_action=redirect`). */
 const RULE_ACTION_FIELD = /(?:^|[_.[-])(?:action|mode|type|do)\]?$/i;
 const FORWARD_VALUE = /^(?:redirect|forward|forward_?copy|redirect_?copy|copy_?to|fwd)$/i;
+/**
+ * A field's name without the row numbers a form with repeated rows gives it (`_action_type[0]`, `actions[1][type]`,
+ * `rule.0.action`): a filter's first rule is read as the rule it is.
+ */
+const unnumbered = (name: string) => name.replace(/\[\d+\]|\.\d+(?=\.|$)/g, '');
 /** A message being written names its recipients in these: a compose form is a message, not a mail rule. */
 const COMPOSE_RECIPIENT_FIELD = /^_?(?:to|cc|bcc|recipients?)$/i;
 const MAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -275,11 +280,11 @@ const MAIL_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  */
 function readMailForward(fields: ReadonlyMap<string, string[]>): ActionReading | null {
   const names = [...fields.keys()];
-  if (names.some((n) => COMPOSE_RECIPIENT_FIELD.test(n))) return null;
+  if (names.some((n) => COMPOSE_RECIPIENT_FIELD.test(unnumbered(n)))) return null;
   const addressed = names.filter((n) => (fields.get(n) ?? []).some((v) => MAIL_ADDRESS.test(v.trim())));
   const named = addressed.find((n) => FORWARD_FIELD.test(n));
   if (named !== undefined) return { id: 'mail_forward', object: null, app: null, why: `field ${named} sends mail on to an address` };
-  const rule = names.find((n) => RULE_ACTION_FIELD.test(n) && (fields.get(n) ?? []).some((v) => FORWARD_VALUE.test(v.trim())));
+  const rule = names.find((n) => RULE_ACTION_FIELD.test(unnumbered(n)) && (fields.get(n) ?? []).some((v) => FORWARD_VALUE.test(v.trim())));
   if (rule !== undefined && addressed.length > 0) return { id: 'mail_forward', object: null, app: null, why: `field ${rule} sends mail on to the address in ${addressed[0]}` };
   return null;
 }
