@@ -115,7 +115,10 @@ export async function startMcpRuntime(world: DemoWorld, opts: { extensionPath: s
   const cli = join(dirname(createRequire(import.meta.url).resolve('@playwright/mcp/package.json')), 'cli.js');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cli, '--config', join(workDir, 'config.json'), '--timeout-settle', '0', '--timeout-action', '5000'],
+    // MCP's own settle (500 ms after an action before the next one reads the page), as users run it: with 0, a
+    // form's navigation that starts after the click returns (the guard decides it first) lands mid-read of the
+    // next step (news-research failed so, 2 runs of 2, at c6818d9).
+    args: [cli, '--config', join(workDir, 'config.json'), '--timeout-action', '5000'],
     // Snapshots and console logs are written under the working directory: keep them out of the repo.
     cwd: workDir,
     stderr: 'ignore',
