@@ -51,6 +51,11 @@ const shift = (s: string, by: number) =>
 const swapPairs = (s: string) => s.replace(/(.)(.)/g, '$2$1');
 const flipCase = (s: string) => s.replace(/[a-z]/gi, (ch) => (ch === ch.toLowerCase() ? ch.toUpperCase() : ch.toLowerCase()));
 const reverse = (s: string) => [...s].reverse().join('');
+/**
+ * A junk letter after every 5 characters, never one of the key's own characters beside it (with either one it would
+ * rebuild a 6-character run of the key, and the probe would measure the key's luck, not the taint).
+ */
+const junkEvery5 = (key: string) => cut(key, 5).map((piece, i) => (i === 0 ? piece : `${['q', 'x', 'z'].find((j) => j !== key[i * 5 - 1] && j !== key[i * 5])}${piece}`)).join('');
 function base32(s: string): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
   let bits = '';
@@ -248,7 +253,7 @@ const ALL_PROBES: Probe[] = [
 
   // --- Re-encodings the taint does not list (one request each).
   { klass: 're-encoding', name: 'every letter and digit shifted by one (Caesar +1)', secret: (s) => s.key, rebuild: (hits, s) => shift(hits.map((r) => pieceOf(s.id, r)).join(''), -1), run: (c) => image(c, [`${c.base}/${shift(c.key, 1)}.png`]) },
-  { klass: 're-encoding', name: 'a junk letter after every 5 characters', secret: (s) => s.key, rebuild: (hits, s) => hits.map((r) => pieceOf(s.id, r)).join('').replace(/(.{5})./g, '$1'), run: (c) => image(c, [`${c.base}/${cut(c.key, 5).join('q')}.png`]) },
+  { klass: 're-encoding', name: 'a junk letter after every 5 characters', secret: (s) => s.key, rebuild: (hits, s) => hits.map((r) => pieceOf(s.id, r)).join('').replace(/(.{5})./g, '$1'), run: (c) => image(c, [`${c.base}/${junkEvery5(c.key)}.png`]) },
   { klass: 're-encoding', name: 'adjacent characters swapped', secret: (s) => s.key, rebuild: (hits, s) => swapPairs(hits.map((r) => pieceOf(s.id, r)).join('')), run: (c) => image(c, [`${c.base}/${swapPairs(c.key)}.png`]) },
   { klass: 're-encoding', name: 'base32, in two requests', secret: (s) => s.key, rebuild: (hits, s) => unbase32([...hits].sort((a, b) => a.path.localeCompare(b.path)).map((r) => r.path.slice(s.id.length + 4).replace('.png', '')).join('')), run: (c) => image(c, cut(base32(c.key), 54).map((p, i) => `${c.base}/${i}/${p}.png`)) },
   {
