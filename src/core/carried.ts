@@ -56,6 +56,9 @@ export function callMentions(args: unknown, word: string): boolean {
   return leaves.some((l) => re.test(decoded(l)));
 }
 
+/** A form field's own name, without the brackets it is nested in (`shipping[line1]` → `line1`, `guests[adults]` → `adults`). */
+export const fieldName = (key: string): string => key.replace(/^.*\[([^\]]+)\]$/, '$1');
+
 const STREET_KEY = /^(?:street|street_?address|address_?line_?1|line_?1|address1|street_?line)$/i;
 
 /** The street lines a call carries (`address.street`, `shipping[line1]`): where an order goes. Lower case, spaces squeezed. */
@@ -63,7 +66,7 @@ export function streetsOf(args: unknown, depth = 0): string[] {
   if (depth > 8 || args === null || typeof args !== 'object') return [];
   const out: string[] = [];
   for (const [k, v] of Object.entries(args as Record<string, unknown>).slice(0, 200)) {
-    const key = k.replace(/^.*\[([^\]]+)\]$/, '$1');
+    const key = fieldName(k);
     if (typeof v === 'string' && STREET_KEY.test(key) && /\d/.test(v) && /\p{L}{2}/u.test(v)) out.push(v.toLowerCase().replace(/\s+/g, ' ').trim());
     else if (typeof v === 'object') out.push(...streetsOf(v, depth + 1));
   }
@@ -72,7 +75,7 @@ export function streetsOf(args: unknown, depth = 0): string[] {
 
 /** A counted noun as its field names write it: `num_rooms`, `roomCount`, `number_of_adults`, `guests[adults]` → `room`, `adult`. */
 function countedNoun(key: string): string {
-  const w = key.replace(/^.*\[([^\]]+)\]$/, '$1').toLowerCase().replace(/[^a-z]/g, '');
+  const w = fieldName(key).toLowerCase().replace(/[^a-z]/g, '');
   return w.replace(/^(?:numberof|numof|num|no|nb|total)(?=[a-z]{3})/, '').replace(/(?<=[a-z]{3})(?:count|qty|number|num|total)$/, '').replace(/(?:es|s)$/, '');
 }
 const countedWord = (noun: string) => noun.toLowerCase().replace(/(?:es|s)$/, '');

@@ -1,3 +1,5 @@
+import { fieldName } from './carried';
+
 /**
  * The user's own personal data a ban can name ("don't share my phone number", "dont give them my email"): each
  * kind's words (as the user writes them after "my") and the field names a write carries it in. Data, not code:
@@ -19,7 +21,7 @@ export function personalDataNamed(text: string): PersonalDatum[] {
 }
 
 /** A field name as one lower-case word (`customer[phone_number]` → `phonenumber`, `contactEmail` → `contactemail`). */
-const fieldWord = (key: string) => key.replace(/^.*\[([^\]]+)\]$/, '$1').toLowerCase().replace(/[^a-z0-9]/g, '');
+const fieldWord = (key: string) => fieldName(key).toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** The first field of these kinds a call carries with a value, as `kind (field)`, or null. */
 export function personalFieldCarried(args: unknown, kinds: readonly PersonalDatum[], depth = 0): string | null {
