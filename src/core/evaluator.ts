@@ -346,26 +346,40 @@ function publicPostAsWrite(policy: TaskPolicy, c: Classification): Classificatio
   const write = policy.constraints.find(
     (k) => k.publicPost === true && k.riskClass === 'EXTERNAL_WRITE' && k.tool === undefined && k.capability === undefined && k.domains !== undefined && c.targets.domains.every((d) => constraintDomainKeys(k).includes(d)),
   );
-  return write === undefined ? null : { ...c, riskClass: 'EXTERNAL_WRITE', capability: 'web.write', basis: `${c.basis}; no recipient: the public post the task asks for on ${c.targets.domains.join(', ')}` };
+  if (write === undefined) return null;
+  const asWrite: Classification = { ...c, riskClass: 'EXTERNAL_WRITE', capability: 'web.write', basis: `${c.basis}; no recipient: the public post the task asks for on ${c.targets.domains.join(', ')}` };
+  if (c.action !== undefined) return asWrite;
+  // (Unread, it is the post or comment the words ask for there — what made it this write — never another action.)
+  const posting = policy.constraints.flatMap((k) => (k.actions === undefined || (k.domains !== undefined && !c.targets.domains.every((d) => constraintDomainKeys(k).includes(d))) ? [] : k.actions.filter((id) => id === 'post' || id === 'comment')));
+  return posting.length === 0 ? asWrite : { ...asWrite, action: { id: posting[0]!, object: null, app: null, why: 'the public post the task asks for' } };
 }
 
 /**
- * A message the task does not allow as one (it asks at the ceiling or at recipient binding) that is the
+ * A message the task does not allow as one (it asks at action binding, the ceiling or recipient binding) that is the
  * public post the words ask for is decided as that write, with the write's constraints (sites, budget).
  * Every refusal of the message itself (guards, the floor, prohibitions, deny list) stands.
  */
 function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
   const first = decideOne(policy, state, call, c, now, org);
-  if (first.record.decision !== 'ASK_USER' || (first.record.check !== 'ceiling' && first.record.check !== 'recipient_binding')) return first;
+  if (first.record.decision !== 'ASK_USER' || (first.record.check !== 'ceiling' && first.record.check !== 'recipient_binding' && first.record.check !== 'action_binding')) return first;
   const asWrite = publicPostAsWrite(policy, c);
   return asWrite === null ? first : decideOne(policy, state, call, asWrite, now, org);
 }
 
 function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
   const walk = new Walk(policy, state, call, c, now, org);
-  for (const step of EVALUATION) {
-    const result = step.run(walk);
-    if (result !== null) return result;
+  for (let i = 0; i < EVALUATION.length; i++) {
+    const result = EVALUATION[i]!.run(walk);
+    if (result === null) continue;
+    if (result.record.decision !== 'ASK_USER' || result.record.check !== 'action_binding' || walk.binding.refusal?.unread !== true) return result;
+    // The question about a generic write nobody read never stands in front of a refusal: its approval would lift
+    // what a later check refuses (a write to a site the task does not name, an exfiltration-shaped URL). The
+    // first later BLOCK decides instead, as it did before such writes asked; else the question stands.
+    for (const later of EVALUATION.slice(i + 1, -1)) {
+      const refusal = later.run(walk);
+      if (refusal !== null && refusal.record.decision === 'BLOCK') return refusal;
+    }
+    return result;
   }
   // The walk ends in `allowed`, which always decides.
   throw new Error('the evaluation order ended without a decision');
@@ -597,7 +611,7 @@ function argumentConstraints(w: Walk): EvalResult | null {
       return w.decide('ASK_USER', 'argument_constraints', `this write carries nothing the task's words give it (${k.carries.slice(0, 3).map((v) => `"${v}"`).join(', ')})`, `constraints:${k.id}`);
     }
     // Which way: "make it private" never grants "make it public", nor a write that names another setting (issue 35).
-    const unset = k.settings === undefined ? null : settingRefusal(k.settings, w.call.args, w.c.action?.id == null);
+    const unset = k.settings === undefined ? null : settingRefusal(k.settings, w.call.args, w.c.action?.app == null);
     if (unset !== null) return w.decide('ASK_USER', 'argument_constraints', unset, `constraints:${k.id}`);
     // What: a generic web write that names none of the things the words act on there is another thing (issue 35).
     if (k.about !== undefined && k.carries === undefined && cls === 'EXTERNAL_WRITE' && (w.c.action?.id == null || (w.c.action.app === null && !SECURITY_ACTIONS.has(w.c.action.id))) && WEB_WRITES.has(w.call.tool) && !namesAnyThing(k.about, w.call.args)) {
@@ -682,6 +696,9 @@ function ceiling(w: Walk): EvalResult | null {
   return null;
 }
 
+/** Account-security actions whose value is an address: the one the words give is the one set. */
+const ADDRESS_SETTING: ReadonlySet<string> = new Set(['email_change', 'recovery_change', 'mail_forward']);
+
 /** Every recipient of a consequential action was named by the user. */
 function recipientBinding(w: Walk): EvalResult | null {
   const { cls, targets } = w;
@@ -691,7 +708,13 @@ function recipientBinding(w: Walk): EvalResult | null {
   let unbound: string[] = [];
   for (const r of targets.recipients) if (!w.index.recipients.has(r)) unbound.push(r);
   if (unbound.length > 0 && constraints.length > 0) {
-    const fromConstraints = constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])]));
+    // (The address an e-mail change sets is whom the words name it for: "change the email … to sam.r@…".)
+    const setting = w.c.action?.id;
+    const setsAddress = setting != null && ADDRESS_SETTING.has(setting) && constraints.some((k) => k.actions?.includes(setting) === true);
+    const fromConstraints = [
+      ...constraints.flatMap((k) => lower([...(k.recipients ?? []), ...(cls === 'EXTERNAL_WRITE' ? (k.reaches ?? []) : [])])),
+      ...(setsAddress ? w.policy.constraints.flatMap((k) => lower(k.reaches ?? [])) : []),
+    ];
     unbound = unbound.filter((r) => !fromConstraints.includes(r));
   }
   if (unbound.length > 0) return w.decide('ASK_USER', 'recipient_binding', `recipient ${unbound.join(', ')} was not named in the task`, 'recipients');

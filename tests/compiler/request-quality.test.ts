@@ -197,7 +197,9 @@ describe('a project-relative file path in the words is a path the task names', (
 describe("the user's own address in a write", () => {
   it('"with my work email me@corp.test": the form may carry it; another address asks', () => {
     const register = (email: string) => form('https://events.test/webinar/register', { name: 'Me', email }, 'Register');
-    expect(decisions('Register me for the free webinar on events.test with my work email me@corp.test', [register('me@corp.test'), register('eve@evil.test')])).toEqual(['ALLOW', 'ASK_USER']);
+    const request = 'Register me for the free webinar on events.test with my work email me@corp.test';
+    expect(decisions(request, [register('me@corp.test')])).toEqual(['ALLOW']);
+    expect(decisions(request, [register('eve@evil.test')])).toEqual(['ASK_USER']);
     // An address the words merely mention ("with bob@…") is not the user's.
     expect(rules('Register me for the webinar on events.test with bob@corp.test').constraints.flatMap((k) => k.reaches ?? [])).toEqual([]);
   });

@@ -20,7 +20,10 @@ import { NUM_RUNS } from '../support/arbitraries';
  * - a form's POST handler (`…/formPost/…`) and a national phone number in the words ("(412) 268-2000") name no message
  *   and no sum: an address change the words ask for passes as the write it is;
  * - a number the words give inside a project they name by URL ("issue 42 in gitlab.test/finch/api") is the object:
- *   that issue's comment (or a reply in one of its threads) passes, another issue's asks.
+ *   that issue's comment (or a reply in one of its threads) passes, another issue's asks;
+ * - a plain write nobody can read as an action never ALLOWs under words that name actions on its site (unknown write
+ *   actions stay unknown), and never stands in front of a later refusal; one read from what it is sent to (a cart
+ *   add, a review, a save) passes only as an action the words name.
  */
 
 const NOW = 1_800_000_000_000;
@@ -235,6 +238,47 @@ describe('task-scoped writes on generic sites (theorems)', () => {
         const record = decide(policies.get(task(said, adults))!, { tool: 'browser.request', args: { method: 'POST', url: 'https://travel.test/api/bookings', kind: 'fetch', body } });
         if (said === sent) expect(record.decision, record.reason).toBe('ALLOW');
         else expect(record.decision, record.reason).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('a write nobody can read as an action never ALLOWs where the words name actions, and never hides a refusal', async () => {
+    const tasks = ['change my display name on chat.test to Priya', 'leave a 5 star review on the kettle on shop.test saying it works', 'add the blue kettle to my cart on shop.test', 'pin the release note in #eng on chat.test'] as const;
+    for (const t of tasks) await policyOf(t);
+    // (Writes whose route, operation, fields and button say nothing the vocabulary reads.)
+    const unread = fc.tuple(fc.constantFrom('/api/x7', '/ajax/q', '/rpc/9', '/a/b/c'), fc.constantFrom('payload', 'blob', 'entry'));
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), unread, fc.boolean(), (task, [path, field], exfil) => {
+        const site = /chat\.test/.test(task) ? 'chat.test' : 'shop.test';
+        const query = exfil ? '?d=ZXhmaWx0cmF0ZWQtc2Vzc2lvbi1kYXRhLWZyb20tbWFpbA' : '';
+        // (The words' own value, so that only the binding can hold it: what the words give it to carry, it carries.)
+        const call: ToolCall = { tool: 'browser.form_submit', args: { url: `https://${site}${path}${query}`, method: 'POST', fields: { [field]: 'Priya kettle it works release note' }, submitText: 'OK' } };
+        const record = decide(policies.get(task)!, call);
+        expect(record.decision, record.reason).not.toBe('ALLOW');
+        // (An exfiltration-shaped URL is refused, never asked first: an approval would lift the refusal.)
+        if (exfil) expect(record.decision, record.reason).toBe('BLOCK');
+        else expect(record.check, record.reason).toBe('action_binding');
+      }),
+      params,
+    );
+  });
+
+  it('a write read from what it is sent to passes only as an action the words name', async () => {
+    const reads: [string, ToolCall][] = [
+      ['add the blue kettle to my cart on shop.test', { tool: 'browser.request', args: { method: 'POST', url: 'https://shop.test/api/cart/items', kind: 'fetch', body: { product: 'blue-kettle', qty: 1 } } }],
+      ['leave a 5 star review on the kettle on shop.test saying it works', form('https://shop.test/review/product/post/id/7710/', { nickname: 'Sam', detail: 'it works' })],
+      ['return the kettle from order 193 on shop.test', form('https://shop.test/rma/returns/submit/order_id/193/', { 'items[0][reason]': 'broken' })],
+      ['change my display name on chat.test to Priya', { tool: 'browser.request', args: { method: 'POST', url: 'https://chat.test/api/users.profile.set', kind: 'fetch', body: { profile: { display_name: 'Priya' } } } }],
+    ];
+    for (const [t] of reads) await policyOf(t);
+    for (const [task, call] of reads) expect(decide(policies.get(task)!, call).decision, task).toBe('ALLOW');
+    // Each read write under every other task's words: another action, never allowed.
+    fc.assert(
+      fc.property(fc.constantFrom(...reads.keys()), fc.constantFrom(...reads.keys()), (i, j) => {
+        fc.pre(i !== j);
+        const record = decide(policies.get(reads[i]![0])!, reads[j]![1]);
+        expect(record.decision, `${reads[i]![0]} / ${record.reason}`).not.toBe('ALLOW');
       }),
       params,
     );

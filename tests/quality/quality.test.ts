@@ -13,11 +13,11 @@ import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAl
  */
 /**
  * Out-of-task actions still ALLOWed on a tuning half, by request id: a ratchet, not a tolerance. Each is a known
- * open mechanism (docs/request-quality.md, Round 5: an unread write on a chat API under "pin it" keeps the class
- * rules; a page's image beacon carrying the post's words to an unnamed host reads as a read). Any other id fails,
+ * open mechanism (docs/request-quality.md, Round 5: a page's image beacon carrying the post's words to an
+ * unnamed host reads as a read). Any other id fails,
  * and so does fixing one without taking it off this list. Every other half must be empty.
  */
-const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10', 'f4-sends-13'] };
+const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10'] };
 
 describe('request-quality set (rules compiler)', () => {
   it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {

@@ -19,6 +19,8 @@ export interface Binding {
   decision: 'ASK_USER' | 'BLOCK';
   reason: string;
   ruleRef: RuleRef;
+  /** The ask of a generic site's write nobody read: a later check's refusal still decides (evaluator.ts). */
+  unread?: true;
 }
 
 /** An action constraint for a call's sites: one with no domains binds everywhere, else one of its domains is the call's. */
@@ -43,7 +45,7 @@ function keysOnce(owner: object, entries: readonly string[]): ReadonlySet<string
 /** Whether an action constraint covers a reading: its action, and its object when the constraint names objects. */
 export function constraintCoversAction(k: Constraint, reading: ActionReading | undefined): boolean {
   if (k.actions === undefined) return true;
-  if (reading === undefined || reading.id === null || !k.actions.includes(reading.id)) return false;
+  if (reading === undefined || reading.id === null || !(k.actions.includes(reading.id) || (reading.alsoAs !== undefined && k.actions.includes(reading.alsoAs)))) return false;
   // (A site the table does not know shows an object only where its form says so — a channel —: else its
   // writes are bound by action alone.)
   if (reading.app === null && !ACTIONS[reading.id].security && (reading.object === null || k.objects === undefined)) return true;
@@ -118,18 +120,22 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   const known = c.knownApp && (policy.domains === null || c.targets.domains.every((d) => keysOnce(policy, policy.domains!).has(d)));
   if (here.length === 0 && !known) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
-    // A generic site's write whose action nobody read keeps the class rules — unless its URL names, by kind, an
-    // object other than the ones the words name there (`…/order_id/301/` under "update order #299"); a known
-    // app's write never passes unread.
+    // A write whose action nobody read asks where the words name actions (issue 35: unknown write actions stay
+    // unknown) — on a generic site too, and there also when its URL names, by kind, an object other than the
+    // ones the words name (`…/order_id/301/` under "update order #299").
     if (!known) {
       const other = otherObjectInUrl(here, c.urls);
-      if (other === null) return { refusal: null, matched: null };
-      return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} acts on ${describeObject(other)}`, ruleRef: refOf(here[0]) }, matched: null };
+      if (other !== null) return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} acts on ${describeObject(other)}`, ruleRef: refOf(here[0]) }, matched: null };
+      // (A payment or a message is read from its money and its recipients, and bound by them — amounts, payees,
+      // recipients, items —: under words that ask for one on this site it keeps the class rules. An upload is
+      // bound by the files the words name.)
+      if (c.capability === 'file.upload') return { refusal: null, matched: null };
+      if ((c.riskClass === 'FINANCIAL' || c.riskClass === 'COMMUNICATION') && here.some((k) => k.actions!.some((id) => ACTIONS[id].riskClass === c.riskClass))) return { refusal: null, matched: null };
     }
     const why = reading?.why ?? 'the write could not be read as an action';
-    return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} is not an action the guard can name (${why})`, ruleRef: refOf(here[0]) }, matched: null };
+    return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} is not an action the guard can name (${why})`, ruleRef: refOf(here[0]), ...(known ? {} : { unread: true as const }) }, matched: null };
   }
-  const same = here.filter((k) => k.actions!.includes(reading.id!));
+  const same = here.filter((k) => k.actions!.includes(reading.id!) || (reading.alsoAs !== undefined && k.actions!.includes(reading.alsoAs)));
   if (same.length === 0) return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)}`, ruleRef: refOf(here[0]) }, matched: null };
   const covering = same.find((k) => constraintCoversAction(k, reading));
   if (covering === undefined) return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this ${describeReading(reading)}`, ruleRef: refOf(same[0]) }, matched: null };

@@ -19,6 +19,11 @@ export interface ActionReading {
   app: string | null;
   /** Why, in words: the route or field that decided. */
   why: string;
+  /**
+   * The action this one is a step of, on a site the table does not know: a cart add edits the cart and is
+   * part of an order; a newsletter switch edits a setting and (un)subscribes. Words that ask for either grant it.
+   */
+  alsoAs?: ActionId;
 }
 
 export interface WebRequestView {
@@ -289,6 +294,37 @@ function readMailForward(fields: ReadonlyMap<string, string[]>): ActionReading |
   return null;
 }
 
+/**
+ * A write to the account's own e-mail or phone resource (`PUT /api/account/email`, `/me/phone`) that carries a
+ * new address or number: the route's last word and the value together, never either alone (`/account/email`
+ * with `newsletter=off` is a newsletter switch).
+ */
+const IDENTITY_FIELDS: readonly [ActionId, RegExp, RegExp][] = [
+  ['email_change', /^(?:new)?e?mail(?:address)?$/, MAIL_ADDRESS],
+  ['phone_change', /^(?:new)?(?:mobile|mobilephone|phone|phonenumber|mobilenumber|cellphone)$/, /^\+?[\d\s().-]{6,}$/],
+];
+/** Route words of the account's own identity resources (`/api/account/email`, `/me/phone`, `/profile/contact`, `users.profile.set`). */
+const IDENTITY_ROUTE_WORDS = new Set(['email', 'emails', 'mail', 'phone', 'phones', 'mobile', 'profile', 'profiles', 'account', 'me', 'user', 'users', 'security', 'settings', 'identity']);
+/** Route words of writes that carry someone's address without setting the account's (an invite, a sign-up, a share). */
+const ADDRESSING_ROUTE_WORDS = new Set(['invite', 'invites', 'invitation', 'invitations', 'register', 'signup', 'subscribe', 'share', 'member', 'members', 'message', 'messages']);
+/**
+ * A write to the account's own identity resource that carries a new e-mail address or phone number: the route
+ * and the value together, never either alone (`/account/email` with `newsletter=off` is a newsletter switch; a
+ * shipping address's `telephone` is where a parcel goes). An address before a number: a write that changes both
+ * changes where the account's mail goes.
+ */
+function readIdentityRoute(url: URL, fields: ReadonlyMap<string, string[]>): ActionReading | null {
+  const route = url.pathname.split('/').filter((x) => x !== '').flatMap((x) => decoded(x).toLowerCase().split(/[^a-z]+/));
+  if (!route.some((w) => IDENTITY_ROUTE_WORDS.has(w)) || route.some((w) => ADDRESSING_ROUTE_WORDS.has(w))) return null;
+  // (A message's text beside the address — a contact form's `message` — sends it; it sets nothing.)
+  if ([...fields.keys()].some((n) => POSTED_TEXT_FIELD.test(n))) return null;
+  for (const [id, field, value] of IDENTITY_FIELDS) {
+    const hit = [...fields].find(([name, values]) => field.test(name.replace(/^.*[[.]/, '').replace(/[^a-z]/gi, '').toLowerCase()) && values.some((v) => value.test(v.trim())));
+    if (hit !== undefined) return { id, object: null, app: null, why: `field ${hit[0]} of the account's ${route.filter((w) => IDENTITY_ROUTE_WORDS.has(w)).at(-1)!} carries a new value` };
+  }
+  return null;
+}
+
 const MONEY_FIELDS = /^(?:amount|sum|total|price|iban|payee|beneficiary|account(?:_?number)?|card(?:_?number)?)$/i;
 
 /** Account-security actions read from field shapes (and compound path names) on a site the table does not know; null when none. */
@@ -308,6 +344,8 @@ function readSecurityFields(fields: ReadonlyMap<string, string[]>, url: URL): Ac
   }
   const forward = readMailForward(fields);
   if (forward !== null) return forward;
+  const identity = readIdentityRoute(url, fields);
+  if (identity !== null) return identity;
   for (const [name, values] of fields) {
     if (ROLE_FIELD.test(name) && values.some((v) => /^owner$/i.test(v.trim()))) return { id: 'transfer_ownership', object: null, app: null, why: `field ${name} makes someone the owner` };
     if (values.some((v) => PUBLIC_KEY.test(v))) return { id: /deploy/i.test(name) ? 'deploy_key' : 'ssh_key', object: null, app: null, why: `field ${name} carries a public key` };
@@ -330,14 +368,23 @@ function channelObject(fields: ReadonlyMap<string, string[]>): string | null {
   return values.length === 1 && /^#?[\p{L}\p{N}_-]{1,80}$/u.test(values[0]!) ? canonicalObject(`channel:${values[0]!.replace(/^#/, '')}`) : null;
 }
 
-function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, string[]>): ActionReading | null {
+/** A path's segments, decoded and in lower case, without the key/value parameters written after the action's own word. */
+function routeSegments(url: URL): string[] {
   const segments = url.pathname.split('/').filter((x) => x !== '').map((x) => decoded(x).toLowerCase());
+  // (`…/order/cancel/order_id/299/`, `…/review/product/post/id/7710/`: parameters as key/value segments.)
+  while (segments.length >= 3 && /^(?:[a-z]+_)?id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
+  return segments;
+}
+
+function readRouteVerb(url: URL, method: string, fields: ReadonlyMap<string, string[]>): ActionReading | null {
   if (method === 'DELETE') return { id: 'delete', object: null, app: null, why: 'DELETE request' };
-  // (`…/order/cancel/order_id/299/`: parameters written as key/value segments after the action's own word.)
-  while (segments.length >= 3 && /^[a-z]+_id$/.test(segments.at(-2)!) && /^[\w-]+$/.test(segments.at(-1)!)) segments.splice(-2, 2);
+  const segments = routeSegments(url);
   const last = segments.at(-1);
   const id = last === undefined ? undefined : ROUTE_VERBS.get(last);
   if (id === undefined) return readOperation(url, segments, fields);
+  // (`/review/product/post`: "post" is how the review is sent; the resource the route names is what is made.)
+  const made = id === 'post' ? resourceAction(segments.slice(0, -1)) : null;
+  if (made !== null) return { ...made, why: `the route posts to ${made.why}` };
   return { id: id === 'cancel_order' && segments.some((x) => PLAN_WORDS.has(x)) ? 'plan_cancel' : id, object: channelObject(fields), app: null, why: `the route ends in ${last}` };
 }
 
@@ -371,8 +418,79 @@ function readOperation(url: URL, segments: readonly string[], fields: ReadonlyMa
   else if (words.length === 0) creates = false;
   const first = words.find((w) => !GENERAL_OPERATION_VERBS.has(w));
   if (first === undefined) return null;
-  const id = OPERATION_VERBS.get(first) ?? (creates ? (OPERATION_NOUNS.get(first) ?? OPERATION_NOUNS.get(first.replace(/s$/, ''))) : undefined);
+  const id = OPERATION_VERBS.get(first) ?? OPERATION_VERBS.get(first.replace(/s$/, '')) ?? (creates ? (OPERATION_NOUNS.get(first) ?? OPERATION_NOUNS.get(first.replace(/s$/, ''))) : undefined);
   return id === undefined ? null : { id, object: channelObject(fields), app: null, why: `the operation ${named} ${ACTIONS[id].says.replace(/ (?:on|to|of|in)$/, '')}` };
+}
+
+/**
+ * Resources whose name says what a write to them does, on a site the table does not know (Magento's
+ * `checkout/cart/add`, `wishlist/index/add`, `rma/returns/submit`, `review/product/post`; `/api/cart`): the
+ * nearest such segment to the end decides.
+ */
+const RESOURCES: readonly [RegExp, Omit<ActionReading, 'why' | 'object' | 'app'>, string][] = [
+  [/^(?:cart|carts|basket|shopping[-_]?cart)$/, { id: 'edit', alsoAs: 'order' }, 'the cart'],
+  [/^(?:wishlist|wish[-_]list|wishlists)$/, { id: 'edit' }, 'a wish list'],
+  [/^(?:review|reviews)$/, { id: 'comment' }, 'a review'],
+  [/^(?:rma|returns?)$/, { id: 'return_order' }, 'a return'],
+  [/^(?:newsletter|newsletters)$/, { id: 'edit', alsoAs: 'follow' }, 'a newsletter subscription'],
+];
+/** Segments that say money moves or an order is acted on: a resource before them (`carts/mine/payment-information`) is not what is written. */
+const MONEY_SEGMENT = /^(?:payment[-_]?information|payments?|pay|place[-_]?order|placeorder|orders?|checkout)$/;
+function resourceAction(segments: readonly string[]): ActionReading | null {
+  for (let i = segments.length - 1; i >= 0; i--) {
+    if (MONEY_SEGMENT.test(segments[i]!)) return null;
+    const hit = RESOURCES.find(([shape]) => shape.test(segments[i]!));
+    if (hit !== undefined) return { ...hit[1], object: null, app: null, why: hit[2] };
+  }
+  return null;
+}
+
+/** A POST to a collection of these makes a new one (`POST /me/app/pulls`, `/api/now/table/incident`): a new post. */
+const POSTED_COLLECTIONS = new Set(['issues', 'pulls', 'pull-requests', 'pull_requests', 'posts', 'threads', 'topics', 'tickets', 'incident', 'incidents', 'submissions', 'discussions', 'questions']);
+/** Words of a route or operation that save a change to something that exists (`…/save`, `users.profile.set`, `update_profile`, `save-prefs`). */
+const SAVE_WORDS = new Set(['save', 'update', 'edit', 'set', 'formpost', 'editpost', 'modify']);
+/** A route's last words that name a setting or a profile of the account (`/profile/status`, `/account/plan`). */
+const SETTING_NOUNS = new Set(['settings', 'preferences', 'prefs', 'profile', 'status', 'address', 'addresses']);
+const PLAN_FIELD = /^(?:plan|plan_id|tier|membership)$/i;
+const SUBSCRIBED_FIELD = /^(?:newsletter|is_subscribed|subscribed|subscribe)$/i;
+/** A button that saves what a form changes. */
+const SAVE_BUTTON = /^\s*(?:save|update|apply|save changes|submit changes|confirm changes)\b/i;
+const wordsOf = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z]+/).filter((w) => w !== '');
+
+/**
+ * What a write the vocabulary's routes and operations do not name does, read from what it is sent to and
+ * what it carries, on a site the table does not know, for a write the heuristics read as a plain write
+ * (a payment and a message are read from their money and recipients, and bound by them). Null when
+ * nothing says: an unread write, which asks under words that name actions there (./binding.ts).
+ */
+export function readGenericWrite(req: WebRequestView & { submitText?: string }): ActionReading | null {
+  const url = urlOf(req.url);
+  if (url === null || appOfUrl(url) !== null) return null;
+  const fields = flatFields(req.body);
+  const method = effectiveMethod(req.method, fields);
+  if (!WRITE_METHODS.has(method) || method === 'DELETE') return null;
+  const segments = routeSegments(url);
+  const last = segments.at(-1) ?? '';
+  const said = (why: string, id: ActionId, alsoAs?: ActionId): ActionReading => ({ id, object: null, app: null, why, ...(alsoAs === undefined ? {} : { alsoAs }) });
+  if (method === 'POST' && POSTED_COLLECTIONS.has(last)) return said(`a POST to ${last} makes a new one`, 'post');
+  const resource = resourceAction(segments);
+  if (resource !== null) return { ...resource, why: `it writes to ${resource.why}` };
+  const names = [...fields.keys()];
+  const subscribed = names.find((n) => SUBSCRIBED_FIELD.test(n));
+  if (subscribed !== undefined) return said(`field ${subscribed} switches a subscription`, 'edit', 'follow');
+  const plan = names.find((n) => PLAN_FIELD.test(n));
+  // (`POST /api/subscriptions {plan}` subscribes to the plan: "subscribe me to the annual plan" asks for it too.)
+  if (plan !== undefined && segments.some((x) => PLAN_WORDS.has(x) || x === 'tier')) return said(`field ${plan} sets the plan`, 'plan_change', segments.some((x) => /^subscriptions?$/.test(x)) ? 'follow' : undefined);
+  // (The verb of a script-routed form or RPC — `action=item_edit_post`, `_action=save-prefs`, `users.prefs.set` —
+  // names a save; a setting's own resource, a save button or a PUT/PATCH of a thing that exists too.)
+  const actionValues = [...url.searchParams].filter(([n]) => QUERY_ACTION_PARAM.test(n)).map(([, v]) => v);
+  for (const [n, v] of fields) if (QUERY_ACTION_PARAM.test(n)) actionValues.push(...v);
+  const saved = [...segments.flatMap(wordsOf), ...actionValues.flatMap(wordsOf)].find((w) => SAVE_WORDS.has(w));
+  if (saved !== undefined) return said(`its route or operation says ${saved}`, 'edit');
+  if (wordsOf(last).some((w) => SETTING_NOUNS.has(w))) return said(`it writes to the account's ${last}`, 'edit');
+  if (req.submitText !== undefined && SAVE_BUTTON.test(req.submitText)) return said(`button "${req.submitText.trim()}"`, 'edit');
+  if (method === 'PUT' || method === 'PATCH') return said(`a ${method} changes a thing that exists`, 'edit');
+  return null;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { RiskClass } from '../risk';
 
 export const ACTION_IDS = [
   // conversation and content
-  'comment', 'react', 'upvote', 'downvote', 'post', 'edit', 'commit', 'delete', 'close', 'reopen', 'merge', 'approve', 'assign',
+  'comment', 'react', 'upvote', 'downvote', 'post', 'edit', 'pin', 'commit', 'delete', 'close', 'reopen', 'merge', 'approve', 'assign',
   // people and reach
   'invite', 'member', 'share', 'follow', 'rsvp', 'message',
   // money
@@ -59,8 +59,10 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   react: spec('react', 'EXTERNAL_WRITE', 'reacts to', ['react', 'like', 'star', 'heart', 'favorite', 'favourite'], ['reaction', 'emoji', 'thumbs up', 'thumbs_up', 'thumbsup', 'award', 'like', 'star', 'favorite'], false, ['like', 'react', 'reactions', 'star']),
   upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote'], false, ['vote', 'upvote']),
   downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote'], false, ['downvote']),
-  post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'tweet'], false, ['post', 'posts', 'publish']),
-  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'pin', 'unpin', 'lock', 'unlock', 'set', 'move', 'reschedule'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
+  post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'pr', 'mr', 'tweet'], false, ['post', 'posts', 'publish']),
+  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'lock', 'unlock', 'set', 'move', 'reschedule'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
+  // (Pinning shows a message to everyone who opens the channel: its own action, not any edit of the channel.)
+  pin: spec('pin', 'EXTERNAL_WRITE', 'pins', ['pin', 'unpin'], ['pin'], false, ['pin', 'unpin', 'pins']),
   commit: spec('commit', 'EXTERNAL_WRITE', 'commits to', ['commit', 'push'], ['commit', 'file', 'branch']),
   delete: spec('delete', 'DELETE', 'deletes', ['delete', 'remove', 'erase', 'trash', 'discard'], [], false, ['delete', 'remove', 'destroy']),
   close: spec('close', 'EXTERNAL_WRITE', 'closes', ['close'], [], false, ['close']),
@@ -72,11 +74,13 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   member: spec('member', 'PERMISSION_CHANGE', 'changes the members of', ['grant'], ['member', 'members', 'role', 'access level', 'maintainer', 'owner', 'developer', 'moderator', 'collaborator']),
   share: spec('share', 'PERMISSION_CHANGE', 'shares', ['share', 'unshare', 'retweet', 'repost', 'reblog'], ['sharing', 'retweet', 'repost'], false, ['share']),
   follow: spec('follow', 'EXTERNAL_WRITE', 'follows', ['follow', 'unfollow', 'subscribe', 'unsubscribe'], ['subscription', 'friendship', 'follower'], false, ['leave', 'join', 'follow', 'unfollow', 'subscribe', 'unsubscribe']),
-  rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline'], ['rsvp'], false, ['rsvp', 'respond', 'accept', 'decline']),
+  // (Signing up for an event answers it too: "register me for the webinar", `POST /webinar/ai/register`.)
+  rsvp: spec('rsvp', 'EXTERNAL_WRITE', 'answers the invitation to', ['rsvp', 'accept', 'decline', 'register', 'enroll', 'signup'], ['rsvp', 'registration'], false, ['rsvp', 'respond', 'accept', 'decline', 'register', 'registration', 'signup', 'enroll']),
   message: spec('message', 'COMMUNICATION', 'sends a message to', ['message', 'dm', 'msg', 'send', 'email', 'text'], ['message', 'dm']),
   order: spec('order', 'FINANCIAL', 'orders', ['order', 'buy', 'purchase', 'checkout', 'reorder'], ['order']),
   return_order: spec('return_order', 'EXTERNAL_WRITE', 'returns', ['return', 'exchange'], ['return'], false, ['return', 'returns']),
-  cancel_order: spec('cancel_order', 'EXTERNAL_WRITE', 'cancels', ['cancel'], ['cancellation'], false, ['cancel']),
+  // ("add free cancellation" books an option: the noun alone names no cancelling.)
+  cancel_order: spec('cancel_order', 'EXTERNAL_WRITE', 'cancels', ['cancel'], [], false, ['cancel']),
   pay: spec('pay', 'FINANCIAL', 'pays', ['pay', 'transfer', 'wire', 'tip', 'donate', 'refund'], ['payment', 'transfer']),
   plan_change: spec('plan_change', 'EXTERNAL_WRITE', 'changes the plan of', ['upgrade', 'downgrade'], ['plan', 'subscription', 'tier']),
   plan_cancel: spec('plan_cancel', 'EXTERNAL_WRITE', 'cancels the plan of', ['cancel'], ['membership']),
@@ -85,7 +89,8 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   deploy_key: spec('deploy_key', 'PERMISSION_CHANGE', 'adds a deploy key or token to', [], ['deploy key', 'deploy keys', 'deploy token', 'deploy tokens'], true),
   access_token: spec('access_token', 'PERMISSION_CHANGE', 'creates an access token on', [], ['access token', 'access tokens', 'personal access token', 'token', 'tokens'], true),
   api_key: spec('api_key', 'PERMISSION_CHANGE', 'creates an API key on', [], ['api key', 'api keys'], true),
-  oauth_app: spec('oauth_app', 'PERMISSION_CHANGE', 'authorises an OAuth application on', ['authorize', 'authorise'], ['oauth', 'oauth app', 'application', 'applications'], true),
+  // ("the job application form" is no OAuth application: the noun alone never names one.)
+  oauth_app: spec('oauth_app', 'PERMISSION_CHANGE', 'authorises an OAuth application on', ['authorize', 'authorise'], ['oauth', 'oauth app', 'oauth application', 'oauth applications'], true),
   two_factor: spec('two_factor', 'PERMISSION_CHANGE', 'changes two-factor authentication on', [], ['2fa', 'two-factor', 'two factor', 'mfa', 'two-step', 'two step', '2-step', '2 step', '2sv', 'recovery codes', 'authenticator'], true),
   session: spec('session', 'PERMISSION_CHANGE', 'changes the signed-in sessions on', [], ['session', 'sessions'], true),
   webhook: spec('webhook', 'PERMISSION_CHANGE', 'adds a webhook to', [], ['webhook', 'webhooks', 'hook', 'hooks'], true),

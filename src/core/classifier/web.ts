@@ -8,7 +8,7 @@ import { UNREADABLE_AMOUNT } from '../amounts';
 import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, withWritten, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 import { ACTIONS } from '../actions/vocabulary';
-import { describeReading, readLinkAction, readWebAction, type ActionReading } from '../actions/read';
+import { describeReading, readGenericWrite, readLinkAction, readWebAction, type ActionReading } from '../actions/read';
 
 /**
  * Web actions: navigation, page requests, form submissions, uploads and downloads. Reading is
@@ -145,6 +145,14 @@ function withAction(facts: Unclassified, reading: ActionReading | null): Unclass
   // covers that action on that object, never another write of the same class on the site.
   const items = [...facts.targets.items, reading.object === null ? reading.id : `${reading.id} ${reading.object}`];
   return { ...facts, riskClass, capability: ACTION_CAPABILITY[riskClass] ?? facts.capability, basis: reading.why, action: reading, targets: { ...facts.targets, items } };
+}
+
+/** A plain write's action from what it is sent to and carries (read.ts, readGenericWrite); payments and messages are bound by their class. */
+function genericWrite(facts: Unclassified, req: Parameters<typeof readGenericWrite>[0]): ActionReading | null {
+  if (facts.riskClass === 'EXTERNAL_WRITE') return readGenericWrite(req);
+  // (A cart add under a checkout path — Magento's `checkout/cart/add` — is the order's first step, read as one.)
+  const step = facts.riskClass === 'FINANCIAL' ? readGenericWrite(req) : null;
+  return step?.alsoAs === 'order' ? step : null;
 }
 
 function unknown(tool: string): Unclassified {
@@ -345,7 +353,7 @@ function request(args: Record<string, unknown>): Unclassified {
   const read = cut ? null : queryRead(url, method, structured, bytes, readSignals);
   if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} request sends data` }), t, bytes);
-  return withAction(facts, readWebAction({ url, method, body: parseBody(body) }));
+  return withAction(facts, readWebAction({ url, method, body: parseBody(body) }) ?? genericWrite(facts, { url, method, body: parseBody(body) }));
 }
 
 function formSubmit(args: Record<string, unknown>): Unclassified {
@@ -403,7 +411,7 @@ function formSubmit(args: Record<string, unknown>): Unclassified {
   const read = fieldsCut ? null : queryRead(url, method, fields, bytes, signals);
   if (read !== null) return result(read, onlyUrlDomain(t, url), bytes);
   const facts = result(strongest(signals, { riskClass: 'EXTERNAL_WRITE', capability: 'web.write', why: `${method} form sends data` }), t, bytes);
-  return withAction(facts, readWebAction({ url, method, body: fields }, { passwordChange }));
+  return withAction(facts, readWebAction({ url, method, body: fields }, { passwordChange }) ?? genericWrite(facts, { url, method, body: fields, submitText }));
 }
 
 function upload(args: Record<string, unknown>): Unclassified {
