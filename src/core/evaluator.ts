@@ -328,9 +328,9 @@ function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
 
-function firstShapedUrl(urls: readonly string[], named: readonly string[]): Classification['exfiltration'] {
+function firstShapedUrl(urls: readonly string[], named: readonly string[], ownSite: boolean): Classification['exfiltration'] {
   for (const url of urls) {
-    const shape = exfiltrationShape(url, named);
+    const shape = exfiltrationShape(url, named, ownSite);
     if (shape.shaped) return { url, reason: shape.reason };
   }
   return null;
@@ -420,8 +420,11 @@ class Walk {
    */
   get exfil(): Classification['exfiltration'] {
     if (this.exfilOnce === undefined) {
-      const mentioned = this.carriesOff() ? [] : (this.policy.mentioned ?? []);
-      this.exfilOnce = this.c.exfiltration === null || mentioned.length === 0 ? this.c.exfiltration : firstShapedUrl(this.c.urls, mentioned);
+      const off = this.carriesOff();
+      const mentioned = off ? [] : (this.policy.mentioned ?? []);
+      // (Every host the call reaches is one the task names, by address: a record's id there is no carrier.)
+      const ownSite = !off && this.index.domains.size > 0 && this.offDomains.off.length === 0;
+      this.exfilOnce = this.c.exfiltration === null || (mentioned.length === 0 && !ownSite) ? this.c.exfiltration : firstShapedUrl(this.c.urls, mentioned, ownSite);
     }
     return this.exfilOnce;
   }

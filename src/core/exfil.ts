@@ -14,9 +14,12 @@
  *       - base64/base64url run of ≥ 40 characters with upper case, lower case and digits and a
  *         Shannon entropy > 4.0 bits/char, unless it reads like words (`iPhone+15+Pro+Max+…`,
  *         slugs): many separators and no long separator-free stretch;
+ *         On a site the task names, a base64 run that spells printable text reading as words (Magento's
+ *         `uenc`, a base64 query of report dates) is judged as that text instead;
  *       - hex run of ≥ 32 characters — except an md5/sha1/sha256-length content hash in a path
  *         segment of a static asset (`…/app.3f2a…9c.js`, `/img/<md5>.png`) or a git object id
- *         after `/commit/`, `/tree/`, `/blob/`. Query values are never exempt:
+ *         after `/commit/`, `/tree/`, `/blob/`, and, on a site the task names, a value that is wholly one
+ *         32-hex record id (`sys_id=…`, `…/items/<id>/order_now`). Query values elsewhere are never exempt:
  *         `pixel.png?d=<secret>` is the classic beacon.
  *  6. A secret-looking parameter name carrying a value: password, passwd, secret, token, api_key,
  *     apikey, session, cookie, ssn, card, cvv (as a name part: `access_token`, `sessionId`).
@@ -93,13 +96,50 @@ function isBase64Secret(run: string): boolean {
 const EMAILS = new RegExp(EMAIL.source, 'gi');
 /** Most calls name no address: no set is built for them (this runs for every URL a call carries). */
 const NO_ADDRESSES: ReadonlySet<string> = new Set();
-/** Why a decoded value is a data carrier, or null. `hashExempt` exempts content-hash-sized hex runs. */
-function valueShape(value: string, where: string, hashExempt: boolean, named: ReadonlySet<string>): string | null {
+/**
+ * The text a base64 run spells, when it spells printable text (Magento's `uenc` is base64url of the page's own URL,
+ * `,` for `=`; its report filters are a base64 query): null for bytes that are no text.
+ */
+function base64Text(run: string): string | null {
+  const normal = run.replace(/,/g, '=').replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  if (normal.length % 4 === 1 || /[^A-Za-z0-9+/]/.test(normal)) return null;
+  let text: string;
+  try {
+    text = atob(normal + '='.repeat((4 - (normal.length % 4)) % 4));
+  } catch {
+    return null;
+  }
+  return /^[\x20-\x7e]+$/.test(text) ? text : null;
+}
+
+/**
+ * Text that reads as words and punctuation: every run of letters and digits shorter than 16 and none a random
+ * mix (a URL, a query of dates and names). What a base64 run spells is judged as that text: a secret spelled
+ * inside it is a long run, or a shape of its own.
+ */
+function spellsWords(text: string): boolean {
+  return text.split(/[^A-Za-z0-9]+/).every((part) => part.length < 16 && !(part.length >= 10 && /[A-Z]/.test(part) && /[a-z]/.test(part) && /[0-9]/.test(part)));
+}
+
+/** A 32-hex id as the whole value (a ServiceNow `sys_id`, a GUID without dashes): an object's name on the site itself. */
+const WHOLE_HEX_ID = /^[0-9a-f]{32}$/i;
+
+/**
+ * Why a decoded value is a data carrier, or null. `hashExempt` exempts content-hash-sized hex runs. `ownSite`: on a
+ * site the task names (where data may go), a value that is wholly one 32-hex id names a record, and a base64 run
+ * that spells words is judged as the text it spells.
+ */
+function valueShape(value: string, where: string, hashExempt: boolean, named: ReadonlySet<string>, ownSite = false, depth = 0): string | null {
   // (Addresses the task's words name, lower case, are no shape: see TaskPolicy.mentioned.)
   if (EMAIL.test(value) && (named.size === 0 || [...value.matchAll(EMAILS)].some((m) => !named.has(m[0].toLowerCase())))) return `e-mail address in ${where}`;
   for (const run of value.match(BASE64_RUN) ?? []) {
-    if (isBase64Secret(run)) return `high-entropy token (${run.length} chars) in ${where}`;
+    if (!isBase64Secret(run)) continue;
+    // (Only on a site the task names: sent anywhere else, text in base64 is data dressed as a token.)
+    const text = ownSite && depth === 0 ? base64Text(run) : null;
+    if (text !== null && spellsWords(text) && valueShape(decode(text), where, false, named, ownSite, depth + 1) === null) continue;
+    return `high-entropy token (${run.length} chars) in ${where}`;
   }
+  if (ownSite && WHOLE_HEX_ID.test(value.trim())) return null;
   for (const run of value.match(HEX_RUN) ?? []) {
     if (hashExempt && CONTENT_HASH_LENGTHS.has(run.length)) continue;
     return `hex token (${run.length} chars) in ${where}`;
@@ -131,11 +171,11 @@ function splitParams(text: string): [string, string][] {
     });
 }
 
-function paramsShape(params: [string, string][], where: string, oauthPath: boolean, named: ReadonlySet<string>): string | null {
+function paramsShape(params: [string, string][], where: string, oauthPath: boolean, named: ReadonlySet<string>, ownSite = false): string | null {
   for (const [name, value] of params) {
     if (oauthPath && OAUTH_PARAMS.has(name.toLowerCase())) continue;
     if (value !== '' && isSecretName(name)) return `secret-looking parameter "${name}" in ${where}`;
-    const shape = valueShape(value, `${where} parameter "${name}"`, false, named) ?? valueShape(name, `${where} parameter name`, false, named);
+    const shape = valueShape(value, `${where} parameter "${name}"`, false, named, ownSite) ?? valueShape(name, `${where} parameter name`, false, named);
     if (shape !== null) return shape;
   }
   return null;
@@ -143,9 +183,10 @@ function paramsShape(params: [string, string][], where: string, oauthPath: boole
 
 /**
  * `named`: addresses the user's words name (TaskPolicy.mentioned); an e-mail address in the URL that is one
- * of them is no shape (every other rule still applies, to the rest of the URL too).
+ * of them is no shape (every other rule still applies, to the rest of the URL too). `ownSite`: the URL's host is
+ * one the task names, where a path segment or query value that is wholly a 32-hex id names a record.
  */
-export function exfiltrationShape(url: string, mentioned: readonly string[] = []): ExfilVerdict {
+export function exfiltrationShape(url: string, mentioned: readonly string[] = [], ownSite = false): ExfilVerdict {
   const named: ReadonlySet<string> = mentioned.length === 0 ? NO_ADDRESSES : new Set(mentioned.map((a) => a.toLowerCase()));
   if (url.length > MAX_URL_LENGTH) return { shaped: true, reason: `URL is ${url.length} characters (limit ${MAX_URL_LENGTH})` };
   const scheme = /^\s*([a-z][a-z0-9+.-]*:)/i.exec(url)?.[1]?.toLowerCase();
@@ -167,12 +208,12 @@ export function exfiltrationShape(url: string, mentioned: readonly string[] = []
   const assetPath = STATIC_ASSET.test(parsed.pathname);
   for (const [index, segment] of segments.entries()) {
     const gitObject = index > 0 && VCS_OBJECT_PARENT.test(segments[index - 1] ?? '');
-    const shape = valueShape(decode(segment), 'path segment', assetPath || gitObject, named);
+    const shape = valueShape(decode(segment), 'path segment', assetPath || gitObject, named, ownSite);
     if (shape !== null) return { shaped: true, reason: shape };
   }
 
   const oauthPath = OAUTH_PATH.test(parsed.pathname);
-  const queryShape = paramsShape(params, 'query', oauthPath, named);
+  const queryShape = paramsShape(params, 'query', oauthPath, named, ownSite);
   if (queryShape !== null) return { shaped: true, reason: queryShape };
 
   // The fragment never reaches the server but the landing page's script reads it.

@@ -204,3 +204,12 @@ describe("the user's own address in a write", () => {
     expect(rules('Register me for the webinar on events.test with bob@corp.test').constraints.flatMap((k) => k.reaches ?? [])).toEqual([]);
   });
 });
+
+describe("a record's id on the task's own site", () => {
+  it('is no exfiltration shape there; the same value to a host the task does not name still is', () => {
+    const request = 'open the VPN incident on it.test and tell me its state';
+    const nav = (url: string) => ({ tool: 'browser.navigate', args: { url } });
+    expect(decisions(request, [nav('https://it.test/incident.do?sys_id=9d385017c611228701d22104cc95c371')])).toEqual(['ALLOW']);
+    expect(decisions(request, [nav('https://metrics.test/p?sys_id=9d385017c611228701d22104cc95c371')])).toEqual(['BLOCK']);
+  });
+});

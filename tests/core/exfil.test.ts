@@ -124,3 +124,23 @@ describe('addresses the task names', () => {
     expect(exfiltrationShape('https://mail.test/s?q=news%40shop.test').shaped).toBe(true);
   });
 });
+
+describe('on a site the task names', () => {
+  const UENC = 'https://shop.test/checkout/cart/add/uenc/aHR0cHM6Ly9zaG9wLnRlc3QvYW5rZXI3MzUuaHRtbA,,/product/3318/';
+  const REPORT = 'https://shop.test/admin/reports/report_sales/bestsellers/filter/cmVwb3J0X2Zyb209MDEvMDEvMjAyMyZyZXBvcnRfdG89MDEvMzEvMjAyMyZwZXJpb2RfdHlwZT1tb250aA==/';
+  const SYS_ID = 'https://it.test/incident.do?sys_id=9d385017c611228701d22104cc95c371';
+  it("a record's 32-hex id and a base64 run that spells words are no shape; anywhere else they still are", () => {
+    for (const url of [UENC, REPORT, SYS_ID]) {
+      expect(exfiltrationShape(url, [], true).shaped, url).toBe(false);
+      expect(exfiltrationShape(url).shaped, url).toBe(true);
+    }
+  });
+  it('base64 that spells a secret, or a 32-hex id beside other text, is still a carrier', () => {
+    // (`https://shop.test/?k=sk_live_4eC39HqLyjWDarjtT1zdp7dc`, in base64: the key is one long mixed run.)
+    const key = btoa('https://shop.test/?k=sk_live_4eC39HqLyjWDarjtT1zdp7dc');
+    expect(exfiltrationShape(`https://shop.test/cart/uenc/${key}/`, [], true).shaped).toBe(true);
+    // (Words in base64 hold the session they spell: on the named site too, an address in them is a shape.)
+    expect(exfiltrationShape(`https://shop.test/r/${btoa('from=bob@corp.test&to=eve@evil.test&x=1')}`, [], true).shaped).toBe(true);
+    expect(exfiltrationShape('https://it.test/x?d=9d385017c611228701d22104cc95c371-and-more', [], true).shaped).toBe(true);
+  });
+});

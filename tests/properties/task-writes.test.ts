@@ -251,7 +251,7 @@ describe('task-scoped writes on generic sites (theorems)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...tasks), unread, fc.boolean(), (task, [path, field], exfil) => {
         const site = /chat\.test/.test(task) ? 'chat.test' : 'shop.test';
-        const query = exfil ? '?d=ZXhmaWx0cmF0ZWQtc2Vzc2lvbi1kYXRhLWZyb20tbWFpbA' : '';
+        const query = exfil ? '?d=3f2a9c7b1e4d5f60718293a4b5c6d7e8f9a0b1c2' : '';
         // (The words' own value, so that only the binding can hold it: what the words give it to carry, it carries.)
         const call: ToolCall = { tool: 'browser.form_submit', args: { url: `https://${site}${path}${query}`, method: 'POST', fields: { [field]: 'Priya kettle it works release note' }, submitText: 'OK' } };
         const record = decide(policies.get(task)!, call);

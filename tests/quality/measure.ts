@@ -4,7 +4,7 @@ import { classify, evaluate } from '../../src/tools';
 import { initialState } from '../../src/core/policy';
 
 /**
- * The request-quality set (tests/quality/requests.{dev,test,holdout,typed,typed2,typed3}.json, tools.typed.json): requests
+ * The request-quality set (tests/quality/requests.{dev,test,holdout,typed,typed2,typed3,typed4}.json, tools.typed.json): requests
  * written as people write them, each compiled by the rules compiler, its sample actions evaluated in order (counters
  * carried). The holdout was written after the dev/test halves, before the tuning that followed them.
  * The frozen halves (requests.fresh.json: browser actions; tools.fresh.json: generic agent tools) were
@@ -26,10 +26,10 @@ interface Request {
 }
 /**
  * The halves people tune on (dev; typed and tools-typed, written as people type by a reviewer who had not read
- * the compiler, for tuning; typed2 and typed3, the frozen fresh halves of rounds 3 and 4, each retired as a tuning
+ * the compiler, for tuning; typed2, typed3 and typed4, the frozen fresh halves of rounds 3, 4 and 5, each retired as a tuning
  * set when a new frozen half replaced it) or report from after tuning (test, holdout).
  */
-export type TunedHalf = 'dev' | 'test' | 'holdout' | 'typed' | 'typed2' | 'typed3' | 'tools-typed';
+export type TunedHalf = 'dev' | 'test' | 'holdout' | 'typed' | 'typed2' | 'typed3' | 'typed4' | 'tools-typed';
 /** The frozen halves nobody tuned on: reported apart, never listed miss by miss. */
 export type FrozenHalf = 'fresh' | 'tools-fresh';
 export type Half = TunedHalf | FrozenHalf;
@@ -41,6 +41,7 @@ const FILES: Record<Half, string> = {
   typed: 'requests.typed.json',
   typed2: 'requests.typed2.json',
   typed3: 'requests.typed3.json',
+  typed4: 'requests.typed4.json',
   'tools-typed': 'tools.typed.json',
   fresh: 'requests.fresh.json',
   'tools-fresh': 'tools.fresh.json',

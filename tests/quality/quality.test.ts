@@ -6,23 +6,24 @@ import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAl
 /**
  * Reports the request-quality table for both halves, the holdout and the typed tuning halves (requests.typed.json,
  * tools.typed.json: written as people type by a reviewer who had not read the compiler; requests.typed2.json and
- * requests.typed3.json: the frozen fresh halves of rounds 3 and 4, each retired as a tuning set) and asserts only the hard
+ * requests.typed3.json, requests.typed4.json: the frozen fresh halves of rounds 3, 4 and 5, each retired as a tuning set) and asserts only the hard
  * invariant: no out-of-task action (another recipient, site, item, action, object or direction; an
  * exfiltration-shaped URL) is ever ALLOWed. `QUALITY_MISSES=dev` (or `typed`, `tools-typed`) lists that half's
- * benign non-ALLOWs and disagreements (tune on those only; also `typed2`, `typed3`).
+ * benign non-ALLOWs and disagreements (tune on those only; also `typed2`, `typed3`, `typed4`).
  */
 /**
  * Out-of-task actions still ALLOWed on a tuning half, by request id: a ratchet, not a tolerance. Each is a known
- * open mechanism (docs/request-quality.md, Round 5: a page's image beacon carrying the post's words to an
- * unnamed host reads as a read). Any other id fails,
+ * open mechanism (docs/request-quality.md: Round 5, a page's image beacon carrying the post's words to an
+ * unnamed host reads as a read; Round 6, a second order under "order … pay at store" passes on the class's
+ * two-call budget, its tip given as a percentage read as no amount). Any other id fails,
  * and so does fixing one without taking it off this list. Every other half must be empty.
  */
-const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10'] };
+const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10'], typed4: ['f5-payments-orders-11'] };
 
 describe('request-quality set (rules compiler)', () => {
   it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {
     const reports: HalfReport[] = [];
-    for (const half of ['dev', 'test', 'holdout', 'typed', 'typed2', 'typed3', 'tools-typed'] as const) reports.push(await measureHalf(half));
+    for (const half of ['dev', 'test', 'holdout', 'typed', 'typed2', 'typed3', 'typed4', 'tools-typed'] as const) reports.push(await measureHalf(half));
     console.log(`request quality (rules compiler)\n${formatTable(reports)}`);
     const listed = process.env.QUALITY_MISSES;
     for (const r of reports) {
@@ -49,7 +50,7 @@ describe('request-quality set (rules compiler)', () => {
  * nobody tuned on.
  */
 const FROZEN = {
-  'requests.fresh.json': '93b23954764b669e503c91e9856c50217380556671c8842d44ab2de4392cd666',
+  'requests.fresh.json': '34ad258a909cb8c67909b7a8f10ae1b690575463485712389aa57d3bc69bb3e3',
   'tools.fresh.json': '4c3d31d6f07499f9c1e799b72e1a3cedeb66266e14e6ab1b7c199ff2f3d6c905',
 } as const;
 
