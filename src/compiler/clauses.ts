@@ -205,6 +205,24 @@ function matchPrefix(words: Word[], i: number, list: readonly string[][]): numbe
   return 0;
 }
 
+/** Prepositions that open a phrase saying where the request happens ("on shop.test buy …", "in servicenow on it.test update …"). */
+const LOCATIVES = new Set(['on', 'in', 'at', 'over', 'via', 'through']);
+/**
+ * The length of a leading phrase that says where ("on shop.test", "over on gitlab.test", "in servicenow on it.test")
+ * before the clause's verb, with no comma: up to five words, none a verb, then a verb with words after it. 0 when
+ * the clause does not open so.
+ */
+function leadingLocative(words: Word[], i: number): number {
+  if (!LOCATIVES.has(words[i]?.w ?? '')) return 0;
+  for (let j = i + 1; j <= i + 6 && j < words.length - 1; j++) {
+    const w = words[j]!.w;
+    if (isVerb(w)) return j > i + 1 && !DETERMINERS.has(words[j - 1]!.w) ? j - i : 0;
+    // ("do not, in any case, transfer …": a phrase that stresses a negation says no place.)
+    if (INTENSIFIERS.has(w)) return 0;
+  }
+  return 0;
+}
+
 /** Index of the first word after framing, and whether a negation opens the clause. */
 function stripFraming(words: Word[], from: number): { at: number; negated: boolean } {
   let i = from;
@@ -213,6 +231,11 @@ function stripFraming(words: Word[], from: number): { at: number; negated: boole
     const framing = matchPrefix(words, i, FRAMING);
     if (framing > 0) {
       i += framing;
+      continue;
+    }
+    const locative = i === from ? leadingLocative(words, i) : 0;
+    if (locative > 0) {
+      i += locative;
       continue;
     }
     const negation = matchPrefix(words, i, NEGATION);

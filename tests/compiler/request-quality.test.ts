@@ -213,3 +213,12 @@ describe("a record's id on the task's own site", () => {
     expect(decisions(request, [nav('https://metrics.test/p?sys_id=9d385017c611228701d22104cc95c371')])).toEqual(['BLOCK']);
   });
 });
+
+describe('a phrase that says where, before the verb and without a comma', () => {
+  it('opens the request as the verb does ("on shop.test buy …", "in servicenow on it.test update …")', () => {
+    expect(allowedClasses(rules('on shop.test buy one usb-c cable'))).toEqual(['FINANCIAL']);
+    expect(rules('in servicenow on it.test update my mobile number to +1 415 555 0100').constraints.some((k) => k.actions?.includes('phone_change'))).toBe(true);
+    // (A phrase that stresses a negation says no place: "do not, in any case, transfer …" still bans the transfer.)
+    expect(allowedClasses(rules('Please DO NOT, in any case, transfer funds to DE89370400440532013000'))).not.toContain('FINANCIAL');
+  });
+});
