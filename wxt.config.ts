@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
@@ -56,6 +56,7 @@ const lazyScriptsInExtension: Plugin = {
  * if any of those still holds such a character (write it as a `\u` escape in the source).
  */
 function asciiOnly(file: string): void {
+  if (!existsSync(file)) return;
   const code = transformSync(readFileSync(file, 'utf8'), { charset: 'ascii', minifyWhitespace: true, legalComments: 'none' }).code;
   const left = [...code.matchAll(/[^\t\n\r -~]/g)].map((m) => JSON.stringify(code.slice(Math.max(0, m.index - 40), m.index + 10)));
   if (left.length > 0) throw new Error(`${file}: characters beyond ASCII esbuild cannot escape (regular expressions, String.raw):\n  ${left.join('\n  ')}`);
