@@ -13,13 +13,13 @@ import { median } from './stats';
  * thread is the one that evaluates our background.js; per start, the self time of each trace event on it
  * (V8's compile — with its code-cache figures in the event's args —, the script's run, microtasks, GC, the
  * script's decoding, IndexedDB) and, from V8's sampling profiler in the same trace, self and inclusive time
- * per JavaScript function (name, file, line: use an unminified build to read them).
+ * per JavaScript function (with AF_PROFILE_JS=1; name, file, line: use an unminified build to read them).
  *
  *   AF_HARNESS=1 AF_UNMINIFIED=1 npx wxt build    # → .output/unminified/chrome-mv3
- *   AF_BENCH_EXTENSION=$PWD/.output/unminified/chrome-mv3 flock /tmp/af-browser.lock npx tsx bench/profile-cold.ts
+ *   AF_PROFILE_JS=1 AF_BENCH_EXTENSION=$PWD/.output/unminified/chrome-mv3 flock /tmp/af-browser.lock npx tsx bench/profile-cold.ts
  *
- * → bench/results/profile-cold.{json,md}. The sampling profiler slows the worker several times over: the
- * shares count, not the absolute times (the bench's cold-start split is the measure).
+ * → bench/results/profile-cold.{json,md}. The sampling profiler (AF_PROFILE_JS=1) slows the worker several
+ * times over: its shares count, not its absolute times (the bench's cold-start split is the measure).
  */
 
 const STARTS = Number(process.env.AF_PROFILE_STARTS ?? 12);
@@ -37,7 +37,7 @@ interface TraceEvent {
 }
 
 /** What the Performance panel records, plus V8's compile and GC events and the worker's own. */
-const CATEGORIES = ['devtools.timeline', 'v8', 'v8.execute', 'toplevel', 'disabled-by-default-devtools.timeline', 'ServiceWorker', 'blink', 'IndexedDB', 'extensions', 'disabled-by-default-v8.cpu_profiler'];
+const CATEGORIES = ['devtools.timeline', 'v8', 'v8.execute', 'toplevel', 'disabled-by-default-devtools.timeline', 'ServiceWorker', 'blink', 'IndexedDB', 'extensions', ...(process.env.AF_PROFILE_JS === '1' ? ['disabled-by-default-v8.cpu_profiler'] : [])];
 
 /** The worker's thread: the one whose script evaluation names our background.js. */
 function workerThread(events: TraceEvent[], prefix: string): { pid: number; tid: number } | null {
