@@ -99,7 +99,10 @@ export function composeBackground(deps: MonitorDeps): Background {
     router,
     handleMessage(raw, sender) {
       const answer = router.handleMessage(raw, sender);
-      if (wakeRepair === null) void answer.then(() => repairAfterWake());
+      // A task of its own (not a reaction in the answer's microtask checkpoint): the port's reply to the
+      // first answer is posted before the repairs' synchronous work (badge, listeners, session storage)
+      // takes the worker's thread.
+      if (wakeRepair === null) void answer.then(() => deps.effects.setTimer(() => void repairAfterWake(), 0));
       return answer;
     },
     repairAfterWake,
