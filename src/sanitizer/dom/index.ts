@@ -244,6 +244,7 @@ export class Sanitizer {
     // What was read of the page before this batch is stale (the page ran since); so is what a round read
     // once records say the page changed again.
     this.hidden.forget();
+    this.blocks.pageRan();
     try {
       if (pending.length > 0) this.process(pending);
       work();
@@ -252,6 +253,7 @@ export class Sanitizer {
         const made = this.observer.takeRecords();
         if (made.length === 0) break;
         this.hidden.forget();
+        this.blocks.pageRan();
         this.process(made);
         this.blocks.readLabels();
       }
