@@ -34,7 +34,7 @@ interface TraceEvent {
   args?: { data?: { cpuProfile?: { nodes?: { id: number; parent?: number; callFrame: { functionName: string; url?: string; lineNumber?: number } }[]; samples?: number[] }; timeDeltas?: number[] } };
 }
 
-/** One sampling profile per renderer (pid and profile id), assembled from its ProfileChunk events. */
+/** One sampling profile per traced isolate (pid and profile id), assembled from its ProfileChunk events. */
 function summary(events: readonly TraceEvent[], perLoad: number): string[] {
   const frames = new Map<string, { parent?: string; name: string; url: string }>();
   const profiles = new Map<string, { samples: number[]; deltas: number[] }>();
@@ -70,7 +70,7 @@ function summary(events: readonly TraceEvent[], perLoad: number): string[] {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 30)
       .map(([fn, us]) => `${(us / 1000 / perLoad).toFixed(2).padStart(8)} ms  ${fn.slice(0, 160)}`);
-  return [`${profiles.size} renderer profiles`, 'inclusive per load:', ...rows(inclusive), '', 'self per load:', ...rows(self)];
+  return [`${profiles.size} sampling profiles (a process's isolate each)`, 'inclusive per load:', ...rows(inclusive), '', 'self per load:', ...rows(self)];
 }
 
 const server = await startTestServer();
