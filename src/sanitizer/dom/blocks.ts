@@ -42,6 +42,12 @@ export class Blocks {
   private readonly valueCandidates = new Set<Element>();
   /** Elements named by several others (`aria-labelledby="a b"`) seen in this batch: their joined name is read. */
   private readonly labelled = new Set<Element>();
+  /**
+   * Blocks and inputs read since the page last ran (`pageRan`): a recheck in the same batch would read the
+   * same styles and boxes again (at DOMContentLoaded the parser's last records are read just before the
+   * recheck; on a page parsed in one go, that is every candidate).
+   */
+  private readonly readSincePageRan = new Set<Element>();
 
   constructor(
     private readonly shared: Shared,
@@ -69,14 +75,22 @@ export class Blocks {
     this.splitAcross(blocks, texts);
   }
 
+  /**
+   * The page may have run since the last read (a new batch; records made during one, which a custom
+   * element's reaction to our edit can make): what was read before is read again when rechecked.
+   */
+  pageRan(): void {
+    this.readSincePageRan.clear();
+  }
+
   recheckCandidates(within: Node): void {
     for (const block of [...this.visibleCandidates]) {
       if (!block.isConnected) this.visibleCandidates.delete(block);
-      else if (within.contains(block)) this.block(block);
+      else if (!this.readSincePageRan.has(block) && within.contains(block)) this.block(block);
     }
     for (const input of [...this.valueCandidates]) {
       if (!input.isConnected) this.valueCandidates.delete(input);
-      else if (within.contains(input)) this.inputValue(input);
+      else if (!this.readSincePageRan.has(input) && within.contains(input)) this.inputValue(input);
     }
   }
 
@@ -93,6 +107,7 @@ export class Blocks {
     if (!textarea && (element.tagName !== 'INPUT' || !SHOWN_VALUE_TYPES.has((element.getAttribute('type') ?? '').toLowerCase()))) return;
     const value = textarea ? element.textContent : element.getAttribute('value');
     if (value === null || value.trim().length < 8) return;
+    this.readSincePageRan.add(element);
     const cleaned = stripInvisible(value);
     const found = findInstructions(cleaned.text, { visible: false });
     const imperative = found.some((span) => span.rule === 'hidden-instruction');
@@ -285,6 +300,7 @@ export class Blocks {
   /** Reads one block and removes what the rules find; in model mode, sends what is only suspicious. */
   block(block: Block, texts?: BlockTexts): void {
     if (this.reviews.awaiting(block)) return;
+    if (isElement(block)) this.readSincePageRan.add(block);
     let { text, pieces } = piecesOf(block);
     texts?.set(block, { text, pieces });
     if (text.trim() === '' && !/[\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u.test(text)) return;

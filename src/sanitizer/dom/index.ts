@@ -77,11 +77,27 @@ export class Sanitizer {
       if (this.mode !== null && this.mode !== 'off') this.batch(() => this.refresh());
     };
     this.doc.addEventListener('DOMContentLoaded', refresh);
-    this.doc.defaultView?.addEventListener('load', refresh);
+    // At load, only when something may have changed since the DOMContentLoaded pass (`changedSinceRefresh`):
+    // on a page that ran nothing and loaded nothing meanwhile, the pass would read the same page again
+    // (two passes over every element and every candidate, ≈ a tenth of the Sanitizer's page cost at 20k
+    // elements). A page that hides text later by a path no record, event or hook reports (a foreign
+    // native's CSSOM) can do it after load just as well, where no pass runs.
+    this.doc.defaultView?.addEventListener('load', () => {
+      if (this.changedSinceRefresh) refresh();
+    });
+    // What changes styles or boxes with no mutation record: a subresource that loaded or failed (an image
+    // takes its size), a web font, the viewport.
+    const changed = () => {
+      this.changedSinceRefresh = true;
+    };
+    this.doc.addEventListener('error', changed, true);
+    this.doc.defaultView?.addEventListener('resize', changed);
+    this.doc.fonts?.addEventListener?.('loadingdone', changed);
     // Styles that change later without a mutation record on the text: a stylesheet link that finished
     // loading, an animation or transition that ended (a delayed fade to opacity 0). Capture: these events
     // do not bubble.
     const restyled = (event: Event) => {
+      this.changedSinceRefresh = true;
       if (event.type === 'load' && (event.target as Element | null)?.tagName !== 'LINK') return;
       if (this.mode !== null && this.mode !== 'off')
         this.batch(() => {
@@ -99,6 +115,7 @@ export class Sanitizer {
   /** The mode from the background: the whole document so far is processed now, then every mutation. */
   configure(mode: Mode): void {
     this.mode = mode;
+    this.changedSinceRefresh = true;
     if (mode === 'off') {
       this.observer.disconnect();
       return;
@@ -111,10 +128,13 @@ export class Sanitizer {
    * record reports it, so it is watched and read from now on.
    */
   shadowAttached(host: Element): void {
+    this.changedSinceRefresh = true;
     if (this.mode !== null && this.mode !== 'off') this.batch(() => this.walker.host(host));
   }
 
   private stylesQueued = false;
+  /** The page may have changed since the last DOMContentLoaded/load pass (or none ran yet). */
+  private changedSinceRefresh = true;
 
   /**
    * Rules changed through the CSSOM (announced by the MAIN hooks: `insertRule`, `replaceSync`, an
@@ -124,6 +144,7 @@ export class Sanitizer {
    * is checked again and, once parsed, generated content read.
    */
   stylesChanged(): void {
+    this.changedSinceRefresh = true;
     if (this.stylesQueued || this.mode === null || this.mode === 'off') return;
     this.stylesQueued = true;
     queueMicrotask(() => {
@@ -157,6 +178,7 @@ export class Sanitizer {
   }
 
   private onRecords(records: MutationRecord[]): void {
+    this.changedSinceRefresh = true;
     if (this.mode === null || this.mode === 'off') return;
     this.batch(() => this.process(records));
   }
@@ -244,6 +266,7 @@ export class Sanitizer {
     // What was read of the page before this batch is stale (the page ran since); so is what a round read
     // once records say the page changed again.
     this.hidden.forget();
+    this.blocks.pageRan();
     try {
       if (pending.length > 0) this.process(pending);
       work();
@@ -252,6 +275,7 @@ export class Sanitizer {
         const made = this.observer.takeRecords();
         if (made.length === 0) break;
         this.hidden.forget();
+        this.blocks.pageRan();
         this.process(made);
         this.blocks.readLabels();
       }
@@ -263,6 +287,7 @@ export class Sanitizer {
 
   /** The blocks whose verdict depends on styles, read again; shadow roots attached since, found and read. */
   private refresh(): void {
+    this.changedSinceRefresh = false;
     // Names joined from elements parsed after the element that names itself with them.
     for (const root of [this.doc, ...this.roots]) {
       const named = root.querySelectorAll('[aria-labelledby*=" "]');
