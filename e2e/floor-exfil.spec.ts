@@ -245,6 +245,9 @@ const BENIGN_LOADS = (id: string) => [`/${id}/fonts/inter-v12-latin.woff2`, `/${
 
 for (const variant of ['full', 'nohooks'] as const) {
   test.describe(`floor exfiltration, ${variant} build`, () => {
+    // One group per build: its tests share the browser its beforeAll launches, and the groups spread over the
+    // workers. (A parallel file with hooks is otherwise cut into one run of tests per worker, in file order.)
+    test.describe.configure({ mode: 'default' });
     let browser: AgentBrowser;
     test.beforeAll(async () => {
       test.setTimeout(90_000);
@@ -677,6 +680,8 @@ test.describe('a read grant for an unnamed site and the taint', () => {
 });
 
 test.describe('floor exfiltration without the extension (negative control)', () => {
+  // One group: its test and the browser its beforeAll launches (see the builds' describe above).
+  test.describe.configure({ mode: 'default' });
   let browser: AgentBrowser;
   test.beforeAll(async () => {
     browser = await launch(null);

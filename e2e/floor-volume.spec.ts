@@ -194,8 +194,7 @@ async function runAll(browser: AgentBrowser): Promise<Map<string, boolean>> {
   const lane = async () => {
     for (let v = queue.shift(); v !== undefined; v = queue.shift()) results.set(v.name, await runVector(browser, v));
   };
-  // Six at a time: a case is mostly its quiet period, and every vector has its own host and secret.
-  await Promise.all(Array.from({ length: 6 }, lane));
+  await Promise.all(Array.from({ length: 4 }, lane));
   return results;
 }
 
@@ -226,6 +225,9 @@ function gzipBase64(key: string): string[] {
 for (const variant of ['full', 'nohooks', null] as const) {
   const label = variant ?? 'no extension';
   test.describe(`floor by volume and provenance, ${label}`, () => {
+    // One group per build: its tests share the browser its beforeAll launches, and the groups spread over the
+    // workers. (A parallel file with hooks is otherwise cut into one run of tests per worker, in file order.)
+    test.describe.configure({ mode: 'default' });
     let browser: AgentBrowser;
     test.beforeAll(async () => {
       test.setTimeout(90_000);
