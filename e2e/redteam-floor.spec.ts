@@ -588,6 +588,9 @@ async function benign(browser: AgentBrowser): Promise<{ missing: string[]; loade
 for (const variant of ['full', 'nohooks', null] as const) {
   const label = variant ?? 'no extension';
   test.describe(`red team on the floor, ${label}`, () => {
+    // One group per build: its tests share the browser its beforeAll launches, and the groups spread over the
+    // workers. (A parallel file with hooks is otherwise cut into one run of tests per worker, in file order.)
+    test.describe.configure({ mode: 'default' });
     let browser: AgentBrowser;
     test.beforeAll(async () => {
       test.setTimeout(90_000);

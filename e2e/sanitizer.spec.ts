@@ -18,6 +18,10 @@ import type { TestServer } from './fixtures/server';
  * MAIN-world hooks, though this suite runs the full build.)
  */
 
+// Every test launches its own browsers (the fixtures) and judges only its own pages: both workers share
+// this file instead of one running it alone at the end of the suite.
+test.describe.configure({ mode: 'parallel' });
+
 const policy: TaskPolicyInput = { version: 1, taskId: 't-sanitizer', issuedAt: 0, expiresAt: null, domains: ['app.test'] };
 
 /** Unicode tag characters spelling `text` (invisible; models read them). */
