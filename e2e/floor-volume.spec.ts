@@ -71,7 +71,8 @@ interface Vector {
   /**
    * Pieces finer than one request's taint filters, all started in one turn: only the ledger sees them
    * across requests, and without the hooks it sees them as they leave — the burst is out before its
-   * refusal's rule lands (docs/limits-floor.md). Asserted as it is, so a fix shows.
+   * refusal's rule lands (docs/limits-floor.md). A race: without the hooks its count is logged, not asserted
+   * either way (62 or 66 of 66 arrived in two runs of one day), so a fix shows in the log, never as a flake.
    */
   reactiveWithoutHooks?: true;
 }
@@ -248,6 +249,8 @@ for (const variant of ['full', 'nohooks', null] as const) {
       const results = await runAll(browser, delivers);
       console.log(`floor-volume (${label}): delivered: ${[...results].filter(([, r]) => r).map(([n]) => n).join('; ') || 'none'}`);
       for (const v of VECTORS) {
+        // (Without the hooks a burst finer than one request's filters races the ledger's refusal: measured above, not asserted.)
+        if (variant === 'nohooks' && v.reactiveWithoutHooks === true) continue;
         await test.step(`${v.klass}: ${v.name}`, () => expect.soft(results.get(v.name), `${v.name}`).toBe(delivers(v)));
       }
     });
