@@ -1,7 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { transformSync } from 'esbuild';
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
@@ -16,9 +13,6 @@ import { LAZY_SCRIPTS } from './src/lazy/scripts';
 //    page hooks: the e2e suite proves which protections hold by the network floor alone.
 const noMainHooks = process.env.AF_NO_MAIN_HOOKS === '1';
 const harness = noMainHooks || process.env.AF_HARNESS === '1';
-// AF_UNMINIFIED=1 (with AF_HARNESS=1): the harness build unminified, into .output/unminified, for profiles
-// that name our functions (bench/profile-cold.ts, bench/profile-content.ts).
-const unminified = harness && !noMainHooks && process.env.AF_UNMINIFIED === '1';
 
 /**
  * Firefox (`wxt build -b firefox --mv3`): a fixed add-on id, so policies and tests can name the extension
@@ -47,28 +41,11 @@ const lazyScriptsInExtension: Plugin = {
   },
 };
 
-/**
- * background.js as ASCII only. One character above U+00FF anywhere in a script (tldts's suffix list holds
- * hundreds, our messages a few) makes Chromium decode the whole script into a two-byte string on every
- * worker start (`TextResourceDecoder::Decode`, ≈ 3.8 ms of a traced cold start, docs/speed.md) and V8
- * hold it so. esbuild's `charset: 'ascii'` escapes strings, templates and identifiers without changing
- * what they mean; it leaves regular-expression text and `String.raw` templates alone, so the build fails
- * if any of those still holds such a character (write it as a `\u` escape in the source).
- */
-function asciiOnly(file: string): void {
-  if (!existsSync(file)) return;
-  const code = transformSync(readFileSync(file, 'utf8'), { charset: 'ascii', minifyWhitespace: true, legalComments: 'none' }).code;
-  const left = [...code.matchAll(/[^\t\n\r -~]/g)].map((m) => JSON.stringify(code.slice(Math.max(0, m.index - 40), m.index + 10)));
-  if (left.length > 0) throw new Error(`${file}: characters beyond ASCII esbuild cannot escape (regular expressions, String.raw):\n  ${left.join('\n  ')}`);
-  writeFileSync(file, code);
-}
-
 export default defineConfig({
   // No webextension-polyfill: `wxt/browser` is the browser's own promise-based API (chrome in Chromium,
   // browser in Firefox); the polyfill's wrapper made every worker start evaluate it (9.6 KB).
-  ...(noMainHooks ? { outDir: '.output/nohooks' } : unminified ? { outDir: '.output/unminified' } : harness ? { outDir: '.output/harness' } : {}),
+  ...(noMainHooks ? { outDir: '.output/nohooks' } : harness ? { outDir: '.output/harness' } : {}),
   hooks: {
-    'build:done': (wxt) => asciiOnly(join(wxt.config.outDir, 'background.js')),
     'entrypoints:resolved': (_wxt, entrypoints) => {
       if (!noMainHooks) return;
       const index = entrypoints.findIndex((e) => e.name === 'page-hooks');
@@ -82,7 +59,7 @@ export default defineConfig({
   vite: () => ({
     plugins: [preact(), lazyScriptsInExtension],
     define: { __AF_HARNESS__: JSON.stringify(harness), __AF_LAZY_SCRIPTS__: JSON.stringify(Object.keys(LAZY_SCRIPTS)), 'import.meta.env.AF_MAIN_HOOKS': JSON.stringify(!noMainHooks) },
-    build: { rolldownOptions: { optimization: { inlineConst: false } }, ...(unminified ? { minify: false } : {}) },
+    build: { rolldownOptions: { optimization: { inlineConst: false } } },
   }),
   manifest: ({ browser }) => ({
     name: 'AgentsFence',

@@ -18,7 +18,7 @@ import { median, percentile, summarise, type Figure } from './stats';
  *  - the cold start: the first decision after CDP ServiceWorker.stopAllWorkers, against the echo's.
  */
 
-export const APP = 'app.test';
+const APP = 'app.test';
 const ROUNDS = 6;
 const BATCH = 40;
 const PAIRS = 40;
@@ -45,7 +45,7 @@ export const POLICY: TaskPolicyInput = {
 };
 
 /** An ordinary page: some markup, a stylesheet and a script, like a light web app's shell. */
-export function appShell(): string {
+function appShell(): string {
   const rows = Array.from({ length: 60 }, (_, i) => `<tr><td>Item ${i}</td><td><a href="/item/${i}">open</a></td><td>${(i * 37) % 101} EUR</td></tr>`).join('');
   return `<!doctype html><html><head><meta charset="utf-8"><title>app</title>
 <style>body{font:14px sans-serif}td{padding:2px 6px}</style></head>
@@ -114,7 +114,7 @@ const ms = (x: number) => `${x.toFixed(2)} ms`;
  * is kept in order; a stop counts once `stopped` follows the request, and the probe runs only while the
  * worker is still stopped: if an event woke it meanwhile, it is stopped again (attempts are reported).
  */
-export interface WorkerStopper {
+interface WorkerStopper {
   /** Resolves with the number of stop requests it took. */
   stop(): Promise<number>;
   /** For each stop a wake undid, the statuses seen after it. */
@@ -124,7 +124,7 @@ export interface WorkerStopper {
   close(): Promise<void>;
 }
 
-export async function workerStopper(arm: Pick<Arm, 'name' | 'browser'>): Promise<WorkerStopper> {
+async function workerStopper(arm: Arm): Promise<WorkerStopper> {
   const prefix = `chrome-extension://${arm.browser.extensionId}/`;
   const page = await arm.browser.context.newPage();
   await page.goto(`${prefix}manifest.json`);
@@ -186,7 +186,7 @@ export async function workerStopper(arm: Pick<Arm, 'name' | 'browser'>): Promise
 }
 
 /** One cold POST timed in the page, with the absolute time it started (page timeOrigin + t0). */
-export function timeColdFetch(page: Page, url: string): Promise<{ ms: number; startedAt: number }> {
+function timeColdFetch(page: Page, url: string): Promise<{ ms: number; startedAt: number }> {
   return page.evaluate(async (target) => {
     const t0 = performance.now();
     const response = await fetch(target, { method: 'POST', body: 'note=cold&to=team' });
@@ -197,7 +197,7 @@ export function timeColdFetch(page: Page, url: string): Promise<{ ms: number; st
 }
 
 /** Where our cold starts went, each phase's median end in ms after the page's fetch began. */
-const COLD_PHASES = ['worker started', 'script-start', 'db-open', 'evaluated', 'listening', 'store-open', 'wake-read', 'ready', 'decided', 'first-answer'] as const;
+const COLD_PHASES = ['worker started', 'script-start', 'evaluated', 'store-open', 'ready', 'first-answer'] as const;
 type ColdArm = 'guarded' | 'echo' | 'echoCarrying' | 'durable';
 type ColdSplit = Partial<Record<(typeof COLD_PHASES)[number], number>>;
 

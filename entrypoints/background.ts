@@ -12,7 +12,6 @@ export default defineBackground(() => {
   // The lazy scripts (src/lazy/scripts.ts, named here by the build); this is their only install listener.
   importOnInstall(__AF_LAZY_SCRIPTS__);
   const handle = startBackground();
-  startupMark('listening');
   // Compile-time constant (wxt.config.ts): true only in the harness builds; the production bundle
   // contains neither this call nor the module it imports.
   if (__AF_HARNESS__) openHarnessChannel(handle);

@@ -99,10 +99,7 @@ export function composeBackground(deps: MonitorDeps): Background {
     router,
     handleMessage(raw, sender) {
       const answer = router.handleMessage(raw, sender);
-      // A task of its own (not a reaction in the answer's microtask checkpoint): the port's reply to the
-      // first answer is posted before the repairs' synchronous work (badge, listeners, session storage)
-      // takes the worker's thread.
-      if (wakeRepair === null) void answer.then(() => deps.effects.setTimer(() => void repairAfterWake(), 0));
+      if (wakeRepair === null) void answer.then(() => repairAfterWake());
       return answer;
     },
     repairAfterWake,

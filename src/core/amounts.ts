@@ -94,7 +94,7 @@ export function fromMinorUnits(minor: string, digits = 2): string | null {
 // ---------------------------------------------------------------------------------------------------
 // Numbers written with digits
 
-const GROUP_SPACE = /^\d{1,3}(?:[ '\u2019\u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
+const GROUP_SPACE = /^\d{1,3}(?:[ '’\u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
 
 /**
  * Every decimal a run of digits and separators can mean, smallest first; empty when it is not a
@@ -102,7 +102,7 @@ const GROUP_SPACE = /^\d{1,3}(?:[ '\u2019\u00a0\u202f]\d{3})+(?:[.,]\d+)?$/;
  */
 export function numberReadings(raw: string): string[] {
   let text = raw.trim().replace(/[.,]-$/, '');
-  if (GROUP_SPACE.test(text)) text = text.replace(/[ '\u2019\u00a0\u202f]/g, '');
+  if (GROUP_SPACE.test(text)) text = text.replace(/[ '’\u00a0\u202f]/g, '');
   if (!/^\d[\d.,]*$/.test(text) || /[.,]$/.test(text)) return [];
   const dots = (text.match(/\./g) ?? []).length;
   const commas = (text.match(/,/g) ?? []).length;
@@ -178,7 +178,7 @@ export function wordsNumber(text: string): number | null {
 // ---------------------------------------------------------------------------------------------------
 // Amounts in a field value
 
-const NUMBER_RUN = String.raw`\d{1,3}(?:[ '\u2019\u00a0\u202f]\d{3})+(?:[.,]\d+|[.,]-)?|\d[\d.,]*(?:[.,]-)?`;
+const NUMBER_RUN = String.raw`\d{1,3}(?:[ '’\u00a0\u202f]\d{3})+(?:[.,]\d+|[.,]-)?|\d[\d.,]*(?:[.,]-)?`;
 const SYMBOL_ALTERNATION = CURRENCY_SYMBOLS.map(([s]) => s.replace(/[$.]/g, '\\$&')).join('|');
 const FIELD_AMOUNT = new RegExp(`^(${SYMBOL_ALTERNATION}|[A-Za-z]{3})? ?(${NUMBER_RUN}) ?(${SYMBOL_ALTERNATION}|[A-Za-z]{3,7})?$`, 'i');
 const FIELD_AMOUNT_IN_WORDS = /^([a-z -]+?) ([a-z]+)$/i;
@@ -374,7 +374,7 @@ export function findMoney(text: string): MoneyMention[] {
 }
 
 /** A word or sign that says a number is money but names no currency the compiler can bind to. */
-const MONEYISH = String.raw`cents?|ct|pence|grand|quid|bucks?|euros?|dollars?|pounds?|ft|kr|kn|lei|reais|real|rs|k\u010d|rand|pesos?|rupees?`;
+const MONEYISH = String.raw`cents?|ct|pence|grand|quid|bucks?|euros?|dollars?|pounds?|ft|kr|kn|lei|reais|real|rs|kč|rand|pesos?|rupees?`;
 const SHARE = /\b(?:half|halves|third|quarter|split|share|portion|part|percent|per ?cent)\b|(?<![\d.,])\d[\d.,]*\s?%/i;
 /** Words before a bare number that make it a spending limit ("more than 50", "under 50", "budget: 50"). */
 /** (`budget`, `limit`, `cap` only with `of`, `is` or a colon: "a spreadsheet called Budget 2027" names a year.) */
@@ -416,7 +416,7 @@ export function unreadMoney(text: string, skip: readonly { start: number; end: n
   const moneyVerb = verb !== null && MONEY_VERBS.has(verb);
   // A number beside a money word or a currency that findMoney did not read.
   const beside = new RegExp(
-    String.raw`(?<![\w,])\.?\d[\d.,'\u2019\-\u2013]*(?:[kKmM]{1,2}|mn|bn)?\s?(?:(?:${MONEYISH})(?![A-Za-z])|${SYMBOL_ALTERNATION}|[A-Z]{3}\b|(?:eur|usd|gbp|chf)\b)|(?:${SYMBOL_ALTERNATION})\s?\d[\d.,'\u2019\-\u2013kKmM]*`,
+    String.raw`(?<![\w,])\.?\d[\d.,'’\-–]*(?:[kKmM]{1,2}|mn|bn)?\s?(?:(?:${MONEYISH})(?![A-Za-z])|${SYMBOL_ALTERNATION}|[A-Z]{3}\b|(?:eur|usd|gbp|chf)\b)|(?:${SYMBOL_ALTERNATION})\s?\d[\d.,'’\-–kKmM]*`,
     'gi',
   );
   for (const m of text.matchAll(beside)) {

@@ -112,7 +112,7 @@ const ADDRESSED: readonly RegExp[] = [
   // "AI assistant: …", "Note to the agent", "Instructions for AI", "Dear assistant", "Attention LLM"
   new RegExp(String.raw`\b(?:note|message|instructions?|directions?|notice|attention|dear|hey|hello|hi|important|reminder|task|orders?|guidance|request)\b[^.!?\n]{0,30}?\b(?:to|for)?\s*(?:the|all|any|every|an?|you)?\s*(?:ai\s+|automated\s+|browsing\s+|web\s+)?${AGENT_NOUN}\b`, 'i'),
   new RegExp(String.raw`\b(?:if|when|while)\s+you\s+(?:are|'re)\s+(?:an?\s+)?(?:ai\b|${AGENT_NOUN}|(?:a\s+)?(?:large\s+)?language\s+model|reading\s+this\s+(?:as|on behalf))`, 'i'),
-  new RegExp(String.raw`(?:^|[\s\[(<{"'*#])(?:ai|llm|${AGENT_NOUN})\s*(?:[:>\]\u2014\u2013-]|,\s*(?:please|you|now|ignore|do|send|go|open|visit|forward|share|delete|transfer|pay|buy|write))`, 'i'),
+  new RegExp(String.raw`(?:^|[\s\[(<{"'*#])(?:ai|llm|${AGENT_NOUN})\s*(?:[:>\]—–-]|,\s*(?:please|you|now|ignore|do|send|go|open|visit|forward|share|delete|transfer|pay|buy|write))`, 'i'),
   new RegExp(String.raw`\b(?:${AGENT_NOUN})\s+(?:must|should|shall|need to|needs to|have to|has to|are required to|is required to|are instructed|will now)\b`, 'i'),
   /\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|any\s+|the\s+|your\s+|these\s+|those\s+)*(?:previous|prior|above|earlier|preceding|original|existing|other|system|safety|user'?s?)?\s*(?:instructions?|directions?|prompts?|rules|guidelines|messages?|context|task|guardrails)\b/i,
   /\b(?:new|updated|real|actual|true|secret|hidden|system|developer)\s+(?:instructions?|directives?|system prompt|task)\s*(?:[:—–-]|for you|are|is)/i,
@@ -143,10 +143,10 @@ const OBJECT_AHEAD = String.raw`(?=\s+(?:the|a|an|this|that|these|those|it|them|
  * "To finish, send it …"; not a noun in a list).
  */
 const IMPERATIVE = new RegExp(
-  String.raw`(?:^|[.!?:;\u2014\u2013(\n]\s*|\b(?:${REQUEST_LEAD})\s+(?:also\s+|now\s+|immediately\s+|then\s+)?)(?:also\s+|now\s+|immediately\s+|then\s+|first\s+)?${ACTION_VERB}\b` +
-    String.raw`|(?:^|[.!?:;\u2014\u2013(\n]\s*)[^\s,.!?:;]+(?:\s+[^\s,.!?:;]+){0,2}\s*,\s*(?:also\s+|now\s+|immediately\s+|then\s+|first\s+)?${ACTION_VERB}\b${OBJECT_AHEAD}` +
+  String.raw`(?:^|[.!?:;—–(\n]\s*|\b(?:${REQUEST_LEAD})\s+(?:also\s+|now\s+|immediately\s+|then\s+)?)(?:also\s+|now\s+|immediately\s+|then\s+|first\s+)?${ACTION_VERB}\b` +
+    String.raw`|(?:^|[.!?:;—–(\n]\s*)[^\s,.!?:;]+(?:\s+[^\s,.!?:;]+){0,2}\s*,\s*(?:also\s+|now\s+|immediately\s+|then\s+|first\s+)?${ACTION_VERB}\b${OBJECT_AHEAD}` +
     // One word before the verb and no comma ("Sam forward the …", "x Forward the …"), when that word is no subject.
-    String.raw`|(?:^|[.!?:;\u2014\u2013(\n]\s*)(?!(?:${NOT_VOCATIVE})\s)[^\s,.!?:;]+\s+${ACTION_VERB}\b${OBJECT_AHEAD}`,
+    String.raw`|(?:^|[.!?:;—–(\n]\s*)(?!(?:${NOT_VOCATIVE})\s)[^\s,.!?:;]+\s+${ACTION_VERB}\b${OBJECT_AHEAD}`,
   'i',
 );
 const PASSIVE_VERB = String.raw`${LETTER_AHEAD}(?:sent|e-?mailed|forwarded|posted|submitted|uploaded|transferred|wired|paid|bought|purchased|ordered|shared|deleted|removed|opened|visited|loaded|copied|added|reported|disclosed|exported|synced|backed\s+up|placed|completed|confirmed|verified)`;
@@ -159,7 +159,7 @@ const TARGET = new RegExp(
     String.raw`\bhttps?:\/\/\S+`,
     String.raw`\b[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|test|example|xyz|info|biz|co|ru|cn|app|dev|ai|me|localhost)\b(?:\/\S*)?`,
     String.raw`\b[A-Z]{2}\d{2}(?:\s?[A-Z0-9]{4}){2,7}\b`,
-    String.raw`(?:\u20ac|\$|\u00a3)\s?\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|euros?|dollars?|pounds?)\b`,
+    String.raw`(?:€|\$|£)\s?\d|\b\d[\d,.]*\s?(?:eur|usd|gbp|euros?|dollars?|pounds?)\b`,
     String.raw`\b(?:password|passcode|sign-?in code|verification code|one-time code|otp|2fa|api[\s_-]?key|token|cookies?|credentials?|secret|session|card number|cvv|iban|private key|seed phrase)\b`,
     String.raw`\b[\w-]+\.(?:pdf|docx?|xlsx?|csv|txt|zip|json|pptx?)\b`,
     String.raw`\bthis\s+(?:page|conversation|thread|document|message|e-?mail|inbox|text)'?s?\b`,

@@ -370,20 +370,6 @@ describe('Monitor: ASK_USER', () => {
     expect(effects.badge).toBe(1);
   });
 
-  it("after a restart the first answer leaves before the wake's repairs run: they are a task of their own after it", async () => {
-    const { store, effects, monitor } = await setup(askPolicy());
-    void monitor.handleMessage(proposal('p1', POST()), PAGE());
-    await until(async () => (await store.listApprovals()).length === 1);
-    effects.badge = -1;
-    const woken = await monitorOn(store, effects);
-    expect(await woken.handleMessage({ type: 'options.get' }, POPUP)).toMatchObject({ ok: true });
-    await settle();
-    // Not in the answer's own microtask checkpoint (there it ran before the port's reply was posted).
-    expect(effects.badge).toBe(-1);
-    effects.advance(0);
-    await until(() => effects.badge === 1);
-  });
-
   it('drops approvals that expired while the worker was asleep', async () => {
     const { store, effects, monitor } = await setup(askPolicy());
     void monitor.handleMessage(proposal('p1', POST()), PAGE());

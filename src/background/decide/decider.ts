@@ -20,7 +20,6 @@ import type { ActiveTask } from '../task/store';
 import { MAX_PENDING_PER_TAB, type ApprovalQueue, type Waiter } from './approvals';
 import { isScreened, modelActionOf, screenAllowed, userWordsOf, type MinimizerAnswer, type Screened } from './minimize';
 import { maskSecrets, redactUrl, summarizeCall } from './redact';
-import { startupMark } from '../platform/startup-marks';
 
 /**
  * The decider: a proposal's way once intake has parsed it (intake/router.ts) — the data lane's taint, the
@@ -105,7 +104,6 @@ export class Decider {
     const modelSpans = await this.askMinimizerModel(task, call);
     if (this.session.task !== task) return { decision: 'BLOCK', check: 'expiry', reason: 'the task ended', askedUser: false };
     const evaluated = this.evaluateNow(task, call, null, modelSpans);
-    startupMark('decided');
     const record = evaluated.record;
     // An element load the evaluator asked about as a read off the task's sites, or allowed on a host the floor
     // does not count as named (a sibling of the named host: the evaluator reads sites by registrable domain,

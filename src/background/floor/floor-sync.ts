@@ -91,11 +91,9 @@ export function floorUpdater() {
   let chain: Promise<void> = Promise.resolve();
   let support: Promise<DnrSupport> | null = null;
   let reportedDropped = false;
-  // Read at first use, not here: the first read of an API namespace builds its bindings (≈ 1 ms), and
-  // this runs in the worker's first turn, before the first decision, which needs no rules.
-  const dnr = () => chrome.declarativeNetRequest;
-  const sessionRules = rulesetSync(() => dnr().getSessionRules(), (change) => dnr().updateSessionRules(change));
-  const taintRules = rulesetSync(() => dnr().getDynamicRules(), (change) => dnr().updateDynamicRules(change));
+  const dnr = chrome.declarativeNetRequest;
+  const sessionRules = rulesetSync(() => dnr.getSessionRules(), (change) => dnr.updateSessionRules(change));
+  const taintRules = rulesetSync(() => dnr.getDynamicRules(), (change) => dnr.updateDynamicRules(change));
   /** Whether the channel settings were last set for a running task; null until set in this worker. */
   let channelsClosed: boolean | null = null;
 

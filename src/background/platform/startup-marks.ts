@@ -4,7 +4,7 @@
  * own start (`performance.timeOrigin`). Harness builds only: `__AF_HARNESS__` is a literal false in the
  * production build, so each call is dropped there (and the constant is absent under unit tests).
  */
-export type StartupMark = 'script-start' | 'db-open' | 'evaluated' | 'listening' | 'store-open' | 'wake-read' | 'ready' | 'decided' | 'first-answer';
+export type StartupMark = 'script-start' | 'evaluated' | 'store-open' | 'ready' | 'first-answer';
 
 const marked = new Set<StartupMark>();
 

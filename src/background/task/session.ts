@@ -8,7 +8,6 @@ import type { MonitorDeps } from '../contracts';
 import type { TaskCompiler } from './compile';
 import type { ControlHost } from './control';
 import type { ActiveTask, StoredApproval } from './store';
-import { startupMark } from '../platform/startup-marks';
 
 /** The browser's new-tab page: a tab created showing it was opened by the user (no page can open it). */
 const NEW_TAB_PAGE = /^(?:chrome|edge):\/\/(?:newtab|new-tab-page)\/?$|^about:(?:newtab|home)$/;
@@ -66,7 +65,6 @@ export class TaskSession implements ControlHost {
   async load(): Promise<void> {
     const org = this.readOrg();
     const wake = await this.deps.store.readWakeState();
-    startupMark('wake-read');
     this.userOptions = wake.options;
     await this.setOrg(await org);
     this.noticeText = wake.notice?.text ?? null;

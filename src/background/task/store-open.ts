@@ -1,5 +1,4 @@
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import { startupMark } from '../platform/startup-marks';
 
 /**
  * Opening the background's IndexedDB database, apart from the store's records and schemas so the worker
@@ -33,7 +32,6 @@ let early: Promise<IDBPDatabase<FenceDB>> | null = null;
 export function openStoreEarly(): void {
   if (early !== null || typeof indexedDB === 'undefined') return;
   early = openFenceDB(DB_NAME);
-  void early.then(() => startupMark('db-open'), () => undefined);
   // Whoever takes it handles a failure; until then an early failure is not an unhandled rejection.
   early.catch(() => undefined);
 }
