@@ -19,7 +19,7 @@ import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
 import { describeReading } from './actions/read';
 import { namesAnyThing, settingRefusal, unnamedObjectSlug } from './actions/settings';
-import { SECURITY_ACTIONS } from './actions/vocabulary';
+import { ACTIONS, SECURITY_ACTIONS } from './actions/vocabulary';
 
 /** Browser writes whose fields, button and route say what they act on. */
 const WEB_WRITES: ReadonlySet<string> = new Set(['browser.form_submit', 'browser.request']);
@@ -666,8 +666,27 @@ function argumentConstraints(w: Walk): EvalResult | null {
       const payee = bounds.every((b) => amountOutsideBound(carried, b.amount) === null) ? payeeWhy(bounds[0]!) : null;
       return w.decide('ASK_USER', 'argument_constraints', `a ${cls} action carries an amount (${carried.map(amountWords).join(', ')}); ${payee ?? `the task bounds payments to ${named}`}`, `constraints:${bounds[0]!.id}`);
     }
+    // A write the words bind by what it acts on, carrying money where the words name none — no amount, no
+    // payment or order —: a fee added to "schedule a free pickup" is a charge the user never asked for.
+    // (A value the words give as a number — "lower the price to 180" — is theirs, currency or not.)
+    if (bounds.length === 0 && cls !== 'FINANCIAL' && constraints.length > 0 && !namesMoney(w.policy) && !carried.every((t) => saysNumber(w.policy, t))) {
+      return w.decide('ASK_USER', 'argument_constraints', `this ${cls} action carries an amount (${carried.map(amountWords).join(', ')}), and the task's words name no payment`, `constraints:${constraints[0]!.id}`);
+    }
   }
   return null;
+}
+
+/** Whether the words give an amount's number ("to 180", "$14.99"): a number token of a quote, equal in value. */
+function saysNumber(policy: TaskPolicy, target: string): boolean {
+  const m = moneyOfTarget(target);
+  if (m === null) return false;
+  return policy.evidence.some((e) => (e.quote.match(/\d+(?:[.,]\d+)?/g) ?? []).some((n) => compareDecimal(n.replace(',', '.'), m.value) === 0));
+}
+
+/** Whether the words name money at all: a payment or order allowed, asked for or bound anywhere in the task. */
+function namesMoney(policy: TaskPolicy): boolean {
+  if (policy.ceilings.FINANCIAL !== undefined || policy.allow.classes.includes('FINANCIAL')) return true;
+  return policy.constraints.some((k) => k.riskClass === 'FINANCIAL' || k.amount !== undefined || (k.actions ?? []).some((id) => ACTIONS[id].riskClass === 'FINANCIAL'));
 }
 
 /**

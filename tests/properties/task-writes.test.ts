@@ -23,7 +23,10 @@ import { NUM_RUNS } from '../support/arbitraries';
  *   that issue's comment (or a reply in one of its threads) passes, another issue's asks;
  * - a plain write nobody can read as an action never ALLOWs under words that name actions on its site (unknown write
  *   actions stay unknown), and never stands in front of a later refusal; one read from what it is sent to (a cart
- *   add, a review, a save) passes only as an action the words name.
+ *   add, a review, a save) passes only as an action the words name;
+ * - an order placed is one of the orders the words name: beyond their count no order ALLOWs, however many payments
+ *   the words name beside it on the site (a class's count of payments is no count of orders);
+ * - a write that carries money where the words name none (no amount, no payment or order) never ALLOWs.
  */
 
 const NOW = 1_800_000_000_000;
@@ -279,6 +282,40 @@ describe('task-scoped writes on generic sites (theorems)', () => {
         fc.pre(i !== j);
         const record = decide(policies.get(reads[i]![0])!, reads[j]![1]);
         expect(record.decision, `${reads[i]![0]} / ${record.reason}`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('beyond the orders the words name no order placement ALLOWs, whatever payments they name beside it', async () => {
+    const tasks = ['order a large pepperoni from slicehouse.test for pickup at 7, pay at store', 'order a large pepperoni from slicehouse.test and tip the driver $5', 'buy one usb-c cable on slicehouse.test'] as const;
+    for (const t of tasks) await policyOf(t);
+    // (Routes that place an order the way shops send it; bodies with nothing the words refuse.)
+    const placement = fc.tuple(fc.constantFrom('/api/orders', '/checkout', '/checkout/place-order', '/rest/V1/carts/mine/payment-information', '/order'), fc.constantFrom('fulfillment', 'note', 'payment_method'));
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), placement, placement, (task, [first, f1], [second, f2]) => {
+        let state = initialState();
+        const decisions: string[] = [];
+        for (const [path, field] of [[first, f1], [second, f2]] as const) {
+          const result = evaluate(policies.get(task)!, state, { tool: 'browser.request', args: { method: 'POST', url: `https://slicehouse.test${path}`, kind: 'fetch', body: { [field]: 'pickup' } } }, NOW + 1);
+          state = result.state;
+          decisions.push(result.record.decision);
+        }
+        expect(decisions[1], `${task}: ${first} then ${second}`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it('a write carrying money where the words name none never ALLOWs', async () => {
+    const tasks = ['on parcelpost.test schedule a free package pickup at my home address for tomorrow, 2 boxes', 'on clinic.test book a checkup for friday morning', 'on gym.test sign up for the tuesday yoga class'] as const;
+    for (const t of tasks) await policyOf(t);
+    const money = fc.tuple(fc.constantFrom('fee', 'price', 'amount', 'total', 'charge'), fc.constantFrom('14.99', '5', '120.00', '0.99'));
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), money, (task, [field, value]) => {
+        const site = task.split(' ')[1]!.replace(/,$/, '');
+        const record = decide(policies.get(task)!, { tool: 'browser.form_submit', args: { url: `https://${site}/booking/new`, method: 'POST', fields: { date: '2026-12-04', pickup: 'package', [field]: value }, submitText: 'Book' } });
+        expect(record.decision, `${task} / ${record.reason}`).not.toBe('ALLOW');
       }),
       params,
     );

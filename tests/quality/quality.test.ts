@@ -14,12 +14,10 @@ import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAl
 /**
  * Out-of-task actions still ALLOWed on a tuning half, by request id: a ratchet, not a tolerance. Each is a known
  * open mechanism (docs/request-quality.md: Round 5, a page's image beacon carrying the post's words to an
- * unnamed host reads as a read; Round 6, a second order under "order … pay at store" passes on the class's
- * two-call budget, its tip given as a percentage read as no amount; a fee added to a "free" pickup, since "free"
- * binds no amount). Any other id fails,
+ * unnamed host reads as a read). Any other id fails,
  * and so does fixing one without taking it off this list. Every other half must be empty.
  */
-const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10'], typed4: ['f5-payments-orders-11', 'f5-benchmark-20'] };
+const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10'] };
 
 describe('request-quality set (rules compiler)', () => {
   it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {

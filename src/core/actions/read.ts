@@ -494,6 +494,31 @@ export function readGenericWrite(req: WebRequestView & { submitText?: string }):
 }
 
 /**
+ * The last route words of a write that places an order (`POST /api/orders`, `/checkout/place-order`, Magento's
+ * `/carts/mine/payment-information`): an order's id read from its route, so that the words' count of orders
+ * binds it. A checkout pays as it orders: "pay the invoice" reaches it as well as "buy".
+ */
+const ORDER_PLACING: ReadonlyMap<string, ActionId | undefined> = new Map([
+  ['orders', undefined], ['order', undefined], ['purchase', undefined], ['purchases', undefined], ['buy', undefined],
+  ['place-order', 'pay'], ['place_order', 'pay'], ['placeorder', 'pay'], ['checkout', 'pay'], ['payment-information', 'pay'], ['payment_information', 'pay'],
+]);
+
+/**
+ * What a payment-class write on a site the table does not know does, when its route says it places an order;
+ * null for any other (a transfer, a bill, a tip: read from their money and payees, bound by them).
+ */
+export function readOrderPlacement(req: WebRequestView): ActionReading | null {
+  const url = urlOf(req.url);
+  if (url === null || appOfUrl(url) !== null) return null;
+  const method = effectiveMethod(req.method, flatFields(req.body));
+  if (method !== 'POST' && method !== 'PUT') return null;
+  const last = routeSegments(url).at(-1);
+  if (last === undefined || !ORDER_PLACING.has(last)) return null;
+  const alsoAs = ORDER_PLACING.get(last);
+  return { id: 'order', object: null, app: null, why: `its route ends in ${last}, which places an order`, ...(alsoAs === undefined ? {} : { alsoAs }) };
+}
+
+/**
  * Route words that change state even when a link is followed (`GET …/order/cancel/order_id/300/`, a one-click
  * `…/unsubscribe`): verbs only, never a page's noun (`…/comments`, `…/invite` is a form).
  */

@@ -277,8 +277,8 @@ const AMOUNT_KEYS = new Set([
   // The word in the languages banks speak: a body that names it is read whatever else it carries.
   'betrag', 'montant', 'importe', 'importo', 'valor', 'bedrag', 'kwota', 'summe', 'somme', 'belopp', 'belob', 'castka', 'suma',
 ]);
-/** `shippingFee`, `deliveryCost`, `amountMajor`, `amount_int`: money the bound covers too. */
-const AMOUNT_SUFFIXES = ['amount', 'total', 'price', 'fee', 'fees', 'cost', 'major', 'majorunits'];
+/** `shippingFee`, `deliveryCost`, `serviceCharge`, `amountMajor`, `amount_int`: money the bound covers too. */
+const AMOUNT_SUFFIXES = ['amount', 'total', 'price', 'fee', 'fees', 'charge', 'charges', 'deposit', 'cost', 'major', 'majorunits'];
 /**
  * `amount2`, `amount_value`, `amountEur`: a key that begins with `amount` is money too (a server may read
  * it instead of the `amount` beside it). Read loosely: a value with no digit in it (`amount_type: fixed`)

@@ -8,7 +8,7 @@ import { UNREADABLE_AMOUNT } from '../amounts';
 import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, withWritten, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 import { ACTIONS } from '../actions/vocabulary';
-import { describeReading, readGenericWrite, readLinkAction, readWebAction, type ActionReading } from '../actions/read';
+import { describeReading, readGenericWrite, readLinkAction, readOrderPlacement, readWebAction, type ActionReading } from '../actions/read';
 
 /**
  * Web actions: navigation, page requests, form submissions, uploads and downloads. Reading is
@@ -151,8 +151,11 @@ function withAction(facts: Unclassified, reading: ActionReading | null): Unclass
 function genericWrite(facts: Unclassified, req: Parameters<typeof readGenericWrite>[0]): ActionReading | null {
   if (facts.riskClass === 'EXTERNAL_WRITE') return readGenericWrite(req);
   // (A cart add under a checkout path — Magento's `checkout/cart/add` — is the order's first step, read as one.)
-  const step = facts.riskClass === 'FINANCIAL' ? readGenericWrite(req) : null;
-  return step?.alsoAs === 'order' ? step : null;
+  // A write that places an order is read as one (issue 35: the words' count of orders binds it, not only the
+  // class's count of payments); any other payment is read from its money and payees.
+  if (facts.riskClass !== 'FINANCIAL') return null;
+  const step = readGenericWrite(req);
+  return step?.alsoAs === 'order' ? step : readOrderPlacement(req);
 }
 
 function unknown(tool: string): Unclassified {
