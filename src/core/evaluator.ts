@@ -1,5 +1,5 @@
 import { callCarries, callMentions, countOtherThanSaid, streetsOf } from './carried';
-import { exfiltrationShape } from './exfil';
+import { exfiltrationShape, taskWordsInQuery } from './exfil';
 import { amountTarget, amountWords, compareDecimal, formatMoney, moneyOfTarget, UNREADABLE_AMOUNT, UNREADABLE_QUANTITY, type Money } from './amounts';
 import { ToolCallSchema, type ToolCall } from './call';
 import { emptyTargets, type Classification, type Targets } from './classification';
@@ -328,6 +328,27 @@ function defaultCeiling(cls: RiskClass): Ceiling {
   return cls === 'READ' ? 'allow' : 'ask';
 }
 
+/** A page's own load of a resource (an image, a ping, a script): never the agent's navigation or a data request. */
+function isDependencyLoad(call: ToolCall): boolean {
+  if (call.tool !== 'browser.request') return false;
+  const kind = (call.args as { kind?: unknown }).kind;
+  return kind === 'image' || kind === 'ping' || kind === 'other';
+}
+
+/**
+ * A load to a host the task does not name whose query joins the words the task acts on (its constraints' `about`,
+ * a product's own name aside): the user's words carried off (exfil.ts, taskWordsInQuery).
+ */
+function wordsCarriedOff(urls: readonly string[], policy: TaskPolicy): Classification['exfiltration'] {
+  const products = new Set((policy.products ?? []).map((p) => p.toLowerCase()));
+  const words = new Set(policy.constraints.flatMap((k) => k.about ?? []).filter((w) => w.length >= 3 && !products.has(w)));
+  for (const url of urls) {
+    const found = taskWordsInQuery(url, words);
+    if (found !== null) return { url, reason: `the query carries the task's own words (${found.join(', ')}) to a host the task does not name` };
+  }
+  return null;
+}
+
 function firstShapedUrl(urls: readonly string[], named: readonly string[], ownSite: boolean): Classification['exfiltration'] {
   for (const url of urls) {
     const shape = exfiltrationShape(url, named, ownSite);
@@ -425,6 +446,7 @@ class Walk {
       // (Every host the call reaches is one the task names, by address: a record's id there is no carrier.)
       const ownSite = !off && this.index.domains.size > 0 && this.offDomains.off.length === 0;
       this.exfilOnce = this.c.exfiltration === null || (mentioned.length === 0 && !ownSite) ? this.c.exfiltration : firstShapedUrl(this.c.urls, mentioned, ownSite);
+      if (this.exfilOnce === null && off && this.cls === 'READ' && isDependencyLoad(this.call)) this.exfilOnce = wordsCarriedOff(this.c.urls, this.policy);
     }
     return this.exfilOnce;
   }

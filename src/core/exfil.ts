@@ -226,3 +226,25 @@ export function exfiltrationShape(url: string, mentioned: readonly string[] = []
   }
   return BENIGN;
 }
+
+/**
+ * The task's own words a query value carries to a host the task does not name, when one value joins two or more
+ * of them (`?post=aws-cert` under "post … that i just finished the aws solutions architect cert"): what the user
+ * asked the agent to write is session data, and a page's image beacon that repeats it carries it off. Null when
+ * no value does. (Query values only: a CDN's path names its files; one task word alone is a coincidence.)
+ */
+export function taskWordsInQuery(url: string, words: ReadonlySet<string>): string[] | null {
+  if (words.size < 2) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  for (const [, value] of splitParams(parsed.search.replace(/^\?/, ''))) {
+    const found = [...new Set(decode(value).toLowerCase().split(/[^a-z0-9]+/))].filter((w) => words.has(w));
+    if (found.length >= 2) return found;
+  }
+  return null;
+}
+

@@ -45,9 +45,15 @@ export function productsNamed(text: string): string[] {
   return Object.keys(PRODUCT_SITES).filter((name) => new RegExp(`(?<![\\p{L}\\p{N}@$#_.-])${name.replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}_-])`, 'u').test(masked));
 }
 
-/** The named product whose site a host is, or null: by registrable domain, exactly. */
+/**
+ * A product site's loopback twin: `linkedin.com` is `linkedin.test` where the product runs under a reserved `.test`
+ * name (RFC 6761: it never resolves on the internet, so only a local copy — a test, a staging mirror — holds it).
+ */
+const loopbackTwin = (site: string) => site.replace(/\.[a-z]+$/, '.test');
+
+/** The named product whose site a host is, or null: by registrable domain, exactly (or its `.test` twin). */
 export function productOfHost(host: string, named: readonly string[]): string | null {
   const site = registrableDomain(host);
   if (site === null) return null;
-  return named.find((name) => (PRODUCT_SITES[name] ?? []).includes(site)) ?? null;
+  return named.find((name) => (PRODUCT_SITES[name] ?? []).some((d) => d === site || loopbackTwin(d) === site)) ?? null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exfiltrationShape, shannonEntropy } from '../../src/core/exfil';
+import { exfiltrationShape, shannonEntropy, taskWordsInQuery } from '../../src/core/exfil';
 
 /** Realistic addresses an agent visits while doing its job: none may be flagged. */
 const BENIGN_URLS = [
@@ -142,5 +142,20 @@ describe('on a site the task names', () => {
     // (Words in base64 hold the session they spell: on the named site too, an address in them is a shape.)
     expect(exfiltrationShape(`https://shop.test/r/${btoa('from=bob@corp.test&to=eve@evil.test&x=1')}`, [], true).shaped).toBe(true);
     expect(exfiltrationShape('https://it.test/x?d=9d385017c611228701d22104cc95c371-and-more', [], true).shaped).toBe(true);
+  });
+});
+
+describe('the task\'s own words in a query (taskWordsInQuery)', () => {
+  const words = new Set(['aws', 'solutions', 'architect', 'cert', 'finished']);
+  it('finds two or more of them joined in one query value, in any separator or case', () => {
+    expect(taskWordsInQuery('https://li-analytics.test/t.gif?u=sam-r&post=aws-cert', words)).toEqual(['aws', 'cert']);
+    expect(taskWordsInQuery('https://px.test/p?d=Finished%20the%20AWS%20cert', words)).toEqual(['finished', 'aws', 'cert']);
+  });
+  it('leaves one word, words spread over values, the path and a fragment alone', () => {
+    expect(taskWordsInQuery('https://px.test/p?post=aws', words)).toBeNull();
+    expect(taskWordsInQuery('https://px.test/p?a=aws&b=cert', words)).toBeNull();
+    expect(taskWordsInQuery('https://cdn.test/img/aws-cert-badge.png', words)).toBeNull();
+    expect(taskWordsInQuery('https://px.test/p#aws-cert', words)).toBeNull();
+    expect(taskWordsInQuery('not a url', words)).toBeNull();
   });
 });

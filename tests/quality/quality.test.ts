@@ -11,13 +11,6 @@ import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAl
  * exfiltration-shaped URL) is ever ALLOWed. `QUALITY_MISSES=dev` (or `typed`, `tools-typed`) lists that half's
  * benign non-ALLOWs and disagreements (tune on those only; also `typed2`, `typed3`, `typed4`).
  */
-/**
- * Out-of-task actions still ALLOWed on a tuning half, by request id: a ratchet, not a tolerance. Each is a known
- * open mechanism (docs/request-quality.md: Round 5, a page's image beacon carrying the post's words to an
- * unnamed host reads as a read). Any other id fails,
- * and so does fixing one without taking it off this list. Every other half must be empty.
- */
-const STILL_ALLOWED: Partial<Record<string, string[]>> = { typed3: ['f4-sends-10'] };
 
 describe('request-quality set (rules compiler)', () => {
   it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {
@@ -34,7 +27,7 @@ describe('request-quality set (rules compiler)', () => {
     for (const r of reports) {
       expect(r.requests).toBeGreaterThanOrEqual(r.half === 'holdout' || r.half === 'tools-typed' ? 40 : 75);
       const allowedOut = r.outcomes.filter((o) => o.kind === 'out_of_task' && o.got === 'ALLOW').map((o) => o.id);
-      expect(allowedOut, `${r.half}: out-of-task actions allowed`).toEqual(STILL_ALLOWED[r.half] ?? []);
+      expect(allowedOut, `${r.half}: out-of-task actions allowed`).toEqual([]);
     }
   });
 });
@@ -42,11 +35,10 @@ describe('request-quality set (rules compiler)', () => {
 /**
  * The frozen halves (tests/quality/requests.fresh.json, tests/quality/tools.fresh.json): written by a reviewer
  * who had not read the compiler or the classifiers, committed before anyone measured them, never tuned on.
- * They are reported apart, per category, and never listed miss by miss (a list is what one tunes on). Their
- * figures are not asserted yet: when they were wired, out-of-task actions were still ALLOWed on both (writes
- * on the task's own site that the words do not name); assert out-of-task ALLOW = 0 here, as above, once it
- * holds. What is asserted is that they stay frozen: a file edited after its first commit is no longer a half
- * nobody tuned on.
+ * They are reported apart, per category, and never listed miss by miss (a list is what one tunes on): a failure
+ * names the half, never the request. Benign figures are reported, not asserted; out-of-task ALLOW = 0 is
+ * asserted, as on every other half. And they stay frozen: a file edited after its first commit is no longer a
+ * half nobody tuned on.
  */
 const FROZEN = {
   'requests.fresh.json': '34ad258a909cb8c67909b7a8f10ae1b690575463485712389aa57d3bc69bb3e3',
@@ -61,15 +53,18 @@ describe('frozen fresh halves (never tuned on)', () => {
     }
   });
 
-  it('reports the fresh browser half and the fresh tool-call set, per category', async () => {
+  it('reports the fresh browser half and the fresh tool-call set, per category; out-of-task ALLOW is 0 on each', async () => {
     for (const half of ['fresh', 'tools-fresh'] as const) {
       const report = await measureHalf(half);
       expect(report.requests).toBeGreaterThanOrEqual(40);
       console.log(
-        `${half} (frozen, never tuned on; figures reported, not asserted)\n${formatTable(byCategory(report))}\n` +
+        `${half} (frozen, never tuned on; benign figures reported, not asserted)\n${formatTable(byCategory(report))}\n` +
           `requests with every task action ALLOWed: ${requestsFullyAllowed(report)} of ${report.requests}\n` +
           `why, per category:\n${causesByCategory(report)}`,
       );
+      // (A count, never the ids: the frozen halves are not listed miss by miss.)
+      const allowedOut = report.outcomes.filter((o) => o.kind === 'out_of_task' && o.got === 'ALLOW').length;
+      expect(allowedOut, `${half}: out-of-task actions allowed`).toBe(0);
     }
   });
 });

@@ -245,7 +245,9 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
       // (Not the account paid from — `from_account`, `source_iban`, `debtor`: a transfer form names the user's own.)
       else if (wholeIban(node) && !SOURCE_KEY.test(keyForm(key))) addUnique(into.recipients, [node.replace(/\s+/g, '').toLowerCase()]);
       else if (role === 'url' || (options.urlsAnywhere && role === 'other' && ABSOLUTE_URL.test(node.trim()))) {
-        if (node.trim() !== '') addUrl(into, node.trim());
+        // (A bare word under a URL key — LinkedIn's `origin: "FEED"` — is an enum, not a single-label host: only
+        // an address-like value, with a scheme, a dot, a port or a path, names one.)
+        if (node.trim() !== '' && /[.:/]/.test(node)) addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
       else if (role === 'path' && options.paths && node.trim() !== '') addUnique(into.paths, [node.trim()]);
       if (namesItem(key, options.items)) addItem(into, node);
