@@ -17,6 +17,7 @@ import { schemeOf } from './schemes';
 import type { Ceiling, Constraint, EvalState, Grant, Listing, PayeeAmounts, TaskPolicy } from './policy';
 import { isConsequential, OUTBOUND_CLASSES, type RiskClass } from './risk';
 import { bindAction, constraintCoversAction } from './actions/binding';
+import { isOrderStep } from './actions/read';
 import { describeReading } from './actions/read';
 import { namesAnyThing, settingRefusal, unnamedObjectSlug } from './actions/settings';
 import { ACTIONS, SECURITY_ACTIONS } from './actions/vocabulary';
@@ -380,11 +381,27 @@ function publicPostAsWrite(policy: TaskPolicy, c: Classification): Classificatio
  * public post the words ask for is decided as that write, with the write's constraints (sites, budget).
  * Every refusal of the message itself (guards, the floor, prohibitions, deny list) stands.
  */
-function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
+function decideUnsafe(policy: TaskPolicy, state: EvalState, call: ToolCall, read: Classification, now: number, org: OrgFloor | null): EvalResult {
+  const c = orderStepAsOrder(policy, read) ?? read;
   const first = decideOne(policy, state, call, c, now, org);
   if (first.record.decision !== 'ASK_USER' || (first.record.check !== 'ceiling' && first.record.check !== 'recipient_binding' && first.record.check !== 'action_binding')) return first;
   const asWrite = publicPostAsWrite(policy, c);
   return asWrite === null ? first : decideOne(policy, state, call, asWrite, now, org);
+}
+
+/**
+ * A cart add on a site where the words ask for an order there ("order a large pepperoni from slicehouse.test") is a
+ * step of that order, decided from the start in the order's class: the order's items, quantities, sites and
+ * prohibitions bind it (its budget counted apart, budgetKey). Null for anything else: a cart add under "add it to
+ * my cart" is the edit the words ask for.
+ */
+function orderStepAsOrder(policy: TaskPolicy, c: Classification): Classification | null {
+  if (c.riskClass !== 'EXTERNAL_WRITE' || !isOrderStep(c.action) || c.targets.domains.length === 0) return null;
+  const here = (k: Constraint) => k.domains === undefined || c.targets.domains.every((d) => constraintDomainKeys(k).includes(d));
+  // (Only where the words name what is ordered: a cart add is bound by the order's items, and one whose items the
+  // words leave unread would pass on the class's rules alone — it stays the write it is, and asks.)
+  const orders = policy.constraints.some((k) => k.actions?.includes('order') === true && here(k)) && policy.constraints.some((k) => k.riskClass === 'FINANCIAL' && k.items !== undefined && here(k));
+  return orders ? { ...c, riskClass: 'FINANCIAL', capability: 'payment.send', basis: `${c.basis}; a step of the order the task asks for` } : null;
 }
 
 function decideOne(policy: TaskPolicy, state: EvalState, call: ToolCall, c: Classification, now: number, org: OrgFloor | null): EvalResult {
@@ -533,8 +550,11 @@ function orgFloor(w: Walk): EvalResult | null {
 /** Prohibitions beat everything that follows, grants included. */
 function prohibitions(w: Walk): EvalResult | null {
   const { c, cls, targets } = w;
+  // (An order's step is decided as part of the order, yet it is still the cart write it is: a ban of such writes
+  // holds it where the call carries what the ban names — "dont add any extended warranty" and `options[warranty]`.)
+  const step = cls === 'FINANCIAL' && isOrderStep(c.action);
   for (const p of w.policy.prohibitions) {
-    const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool);
+    const hit = p.classes.includes(cls) || p.capabilities.includes(c.capability) || p.tools.includes(w.call.tool) || (step && p.classes.includes('EXTERNAL_WRITE') && carriesWhatIsBanned(p.quote, w.call.args));
     if (!hit) continue;
     // (A ban of the user's own data — "don't share my phone number" — holds the writes that carry it.)
     if (p.data !== undefined) {
@@ -549,6 +569,16 @@ function prohibitions(w: Walk): EvalResult | null {
     if (!excepted) return w.decide('BLOCK', 'prohibitions', `the user said: "${p.quote}"`, `prohibition:${p.id}`);
   }
   return null;
+}
+
+/** Words of a ban that say what it is about, not how it is said ("dont add any extended warranty" → extended, warranty). */
+const BAN_FRAME_WORDS = new Set(['dont', 'never', 'please', 'anything', 'other', 'more', 'them', 'that', 'this', 'these', 'those', 'with', 'from', 'your', 'their', 'into', 'about', 'also', 'just', 'without', 'adding', 'sign', 'create', 'make', 'order', 'check', 'send', 'post', 'share', 'thing', 'things', 'stuff', 'else', 'extra']);
+
+function carriesWhatIsBanned(quote: string, args: unknown): boolean {
+  const words = quote.toLowerCase().replace(/['’]/g, '').split(/[^a-z0-9]+/).filter((x) => x.length >= 4 && !BAN_FRAME_WORDS.has(x));
+  if (words.length === 0) return false;
+  const text = JSON.stringify(args).toLowerCase();
+  return words.some((x) => text.includes(x));
 }
 
 function denyList(w: Walk): EvalResult | null {
@@ -608,7 +638,7 @@ function argumentConstraints(w: Walk): EvalResult | null {
   if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
   const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {
-    const used = state.constraintCalls[k.id] ?? 0;
+    const used = state.constraintCalls[budgetKey(k, w.c)] ?? 0;
     if (k.maxCalls !== undefined && used >= k.maxCalls) {
       return w.decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
     }
@@ -624,7 +654,10 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
       return w.decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
     }
-    if (k.items && !itemsCovered(targets.items, k.items)) {
+    // (An order's placement carries no item — the cart holds them —: once a step of this task put the named items
+    // there, item-bound, the placement orders them.)
+    const placesBoundCart = targets.items.length === 0 && w.c.action?.id === 'order' && (state.constraintCalls[`${k.id}:steps`] ?? 0) > 0;
+    if (k.items && !placesBoundCart && !itemsCovered(targets.items, k.items)) {
       const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
       return w.decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
@@ -858,6 +891,15 @@ function approvalRequired(w: Walk): EvalResult | null {
 }
 
 /**
+ * The counter a call spends of a constraint's budget: an order's steps (cart adds) are counted apart from its
+ * placement, each within the same count — "buy one cable" is one cart add and one order, never two orders or
+ * two cart adds.
+ */
+function budgetKey(k: Constraint, c: Classification): string {
+  return isOrderStep(c.action) ? `${k.id}:steps` : k.id;
+}
+
+/**
  * Allowed: count it in the same step. σ stays the same object when nothing counts, so callers can tell a
  * counted ALLOW (which must be persisted) from a free one by identity.
  */
@@ -869,7 +911,7 @@ function allowed(w: Walk): EvalResult {
   let next = state;
   if (budgeted.length > 0 || outbound) {
     const constraintCalls = { ...state.constraintCalls };
-    for (const k of budgeted) constraintCalls[k.id] = (constraintCalls[k.id] ?? 0) + 1;
+    for (const k of budgeted) constraintCalls[budgetKey(k, c)] = (constraintCalls[budgetKey(k, c)] ?? 0) + 1;
     next = {
       ...state,
       constraintCalls,

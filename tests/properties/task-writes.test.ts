@@ -28,7 +28,9 @@ import { NUM_RUNS } from '../support/arbitraries';
  *   the words name beside it on the site (a class's count of payments is no count of orders);
  * - a write that carries money where the words name none (no amount, no payment or order) never ALLOWs;
  * - a page's load to a host the task does not name never carries the task's own words off (two of them joined in
- *   one query value); the agent's own navigation with them (a search) is not held by it.
+ *   one query value); the agent's own navigation with them (a search) is not held by it;
+ * - an order's cart add is a step of the order, counted apart: the named item's add and the order both pass, in
+ *   that order, and a second add or a second order never ALLOWs; a ban that names what an add carries holds it.
  */
 
 const NOW = 1_800_000_000_000;
@@ -339,5 +341,32 @@ describe('task-scoped writes on generic sites (theorems)', () => {
       }),
       params,
     );
+  });
+
+  it("an order's cart add and its placement both pass, once each; a ban naming what an add carries holds it", async () => {
+    const tasks = ["order 1 pack of aa batteries on shop.test", "order 1 pack of aa batteries on shop.test. dont add any extended warranty or protection plan"] as const;
+    for (const t of tasks) await policyOf(t);
+    const add = (extra: Record<string, string>): ToolCall => ({ tool: 'browser.form_submit', args: { url: 'https://shop.test/checkout/cart/add/product/aa-batteries/', method: 'POST', fields: { product: 'aa batteries', qty: '1', ...extra }, submitText: 'Add to Cart' } });
+    const place = (path: string): ToolCall => ({ tool: 'browser.request', args: { method: 'POST', url: `https://shop.test${path}`, kind: 'fetch', body: { paymentMethod: { method: 'checkmo' } } } });
+    const placement = fc.constantFrom('/rest/V1/carts/mine/payment-information', '/checkout/place-order', '/api/orders');
+    fc.assert(
+      fc.property(fc.constantFrom(...tasks), placement, fc.constantFrom('add', 'order'), (task, path, again) => {
+        let state = initialState();
+        const run = (call: ToolCall) => {
+          const result = evaluate(policies.get(task)!, state, call, NOW + 1);
+          state = result.state;
+          return result.record;
+        };
+        const first = run(add({}));
+        expect(first.decision, `${task} / add: ${first.reason}`).toBe('ALLOW');
+        const order = run(place(path));
+        expect(order.decision, `${task} / ${path}: ${order.reason}`).toBe('ALLOW');
+        const more = run(again === 'add' ? add({}) : place(path));
+        expect(more.decision, `${task} / a second ${again}: ${more.reason}`).not.toBe('ALLOW');
+      }),
+      params,
+    );
+    const warranty = decide(policies.get(tasks[1])!, add({ 'options[warranty]': '2yr-protection-plan' }));
+    expect(warranty.decision, warranty.reason).toBe('BLOCK');
   });
 });

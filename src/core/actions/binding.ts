@@ -130,7 +130,10 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
       // recipients, items —: under words that ask for one on this site it keeps the class rules. An upload is
       // bound by the files the words name.)
       if (c.capability === 'file.upload') return { refusal: null, matched: null };
-      if ((c.riskClass === 'FINANCIAL' || c.riskClass === 'COMMUNICATION') && here.some((k) => k.actions!.some((id) => ACTIONS[id].riskClass === c.riskClass))) return { refusal: null, matched: null };
+      // (Where the words ask only for an order there, an unread payment-class write is no order the guard can
+      // count — Magento's `checkout/account/delegateCreate` — and asks: an order is read from its route.)
+      const classActions = here.flatMap((k) => k.actions!.filter((id) => ACTIONS[id].riskClass === c.riskClass));
+      if ((c.riskClass === 'FINANCIAL' || c.riskClass === 'COMMUNICATION') && classActions.length > 0 && !(c.riskClass === 'FINANCIAL' && classActions.every((id) => id === 'order'))) return { refusal: null, matched: null };
     }
     const why = reading?.why ?? 'the write could not be read as an action';
     return { refusal: { decision: 'ASK_USER', reason: `${taskWords(here)}; this write on ${siteWords(c)} is not an action the guard can name (${why})`, ruleRef: refOf(here[0]), ...(known ? {} : { unread: true as const }) }, matched: null };

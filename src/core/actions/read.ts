@@ -26,6 +26,15 @@ export interface ActionReading {
   alsoAs?: ActionId;
 }
 
+/**
+ * A step of an order, not the order (a cart add, read as an edit of the cart `alsoAs` order): it moves no money, and
+ * under words that ask for the order it is decided as part of it, counted apart from the order's placement
+ * (evaluator.ts: one order's cart adds never use up the order).
+ */
+export function isOrderStep(reading: ActionReading | undefined): boolean {
+  return reading !== undefined && reading.alsoAs === 'order' && reading.id !== 'order';
+}
+
 export interface WebRequestView {
   url: string;
   method: string;

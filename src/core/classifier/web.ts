@@ -8,7 +8,7 @@ import { UNREADABLE_AMOUNT } from '../amounts';
 import { addItem, addQueryItems, addUnique, addUrl, UNREADABLE_ITEM, UNREAD_RECIPIENT, byteLength, collectRequestAmounts, collectTargets, emptyCollected, graphqlFields, keyForm, keysOf, parseBody, payloadBytes, recipientsIn, isRecipientKey, targetsOf, withGraphQL, withWritten, type Collected } from './targets';
 import { splitWords } from './vocabulary';
 import { ACTIONS } from '../actions/vocabulary';
-import { describeReading, readGenericWrite, readLinkAction, readOrderPlacement, readWebAction, type ActionReading } from '../actions/read';
+import { describeReading, isOrderStep, readGenericWrite, readLinkAction, readOrderPlacement, readWebAction, type ActionReading } from '../actions/read';
 
 /**
  * Web actions: navigation, page requests, form submissions, uploads and downloads. Reading is
@@ -136,8 +136,14 @@ const ACTION_CAPABILITY: Readonly<Record<string, string>> = {
  * post, not a message to someone). A write of a known app that no route describes keeps its heuristic
  * class and carries the unread action, which the evaluator's action binding asks about.
  */
+/** A cart route that changes what is paid (a coupon, a gift card, a voucher) is a payment's step, not the cart's. */
+const PRICE_CHANGING = /coupon|discount|voucher|promo|gift[-_]?card|giftcard/i;
+
 function withAction(facts: Unclassified, reading: ActionReading | null): Unclassified {
   if (reading === null || facts.riskClass === 'READ' || facts.riskClass === 'UNKNOWN') return facts;
+  // (A cart add under a checkout path — Magento's `checkout/cart/add` — moves no money: a write of the cart, which
+  // the evaluator decides as a step of an order the words ask for. Money or a card in it still pays.)
+  if (isOrderStep(reading) && facts.riskClass === 'FINANCIAL' && facts.basis.startsWith('URL path names') && !PRICE_CHANGING.test(reading.why + facts.urls.join(' '))) return { ...facts, riskClass: 'EXTERNAL_WRITE', capability: 'web.write', basis: `${facts.basis}; ${reading.why}, a step of an order`, action: reading };
   // (A route's last word on a site the table does not know names the action for binding, not its class.)
   if (reading.id === null || (reading.app === null && !ACTIONS[reading.id].security)) return { ...facts, action: reading };
   const riskClass = ACTIONS[reading.id].riskClass;
