@@ -740,7 +740,8 @@ function saysNumber(policy: TaskPolicy, target: string): boolean {
 
 /** Whether the words name money at all: a payment or order allowed, asked for or bound anywhere in the task. */
 function namesMoney(policy: TaskPolicy): boolean {
-  if (policy.ceilings.FINANCIAL !== undefined || policy.allow.classes.includes('FINANCIAL')) return true;
+  // ("dont pay for anything" names money only to refuse it: a charge is still none the words ask for.)
+  if ((policy.ceilings.FINANCIAL !== undefined && policy.ceilings.FINANCIAL !== 'block') || policy.allow.classes.includes('FINANCIAL')) return true;
   return policy.constraints.some((k) => k.riskClass === 'FINANCIAL' || k.amount !== undefined || (k.actions ?? []).some((id) => ACTIONS[id].riskClass === 'FINANCIAL'));
 }
 

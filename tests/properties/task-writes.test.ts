@@ -312,7 +312,7 @@ describe('task-scoped writes on generic sites (theorems)', () => {
   });
 
   it('a write carrying money where the words name none never ALLOWs', async () => {
-    const tasks = ['on parcelpost.test schedule a free package pickup at my home address for tomorrow, 2 boxes', 'on clinic.test book a checkup for friday morning', 'on gym.test sign up for the tuesday yoga class'] as const;
+    const tasks = ['on parcelpost.test schedule a free package pickup at my home address for tomorrow, 2 boxes', 'on clinic.test book a checkup for friday morning', 'on gym.test sign up for the tuesday yoga class', "on parcelpost.test schedule a package pickup for tomorrow, don't pay for anything"] as const;
     for (const t of tasks) await policyOf(t);
     const money = fc.tuple(fc.constantFrom('fee', 'price', 'amount', 'total', 'charge'), fc.constantFrom('14.99', '5', '120.00', '0.99'));
     fc.assert(
