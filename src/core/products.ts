@@ -45,9 +45,14 @@ export function productsNamed(text: string): string[] {
   return Object.keys(PRODUCT_SITES).filter((name) => new RegExp(`(?<![\\p{L}\\p{N}@$#_.-])${name.replace(/ /g, '\\s+')}(?![\\p{L}\\p{N}_-])`, 'u').test(masked));
 }
 
-/** The named product whose site a host is, or null: by registrable domain, exactly. */
+/**
+ * The named product whose site a host is, or null: by registrable domain, exactly — one the table lists, or one
+ * whose name is the product's name under any suffix ("on gitlab" names `gitlab.com` and `gitlab.test`, the site
+ * named without its TLD). A host that only contains the name (`gitlab-verify.test`, `my-gitlab.com`) is none.
+ */
 export function productOfHost(host: string, named: readonly string[]): string | null {
   const site = registrableDomain(host);
   if (site === null) return null;
-  return named.find((name) => (PRODUCT_SITES[name] ?? []).includes(site)) ?? null;
+  const label = site.slice(0, site.indexOf('.'));
+  return named.find((name) => (PRODUCT_SITES[name] ?? []).includes(site) || label === name.replace(/ /g, '')) ?? null;
 }
