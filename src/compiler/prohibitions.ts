@@ -129,7 +129,7 @@ function actionScoped(clause: Clause, classes: readonly RiskClass[], analysis: A
   const out = new Map<RiskClass, ActionId[]>();
   const asked = new Set(actionsAskedFor(analysis).flatMap((a) => a.actions));
   // (A request's actions may be of another class than its verb: "reply to forum.test/f/books/130944" is a comment.)
-  const askedClasses = new Set([...asked].map((id) => ACTIONS[id].riskClass));
+  const askedClasses = new Set<RiskClass>([...asked].map((id) => ACTIONS[id].riskClass));
   for (const cls of classes) {
     if (requestsOf(analysis, cls).length === 0 && !askedClasses.has(cls)) continue;
     const words = clause.banWords.filter((w) => classOfAnyForm(w) === cls);
