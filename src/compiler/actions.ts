@@ -20,6 +20,12 @@ export interface ActionAsk {
 const NOUNS: readonly [string, ActionId][] = ACTION_IDS.flatMap((id) => ACTIONS[id].nouns.map((n): [string, ActionId] => [n, id])).sort((a, b) => b[0].length - a[0].length);
 
 /**
+ * Nouns after which an action noun only says what kind of message something is: "email notifications", "comment
+ * alerts", "post reminders" are notifications (a setting), not the e-mail address, a comment or a post.
+ */
+const KIND_OF_MESSAGE = '(?:notifications?|alerts?|updates|digests?|reminders?|newsletters?|receipts?)\\b';
+
+/**
  * The action nouns in a phrase by position: the first (the object of the verb comes first), and, for a
  * general verb's direct object, the last — the noun phrase's head ("leave a 5 star review" asks for a
  * review, not a star; "add a thumbs_up reaction" for a reaction either way).
@@ -31,7 +37,7 @@ function firstNoun(phrase: string, head = false): { security: ActionId[]; plain:
   const lowered = phrase.toLowerCase();
   for (const [noun, id] of NOUNS) {
     if (!lowered.includes(noun.toLowerCase())) continue;
-    const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])`, 'i').exec(phrase);
+    const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])(?!\\s+${KIND_OF_MESSAGE})`, 'i').exec(phrase);
     if (m === null) continue;
     const at = m.index;
     if (best === null || (head ? at > best.at : at < best.at)) best = { at, ids: [id] };
