@@ -247,6 +247,11 @@ describe('a noun that only says what kind of message something is names no actio
     expect(asked(request)).toEqual(actions);
   });
 
+  it('a general verb\'s object is the noun that ends its phrase: "the default branch" is a setting, not a commit', () => {
+    expect(asked("set the default branch of byteblaze/dotfiles on gitlab.test to 'develop'")).toEqual(['edit']);
+    expect(asked('create a branch called fix-login in byteblaze/dotfiles on gitlab.test')).toEqual(['commit']);
+  });
+
   it('the noun alone still names its action', () => {
     expect(asked('change my email on social.test to sam.r@mail.test')).toEqual(['email_change']);
     expect(asked('add a comment on forum.test/f/books/130944 saying thanks')).toContain('comment');
