@@ -8,9 +8,10 @@ import { NUM_RUNS } from '../support/arbitraries';
 
 /**
  * Bans that sit beside the task's own request of the same kind, as theorems:
- * - a ban whose object is anyone at all ("dont cc anyone", "don't email anyone outside northwind") under a request
- *   that names whom to reach bans everyone else: a send reaching one address the words do not name never ALLOWs, and
- *   the send to the named address alone is not banned;
+ * - a ban of copying anyone in, or of reaching anyone outside a group or else ("dont cc anyone", "don't email anyone
+ *   outside bigco", "don't email anyone else"), under a request that names whom to reach bans everyone else: a send
+ *   reaching one address the words do not name never ALLOWs, and the send to the named address alone is not banned
+ *   ("do not send anything to anyone" stays a ban of the whole class: tests/properties/negation.test.ts);
  * - a ban of named actions holds them where the task's own action is of another class than its verb ("reply to
  *   forum.test/f/books/130944 …, dont upvote or downvote anything": the reply is a comment): a vote never ALLOWs.
  */
