@@ -298,8 +298,11 @@ function continuesNegatedList(words: Word[], startWord: number, i: number, comma
 const INTENSIFIERS = new Set(['under', 'any', 'circumstances', 'circumstance', 'in', 'case', 'way', 'event', 'at', 'all', 'ever', 'whatsoever', 'time', 'point', 'for', 'reason', 'please', 'repeat', 'again']);
 /** Abbreviations whose full stop ends no sentence ("Dr. Jones"). */
 const ABBREVIATIONS = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|jr|sr|mt|vs|etc|approx|no|e\.g|i\.e|inc|ltd|co)$/i;
-/** Sentence ends, and the dashes and brackets that set a clause apart ("reply to Bob — don't cc Carol"). */
-const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|\s[—–-]\s|[—()]/g;
+/**
+ * Sentence ends, and the dashes and brackets that set a clause apart ("reply to Bob — don't cc Carol"). A dash
+ * between a number and another (a range: "may 2 - may 6", "9 – 5") joins them.
+ */
+const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|(?<!\d)\s[—–-]\s|(?<=\d)\s[—–-]\s(?!(?:\p{L}{3,9}\.?\s+)?\d)|[—()]/gu;
 
 /** "while you browse …", "when reading …": a reading that frames the clause before it, a clause of its own. */
 const WHILE = new Set(['while', 'whilst', 'when']);

@@ -66,3 +66,17 @@ describe('want-phrases with a count are purchases', () => {
     expect(want).toEqual(buy);
   });
 });
+
+describe('bookings and ranges', () => {
+  it('"rent" books, as "book" and "reserve" do', () => {
+    expect(allowedClasses(rules('rent the cheapest SUV on cars.test for may 2'))).toEqual(['EXTERNAL_WRITE']);
+  });
+
+  it('a dash between two numbers is a range, not a break between clauses; elsewhere it still sets a clause apart', () => {
+    const texts = (t: string) => analyzeInstruction(t).clauses.map((c) => c.text);
+    expect(texts('rent the cheapest SUV at denver airport may 2 - may 6 on cars.test')).toEqual(['rent the cheapest SUV at denver airport may 2 - may 6 on cars.test']);
+    expect(texts('book a desk on desks.test for 9 – 5 tomorrow')).toHaveLength(1);
+    expect(texts("reply to bob@x.test - don't cc carol@x.test")).toHaveLength(2);
+    expect(texts('buy 2 - then email bob@x.test')).toHaveLength(2);
+  });
+});
