@@ -339,7 +339,7 @@ function request(args: Record<string, unknown>): Unclassified {
   const structured = withGraphQL(withWritten(body, parseBody(body)));
   const t = emptyCollected();
   addUrl(t, url);
-  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files', channels: 'names' });
   collectRequestAmounts(t, url, structured);
   addUrlItems(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
