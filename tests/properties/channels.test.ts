@@ -32,8 +32,7 @@ describe('a chat message reaches the channel its body names (theorem)', () => {
   it('passes for the named channel; another channel, by name or by id, never ALLOWs', () => {
     const other = fc.oneof(fc.constantFrom('general', 'random', 'design-leads', 'ops2', 'eng', 'announcements'), fc.constantFrom('C01GENERAL', 'C09DESIGN', '1103221190457720912', 'G02OPS'));
     fc.assert(
-      fc.property(fc.constantFrom(...TASKS), other, ([task, site, named], channel) => {
-        fc.pre(channel !== named);
+      fc.property(fc.constantFrom(...TASKS), other, ([task, site, named], channel: string) => {
         const policy = policies.get(task)!;
         expect(decide(policy, message(site, channel)).decision, `${task} / ${channel}`).not.toBe('ALLOW');
         expect(decide(policy, message(site, named)).decision, `${task} / ${named}`).toBe('ALLOW');
