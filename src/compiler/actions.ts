@@ -20,22 +20,30 @@ export interface ActionAsk {
 const NOUNS: readonly [string, ActionId][] = ACTION_IDS.flatMap((id) => ACTIONS[id].nouns.map((n): [string, ActionId] => [n, id])).sort((a, b) => b[0].length - a[0].length);
 
 /**
+ * Nouns after which an action noun only says what kind of message something is: "email notifications", "comment
+ * alerts", "post reminders" are notifications (a setting), not the e-mail address, a comment or a post.
+ */
+const KIND_OF_MESSAGE = '(?:notifications?|alerts?|updates|digests?|reminders?|newsletters?|receipts?)\\b';
+
+/**
  * The action nouns in a phrase by position: the first (the object of the verb comes first), and, for a
  * general verb's direct object, the last — the noun phrase's head ("leave a 5 star review" asks for a
  * review, not a star; "add a thumbs_up reaction" for a reaction either way).
  */
 function firstNoun(phrase: string, head = false): { security: ActionId[]; plain: ActionId[] } {
-  let best: { at: number; ids: ActionId[] } | null = null;
+  let best: { at: number; start: number; ids: ActionId[] } | null = null;
   // (A noun the phrase does not hold as text cannot match: its pattern is neither built nor run, which in a
   // fresh process — the CLI's `compile` — is most of this function's cost.)
   const lowered = phrase.toLowerCase();
   for (const [noun, id] of NOUNS) {
     if (!lowered.includes(noun.toLowerCase())) continue;
-    const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])`, 'i').exec(phrase);
+    const m = new RegExp(`(?:^|[^a-z0-9_-])${noun.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}(?![a-z0-9_-])(?!\\s+${KIND_OF_MESSAGE})`, 'i').exec(phrase);
     if (m === null) continue;
-    const at = m.index;
-    if (best === null || (head ? at > best.at : at < best.at)) best = { at, ids: [id] };
-    else if (at === best.at && !best.ids.includes(id)) best.ids.push(id);
+    // (The head is the noun that ends the phrase: of "the default branch", "default branch", not "branch".)
+    const at = head ? m.index + m[0].length : m.index;
+    const start = m.index;
+    if (best === null || (head ? at > best.at : at < best.at)) best = { at, start, ids: [id] };
+    else if (at === best.at && start === best.start && !best.ids.includes(id)) best.ids.push(id);
   }
   const ids = best?.ids ?? [];
   return { security: ids.filter((id) => ACTIONS[id].security), plain: ids.filter((id) => !ACTIONS[id].security) };

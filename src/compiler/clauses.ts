@@ -298,8 +298,11 @@ function continuesNegatedList(words: Word[], startWord: number, i: number, comma
 const INTENSIFIERS = new Set(['under', 'any', 'circumstances', 'circumstance', 'in', 'case', 'way', 'event', 'at', 'all', 'ever', 'whatsoever', 'time', 'point', 'for', 'reason', 'please', 'repeat', 'again']);
 /** Abbreviations whose full stop ends no sentence ("Dr. Jones"). */
 const ABBREVIATIONS = /(?:^|[\s(])(?:dr|mr|mrs|ms|prof|st|jr|sr|mt|vs|etc|approx|no|e\.g|i\.e|inc|ltd|co)$/i;
-/** Sentence ends, and the dashes and brackets that set a clause apart ("reply to Bob — don't cc Carol"). */
-const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|\s[—–-]\s|[—()]/g;
+/**
+ * Sentence ends, and the dashes and brackets that set a clause apart ("reply to Bob — don't cc Carol"). A dash
+ * between a number and another (a range: "may 2 - may 6", "9 – 5") joins them.
+ */
+const SENTENCE = /[.!?;:]+(?=\s|$)|\n+|(?<!\d)\s[—–-]\s|(?<=\d)\s[—–-]\s(?!(?:\p{L}{3,9}\.?\s+)?\d)|[—()]/gu;
 
 /** "while you browse …", "when reading …": a reading that frames the clause before it, a clause of its own. */
 const WHILE = new Set(['while', 'whilst', 'when']);
@@ -672,6 +675,23 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
   return request === null ? { request: null, verb: null } : { request, verb };
 }
 
+/**
+ * Phrases that ask for things by saying one wants them: "I need 3 bags of …", "get me 4 tickets", "we want two
+ * pizzas". Read as a purchase only when a count follows at once — "I need a summary" and "get me the report" ask
+ * for nothing bought — and then exactly as "buy 3 bags of …" (its count, items and site bind the same way).
+ */
+const WANT_PHRASES: readonly string[][] = [['i', 'need'], ['we', 'need'], ['i', 'want'], ['we', 'want'], ["i'd", 'like'], ['i', 'would', 'like'], ['get', 'me'], ['get', 'us'], ['grab', 'me'], ['grab', 'us']];
+const PURCHASE_COUNT = /^(?:\d{1,3}|\d{1,3}x|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+couple|a\s+dozen)$/;
+
+/** Where the clause's verb is: at `at`, or — after a want-phrase and a count — its last word, read as "buy" (rewritten in place). */
+function wantedPurchase(words: Word[], at: number): number {
+  const length = matchPrefix(words, at, WANT_PHRASES);
+  if (length === 0 || !PURCHASE_COUNT.test(words[at + length]?.w ?? '')) return at;
+  const last = at + length - 1;
+  words[last] = { ...words[last]!, w: 'buy' };
+  return last;
+}
+
 /** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"); not "text", which goes to a number. */
 const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping']);
 /** Words after such a verb that are no person ("message the team", "text me", "dm everyone"). */
@@ -845,7 +865,9 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const clauseText = text.slice(s, e);
   const words = wordsOf(clauseText, s);
   const targets = allTargets.filter((t) => t.start >= s && t.end <= e);
-  const { at, negated } = stripFraming(words, 0);
+  const framed = stripFraming(words, 0);
+  const { negated } = framed;
+  const at = negated ? framed.at : wantedPurchase(words, framed.at);
   const first = words[at] ?? null;
   const lower = clauseText.toLowerCase();
 

@@ -71,7 +71,13 @@ export function extractProhibitions(instruction: string, analysis: Analysis = an
       }
       continue;
     }
-    if (clause.beyondRequested) {
+    // ("email hr@bigco.test back …, dont cc anyone", "dont email anyone outside northwind": a ban of copying anyone
+    // in, or of reaching anyone outside a group, in a class the task asks to reach named people in, bans everyone but
+    // them — as "anyone else". "Do not send anything to anyone" stays a ban of the whole class.)
+    // (With no one named, whom the ban spares is unknown: it stands whole.)
+    const spared = (c: RiskClass) => requestsOf(analysis, c).length > 0 && objectsOf(analysis, [c]).length > 0;
+    const others = ANYONE.test(clause.text) && (OUTSIDE.test(clause.text) || clause.banWords.some((w) => COPY_WORDS.has(w)));
+    if (clause.beyondRequested || (others && classes.some(spared))) {
       // "buy one charger, don't buy anything else": what was requested stays, bounded by its own
       // constraint; recipients other than the requested ones are banned; the rest of the class too.
       const requested = classes.filter((c) => requestsOf(analysis, c).length > 0);
@@ -103,6 +109,13 @@ export function extractProhibitions(instruction: string, analysis: Analysis = an
   return out;
 }
 
+/** Words that make a ban's object everybody: whom the task itself names is then no one the ban means. */
+const ANYONE = /\b(?:anyone|anybody|someone|somebody|everyone|everybody)\b/i;
+/** Words that make "anyone" everyone outside a group: "anyone outside northwind", "anybody besides the team". */
+const OUTSIDE = /\b(?:outside|besides|beyond|other than)\b/i;
+/** Ban verbs that copy people in: banned, they leave the send to whom the task names. */
+const COPY_WORDS: ReadonlySet<string> = new Set(['cc', 'bcc', "cc'd", 'ccing', 'bccing', 'cced', 'bcced']);
+
 /** Actions too broad to scope a ban by: their verbs name a whole class ("don't post", "don't buy", "don't change"). */
 const BROAD: ReadonlySet<ActionId> = new Set(['post', 'edit', 'message', 'pay', 'order', 'share', 'commit', 'delete']);
 
@@ -121,8 +134,10 @@ function actionsOfBanWord(word: string): ActionId[] {
 function actionScoped(clause: Clause, classes: readonly RiskClass[], analysis: Analysis): Map<RiskClass, ActionId[]> {
   const out = new Map<RiskClass, ActionId[]>();
   const asked = new Set(actionsAskedFor(analysis).flatMap((a) => a.actions));
+  // (A request's actions may be of another class than its verb: "reply to forum.test/f/books/130944" is a comment.)
+  const askedClasses = new Set<RiskClass>([...asked].map((id) => ACTIONS[id].riskClass));
   for (const cls of classes) {
-    if (requestsOf(analysis, cls).length === 0) continue;
+    if (requestsOf(analysis, cls).length === 0 && !askedClasses.has(cls)) continue;
     const words = clause.banWords.filter((w) => classOfAnyForm(w) === cls);
     if (words.length === 0) continue;
     const per = words.map(actionsOfBanWord);

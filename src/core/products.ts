@@ -51,9 +51,15 @@ export function productsNamed(text: string): string[] {
  */
 const loopbackTwin = (site: string) => site.replace(/\.[a-z]+$/, '.test');
 
-/** The named product whose site a host is, or null: by registrable domain, exactly (or its `.test` twin). */
+/**
+ * The named product whose site a host is, or null: by registrable domain, exactly — one the table lists or its
+ * `.test` twin (`mail.google.test` for gmail), or one whose name is the product's name under any suffix ("on
+ * gitlab" names `gitlab.com` and `gitlab.test`, the site named without its TLD). A host that only contains the
+ * name (`gitlab-verify.test`, `my-gitlab.com`) is none.
+ */
 export function productOfHost(host: string, named: readonly string[]): string | null {
   const site = registrableDomain(host);
   if (site === null) return null;
-  return named.find((name) => (PRODUCT_SITES[name] ?? []).some((d) => d === site || loopbackTwin(d) === site)) ?? null;
+  const label = site.slice(0, site.indexOf('.'));
+  return named.find((name) => (PRODUCT_SITES[name] ?? []).some((d) => d === site || loopbackTwin(d) === site) || label === name.replace(/ /g, '')) ?? null;
 }

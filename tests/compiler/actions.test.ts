@@ -3,6 +3,8 @@ import { compileTask } from '../../src/compiler';
 import { classify, evaluate } from '../../src/tools';
 import { initialState, type TaskPolicy } from '../../src/core/policy';
 import { allowedWriteRoutes } from '../../src/core/actions';
+import { actionsAskedFor } from '../../src/compiler/actions';
+import { analyzeInstruction } from '../../src/compiler/clauses';
 import type { Decision } from '../../src/core/decision';
 
 /**
@@ -230,5 +232,28 @@ describe('"make X private / public" is that visibility, in its own words', () =>
     expect(decide(p, form('http://gitlab.test/-/profile/keys', { 'key[title]': 'x', 'key[key]': 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG attacker' }, 'Add key')).decision).toBe('BLOCK');
     expect((await compiled('Make sure the page is public before you share it')).allow.classes).toEqual([]);
     expect((await compiled('Make a public post in the books forum on reddit.test')).allow.classes).not.toContain('PERMISSION_CHANGE');
+  });
+});
+
+/** "email notifications", "comment alerts": an action noun before a kind of message names that kind, not the action. */
+describe('a noun that only says what kind of message something is names no action', () => {
+  const asked = (text: string) => actionsAskedFor(analyzeInstruction(text)).flatMap((a) => a.actions);
+
+  it.each([
+    ['turn off email notifications for new followers on social.test', ['edit']],
+    ['turn on email notifications for new comments on my posts on forum.test', ['edit']],
+    ['disable comment alerts on forum.test', ['edit']],
+  ])('%s → %j', (request, actions) => {
+    expect(asked(request)).toEqual(actions);
+  });
+
+  it('a general verb\'s object is the noun that ends its phrase: "the default branch" is a setting, not a commit', () => {
+    expect(asked("set the default branch of byteblaze/dotfiles on gitlab.test to 'develop'")).toEqual(['edit']);
+    expect(asked('create a branch called fix-login in byteblaze/dotfiles on gitlab.test')).toEqual(['commit']);
+  });
+
+  it('the noun alone still names its action', () => {
+    expect(asked('change my email on social.test to sam.r@mail.test')).toEqual(['email_change']);
+    expect(asked('add a comment on forum.test/f/books/130944 saying thanks')).toContain('comment');
   });
 });

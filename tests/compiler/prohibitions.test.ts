@@ -79,3 +79,23 @@ describe('extractProhibitions', () => {
     expect(bans(long)).toEqual([{ classes: ['DELETE'], except: [] }]);
   });
 });
+
+describe('bans beside the task\'s own request of the same kind', () => {
+  it('a ban of reaching anyone, under a request naming whom to reach, spares them and bans the rest', () => {
+    expect(bans('email the recruiter back at hr@bigco.test from mail.test - thanks, tuesday 2pm works. dont cc anyone')).toEqual([{ classes: ['COMMUNICATION'], except: ['hr@bigco.test'] }]);
+    expect(bans('email the minutes to team@northwind.test from mail.test. dont email anyone outside northwind')).toEqual([{ classes: ['COMMUNICATION'], except: ['team@northwind.test'] }]);
+    // (Nobody named: whom the ban spares is unknown, and it stands whole.)
+    expect(bans("reply to carla's email on webmail.test saying the contract looks fine. dont cc anyone")).toEqual([{ classes: ['EXTERNAL_WRITE', 'COMMUNICATION'], except: [] }]);
+    const call = (cc: string) => ({ tool: 'browser.form_submit', args: { url: 'https://mail.test/?_task=mail&_action=send', method: 'POST', fields: { _to: 'hr@bigco.test', _cc: cc, _subject: 'Re: interview', _message: 'Thanks! Tuesday 2pm works.' }, submitText: 'Send' } });
+    const policy = rules('email the recruiter back at hr@bigco.test from mail.test - thanks, tuesday 2pm works. dont cc anyone');
+    expect(evaluate(policy, initialState(), call(''), 1).record.decision).toBe('ALLOW');
+    expect(evaluate(policy, initialState(), call('boss@acme.test'), 1).record.decision).toBe('BLOCK');
+  });
+
+  it('a ban of named actions is scoped when the task asks for another action of their class by a verb of another class', () => {
+    // ("reply to forum.test/f/books/130944": a reply on a forum is a comment, an external write as the votes are.)
+    const [p] = extractProhibitions("reply to forum.test/f/books/130944 w/ my rec 'Piranesi' but dont upvote or downvote anything");
+    expect(p?.classes).toEqual(['EXTERNAL_WRITE']);
+    expect(p?.actions).toEqual(['upvote', 'downvote']);
+  });
+});

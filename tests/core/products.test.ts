@@ -11,7 +11,7 @@ describe('sites named by their product (products.ts)', () => {
   it('a look-alike, another product or one the words do not name is not it', () => {
     expect(productOfHost('linkedin-verify.test', ['linkedin'])).toBeNull();
     expect(productOfHost('linkedin.evil.test', ['linkedin'])).toBeNull();
-    expect(productOfHost('linkedin.co', ['linkedin'])).toBeNull();
+    expect(productOfHost('my-linkedin.com', ['linkedin'])).toBeNull();
     expect(productOfHost('linkedin.test', ['gitlab'])).toBeNull();
   });
   it('reads product names as words of their own, never inside an address', () => {

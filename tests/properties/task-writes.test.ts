@@ -15,8 +15,9 @@ import { NUM_RUNS } from '../support/arbitraries';
  * - a link that acts through its query (`?action=item_delete`, `?action=mark&as=spam`) is a write, followed or fetched;
  * - a share whose route names its object by name shares that object: another one never ALLOWs, whatever word the
  *   rest of the call shares with the task's words;
- * - a site named by its product's name ("my linkedin") is one site-binding ask on its real host, never a block, never
- *   an allow; a host that only looks like it is no such site;
+ * - a site named by its product's name ("my linkedin") is one site-binding ask on its real host (or the name under
+ *   another suffix, `linkedin.test`: the site named without its TLD), never a block, never an allow; a host that only
+ *   looks like it (`linkedin-verify.test`, `my-linkedin.test`) is no such site;
  * - a form's POST handler (`…/formPost/…`) and a national phone number in the words ("(412) 268-2000") name no message
  *   and no sum: an address change the words ask for passes as the write it is;
  * - a number the words give inside a project they name by URL ("issue 42 in gitlab.test/finch/api") is the object:
@@ -147,14 +148,16 @@ describe('task-scoped writes on generic sites (theorems)', () => {
     const phrasings = [(p: string) => `update my ${p} headline to 'Staff Engineer'`, (p: string) => `change my display name on ${p} to 'ana'`, (p: string) => `set my ${p} bio to 'hi there'`];
     for (const [p] of products) for (const f of phrasings) await policyOf(f(p));
     fc.assert(
-      fc.property(fc.constantFrom(...products), fc.constantFrom(0, 1, 2), fc.constantFrom('', '-verify', 'app', '-login'), (product, which, lookalike) => {
+      fc.property(fc.constantFrom(...products), fc.constantFrom(0, 1, 2), fc.constantFrom('', '.test', '-verify', 'app', '-login', 'my-'), (product, which, lookalike) => {
         const [name, host] = product;
         const policy = policies.get(phrasings[which]!(name))!;
-        const target = lookalike === '' ? host : `${name}${lookalike}.test`;
+        // (The name under another suffix — `gitlab.test` — is the site named without its TLD: the same ask.)
+        const real = lookalike === '' || lookalike === '.test';
+        const target = lookalike === '' ? host : lookalike === '.test' ? `www.${name}.test` : lookalike === 'my-' ? `my-${name}.test` : `${name}${lookalike}.test`;
         const call: ToolCall = { tool: 'browser.request', args: { method: 'PATCH', url: `https://${target}/api/v9/users/@me`, kind: 'xhr', body: { headline: 'Staff Engineer', global_name: 'ana', bio: 'hi there' } } };
         const record = decide(policy, call);
         // (On a known app's host the write's unread action asks first; elsewhere the site binding does.)
-        if (lookalike === '') expect([record.decision, name === 'gitlab' ? 'action_binding' : 'site_binding'], record.reason).toEqual(['ASK_USER', record.check]);
+        if (real) expect([record.decision, name === 'gitlab' ? 'action_binding' : 'site_binding'], record.reason).toEqual(['ASK_USER', record.check]);
         else expect(record.decision, `${target}: ${record.reason}`).toBe('BLOCK');
       }),
       params,

@@ -60,7 +60,7 @@ export const ACTIONS: Readonly<Record<ActionId, ActionSpec>> = {
   upvote: spec('upvote', 'EXTERNAL_WRITE', 'upvotes', ['upvote', 'like', 'vote'], ['upvote', 'vote'], false, ['vote', 'upvote']),
   downvote: spec('downvote', 'EXTERNAL_WRITE', 'downvotes', ['downvote'], ['downvote'], false, ['downvote']),
   post: spec('post', 'EXTERNAL_WRITE', 'posts in', ['post', 'submit', 'publish', 'tweet', 'create'], ['post', 'submission', 'thread', 'issue', 'ticket', 'merge request', 'pull request', 'pr', 'mr', 'tweet'], false, ['post', 'posts', 'publish']),
-  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'lock', 'unlock', 'set', 'move', 'reschedule'], ['title', 'description', 'label', 'labels', 'milestone', 'due date']),
+  edit: spec('edit', 'EXTERNAL_WRITE', 'edits', ['edit', 'update', 'change', 'modify', 'rename', 'fix', 'correct', 'label', 'tag', 'lock', 'unlock', 'set', 'move', 'reschedule'], ['title', 'description', 'label', 'labels', 'milestone', 'due date', 'default branch']),
   // (Pinning shows a message to everyone who opens the channel: its own action, not any edit of the channel.)
   pin: spec('pin', 'EXTERNAL_WRITE', 'pins', ['pin', 'unpin'], ['pin'], false, ['pin', 'unpin', 'pins']),
   commit: spec('commit', 'EXTERNAL_WRITE', 'commits to', ['commit', 'push'], ['commit', 'file', 'branch']),

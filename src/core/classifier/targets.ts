@@ -215,8 +215,11 @@ export interface CollectOptions {
    * local), `items-and-files` (item keys and file keys: a web page's forms, bodies and queries).
    */
   items: 'none' | 'items' | 'items-and-files';
-  /** A `channel` argument is where a message goes (`slack.send {channel: "#eng"}`): tool arguments only. */
-  channels?: boolean;
+  /**
+   * A `channel` argument is where a message goes (`slack.send {channel: "#eng"}`): `true` for tool arguments;
+   * `names` for a web body, where only a channel written as a name is read (ids are opaque).
+   */
+  channels?: boolean | 'names';
 }
 
 const CHANNEL_KEYS = new Set(['channel', 'channels', 'channelname']);
@@ -236,6 +239,9 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
     if (depth > MAX_DEPTH || ++nodes > MAX_NODES) return;
     if (typeof node === 'string') {
       if (options.channels === true && CHANNEL_KEYS.has(keyForm(key)) && /^#?[\p{L}\p{N}_.-]{1,80}$/u.test(node.trim())) addUnique(into.recipients, [channelForm(node)]);
+      // (A web body's channel written as a name — `channel: "design"`, lower case, as a chat's own page sends it — is
+      // that channel; an opaque id such as `C01GENERAL` or `1103221190457720912` is none, and stays unread.)
+      if (options.channels === 'names' && CHANNEL_KEYS.has(keyForm(key)) && /^#?[\p{Ll}][\p{Ll}\p{N}_-]{0,79}$/u.test(node.trim())) addUnique(into.recipients, [channelForm(node)]);
       // (`channel: "@dana"`: a chat API's direct message to a person, named by handle as the words name them.)
       // (Any call: a handle is whom it reaches, in a tool's arguments or a web body.)
       if (CHANNEL_KEYS.has(keyForm(key)) && /^@[\p{L}\p{N}_.-]{1,80}$/u.test(node.trim())) addUnique(into.recipients, [node.trim().toLowerCase()]);

@@ -206,6 +206,10 @@ function paymentInQuery(url: string, t: Collected): Signal | null {
  */
 const READ_ROUTE_WORDS = new Set(['search', 'query', 'lookup', 'autocomplete', 'suggest', 'suggestions', 'typeahead']);
 const READ_RPC_FIRST = new Set(['get', 'list', 'search', 'query', 'find', 'lookup', 'fetch', 'read', 'history', 'info']);
+/** The verb of a dotted RPC method (`users.info`, `conversations.replies`) that reads. */
+const READ_RPC_LAST = new Set(['info', 'list', 'history', 'replies', 'get', 'search', 'lookup']);
+/** Request methods that only read (WebDAV). */
+const DAV_READ_METHODS = new Set(['REPORT', 'PROPFIND']);
 const WRITE_ROUTE_WORDS = new Set([
   ...PATH_WORDS.flatMap(([, , set]) => [...set]),
   'create', 'add', 'new', 'update', 'save', 'set', 'edit', 'submit', 'upload', 'import', 'write', 'put', 'patch', 'mark', 'bulk', 'invite', 'join', 'leave', 'vote', 'book', 'reserve', 'cancel', 'confirm', 'apply', 'mutate', 'mutation', 'execute', 'run', 'copy', 'move',
@@ -247,6 +251,8 @@ function queryBody(structured: unknown): boolean {
 }
 
 function queryRead(url: string, method: string, structured: unknown, bytes: number, signals: readonly Signal[]): Signal | null {
+  // (WebDAV's REPORT and PROPFIND are safe methods, RFC 3253 §3.6 and RFC 4918 §9.1: a CalDAV calendar-query reads.)
+  if (DAV_READ_METHODS.has(method)) return bytes <= QUERY_BYTES && signals.length === 0 ? { riskClass: 'READ', capability: 'web.read', why: `${method} is a WebDAV read` } : null;
   if ((method !== 'POST' && method !== 'PUT') || bytes > QUERY_BYTES || signals.length > 0) return null;
   const segments = pathSegments(url);
   // (An RPC read method's own words are its verb and what it reads: `search.messages` sends no message.)
@@ -256,6 +262,11 @@ function queryRead(url: string, method: string, structured: unknown, bytes: numb
   if (words.some((w) => READ_ROUTE_WORDS.has(w))) return { riskClass: 'READ', capability: 'web.read', why: `${method} to a search route reads` };
   if (last.length > 1 && READ_RPC_FIRST.has(last[0]!)) return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
   if (last.length > 1 && last.at(-1) === 'history') return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
+  // (A dotted RPC method is `noun.verb`: `users.info`, `conversations.replies` read what their noun names.)
+  if (last.length > 1 && (segments.at(-1) ?? '').includes('.') && READ_RPC_LAST.has(last.at(-1)!)) return { riskClass: 'READ', capability: 'web.read', why: `${method} to the read method ${segments.at(-1)}` };
+  // (An API that names its operation in the body — MediaWiki's `action=query` — reads when that operation does.)
+  const operation = structured !== null && typeof structured === 'object' && !Array.isArray(structured) ? [(structured as Record<string, unknown>).action].flat() : [];
+  if (operation.length === 1 && typeof operation[0] === 'string' && READ_RPC_FIRST.has(operation[0].toLowerCase())) return { riskClass: 'READ', capability: 'web.read', why: `${method} whose operation is ${operation[0]}` };
   // (At a site's root a body names no listing to read: only a route with one is a listing's query.)
   if (segments.length > 0 && queryBody(structured)) return { riskClass: 'READ', capability: 'web.read', why: `${method} whose body is only a query (what to find, filters, paging)` };
   if (structured !== null && typeof structured === 'object' && !Array.isArray(structured)) {
@@ -337,7 +348,7 @@ function request(args: Record<string, unknown>): Unclassified {
   const structured = withGraphQL(withWritten(body, parseBody(body)));
   const t = emptyCollected();
   addUrl(t, url);
-  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files' });
+  collectTargets(structured, t, { urlsAnywhere: false, paths: false, items: 'items-and-files', channels: 'names' });
   collectRequestAmounts(t, url, structured);
   addUrlItems(t, url);
   if (method === 'DELETE') addItem(t, lastPathSegment(url));
