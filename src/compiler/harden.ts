@@ -651,6 +651,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   const actionBound = new Map<RiskClass, boolean>();
   if (!openWeb) {
     let n = 0;
+    const products = productsNamed(analysis.text);
     for (const asked of actionsAskedFor(analysis)) {
       const cls = asked.clause.request!;
       const sites = namedSites(asked.clause).map((t) => t.value);
@@ -665,11 +666,15 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       if (!readable && own.length === 0 && cls !== 'EXTERNAL_WRITE') continue;
       const ask = readable ? asked : { ...asked, actions: own.length > 0 ? own : (['edit'] as ActionId[]) };
       const classes = new Set(ask.actions.map((a) => ACTIONS[a].riskClass));
-      if (domains.length === 0 || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
+      // (Words that name no site at all bind their actions everywhere: a tool call whose name says what it
+      // does — `cancel_calendar_event` under "move my dentist appt" — is bound to them, src/core/actions/binding.ts.)
+      // (A site named by its product — "my github" — is a site: the browser's writes there keep their own binding.)
+      const anywhere = domains.length === 0 && allDomains.size === 0 && products.length === 0;
+      if ((domains.length === 0 && !anywhere) || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
         actionBound.set(cls, false);
         continue;
       }
-      const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, domains };
+      const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, ...(anywhere ? {} : { domains }) };
       if (ask.objects !== undefined) k.objects = ask.objects;
       if (ask.maxCalls !== undefined) k.maxCalls = ask.maxCalls;
       const setting = settingOfClause(ask.clause, analysis.text);
@@ -685,7 +690,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';
-      actionBound.set(cls, (actionBound.get(cls) ?? true) && domains.every(isKnownAppSite));
+      actionBound.set(cls, (actionBound.get(cls) ?? true) && domains.length > 0 && domains.every(isKnownAppSite));
     }
   }
   // A class whose every request is bound to actions on known apps is budgeted by those actions alone: one

@@ -117,7 +117,8 @@ function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, labe
     }
     case 'fixed': {
       const riskClass = CAPABILITY_CLASSES[rule.capability] ?? 'UNKNOWN';
-      return generic(args, rule.capability, riskClass, layer, label);
+      const facts = generic(args, rule.capability, riskClass, layer, label);
+      return rule.action === undefined ? facts : { ...facts, action: { id: rule.action, object: null, app: null, why: `the tool's name (${label})` } };
     }
   }
 }
@@ -146,6 +147,11 @@ function raise(c: ActionFacts, nameWords: readonly string[], args: Record<string
   }
   if (OUTBOUND_CLASSES.includes(result.riskClass) && result.outboundBytes === 0) {
     result = { ...result, outboundBytes: payloadBytes(args) };
+  }
+  // (A name's action is of the class it was read in: raised to another class, it is no longer what the name says.)
+  if (result.riskClass !== c.riskClass && result.action !== undefined) {
+    const { action: _dropped, ...rest } = result;
+    result = rest;
   }
   return result;
 }
