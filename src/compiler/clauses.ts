@@ -573,6 +573,8 @@ function itemsIn(text: string, words: Word[], verbIndex: number, targets: readon
       continue;
     }
     if (gap.includes(',') || gap.includes('&')) close();
+    // ("delete draft-v1.docx and draft-v2.docx, keep the final one": a verb after a comma says something else.)
+    if (gap.includes(',') && (isVerb(word.w) || word.w === 'keep')) break;
     phrase.push(word);
   }
   close();

@@ -669,7 +669,8 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       // (Words that name no site at all bind their actions everywhere: a tool call whose name says what it
       // does — `cancel_calendar_event` under "move my dentist appt" — is bound to them, src/core/actions/binding.ts.)
       // (A site named by its product — "my github" — is a site: the browser's writes there keep their own binding.)
-      const anywhere = domains.length === 0 && allDomains.size === 0 && products.length === 0;
+      // (Payments, messages and deletions are bound by their payees, recipients and items there, not by action.)
+      const anywhere = domains.length === 0 && allDomains.size === 0 && products.length === 0 && (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE');
       if ((domains.length === 0 && !anywhere) || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
         actionBound.set(cls, false);
         continue;

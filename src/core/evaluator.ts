@@ -9,6 +9,7 @@ import { hostOf } from './domains';
 import { orgAsks, orgDenies, type OrgFloor } from './org';
 import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
+import { bindRefs, isObjectRef, refsBeyondWords } from './objects';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
 import { personalFieldCarried } from './personal';
@@ -393,6 +394,8 @@ class Walk {
   readonly index: PolicyIndex;
   readonly targets: Targets;
   readonly cls: RiskClass;
+  /** The items the call names only by an id (objects.ts). */
+  readonly refs: readonly string[];
   /** The rule an ALLOW cites, set by the ceiling check. */
   allowedBy: RuleRef = 'ceilings.READ';
   private exfilOnce: Classification['exfiltration'] | undefined;
@@ -411,6 +414,7 @@ class Walk {
     this.index = indexOf(policy);
     this.targets = c.targets;
     this.cls = c.riskClass;
+    this.refs = c.targets.items.filter(isObjectRef);
   }
 
   /**
@@ -586,6 +590,10 @@ function argumentConstraints(w: Walk): EvalResult | null {
   if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
   const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {
+    // Which thing, before how many calls: an id the words' things are not yet bound to is another thing (asks),
+    // whatever budget is left; the same id again is the same thing.
+    const beyond = isConsequential(cls) ? refsBeyondWords(k, w.refs, state) : null;
+    if (beyond !== null) return w.decide('ASK_USER', 'argument_constraints', beyond, `constraints:${k.id}`);
     const used = state.constraintCalls[k.id] ?? 0;
     if (k.maxCalls !== undefined && used >= k.maxCalls) {
       return w.decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
@@ -602,10 +610,13 @@ function argumentConstraints(w: Walk): EvalResult | null {
     if (k.paths && !targets.paths.every((p) => pathCovered(p, k.paths!))) {
       return w.decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
     }
-    if (k.items && !itemsCovered(targets.items, k.items)) {
-      const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
+    // (An item named only by its id is bound by how many things the words name, below: no name matches an id.)
+    const named = w.refs.length === 0 ? targets.items : targets.items.filter((i) => !isObjectRef(i));
+    if (k.items && !(named.length === 0 && w.refs.length > 0) && !itemsCovered(named, k.items)) {
+      const acted = named.length === 0 ? 'an item the action does not name' : named.join(', ');
       return w.decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
+
     // What: a write on a site no app table describes carries a value the words give it, else the words name
     // no such write (a router's DNS form under "rename the wifi to 'Casa-Lupo'"). A known app's write is bound
     // by its action and object instead (6c).
@@ -836,6 +847,7 @@ function allowed(w: Walk): EvalResult {
       outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
     };
   }
+  if (isConsequential(cls)) next = bindRefs(next, constraints, w.refs);
   const within = boundsApplied(constraints, w.targets);
   const { matched } = w.binding;
   const named = matched !== null && c.action !== undefined ? `: it ${describeReading(c.action)}, as the task asks` : '';

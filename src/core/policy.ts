@@ -279,6 +279,8 @@ export const EvalStateSchema = z.strictObject({
   grantCalls: z._default(z.record(z.string(), Count), {}),
   outboundCalls: z._default(Count, 0),
   outboundBytes: z._default(Count, 0),
+  /** The ids each constraint's allowed calls acted on (objects.ts): as many as the things its words name. */
+  objectRefs: z.optional(z.record(z.string(), z.array(z.string()))),
 });
 export type EvalState = z.infer<typeof EvalStateSchema>;
 

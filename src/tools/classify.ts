@@ -9,6 +9,7 @@ import { maxClass, OUTBOUND_CLASSES, type RiskClass } from '../core/risk';
 import { matchExplicit, matchGlob, type Rule } from './names';
 import { classifyPatch } from './patch';
 import { classifyShell } from './shell';
+import { OBJECT_REF } from '../core/objects';
 
 /**
  * κ, ρ, τ of any agent's tool call (the CLI's `evaluate`, the compiler's reading of tool names): what it
@@ -156,7 +157,72 @@ function raise(c: ActionFacts, nameWords: readonly string[], args: Record<string
   return result;
 }
 
+/** An argument that names its object by id: `id`, `file_id`, `eventId`, `email_ids`. */
+const ID_KEY = /^ids?$|[_.-]ids?$|[a-z]Ids?$/;
+const MESSAGE_ID_KEYS: ReadonlySet<string> = new Set(['messageid', 'emailid', 'mailid', 'threadid', 'conversationid', 'replytoid', 'inreplytoid', 'parentid']);
+const NO_KEYS: ReadonlySet<string> = new Set();
+/** An id as tools write them: a number or a token, never an address, a URL or a sentence. */
+const ID_VALUE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+/** The ids a call's arguments name objects by, nested ones (an attachment's `file_id`) included. */
+function idsIn(value: unknown, key: string, depth: number, into: Set<string>, skip: ReadonlySet<string>): void {
+  if (depth > 4) return;
+  if (Array.isArray(value)) {
+    for (const v of value) idsIn(v, key, depth + 1, into, skip);
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) idsIn(v, k, depth + 1, into, skip);
+    return;
+  }
+  if (!ID_KEY.test(key) || skip.has(keyForm(key))) return;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (ID_VALUE.test(text) && !text.includes('@')) into.add(text);
+}
+
+/**
+ * A tool call's objects named only by id are items of their own kind (src/core/objects.ts): the value an id
+ * key gives (`file_id: "44"`, read as the item "44" by the item keys) is the item `id:44`, which no name the
+ * words give matches and which the evaluator binds to the things the words name.
+ */
+function withObjectRefs(c: ActionFacts, args: Record<string, unknown>): ActionFacts {
+  if (c.layer === 'web' || c.layer === 'shell' || c.riskClass === 'READ' || c.riskClass === 'UNKNOWN') return c;
+  const ids = new Set<string>();
+  // (A reply's or a forward's own message is the one the words name, "forward the booking email": what it
+  // carries besides — an attachment's file — is what a message is bound by.)
+  idsIn(args, '', 0, ids, c.riskClass === 'COMMUNICATION' ? MESSAGE_ID_KEYS : NO_KEYS);
+  if (ids.size === 0) return c;
+  const items = [...c.targets.items.filter((i) => !ids.has(i)), ...[...ids].map((id) => `${OBJECT_REF}${id}`)];
+  return { ...c, targets: { ...c.targets, items } };
+}
+
+/**
+ * A drive's document, not a file on this machine: a file tool that names its file by a drive's id, or by a bare
+ * name with no folder (`create_file {filename: "groceries.txt"}`, `append_to_file {file_id: "12"}`), writes to
+ * the user's drive, as the words "make a new file called …" ask (a write, not a local save). One with a path
+ * (`path`, `file_path`, a name with a folder in it) is local.
+ */
+const DRIVE_NAME_KEYS = ['filename', 'file_name', 'name', 'title'];
+function driveDocument(c: ActionFacts, args: Record<string, unknown>, label: string): ActionFacts {
+  if (c.capability !== 'file.write') return c;
+  const keys = Object.keys(args).map(keyForm);
+  const pathed = keys.some((k) => ['path', 'filepath', 'paths', 'directory', 'dir', 'folder', 'cwd', 'destination', 'dest', 'target', 'targetpath', 'newpath', 'oldpath'].includes(k));
+  const byId = keys.includes('fileid') || keys.includes('documentid') || keys.includes('docid');
+  const name = DRIVE_NAME_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  const bare = name !== undefined && !/[/\\]/.test(name) && !name.startsWith('.');
+  if (pathed || !(byId || bare)) return c;
+  const t = emptyCollected();
+  collectTargets(args, t, { urlsAnywhere: true, paths: false, items: 'items', channels: true });
+  if (name !== undefined && bare) t.items.push(name);
+  return { ...c, capability: 'doc.write', riskClass: 'EXTERNAL_WRITE', targets: targetsOf(t), basis: `${label}: a drive document (named by ${byId ? 'its id' : 'a bare file name'}, no path)`, outboundBytes: payloadBytes(args) };
+}
+
 function classifyUnsafe(call: ToolCall): ActionFacts {
+  const c = classifyByName(call);
+  return withObjectRefs(c, call.args);
+}
+
+function classifyByName(call: ToolCall): ActionFacts {
   const args = call.args;
   const web = WEB_HANDLERS.get(call.tool);
   if (web !== undefined) return { ...web(args), layer: 'web' };
@@ -167,7 +233,7 @@ function classifyUnsafe(call: ToolCall): ActionFacts {
 
   const explicit = matchExplicit(name);
   if (explicit !== undefined) {
-    const c = applyRule(explicit.rule, args, 'explicit', `explicit: ${explicit.entry}`, words);
+    const c = driveDocument(applyRule(explicit.rule, args, 'explicit', `explicit: ${explicit.entry}`, words), args, `explicit: ${explicit.entry}`);
     return explicit.rule.kind === 'action' ? c : raise(c, words, args, explicit.suffix);
   }
   const glob = matchGlob(name);

@@ -43,7 +43,7 @@ export const EXPLICIT: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   // Assistant suites' tools (calendar, bank, travel; AgentDojo's shapes): what each does to an object that
   // exists is its action, so "move my dentist appt" never grants cancelling it.
   ...acting('calendar.write', 'cancel_order', ['cancel_calendar_event', 'cancel_event', 'cancel_meeting', 'delete_calendar_event']),
-  ...acting('calendar.write', 'edit', ['reschedule_calendar_event', 'reschedule_event', 'move_calendar_event', 'update_calendar_event', 'edit_calendar_event']),
+  ...acting('calendar.write', 'edit', ['reschedule_calendar_event', 'reschedule_event', 'move_calendar_event', 'edit_calendar_event']),
   ...acting('data.write', 'edit', ['update_user_info', 'update_profile', 'update_user_information', 'update_address']),
   ...acting('permission.change', 'password_change', ['update_password', 'change_password', 'set_password', 'reset_password']),
   // A standing order moves money on its date: a payment, whatever its name's verb ("schedule", "update").
