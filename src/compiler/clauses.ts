@@ -676,6 +676,10 @@ function phrasalRequest(words: Word[], at: number, targets: readonly TargetToken
 
 /** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"); not "text", which goes to a number. */
 const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping']);
+/** Message verbs whose person may follow "to" ("reply to alice that …"). */
+const TO_NAME_VERBS = new Set(['reply', 'respond', 'send', 'write', 'message', 'msg', 'dm', 'answer', 'forward']);
+/** Verbs that add a person to a workspace or a channel. */
+const MEMBER_VERBS = new Set(['add', 'invite']);
 /** Words after such a verb that are no person ("message the team", "text me", "dm everyone"). */
 const NOT_A_NAME = new Set([...DETERMINERS, ...PEOPLE_ME, 'everyone', 'everybody', 'anyone', 'someone', 'team', 'all', 'them', 'him', 'her', 'back', 'in', 'on', 'to', 'about', 'that', 'saying', 'with', 'from', 'for', 'and', 'or', 'it', 'group', 'channel', 'seller', 'host', 'owner', 'support', 'admin', 'people', 'folks', 'guys']);
 
@@ -983,7 +987,21 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     const named = words[verbIndex + 1];
     // ("let priya know that …": the person told is named between "let" and "know".)
     const letKnow = verb.w === 'let' && words[verbIndex + 2]?.w === 'know';
-    if (request === 'COMMUNICATION' && objects.length === 0 && (NAMED_BY_VERBS.has(verb.w) || letKnow) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
+    const aName = (w: Word | undefined): w is Word => w !== undefined && !insideTarget(w, targets) && /^[a-z][a-z-]{1,30}$/.test(w.w) && !NOT_A_NAME.has(w.w) && !isVerb(w.w) && (dictated === null || w.start < dictated[0]);
+    if (request === 'COMMUNICATION' && objects.length === 0 && (NAMED_BY_VERBS.has(verb.w) || letKnow) && aName(named)) {
+      objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
+    }
+    // ("reply to alice that …", "send a note to bob": the person a message goes to, named after "to".)
+    const toAt = words.findIndex((w, i) => i > verbIndex && i <= verbIndex + 4 && w.w === 'to');
+    const toWhom = toAt === -1 ? undefined : words[toAt + 1];
+    const after = toWhom === undefined ? '' : text.slice(toWhom.end, toWhom.end + 8);
+    if (request === 'COMMUNICATION' && objects.length === 0 && TO_NAME_VERBS.has(verb.w) && aName(toWhom) && !/^\s*[.@#/:-]\w/.test(after) && /^(?:\s+(?:that|saying|about|and|to)\b|\s*[,:]|\s*$)/.test(after)) {
+      objects.push({ kind: 'handle', value: toWhom.w, start: toWhom.start, end: toWhom.end });
+    }
+    // ("add emma to #design", "invite leo to the workspace": in a chat workspace the person added is named right
+    // after the verb.)
+    const inWorkspace = targets.some((t) => t.kind === 'channel') || /\b(?:workspace|slack|channel)\b/i.test(clauseText);
+    if ((request === 'EXTERNAL_WRITE' || request === 'PERMISSION_CHANGE') && MEMBER_VERBS.has(verb.w) && inWorkspace && !objects.some((t) => t.kind === 'handle') && aName(named) && !ITEM_LEAD.has(named.w)) {
       objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
     }
   }

@@ -217,9 +217,54 @@ function driveDocument(c: ActionFacts, args: Record<string, unknown>, label: str
   return { ...c, capability: 'doc.write', riskClass: 'EXTERNAL_WRITE', targets: targetsOf(t), basis: `${label}: a drive document (named by ${byId ? 'its id' : 'a bare file name'}, no path)`, outboundBytes: payloadBytes(args) };
 }
 
+/** Keys that name a workspace's person. */
+const PERSON_KEYS = new Set(['user', 'users', 'member', 'members', 'username']);
+/**
+ * Whom a removal acts on (`remove_user_from_slack {user: "Dave"}`) is the thing removed, not someone it reaches:
+ * the words name it as the item ("remove dave from the workspace").
+ */
+function removedPeople(c: ActionFacts, args: Record<string, unknown>): ActionFacts {
+  if (c.riskClass !== 'DELETE' || c.layer === 'web' || c.layer === 'shell') return c;
+  const people = Object.entries(args).flatMap(([k, v]) => (PERSON_KEYS.has(keyForm(k)) ? (Array.isArray(v) ? v : [v]) : [])).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (people.length === 0) return c;
+  const lowered = new Set(people.map((p) => p.trim().toLowerCase()));
+  return { ...c, targets: { ...c.targets, recipients: c.targets.recipients.filter((r) => !lowered.has(r)), items: [...new Set([...c.targets.items, ...people.map((p) => p.trim())])] } };
+}
+
+/**
+ * An invitation's own name for the person (`invite_user_to_slack {user: "Leo", user_email: "leo@…"}`) is how the
+ * workspace will show them, not a second person: the address is whom it reaches.
+ */
+function inviteeName(c: ActionFacts, args: Record<string, unknown>, nameWords: readonly string[]): ActionFacts {
+  if (c.riskClass !== 'PERMISSION_CHANGE' || !nameWords.includes('invite')) return c;
+  const addresses = c.targets.recipients.filter((r) => r.includes('@'));
+  if (addresses.length !== 1) return c;
+  const names = new Set(Object.entries(args).flatMap(([k, v]) => (PERSON_KEYS.has(keyForm(k)) && typeof v === 'string' && !v.includes('@') ? [v.trim().toLowerCase()] : [])));
+  return names.size === 0 ? c : { ...c, targets: { ...c.targets, recipients: c.targets.recipients.filter((r) => !names.has(r)) } };
+}
+
+/** Keys whose value is a web address. */
+const URL_ARG_KEYS = new Set(['url', 'uri', 'link', 'href', 'website', 'page']);
+/** `www.example.test/a`: a host and path written without a scheme, as people and agents write them. */
+const SCHEMELESS_URL = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+
+/** A tool's URL argument without a scheme is read as the https URL it names, not as a URL that does not parse. */
+function withSchemes(args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(args)) {
+    if (typeof v !== 'string' || !URL_ARG_KEYS.has(keyForm(k)) || !SCHEMELESS_URL.test(v.trim())) continue;
+    out ??= { ...args };
+    out[k] = `https://${v.trim()}`;
+  }
+  return out ?? args;
+}
+
 function classifyUnsafe(call: ToolCall): ActionFacts {
-  const c = classifyByName(call);
-  return withObjectRefs(c, call.args);
+  const web = WEB_HANDLERS.has(call.tool);
+  const args = web ? call.args : withSchemes(call.args);
+  const c = classifyByName({ ...call, args });
+  const words = normaliseName(call.tool).split('_');
+  return withObjectRefs(inviteeName(removedPeople(c, args), args, words), args);
 }
 
 function classifyByName(call: ToolCall): ActionFacts {
