@@ -224,7 +224,7 @@ function leadingLocative(words: Word[], i: number): number {
 }
 
 /** Index of the first word after framing, and whether a negation opens the clause. */
-function stripFraming(words: Word[], from: number): { at: number; negated: boolean } {
+function stripFraming(words: Word[], from: number, text?: string): { at: number; negated: boolean } {
   let i = from;
   let negated = false;
   for (let guard = 0; guard < 16; guard++) {
@@ -239,6 +239,12 @@ function stripFraming(words: Word[], from: number): { at: number; negated: boole
       continue;
     }
     const negation = matchPrefix(words, i, NEGATION);
+    // ("cancel… actually no, just lower it to 10.99": a "no" the comma closes takes back what came before; it
+    // negates nothing after it.)
+    if (negation === 1 && words[i]!.w === 'no' && text !== undefined && /^\s*[,;!]/.test(text.slice(words[i]!.end, words[i]!.end + 3))) {
+      i += 1;
+      continue;
+    }
     if (negation > 0) {
       negated = true;
       i += negation;
@@ -851,7 +857,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const clauseText = text.slice(s, e);
   const words = wordsOf(clauseText, s);
   const targets = allTargets.filter((t) => t.start >= s && t.end <= e);
-  const { at, negated } = stripFraming(words, 0);
+  const { at, negated } = stripFraming(words, 0, text);
   const first = words[at] ?? null;
   const lower = clauseText.toLowerCase();
 
