@@ -46,8 +46,10 @@ export const EXPLICIT: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ...acting('calendar.write', 'edit', ['reschedule_calendar_event', 'reschedule_event', 'move_calendar_event', 'edit_calendar_event']),
   ...acting('data.write', 'edit', ['update_user_info', 'update_profile', 'update_user_information', 'update_address']),
   ...acting('permission.change', 'password_change', ['update_password', 'change_password', 'set_password', 'reset_password']),
-  // A standing order moves money on its date: a payment, whatever its name's verb ("schedule", "update").
-  ...fixed('payment.send', ['schedule_transaction', 'update_scheduled_transaction', 'schedule_payment', 'schedule_transfer', 'create_standing_order', 'update_standing_order']),
+  // A new standing order moves money on its date: a payment, whatever its name's verb says ("schedule"). An
+  // existing one's edit is an edit, bound like any write by the value, payee and id the words give it.
+  ...fixed('payment.send', ['schedule_transaction', 'schedule_payment', 'schedule_transfer', 'create_standing_order']),
+  ...acting('data.write', 'edit', ['update_scheduled_transaction', 'update_standing_order']),
   ...fixed('file.download', ['download_file']),
   ['send_message', { kind: 'action', capability: 'message.send' }],
   ['message', { kind: 'action', capability: 'message.send' }],
