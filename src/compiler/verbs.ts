@@ -21,7 +21,7 @@ const VERBS: Record<GrantableClass, readonly string[]> = {
     'post', 'submit', 'fill', 'update', 'edit', 'create', 'publish', 'comment', 'upload', 'add', 'change', 'set',
     'rename', 'move', 'archive', 'label', 'tag', 'mark', 'star', 'schedule', 'cancel', 'rate', 'like', 'follow',
     'register', 'apply', 'rsvp', 'accept', 'decline', 'draft', 'complete', 'enter', 'type', 'modify', 'upvote',
-    'unsubscribe', 'sign', 'log', 'enable', 'disable', 'book', 'subscribe', 'reserve', 'put', 'write', 'react', 'vote',
+    'unsubscribe', 'sign', 'log', 'enable', 'disable', 'book', 'subscribe', 'reserve', 'rent', 'put', 'write', 'react', 'vote',
     // Edits and settings people name by what they change: "fix the typo", "proofread my letter and fix the
     // grammar", "return the headphones", "freeze my card", "mute #random", "deploy the branch to staging.test".
     'fix', 'correct', 'proofread', 'return', 'freeze', 'unfreeze', 'lock', 'unlock', 'block', 'unblock', 'mute', 'unmute',

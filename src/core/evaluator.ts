@@ -10,6 +10,7 @@ import { orgAsks, orgDenies, type OrgFloor } from './org';
 import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
 import { bindRefs, isObjectRef, refsBeyondWords } from './objects';
+import { dayOtherThanSaid } from './dates';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
 import { personalFieldCarried } from './personal';
@@ -655,6 +656,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     // How many of what: "1 room 2 adults" books one room; a booking of 3 rooms is another booking.
     const miscount = k.counts === undefined ? null : countOtherThanSaid(w.call.args, k.counts);
     if (miscount !== null) return w.decide('ASK_USER', 'argument_constraints', miscount, `constraints:${k.id}`);
+    // When: a tool's booking or event on a day the words do not name is another one ("dec 18-20", not the 25th).
+    const otherDay = k.dates === undefined || WEB_WRITES.has(w.call.tool) ? null : dayOtherThanSaid(w.call.args, k.dates);
+    if (otherDay !== null) return w.decide('ASK_USER', 'argument_constraints', `this call is for ${otherDay} (month-day), a day the task's words do not name (${k.dates!.join(', ')})`, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
     if (k.amount !== undefined && k.quantity === undefined && (cls === 'FINANCIAL' || !carriesNone) && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
       return w.decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);

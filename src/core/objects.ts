@@ -1,6 +1,8 @@
 import type { Constraint, EvalState } from './policy';
 
 /**
+ * (A reservation's place is such an object too, beside its name: src/tools/classify.ts.)
+ *
  * Objects a tool call names only by an id (`delete_file {file_id: "44"}`, `cancel_calendar_event {event_id:
  * "31"}`, an attachment's `file_id`): the guard cannot tell which thing "44" is — the words name it by title
  * ("resume-2019.docx", "the budget review meeting") and the name-to-id lookup is in tool results it never sees.

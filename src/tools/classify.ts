@@ -6,7 +6,7 @@ import { collectAmounts, collectTargets, emptyCollected, keyForm, payloadBytes, 
 import { escalate, normaliseName, objectOf, readVerbs, splitWords } from '../core/classifier/vocabulary';
 import { WEB_HANDLERS } from '../core/classifier/web';
 import { maxClass, OUTBOUND_CLASSES, type RiskClass } from '../core/risk';
-import { matchExplicit, matchGlob, type Rule } from './names';
+import { matchExplicit, matchGlob, RESERVATION_TOOLS, type Rule } from './names';
 import { classifyPatch } from './patch';
 import { classifyShell } from './shell';
 import { OBJECT_REF } from '../core/objects';
@@ -259,12 +259,26 @@ function withSchemes(args: Record<string, unknown>): Record<string, unknown> {
   return out ?? args;
 }
 
+/** The keys a reservation names its place by. */
+const PLACE_KEYS = new Set(['hotel', 'restaurant', 'company', 'place', 'venue', 'hotelname', 'restaurantname', 'companyname']);
+/**
+ * What a reservation books is the place it names (`reserve_hotel {hotel: "Hotel Lumiere"}`): its item, matched
+ * against a place the words name; and, like an id, an object of its own (src/core/objects.ts), so that under
+ * words that name no place ("book the cheapest hotel") the first place booked is the one, another place asks.
+ */
+function reservedPlace(c: ActionFacts, args: Record<string, unknown>, name: string): ActionFacts {
+  if (!RESERVATION_TOOLS.includes(name)) return c;
+  const places = Object.entries(args).flatMap(([k, v]) => (PLACE_KEYS.has(keyForm(k)) && typeof v === 'string' && v.trim() !== '' ? [v.trim()] : []));
+  const refs = places.map((p) => `${OBJECT_REF}${p.toLowerCase()}`);
+  return places.length === 0 ? c : { ...c, targets: { ...c.targets, items: [...new Set([...c.targets.items, ...places, ...refs])] } };
+}
+
 function classifyUnsafe(call: ToolCall): ActionFacts {
   const web = WEB_HANDLERS.has(call.tool);
   const args = web ? call.args : withSchemes(call.args);
   const c = classifyByName({ ...call, args });
   const words = normaliseName(call.tool).split('_');
-  return withObjectRefs(inviteeName(removedPeople(c, args), args, words), args);
+  return withObjectRefs(reservedPlace(inviteeName(removedPeople(c, args), args, words), args, words.join('_')), args);
 }
 
 function classifyByName(call: ToolCall): ActionFacts {

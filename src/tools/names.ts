@@ -21,6 +21,9 @@ export type Rule =
   /** One of the browser actions (`browser.navigate`, …). */
   | { kind: 'web'; tool: string };
 
+/** Tools that book a place: a hotel, a table, a car. */
+export const RESERVATION_TOOLS = ['reserve_hotel', 'reserve_restaurant', 'reserve_car_rental', 'reserve_table', 'book_hotel', 'book_table', 'book_restaurant', 'book_car_rental'];
+
 const fixed = (capability: string, names: string[]): [string, Rule][] => names.map((n) => [n, { kind: 'fixed', capability }]);
 const acting = (capability: string, action: ActionId, names: string[]): [string, Rule][] => names.map((n) => [n, { kind: 'fixed', capability, action }]);
 
@@ -50,6 +53,9 @@ export const EXPLICIT: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   // existing one's edit is an edit, bound like any write by the value, payee and id the words give it.
   ...fixed('payment.send', ['schedule_transaction', 'schedule_payment', 'schedule_transfer', 'create_standing_order']),
   ...acting('data.write', 'edit', ['update_scheduled_transaction', 'update_standing_order']),
+  // A reservation books a place and moves no money by itself (its tools carry no card): a write, as the words
+  // read "book" and "reserve"; the place it books is its item (src/tools/classify.ts), its days are bound too.
+  ...fixed('data.write', RESERVATION_TOOLS),
   ...fixed('file.download', ['download_file']),
   ['send_message', { kind: 'action', capability: 'message.send' }],
   ['message', { kind: 'action', capability: 'message.send' }],
