@@ -99,9 +99,16 @@ const BARE_REFUSAL = /^(?:but\s+|and\s+)?(?:not|no|never)\s+(?:the\s+|a\s+|an\s+
  * The words refused right after a request clause (Constraint.refuses): a negated clause that bans no verb's
  * class and is only "not X" ("subscribe me to the annual plan on news.test, not monthly"). Lower case.
  */
+/** An access level the words give a share ("…, read only", "view-only access"). */
+const READ_ACCESS = /\b(?:read|view)[- ]only\b/i;
+/** What a share's permission field says when it gives more than reading. */
+const WRITE_ACCESS = ['rw', 'write', 'read-write', 'readwrite', 'edit', 'editor', 'writer', 'owner', 'admin', 'full'];
+
 export function refusedValues(clause: Clause, analysis: Analysis): string[] {
   const at = analysis.clauses.indexOf(clause);
   const next = at < 0 ? undefined : analysis.clauses[at + 1];
+  // ("share budget.xlsx with omar@…, read only": a share that gives more than reading is another share.)
+  if (clause.request === 'PERMISSION_CHANGE' && (READ_ACCESS.test(clause.text) || (next !== undefined && (next.request === null || next.request === 'READ') && READ_ACCESS.test(next.text)))) return WRITE_ACCESS;
   if (next === undefined || !next.negated || next.bans.length > 0 || next.request !== null) return [];
   const m = BARE_REFUSAL.exec(next.text.trim());
   return m === null ? [] : [m[1]!.toLowerCase()];

@@ -224,7 +224,7 @@ function leadingLocative(words: Word[], i: number): number {
 }
 
 /** Index of the first word after framing, and whether a negation opens the clause. */
-function stripFraming(words: Word[], from: number): { at: number; negated: boolean } {
+function stripFraming(words: Word[], from: number, text?: string): { at: number; negated: boolean } {
   let i = from;
   let negated = false;
   for (let guard = 0; guard < 16; guard++) {
@@ -239,6 +239,12 @@ function stripFraming(words: Word[], from: number): { at: number; negated: boole
       continue;
     }
     const negation = matchPrefix(words, i, NEGATION);
+    // ("cancel… actually no, just lower it to 10.99": a "no" the comma closes takes back what came before; it
+    // negates nothing after it.)
+    if (negation === 1 && words[i]!.w === 'no' && text !== undefined && /^\s*[,;!]/.test(text.slice(words[i]!.end, words[i]!.end + 3))) {
+      i += 1;
+      continue;
+    }
     if (negation > 0) {
       negated = true;
       i += negation;
@@ -576,6 +582,8 @@ function itemsIn(text: string, words: Word[], verbIndex: number, targets: readon
       continue;
     }
     if (gap.includes(',') || gap.includes('&')) close();
+    // ("delete draft-v1.docx and draft-v2.docx, keep the final one": a verb after a comma says something else.)
+    if (gap.includes(',') && (isVerb(word.w) || word.w === 'keep')) break;
     phrase.push(word);
   }
   close();
@@ -694,6 +702,10 @@ function wantedPurchase(words: Word[], at: number): number {
 
 /** Message verbs whose next word may be the person's name ("dm alice", "message bob", "ping dana"); not "text", which goes to a number. */
 const NAMED_BY_VERBS = new Set(['dm', 'message', 'msg', 'ping']);
+/** Message verbs whose person may follow "to" ("reply to alice that …"). */
+const TO_NAME_VERBS = new Set(['reply', 'respond', 'send', 'write', 'message', 'msg', 'dm', 'answer', 'forward']);
+/** Verbs that add a person to a workspace or a channel. */
+const MEMBER_VERBS = new Set(['add', 'invite']);
 /** Words after such a verb that are no person ("message the team", "text me", "dm everyone"). */
 const NOT_A_NAME = new Set([...DETERMINERS, ...PEOPLE_ME, 'everyone', 'everybody', 'anyone', 'someone', 'team', 'all', 'them', 'him', 'her', 'back', 'in', 'on', 'to', 'about', 'that', 'saying', 'with', 'from', 'for', 'and', 'or', 'it', 'group', 'channel', 'seller', 'host', 'owner', 'support', 'admin', 'people', 'folks', 'guys']);
 
@@ -865,7 +877,7 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
   const clauseText = text.slice(s, e);
   const words = wordsOf(clauseText, s);
   const targets = allTargets.filter((t) => t.start >= s && t.end <= e);
-  const framed = stripFraming(words, 0);
+  const framed = stripFraming(words, 0, text);
   const { negated } = framed;
   const at = negated ? framed.at : wantedPurchase(words, framed.at);
   const first = words[at] ?? null;
@@ -1003,7 +1015,21 @@ function analyzeClause(text: string, start: number, end: number, allTargets: Tar
     const named = words[verbIndex + 1];
     // ("let priya know that …": the person told is named between "let" and "know".)
     const letKnow = verb.w === 'let' && words[verbIndex + 2]?.w === 'know';
-    if (request === 'COMMUNICATION' && objects.length === 0 && (NAMED_BY_VERBS.has(verb.w) || letKnow) && named !== undefined && !insideTarget(named, targets) && /^[a-z][a-z-]{1,30}$/.test(named.w) && !NOT_A_NAME.has(named.w) && !isVerb(named.w) && (dictated === null || named.start < dictated[0])) {
+    const aName = (w: Word | undefined): w is Word => w !== undefined && !insideTarget(w, targets) && /^[a-z][a-z-]{1,30}$/.test(w.w) && !NOT_A_NAME.has(w.w) && !isVerb(w.w) && (dictated === null || w.start < dictated[0]);
+    if (request === 'COMMUNICATION' && objects.length === 0 && (NAMED_BY_VERBS.has(verb.w) || letKnow) && aName(named)) {
+      objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
+    }
+    // ("reply to alice that …", "send a note to bob": the person a message goes to, named after "to".)
+    const toAt = words.findIndex((w, i) => i > verbIndex && i <= verbIndex + 4 && w.w === 'to');
+    const toWhom = toAt === -1 ? undefined : words[toAt + 1];
+    const after = toWhom === undefined ? '' : text.slice(toWhom.end, toWhom.end + 8);
+    if (request === 'COMMUNICATION' && objects.length === 0 && TO_NAME_VERBS.has(verb.w) && aName(toWhom) && !/^\s*[.@#/:-]\w/.test(after) && /^(?:\s+(?:that|saying|about|and|to)\b|\s*[,:]|\s*$)/.test(after)) {
+      objects.push({ kind: 'handle', value: toWhom.w, start: toWhom.start, end: toWhom.end });
+    }
+    // ("add emma to #design", "invite leo to the workspace": in a chat workspace the person added is named right
+    // after the verb.)
+    const inWorkspace = targets.some((t) => t.kind === 'channel') || /\b(?:workspace|slack|channel)\b/i.test(clauseText);
+    if ((request === 'EXTERNAL_WRITE' || request === 'PERMISSION_CHANGE') && MEMBER_VERBS.has(verb.w) && inWorkspace && !objects.some((t) => t.kind === 'handle') && aName(named) && !ITEM_LEAD.has(named.w)) {
       objects.push({ kind: 'handle', value: named.w, start: named.start, end: named.end });
     }
   }

@@ -1,5 +1,6 @@
 import { productsNamed } from '../core/products';
 import { carriedValues, refusedValues, setsAmount } from './carries';
+import { daysNamed } from '../core/dates';
 import { namesAttachment, settingOfClause, thingsOfClause, uniqueSettings } from './settings';
 import { amountTarget, compareDecimal, currencyOf, type MoneyMention, type UnreadMoney } from '../core/amounts';
 import type { Classifier } from '../core/classifier';
@@ -587,7 +588,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     if (g.paths.size > 0) constraint.paths = [...g.paths.keys()];
     if (g.calls !== null) constraint.maxCalls = g.calls;
     // Items come from the words whatever the draft says: binding an action to what the user named only narrows.
-    const items = bound.items.get(cls);
+    const items = bound.items.get(cls) ?? (cls === 'EXTERNAL_WRITE' ? bookedPlaces(bound.requests.get(cls) ?? [], analysis.text, opts.quoted ?? []) : undefined);
     if (items !== undefined) constraint.items = [...items.keys()];
     // So do amounts and quantities: "45 EUR" and "two packs" bound the class whatever a draft says.
     const amount = bound.amounts.get(cls);
@@ -610,6 +611,11 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     if (quantity !== undefined) constraint.quantity = quantity.quantity;
     const counts = countsOf(bound.requests.get(cls) ?? []);
     if (counts !== undefined) constraint.counts = counts;
+    // When: the days every write clause of the class names ("book … for dec 18-20"); one that names none binds none.
+    if (cls === 'EXTERNAL_WRITE' || cls === 'FINANCIAL') {
+      const days = (bound.requests.get(cls) ?? []).map((c) => daysNamed(c.text.replace(/"[^"]*"|'[^']*'|“[^”]*”/g, ' ')));
+      if (days.length > 0 && days.every((d) => d.length > 0)) constraint.dates = [...new Set(days.flat())];
+    }
     if (cls === 'COMMUNICATION' && constraint.domains !== undefined && g.recipients.size === 0 && answersInPlace(bound.requests.get(cls) ?? [])) constraint.publicPost = true;
     if (cls === 'EXTERNAL_WRITE' && g.domains.size > 0 && [...g.domains.keys()].every((d) => postSites.has(d))) constraint.publicPost = true;
     if (cls === 'EXTERNAL_WRITE') {
@@ -651,6 +657,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
   const actionBound = new Map<RiskClass, boolean>();
   if (!openWeb) {
     let n = 0;
+    const products = productsNamed(analysis.text);
     for (const asked of actionsAskedFor(analysis)) {
       const cls = asked.clause.request!;
       const sites = namedSites(asked.clause).map((t) => t.value);
@@ -665,11 +672,16 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       if (!readable && own.length === 0 && cls !== 'EXTERNAL_WRITE') continue;
       const ask = readable ? asked : { ...asked, actions: own.length > 0 ? own : (['edit'] as ActionId[]) };
       const classes = new Set(ask.actions.map((a) => ACTIONS[a].riskClass));
-      if (domains.length === 0 || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
+      // (Words that name no site at all bind their actions everywhere: a tool call whose name says what it
+      // does — `cancel_calendar_event` under "move my dentist appt" — is bound to them, src/core/actions/binding.ts.)
+      // (A site named by its product — "my github" — is a site: the browser's writes there keep their own binding.)
+      // (Payments, messages and deletions are bound by their payees, recipients and items there, not by action.)
+      const anywhere = domains.length === 0 && allDomains.size === 0 && products.length === 0 && (cls === 'EXTERNAL_WRITE' || cls === 'PERMISSION_CHANGE');
+      if ((domains.length === 0 && !anywhere) || !granted || [...classes].some((k) => fullyBans(prohibitions, k) !== undefined || bound.unreadAmounts.has(k))) {
         actionBound.set(cls, false);
         continue;
       }
-      const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, domains };
+      const k: Constraint = { id: `a${++n}-${ask.actions[0]!.replace(/_/g, '-')}`, actions: ask.actions, ...(anywhere ? {} : { domains }) };
       if (ask.objects !== undefined) k.objects = ask.objects;
       if (ask.maxCalls !== undefined) k.maxCalls = ask.maxCalls;
       const setting = settingOfClause(ask.clause, analysis.text);
@@ -685,7 +697,7 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
       constraints.push(k);
       addEvidence(`constraints:${k.id}`, ask.clause);
       for (const a of classes) if (ceilings[a] === undefined) ceilings[a] = 'allow';
-      actionBound.set(cls, (actionBound.get(cls) ?? true) && domains.every(isKnownAppSite));
+      actionBound.set(cls, (actionBound.get(cls) ?? true) && domains.length > 0 && domains.every(isKnownAppSite));
     }
   }
   // A class whose every request is bound to actions on known apps is budgeted by those actions alone: one
@@ -725,6 +737,34 @@ export function harden(draft: PolicyDraft, instruction: string, opts: HardenOpti
     ...productsOf(analysis),
   });
   return { policy, removed: dedupe(removed) };
+}
+
+/** Verbs that book a place ("book 'hotel lumiere' …", "reserve a table at 'roscioli'", "rent a car from 'sunrise rentals'"). */
+const BOOKING_VERBS: ReadonlySet<string> = new Set(['book', 'reserve', 'rent']);
+const QUOTE_MARK = '[…]';
+
+/**
+ * The places the words book, by the names they quote (isolate.ts set a long quote apart, in order): only when
+ * every write clause of the class books and quotes one, else none is bound (a write clause naming no place binds
+ * nothing). A reservation tool's place is its item (src/tools/classify.ts).
+ */
+function bookedPlaces(clauses: readonly Clause[], text: string, quoted: readonly string[]): Map<string, Clause> | undefined {
+  const out = new Map<string, Clause>();
+  for (const c of clauses) {
+    if (c.verb === null || !BOOKING_VERBS.has(c.verb.w)) return undefined;
+    // (A short quote stays in the words: "reserve a table at 'roscioli'".)
+    const literal = [...c.text.matchAll(/(?:^|[\s(])['‘"“]([^'’"”[\]]{2,60})['’"”](?=$|[\s,.;:!?)])/g)].map((m) => m[1]!.trim());
+    for (const name of literal) if (!out.has(name)) out.set(name, c);
+    let at = text.indexOf(QUOTE_MARK, c.start);
+    if ((at === -1 || at >= c.end) && literal.length === 0) return undefined;
+    for (; at !== -1 && at < c.end; at = text.indexOf(QUOTE_MARK, at + QUOTE_MARK.length)) {
+      const index = text.slice(0, at).split(QUOTE_MARK).length - 1;
+      const name = quoted[index];
+      if (name === undefined) return undefined;
+      if (!out.has(name)) out.set(name, c);
+    }
+  }
+  return out.size > 0 ? out : undefined;
 }
 
 /** Actions that add a key, and a public key as the words write it (its type, then its base64 body). */

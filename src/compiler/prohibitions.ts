@@ -33,6 +33,9 @@ function resolveName(analysis: Analysis, name: string, classes: RiskClass[]): st
   return [...out];
 }
 
+/** A clause that is only an access level ("read only", "read-only access"). */
+const ACCESS_LEVEL = /^\W*(?:with\s+|as\s+)?(?:read|view)[- ]only(?:\s+(?:access|permission|rights))?\W*$/i;
+
 function bannedClasses(clause: Clause): RiskClass[] {
   const classes = new Set<RiskClass>(clause.readOnly ? CONSEQUENTIAL_CLASSES : clause.bans);
   return CONSEQUENTIAL_CLASSES.filter((c) => classes.has(c));
@@ -57,7 +60,9 @@ export function extractProhibitions(instruction: string, analysis: Analysis = an
     seen.add(key);
     out.push({ id: `p${out.length + 1}`, classes, capabilities: [], tools: [], exceptRecipients, ...(actions === undefined ? {} : { actions }), quote });
   };
-  for (const clause of analysis.clauses) {
+  for (const [at, clause] of analysis.clauses.entries()) {
+    // ("share budget.xlsx with omar@…, read only": the access a share gives, not a ban on writing.)
+    if (clause.readOnly && ACCESS_LEVEL.test(clause.text) && analysis.clauses.slice(0, at).some((c) => c.request === 'PERMISSION_CHANGE' && !c.negated)) continue;
     let classes = bannedClasses(clause);
     if (classes.length === 0) continue;
     // ("book a table, dont share my phone number": the ban's object is the user's own data; whatever write carries

@@ -9,6 +9,8 @@ import { hostOf } from './domains';
 import { orgAsks, orgDenies, type OrgFloor } from './org';
 import { siteKeysOf } from './addresses';
 import { itemsCovered } from './items';
+import { bindRefs, isObjectRef, refsBeyondWords } from './objects';
+import { dayOtherThanSaid } from './dates';
 import { pathCovered } from './paths';
 import type { ListingKind, RuleRef } from './ruleRef';
 import { personalFieldCarried } from './personal';
@@ -431,6 +433,8 @@ class Walk {
   readonly index: PolicyIndex;
   readonly targets: Targets;
   readonly cls: RiskClass;
+  /** The items the call names only by an id (objects.ts). */
+  readonly refs: readonly string[];
   /** The rule an ALLOW cites, set by the ceiling check. */
   allowedBy: RuleRef = 'ceilings.READ';
   private exfilOnce: Classification['exfiltration'] | undefined;
@@ -449,6 +453,7 @@ class Walk {
     this.index = indexOf(policy);
     this.targets = c.targets;
     this.cls = c.riskClass;
+    this.refs = c.targets.items.filter(isObjectRef);
   }
 
   /**
@@ -638,6 +643,10 @@ function argumentConstraints(w: Walk): EvalResult | null {
   if (constraints.length === 0 && (targets.amounts ?? []).length === 0) return null;
   const evidenceFor = (ref: string) => w.evidenceFor(ref);
   for (const k of constraints) {
+    // Which thing, before how many calls: an id the words' things are not yet bound to is another thing (asks),
+    // whatever budget is left; the same id again is the same thing.
+    const beyond = isConsequential(cls) ? refsBeyondWords(k, w.refs, state) : null;
+    if (beyond !== null) return w.decide('ASK_USER', 'argument_constraints', beyond, `constraints:${k.id}`);
     const used = state.constraintCalls[budgetKey(k, w.c)] ?? 0;
     if (k.maxCalls !== undefined && used >= k.maxCalls) {
       return w.decide('BLOCK', 'argument_constraints', `call budget of ${k.maxCalls} used up`, `constraints:${k.id}`);
@@ -655,12 +664,15 @@ function argumentConstraints(w: Walk): EvalResult | null {
       return w.decide('ASK_USER', 'argument_constraints', `path not among ${k.paths.join(', ')}`, `constraints:${k.id}`);
     }
     // (An order's placement carries no item — the cart holds them —: once a step of this task put the named items
-    // there, item-bound, the placement orders them.)
-    const placesBoundCart = targets.items.length === 0 && w.c.action?.id === 'order' && (state.constraintCalls[`${k.id}:steps`] ?? 0) > 0;
-    if (k.items && !placesBoundCart && !itemsCovered(targets.items, k.items)) {
-      const acted = targets.items.length === 0 ? 'an item the action does not name' : targets.items.join(', ');
+    // there, item-bound, the placement orders them. An item named only by its id is bound by how many things the
+    // words name, below: no name matches an id.)
+    const named = w.refs.length === 0 ? targets.items : targets.items.filter((i) => !isObjectRef(i));
+    const placesBoundCart = named.length === 0 && w.c.action?.id === 'order' && (state.constraintCalls[`${k.id}:steps`] ?? 0) > 0;
+    if (k.items && !placesBoundCart && !(named.length === 0 && w.refs.length > 0) && !itemsCovered(named, k.items)) {
+      const acted = named.length === 0 ? 'an item the action does not name' : named.join(', ');
       return w.decide('ASK_USER', 'argument_constraints', `acts on ${acted}, not on ${k.items.join(', ')}`, `constraints:${k.id}`);
     }
+
     // What: a write on a site no app table describes carries a value the words give it, else the words name
     // no such write (a router's DNS form under "rename the wifi to 'Casa-Lupo'"). A known app's write is bound
     // by its action and object instead (6c).
@@ -699,6 +711,9 @@ function argumentConstraints(w: Walk): EvalResult | null {
     // How many of what: "1 room 2 adults" books one room; a booking of 3 rooms is another booking.
     const miscount = k.counts === undefined ? null : countOtherThanSaid(w.call.args, k.counts);
     if (miscount !== null) return w.decide('ASK_USER', 'argument_constraints', miscount, `constraints:${k.id}`);
+    // When: a tool's booking or event on a day the words do not name is another one ("dec 18-20", not the 25th).
+    const otherDay = k.dates === undefined || WEB_WRITES.has(w.call.tool) ? null : dayOtherThanSaid(w.call.args, k.dates);
+    if (otherDay !== null) return w.decide('ASK_USER', 'argument_constraints', `this call is for ${otherDay} (month-day), a day the task's words do not name (${k.dates!.join(', ')})`, `constraints:${k.id}`);
     // The named amount bounds one item of an order that names no count: 100 at the named price is not it.
     if (k.amount !== undefined && k.quantity === undefined && (cls === 'FINANCIAL' || !carriesNone) && quantityOutsideBound(targets.quantities ?? [], 1) !== null) {
       return w.decide('ASK_USER', 'argument_constraints', `the order carries a quantity (${(targets.quantities ?? []).join(', ')}); ${formatMoney(k.amount)} was named for one item`, `constraints:${k.id}`);
@@ -920,6 +935,7 @@ function allowed(w: Walk): EvalResult {
       outboundBytes: state.outboundBytes + (outbound ? c.outboundBytes : 0),
     };
   }
+  if (isConsequential(cls)) next = bindRefs(next, constraints, w.refs);
   const within = boundsApplied(constraints, w.targets);
   const { matched } = w.binding;
   const named = matched !== null && c.action !== undefined ? `: it ${describeReading(c.action)}, as the task asks` : '';

@@ -112,6 +112,11 @@ export const ConstraintSchema = z
      */
     counts: z.optional(z.record(NonEmpty, z.number().check(z.nonnegative()))),
     /**
+     * The days the words name a booking or an event for ("dec 18-20"), as `MM-DD` (dates.ts): a tool call of the
+     * class whose date field names another day asks.
+     */
+    dates: z.optional(z.array(NonEmpty)),
+    /**
      * The settings the words change and which way ("turn off email notifications", "make my profile private"):
      * a write of the class that sets the other direction asks, on any site; on a site no app table describes,
      * so does one whose names, values, button and route do not name the setting's nouns. A call passes when it
@@ -279,6 +284,8 @@ export const EvalStateSchema = z.strictObject({
   grantCalls: z._default(z.record(z.string(), Count), {}),
   outboundCalls: z._default(Count, 0),
   outboundBytes: z._default(Count, 0),
+  /** The ids each constraint's allowed calls acted on (objects.ts): as many as the things its words name. */
+  objectRefs: z.optional(z.record(z.string(), z.array(z.string()))),
 });
 export type EvalState = z.infer<typeof EvalStateSchema>;
 

@@ -6,9 +6,10 @@ import { collectAmounts, collectTargets, emptyCollected, keyForm, payloadBytes, 
 import { escalate, normaliseName, objectOf, readVerbs, splitWords } from '../core/classifier/vocabulary';
 import { WEB_HANDLERS } from '../core/classifier/web';
 import { maxClass, OUTBOUND_CLASSES, type RiskClass } from '../core/risk';
-import { matchExplicit, matchGlob, type Rule } from './names';
+import { matchExplicit, matchGlob, RESERVATION_TOOLS, type Rule } from './names';
 import { classifyPatch } from './patch';
 import { classifyShell } from './shell';
+import { OBJECT_REF } from '../core/objects';
 
 /**
  * κ, ρ, τ of any agent's tool call (the CLI's `evaluate`, the compiler's reading of tool names): what it
@@ -117,7 +118,8 @@ function applyRule(rule: Rule, args: Record<string, unknown>, layer: Layer, labe
     }
     case 'fixed': {
       const riskClass = CAPABILITY_CLASSES[rule.capability] ?? 'UNKNOWN';
-      return generic(args, rule.capability, riskClass, layer, label);
+      const facts = generic(args, rule.capability, riskClass, layer, label);
+      return rule.action === undefined ? facts : { ...facts, action: { id: rule.action, object: null, app: null, why: `the tool's name (${label})` } };
     }
   }
 }
@@ -147,10 +149,139 @@ function raise(c: ActionFacts, nameWords: readonly string[], args: Record<string
   if (OUTBOUND_CLASSES.includes(result.riskClass) && result.outboundBytes === 0) {
     result = { ...result, outboundBytes: payloadBytes(args) };
   }
+  // (A name's action is of the class it was read in: raised to another class, it is no longer what the name says.)
+  if (result.riskClass !== c.riskClass && result.action !== undefined) {
+    const { action: _dropped, ...rest } = result;
+    result = rest;
+  }
   return result;
 }
 
+/** An argument that names its object by id: `id`, `file_id`, `eventId`, `email_ids`. */
+const ID_KEY = /^ids?$|[_.-]ids?$|[a-z]Ids?$/;
+const MESSAGE_ID_KEYS: ReadonlySet<string> = new Set(['messageid', 'emailid', 'mailid', 'threadid', 'conversationid', 'replytoid', 'inreplytoid', 'parentid']);
+const NO_KEYS: ReadonlySet<string> = new Set();
+/** An id as tools write them: a number or a token, never an address, a URL or a sentence. */
+const ID_VALUE = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+/** The ids a call's arguments name objects by, nested ones (an attachment's `file_id`) included. */
+function idsIn(value: unknown, key: string, depth: number, into: Set<string>, skip: ReadonlySet<string>): void {
+  if (depth > 4) return;
+  if (Array.isArray(value)) {
+    for (const v of value) idsIn(v, key, depth + 1, into, skip);
+    return;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [k, v] of Object.entries(value)) idsIn(v, k, depth + 1, into, skip);
+    return;
+  }
+  if (!ID_KEY.test(key) || skip.has(keyForm(key))) return;
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : typeof value === 'string' ? value.trim() : '';
+  if (ID_VALUE.test(text) && !text.includes('@')) into.add(text);
+}
+
+/**
+ * A tool call's objects named only by id are items of their own kind (src/core/objects.ts): the value an id
+ * key gives (`file_id: "44"`, read as the item "44" by the item keys) is the item `id:44`, which no name the
+ * words give matches and which the evaluator binds to the things the words name.
+ */
+function withObjectRefs(c: ActionFacts, args: Record<string, unknown>): ActionFacts {
+  if (c.layer === 'web' || c.layer === 'shell' || c.riskClass === 'READ' || c.riskClass === 'UNKNOWN') return c;
+  const ids = new Set<string>();
+  // (A reply's or a forward's own message is the one the words name, "forward the booking email": what it
+  // carries besides — an attachment's file — is what a message is bound by.)
+  idsIn(args, '', 0, ids, c.riskClass === 'COMMUNICATION' ? MESSAGE_ID_KEYS : NO_KEYS);
+  if (ids.size === 0) return c;
+  const items = [...c.targets.items.filter((i) => !ids.has(i)), ...[...ids].map((id) => `${OBJECT_REF}${id}`)];
+  return { ...c, targets: { ...c.targets, items } };
+}
+
+/**
+ * A drive's document, not a file on this machine: a file tool that names its file by a drive's id, or by a bare
+ * name with no folder (`create_file {filename: "groceries.txt"}`, `append_to_file {file_id: "12"}`), writes to
+ * the user's drive, as the words "make a new file called …" ask (a write, not a local save). One with a path
+ * (`path`, `file_path`, a name with a folder in it) is local.
+ */
+const DRIVE_NAME_KEYS = ['filename', 'file_name', 'name', 'title'];
+function driveDocument(c: ActionFacts, args: Record<string, unknown>, label: string): ActionFacts {
+  if (c.capability !== 'file.write') return c;
+  const keys = Object.keys(args).map(keyForm);
+  const pathed = keys.some((k) => ['path', 'filepath', 'paths', 'directory', 'dir', 'folder', 'cwd', 'destination', 'dest', 'target', 'targetpath', 'newpath', 'oldpath'].includes(k));
+  const byId = keys.includes('fileid') || keys.includes('documentid') || keys.includes('docid');
+  const name = DRIVE_NAME_KEYS.map((k) => args[k]).find((v): v is string => typeof v === 'string');
+  const bare = name !== undefined && !/[/\\]/.test(name) && !name.startsWith('.');
+  if (pathed || !(byId || bare)) return c;
+  const t = emptyCollected();
+  collectTargets(args, t, { urlsAnywhere: true, paths: false, items: 'items', channels: true });
+  if (name !== undefined && bare) t.items.push(name);
+  return { ...c, capability: 'doc.write', riskClass: 'EXTERNAL_WRITE', targets: targetsOf(t), basis: `${label}: a drive document (named by ${byId ? 'its id' : 'a bare file name'}, no path)`, outboundBytes: payloadBytes(args) };
+}
+
+/** Keys that name a workspace's person. */
+const PERSON_KEYS = new Set(['user', 'users', 'member', 'members', 'username']);
+/**
+ * Whom a removal acts on (`remove_user_from_slack {user: "Dave"}`) is the thing removed, not someone it reaches:
+ * the words name it as the item ("remove dave from the workspace").
+ */
+function removedPeople(c: ActionFacts, args: Record<string, unknown>): ActionFacts {
+  if (c.riskClass !== 'DELETE' || c.layer === 'web' || c.layer === 'shell') return c;
+  const people = Object.entries(args).flatMap(([k, v]) => (PERSON_KEYS.has(keyForm(k)) ? (Array.isArray(v) ? v : [v]) : [])).filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (people.length === 0) return c;
+  const lowered = new Set(people.map((p) => p.trim().toLowerCase()));
+  return { ...c, targets: { ...c.targets, recipients: c.targets.recipients.filter((r) => !lowered.has(r)), items: [...new Set([...c.targets.items, ...people.map((p) => p.trim())])] } };
+}
+
+/**
+ * An invitation's own name for the person (`invite_user_to_slack {user: "Leo", user_email: "leo@…"}`) is how the
+ * workspace will show them, not a second person: the address is whom it reaches.
+ */
+function inviteeName(c: ActionFacts, args: Record<string, unknown>, nameWords: readonly string[]): ActionFacts {
+  if (c.riskClass !== 'PERMISSION_CHANGE' || !nameWords.includes('invite')) return c;
+  const addresses = c.targets.recipients.filter((r) => r.includes('@'));
+  if (addresses.length !== 1) return c;
+  const names = new Set(Object.entries(args).flatMap(([k, v]) => (PERSON_KEYS.has(keyForm(k)) && typeof v === 'string' && !v.includes('@') ? [v.trim().toLowerCase()] : [])));
+  return names.size === 0 ? c : { ...c, targets: { ...c.targets, recipients: c.targets.recipients.filter((r) => !names.has(r)) } };
+}
+
+/** Keys whose value is a web address. */
+const URL_ARG_KEYS = new Set(['url', 'uri', 'link', 'href', 'website', 'page']);
+/** `www.example.test/a`: a host and path written without a scheme, as people and agents write them. */
+const SCHEMELESS_URL = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z][a-z0-9-]*(?::\d{1,5})?(?:[/?#]\S*)?$/i;
+
+/** A tool's URL argument without a scheme is read as the https URL it names, not as a URL that does not parse. */
+function withSchemes(args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | null = null;
+  for (const [k, v] of Object.entries(args)) {
+    if (typeof v !== 'string' || !URL_ARG_KEYS.has(keyForm(k)) || !SCHEMELESS_URL.test(v.trim())) continue;
+    out ??= { ...args };
+    out[k] = `https://${v.trim()}`;
+  }
+  return out ?? args;
+}
+
+/** The keys a reservation names its place by. */
+const PLACE_KEYS = new Set(['hotel', 'restaurant', 'company', 'place', 'venue', 'hotelname', 'restaurantname', 'companyname']);
+/**
+ * What a reservation books is the place it names (`reserve_hotel {hotel: "Hotel Lumiere"}`): its item, matched
+ * against a place the words name; and, like an id, an object of its own (src/core/objects.ts), so that under
+ * words that name no place ("book the cheapest hotel") the first place booked is the one, another place asks.
+ */
+function reservedPlace(c: ActionFacts, args: Record<string, unknown>, name: string): ActionFacts {
+  if (!RESERVATION_TOOLS.includes(name)) return c;
+  const places = Object.entries(args).flatMap(([k, v]) => (PLACE_KEYS.has(keyForm(k)) && typeof v === 'string' && v.trim() !== '' ? [v.trim()] : []));
+  const refs = places.map((p) => `${OBJECT_REF}${p.toLowerCase()}`);
+  return places.length === 0 ? c : { ...c, targets: { ...c.targets, items: [...new Set([...c.targets.items, ...places, ...refs])] } };
+}
+
 function classifyUnsafe(call: ToolCall): ActionFacts {
+  const web = WEB_HANDLERS.has(call.tool);
+  const args = web ? call.args : withSchemes(call.args);
+  const c = classifyByName({ ...call, args });
+  const words = normaliseName(call.tool).split('_');
+  return withObjectRefs(reservedPlace(inviteeName(removedPeople(c, args), args, words), args, words.join('_')), args);
+}
+
+function classifyByName(call: ToolCall): ActionFacts {
   const args = call.args;
   const web = WEB_HANDLERS.get(call.tool);
   if (web !== undefined) return { ...web(args), layer: 'web' };
@@ -161,7 +292,7 @@ function classifyUnsafe(call: ToolCall): ActionFacts {
 
   const explicit = matchExplicit(name);
   if (explicit !== undefined) {
-    const c = applyRule(explicit.rule, args, 'explicit', `explicit: ${explicit.entry}`, words);
+    const c = driveDocument(applyRule(explicit.rule, args, 'explicit', `explicit: ${explicit.entry}`, words), args, `explicit: ${explicit.entry}`);
     return explicit.rule.kind === 'action' ? c : raise(c, words, args, explicit.suffix);
   }
   const glob = matchGlob(name);

@@ -3,9 +3,15 @@
  * compared in normalised form (`sendEmail`, `send-email`, `mcp__x__send_email` → words joined by `_`).
  */
 
+import type { ActionId } from '../core/actions';
+
 export type Rule =
-  /** A fixed capability (its class comes from the capability table). */
-  | { kind: 'fixed'; capability: string }
+  /**
+   * A fixed capability (its class comes from the capability table); `action` when the name says which of the
+   * shared vocabulary's actions it takes (`cancel_calendar_event` cancels, `reschedule_calendar_event` edits):
+   * a tool call is then bound to the actions the words name, as a web write is (src/core/actions/binding.ts).
+   */
+  | { kind: 'fixed'; capability: string; action?: ActionId }
   /** Classified by its action argument (`send_message(action="list")` is READ); `capability` when there is none. */
   | { kind: 'action'; capability: string }
   | { kind: 'shell' }
@@ -15,7 +21,11 @@ export type Rule =
   /** One of the browser actions (`browser.navigate`, …). */
   | { kind: 'web'; tool: string };
 
+/** Tools that book a place: a hotel, a table, a car. */
+export const RESERVATION_TOOLS = ['reserve_hotel', 'reserve_restaurant', 'reserve_car_rental', 'reserve_table', 'book_hotel', 'book_table', 'book_restaurant', 'book_car_rental'];
+
 const fixed = (capability: string, names: string[]): [string, Rule][] => names.map((n) => [n, { kind: 'fixed', capability }]);
+const acting = (capability: string, action: ActionId, names: string[]): [string, Rule][] => names.map((n) => [n, { kind: 'fixed', capability, action }]);
 
 export const EXPLICIT: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ...fixed('email.send', ['send_email', 'send_mail', 'email_send', 'gmail_send', 'gmail_send_message', 'gmail_send_email', 'mcp_gmail_send_message', 'outlook_send_mail', 'outlook_send_email', 'reply_email', 'reply_to_email', 'forward_email', 'send_gmail']),
@@ -29,10 +39,23 @@ export const EXPLICIT: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ...fixed('file.delete', ['delete_file', 'remove_file', 'rm', 'delete_directory', 'remove_directory', 'delete_files']),
   ...fixed('payment.send', ['bank_transfer', 'transfer_money', 'transfer_funds', 'wire_transfer', 'pay', 'make_payment', 'send_payment', 'send_money', 'pay_invoice', 'purchase', 'buy', 'checkout', 'place_order', 'buy_item', 'purchase_item']),
   ...fixed('doc.share', ['share_document', 'share_file', 'share_doc', 'share_folder', 'gdrive_share', 'drive_share', 'share_drive_file']),
-  ...fixed('permission.change', ['add_permission', 'grant_access', 'update_permissions', 'set_permissions', 'change_password', 'create_forwarding_rule', 'add_collaborator', 'invite_user']),
+  ...fixed('permission.change', ['add_permission', 'grant_access', 'update_permissions', 'set_permissions', 'create_forwarding_rule', 'add_collaborator', 'invite_user']),
   ...fixed('code.execute', ['evaluate_js', 'eval_js', 'js_eval', 'run_js', 'browser_evaluate', 'browser_run_code', 'browser_execute_script', 'run_javascript', 'execute_javascript', 'execute_script', 'page_evaluate', 'javascript', 'run_code', 'execute_code', 'run_python', 'python', 'code_interpreter']),
   ...fixed('web.read', ['fetch', 'web_fetch', 'fetch_url', 'fetch_page', 'http_get', 'get_url', 'open_url', 'visit_url', 'browse', 'web_search', 'search_web', 'browser_snapshot', 'browser_take_screenshot', 'take_screenshot', 'screenshot', 'get_page_content', 'get_page_text', 'read_page', 'browser_navigate_back', 'browser_tabs', 'browser_console_messages', 'browser_network_requests']),
   ...fixed('file.upload', ['browser_file_upload', 'upload_file']),
+  // Assistant suites' tools (calendar, bank, travel; AgentDojo's shapes): what each does to an object that
+  // exists is its action, so "move my dentist appt" never grants cancelling it.
+  ...acting('calendar.write', 'cancel_order', ['cancel_calendar_event', 'cancel_event', 'cancel_meeting', 'delete_calendar_event']),
+  ...acting('calendar.write', 'edit', ['reschedule_calendar_event', 'reschedule_event', 'move_calendar_event', 'edit_calendar_event']),
+  ...acting('data.write', 'edit', ['update_user_info', 'update_profile', 'update_user_information', 'update_address']),
+  ...acting('permission.change', 'password_change', ['update_password', 'change_password', 'set_password', 'reset_password']),
+  // A new standing order moves money on its date: a payment, whatever its name's verb says ("schedule"). An
+  // existing one's edit is an edit, bound like any write by the value, payee and id the words give it.
+  ...fixed('payment.send', ['schedule_transaction', 'schedule_payment', 'schedule_transfer', 'create_standing_order']),
+  ...acting('data.write', 'edit', ['update_scheduled_transaction', 'update_standing_order']),
+  // A reservation books a place and moves no money by itself (its tools carry no card): a write, as the words
+  // read "book" and "reserve"; the place it books is its item (src/tools/classify.ts), its days are bound too.
+  ...fixed('data.write', RESERVATION_TOOLS),
   ...fixed('file.download', ['download_file']),
   ['send_message', { kind: 'action', capability: 'message.send' }],
   ['message', { kind: 'action', capability: 'message.send' }],

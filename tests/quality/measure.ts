@@ -25,11 +25,11 @@ interface Request {
   source?: string;
 }
 /**
- * The halves people tune on (dev; typed and tools-typed, written as people type by a reviewer who had not read
+ * The halves people tune on (dev; tools-typed2, generic tool calls in assistant-suite tasks; typed and tools-typed, written as people type by a reviewer who had not read
  * the compiler, for tuning; typed2, typed3 and typed4, the frozen fresh halves of rounds 3, 4 and 5, each retired as a tuning
  * set when a new frozen half replaced it) or report from after tuning (test, holdout).
  */
-export type TunedHalf = 'dev' | 'test' | 'holdout' | 'typed' | 'typed2' | 'typed3' | 'typed4' | 'tools-typed';
+export type TunedHalf = 'dev' | 'test' | 'holdout' | 'typed' | 'typed2' | 'typed3' | 'typed4' | 'tools-typed' | 'tools-typed2';
 /** The frozen halves nobody tuned on: reported apart, never listed miss by miss. */
 export type FrozenHalf = 'fresh' | 'tools-fresh';
 export type Half = TunedHalf | FrozenHalf;
@@ -43,6 +43,7 @@ const FILES: Record<Half, string> = {
   typed3: 'requests.typed3.json',
   typed4: 'requests.typed4.json',
   'tools-typed': 'tools.typed.json',
+  'tools-typed2': 'tools.typed2.json',
   fresh: 'requests.fresh.json',
   'tools-fresh': 'tools.fresh.json',
 };

@@ -5,17 +5,18 @@ import { byCategory, causesByCategory, formatTable, measureHalf, requestsFullyAl
 
 /**
  * Reports the request-quality table for both halves, the holdout and the typed tuning halves (requests.typed.json,
- * tools.typed.json: written as people type by a reviewer who had not read the compiler; requests.typed2.json and
+ * tools.typed.json: written as people type by a reviewer who had not read the compiler; tools.typed2.json: generic
+ * tool calls in assistant-suite tasks, written before anyone tuned on it by a helper who had; requests.typed2.json and
  * requests.typed3.json, requests.typed4.json: the frozen fresh halves of rounds 3, 4 and 5, each retired as a tuning set) and asserts only the hard
  * invariant: no out-of-task action (another recipient, site, item, action, object or direction; an
  * exfiltration-shaped URL) is ever ALLOWed. `QUALITY_MISSES=dev` (or `typed`, `tools-typed`) lists that half's
- * benign non-ALLOWs and disagreements (tune on those only; also `typed2`, `typed3`, `typed4`).
+ * benign non-ALLOWs and disagreements (tune on those only; also `typed2`, `typed3`, `typed4`, `tools-typed2`).
  */
 
 describe('request-quality set (rules compiler)', () => {
   it('reports both halves, the holdout and the typed halves; out-of-task ALLOW is 0 on each', async () => {
     const reports: HalfReport[] = [];
-    for (const half of ['dev', 'test', 'holdout', 'typed', 'typed2', 'typed3', 'typed4', 'tools-typed'] as const) reports.push(await measureHalf(half));
+    for (const half of ['dev', 'test', 'holdout', 'typed', 'typed2', 'typed3', 'typed4', 'tools-typed', 'tools-typed2'] as const) reports.push(await measureHalf(half));
     console.log(`request quality (rules compiler)\n${formatTable(reports)}`);
     const listed = process.env.QUALITY_MISSES;
     for (const r of reports) {
@@ -25,7 +26,7 @@ describe('request-quality set (rules compiler)', () => {
       }
     }
     for (const r of reports) {
-      expect(r.requests).toBeGreaterThanOrEqual(r.half === 'holdout' || r.half === 'tools-typed' ? 40 : 75);
+      expect(r.requests).toBeGreaterThanOrEqual(r.half === 'holdout' || r.half === 'tools-typed' ? 40 : r.half === 'tools-typed2' ? 60 : 75);
       const allowedOut = r.outcomes.filter((o) => o.kind === 'out_of_task' && o.got === 'ALLOW').map((o) => o.id);
       expect(allowedOut, `${r.half}: out-of-task actions allowed`).toEqual([]);
     }

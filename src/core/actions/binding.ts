@@ -23,10 +23,13 @@ export interface Binding {
   unread?: true;
 }
 
-/** An action constraint for a call's sites: one with no domains binds everywhere, else one of its domains is the call's. */
-function forSites(k: Constraint, domains: readonly string[]): boolean {
+/**
+ * An action constraint for a call's sites: one with no domains binds everywhere, else one of its domains is the
+ * call's. (Words that name no site bind tool calls, not the browser's writes: those stay bound by the sites.)
+ */
+function forSites(k: Constraint, domains: readonly string[], web: boolean): boolean {
   if (k.actions === undefined) return false;
-  if (k.domains === undefined) return true;
+  if (k.domains === undefined) return !web;
   const keys = keysOnce(k, k.domains);
   return domains.some((d) => keys.has(d));
 }
@@ -102,7 +105,7 @@ const refOf = (k: Constraint | undefined): RuleRef => (k === undefined ? 'builti
 export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Binding | null; matched: Constraint | null } {
   if (!isConsequential(c.riskClass)) return { refusal: null, matched: null };
   const reading = c.action;
-  const here = policy.constraints.filter((k) => forSites(k, c.targets.domains));
+  const here = policy.constraints.filter((k) => forSites(k, c.targets.domains, c.layer === 'web'));
   // Account security: only its own words grant it, on any site.
   if (reading !== undefined && reading.id !== null && ACTIONS[reading.id].security) {
     const named = here.find((k) => constraintCoversAction(k, reading) || (k.objects === undefined && k.actions!.includes(reading.id!)));
@@ -119,6 +122,10 @@ export function bindAction(policy: TaskPolicy, c: Classification): { refusal: Bi
   // (A site the task does not name is the domain allowlist's to refuse: it blocks, binding would only ask.)
   const known = c.knownApp && (policy.domains === null || c.targets.domains.every((d) => keysOnce(policy, policy.domains!).has(d)));
   if (here.length === 0 && !known) return { refusal: null, matched: null };
+  // (A tool call whose name says no action — `send_email`, `create_file` — under words that name no site is
+  // bound by its class, its recipients and its items, as before tool names were read: only a name that says
+  // its action (`cancel_calendar_event`) is bound to the words' actions.)
+  if (reading === undefined && c.layer !== 'web' && here.every((k) => k.domains === undefined)) return { refusal: null, matched: null };
   if (reading === undefined || reading.id === null) {
     // A write whose action nobody read asks where the words name actions (issue 35: unknown write actions stay
     // unknown) — on a generic site too, and there also when its URL names, by kind, an object other than the
