@@ -56,6 +56,8 @@ export const UNREADABLE_ITEM = '(unreadable body)';
 export const UNREAD_RECIPIENT = '(a recipient past the part of the body read)';
 
 const ABSOLUTE_URL = /^(?:https?|wss?|ftp):\/\/\S+$/i;
+/** A lone word (an enum like `FEED`), never `localhost`, which names this machine. */
+const BARE_WORD = /^(?!localhost$)[a-z][a-z0-9_-]*$/i;
 /** An address token, internationalized ones included (`bob@corp.tеst` with a Cyrillic `е` is an address, not nobody). */
 const EMAIL_TOKEN = /^[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
 const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
@@ -251,9 +253,9 @@ export function collectTargets(value: unknown, into: Collected, options: Collect
       // (Not the account paid from — `from_account`, `source_iban`, `debtor`: a transfer form names the user's own.)
       else if (wholeIban(node) && !SOURCE_KEY.test(keyForm(key))) addUnique(into.recipients, [node.replace(/\s+/g, '').toLowerCase()]);
       else if (role === 'url' || (options.urlsAnywhere && role === 'other' && ABSOLUTE_URL.test(node.trim()))) {
-        // (A bare word under a URL key — LinkedIn's `origin: "FEED"` — is an enum, not a single-label host: only
-        // an address-like value, with a scheme, a dot, a port or a path, names one.)
-        if (node.trim() !== '' && /[.:/]/.test(node)) addUrl(into, node.trim());
+        // (A bare word under a URL key — LinkedIn's `origin: "FEED"` — is an enum, not a single-label host; any
+        // other value is read as the address it claims to be, and one that does not parse is refused as such.)
+        if (node.trim() !== '' && !BARE_WORD.test(node.trim())) addUrl(into, node.trim());
       } else if (role === 'host') addHost(into, node);
       else if (role === 'path' && options.paths && node.trim() !== '') addUnique(into.paths, [node.trim()]);
       if (namesItem(key, options.items)) addItem(into, node);
