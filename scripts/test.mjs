@@ -1,9 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the type check, ESLint and Vitest at the same time, then the Playwright e2e suite.
-// tsc and ESLint are one thread each, and each waits on the disk part of the time, so on 2 cores the three
-// together take about as long as Vitest alone; one after another they took ~70 s more. The e2e suite runs
-// only once all three passed, and alone: its waits are timed, and it gets both cores (and the browser lock
-// the caller holds). Each check's output is printed whole when it ends, so the three never interleave.
+// tsc and ESLint are one thread each: one after another, with Vitest after them, a core sat idle while
+// each ran. The e2e suite runs only once all three passed, and alone: its waits are timed, so it gets the
+// cores to itself. Each check's output is printed whole when it ends, so the three never interleave.
 // Plain Node: no dependency of its own. Extra arguments go to `playwright test`.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
