@@ -161,6 +161,9 @@ function readable(body: string): string {
   }
 }
 
+/** How long a trick's requests get to reach a server. */
+const WATCH_MS = 2_500;
+
 /** Runs every trick in a fresh page; returns the tricks whose forbidden effect reached a server. */
 async function play(browser: AgentBrowser, how: 'run' | 'direct' = 'run'): Promise<string[]> {
   const reached: string[] = [];
@@ -169,11 +172,13 @@ async function play(browser: AgentBrowser, how: 'run' | 'direct' = 'run'): Promi
     const page: Page = await browser.context.newPage();
     await page.goto(`${server.origin(ALLOWED_HOST)}/app`);
     await page.evaluate(`(${trick[how].toString()})(${JSON.stringify({ allowed: server.origin(ALLOWED_HOST), attacker: server.origin(ATTACKER_HOST), bob: ALLOWED_RECIPIENT, eve: FOREIGN_RECIPIENT })})`);
-    await page.waitForTimeout(2_500);
+    const forbidden = () => server.requests().slice(before).some((r) => r.host.startsWith(ATTACKER_HOST) || readable(r.body).includes(FOREIGN_RECIPIENT) || r.path.startsWith('/reopened'));
+    // A trick played with the extension is watched for the whole window (what has not arrived by then was
+    // stopped); the negative control only has to show the effect arrives, so it ends once it has.
+    if (how === 'run') await page.waitForTimeout(WATCH_MS);
+    else for (const until = Date.now() + WATCH_MS; Date.now() < until && !forbidden(); ) await page.waitForTimeout(50);
     await page.close();
-    const log = server.requests().slice(before);
-    const forbidden = log.some((r) => r.host.startsWith(ATTACKER_HOST) || readable(r.body).includes(FOREIGN_RECIPIENT) || r.path.startsWith('/reopened'));
-    if (forbidden) reached.push(trick.name);
+    if (forbidden()) reached.push(trick.name);
   }
   return reached;
 }

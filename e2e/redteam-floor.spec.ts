@@ -486,7 +486,7 @@ interface Outcome { delivered: boolean; log: string[]; stoppedBy: string[] }
  */
 const SHARED_TASK = 'redteam-loaders';
 /** Browsers the probes with a task of their own are spread over (the extension runs one task at a time). */
-const OWN_TASK_LANES = 2;
+const OWN_TASK_LANES = 3;
 const sharesTask = (p: Probe) => p.klass === 'loader';
 
 async function runProbe(browser: AgentBrowser, p: Probe): Promise<Outcome> {
