@@ -343,13 +343,24 @@ function isDependencyLoad(call: ToolCall): boolean {
  * a product's own name aside): the user's words carried off (exfil.ts, taskWordsInQuery).
  */
 function wordsCarriedOff(urls: readonly string[], policy: TaskPolicy): Classification['exfiltration'] {
-  const products = new Set((policy.products ?? []).map((p) => p.toLowerCase()));
-  const words = new Set(policy.constraints.flatMap((k) => k.about ?? []).filter((w) => w.length >= 3 && !products.has(w)));
+  const words = taskWordsOf(policy);
   for (const url of urls) {
     const found = taskWordsInQuery(url, words);
     if (found !== null) return { url, reason: `the query carries the task's own words (${found.join(', ')}) to a host the task does not name` };
   }
   return null;
+}
+
+/** The words a task acts on, built once per policy (policies are immutable; a page makes many such loads). */
+const taskWords = new WeakMap<TaskPolicy, ReadonlySet<string>>();
+function taskWordsOf(policy: TaskPolicy): ReadonlySet<string> {
+  let words = taskWords.get(policy);
+  if (words === undefined) {
+    const products = new Set((policy.products ?? []).map((p) => p.toLowerCase()));
+    words = new Set(policy.constraints.flatMap((k) => k.about ?? []).filter((w) => w.length >= 3 && !products.has(w)));
+    taskWords.set(policy, words);
+  }
+  return words;
 }
 
 function firstShapedUrl(urls: readonly string[], named: readonly string[], ownSite: boolean): Classification['exfiltration'] {
